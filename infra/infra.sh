@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Brings the local infrastructure up or down as one unit and writes .local/stack.json.
+#   infra/infra.sh up [--record FILE]   start what is not running; FILE lists what this call started
+#   infra/infra.sh down [FILE]          stop everything, or only what FILE lists
+#   infra/infra.sh status
+source "$(dirname "$0")/lib.sh"
+SERVERS=(redis mongo s3 kafka)
+HERE="$(dirname "$0")"
+
+write_stack_json() {
+  local f="$LOCAL_DIR/stack.json" tmp
+  tmp="$(mktemp "$LOCAL_DIR/stack.json.XXXX")"
+  # Keys added by the apps (base_url, ...) live in stack.apps.json and are merged in.
+  node -e '
+    const fs = require("fs");
+    const [file, appsFile, mongo, kafka, s3, ak, sk, redis] = process.argv.slice(1);
+    let apps = {};
+    try { apps = JSON.parse(fs.readFileSync(appsFile, "utf8")); } catch {}
+    const stack = { ...apps, mongo_url: mongo, kafka_brokers: [kafka],
+      s3: { endpoint: s3, access_key: ak, secret_key: sk, region: "us-east-1" }, redis_url: redis };
+    fs.writeFileSync(file, JSON.stringify(stack, null, 2) + "\n");
+  ' "$tmp" "$LOCAL_DIR/stack.apps.json" "mongodb://127.0.0.1:$MONGO_PORT" "127.0.0.1:$KAFKA_PORT" \
+    "http://127.0.0.1:$S3_PORT" "$S3_ACCESS_KEY" "$S3_SECRET_KEY" "redis://127.0.0.1:$REDIS_PORT"
+  mv "$tmp" "$f"
+}
+
+up() {
+  local record=""
+  [ "${1:-}" = "--record" ] && record="$2" && : >"$record"
+  # Provision first (slow, once), then start (seconds).
+  for s in "${SERVERS[@]}"; do "$HERE/$s.sh" provision; done
+  for s in "${SERVERS[@]}"; do
+    if ! is_running "$s"; then
+      "$HERE/$s.sh" start
+      [ -n "$record" ] && echo "$s" >>"$record"
+    fi
+  done
+  write_stack_json
+}
+
+down() {
+  local list=("${SERVERS[@]}")
+  if [ -n "${1:-}" ]; then mapfile -t list <"$1"; fi
+  local i
+  for ((i = ${#list[@]} - 1; i >= 0; i--)); do "$HERE/${list[$i]}.sh" stop; done
+}
+
+status() { for s in "${SERVERS[@]}"; do "$HERE/$s.sh" status; done; }
+
+cmd="${1:-status}"; shift || true
+"$cmd" "$@"

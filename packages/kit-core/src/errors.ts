@@ -1,0 +1,81 @@
+/**
+ * Domain errors and the one table that maps them to gRPC status codes and to the public
+ * HTTP status + 13xxx code. Domain code throws AppError; gRPC handlers and the gateway
+ * translate through ERROR_TABLE only. docs/errors.md lists the codes.
+ */
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'permission_denied'
+  | 'not_found'
+  | 'conflict'
+  | 'too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'gone'
+  | 'unavailable'
+  | 'internal';
+
+export interface ErrorSpec {
+  /** gRPC status code (numeric, as in @grpc/grpc-js `status`). */
+  grpc: number;
+  http: number;
+  code: number;
+  message: string;
+}
+
+export const ERROR_TABLE: Record<ErrorKind, ErrorSpec> = {
+  invalid: { grpc: 3, http: 400, code: 13000, message: 'An error occured' },
+  unauthenticated: { grpc: 16, http: 401, code: 13001, message: 'Wrong authentication token' },
+  permission_denied: { grpc: 7, http: 403, code: 13013, message: 'Permission denied' },
+  not_found: { grpc: 5, http: 404, code: 13002, message: 'Requested resource not found!' },
+  conflict: { grpc: 6, http: 409, code: 13003, message: 'Resource already exists' },
+  too_large: { grpc: 11, http: 413, code: 13004, message: 'Payload too large' },
+  unsupported_media_type: { grpc: 3, http: 415, code: 13007, message: 'Unsupported media type' },
+  rate_limited: { grpc: 8, http: 429, code: 13005, message: 'Too many requests' },
+  gone: { grpc: 9, http: 410, code: 13006, message: 'Resource is gone' },
+  unavailable: { grpc: 14, http: 503, code: 13009, message: 'Service temporarily unavailable' },
+  internal: { grpc: 13, http: 500, code: 13008, message: 'Internal server error' },
+};
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly kind: ErrorKind,
+    message?: string,
+    /** Field-level details, e.g. { flow_id: 'not found' }. */
+    readonly fields: Record<string, string> = {},
+    /** Public code override for a more specific 13xxx code of the same kind. */
+    readonly code: number = ERROR_TABLE[kind].code,
+  ) {
+    super(message ?? ERROR_TABLE[kind].message);
+  }
+}
+
+export const errors = {
+  invalid: (fields: Record<string, string>, message?: string) => new AppError('invalid', message, fields),
+  notFound: (field: string, id: string) => new AppError('not_found', undefined, { [field]: id }),
+  conflict: (fields: Record<string, string>, message?: string) => new AppError('conflict', message, fields),
+  permissionDenied: () => new AppError('permission_denied'),
+  unauthenticated: () => new AppError('unauthenticated'),
+};
+
+/** Reverse lookup used by gRPC clients when a peer sent a status without our detail. */
+export function kindForGrpcStatus(grpc: number): ErrorKind {
+  const hit = (Object.entries(ERROR_TABLE) as [ErrorKind, ErrorSpec][]).find(([k, v]) => v.grpc === grpc && k !== 'unsupported_media_type');
+  if (grpc === 4) return 'unavailable'; // DEADLINE_EXCEEDED
+  return hit ? hit[0] : 'internal';
+}
+
+/** The public error body of the spec: {error_message, data, code, errors}. */
+export interface ErrorBody {
+  error_message: string;
+  data: unknown;
+  code: number;
+  errors: Record<string, string> | null;
+}
+
+export function errorBody(err: AppError): ErrorBody {
+  const fields = Object.keys(err.fields).length > 0 ? err.fields : null;
+  return { error_message: err.message, data: err.message, code: err.code, errors: fields };
+}

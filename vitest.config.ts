@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: ['packages/*', 'apps/*'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
