@@ -1,10 +1,72 @@
 #!/usr/bin/env bash
-# Starts and stops the services and the gateway. Filled in as services arrive.
+# Starts and stops the services and the gateway (from source, with tsx), after the infrastructure.
 #   infra/apps.sh up [--record FILE] | down [FILE] | status
 source "$(dirname "$0")/lib.sh"
-APPS=()
-up() { [ "${1:-}" = "--record" ] && : >"$2"; return 0; }
-down() { return 0; }
-status() { [ ${#APPS[@]} -eq 0 ] && echo "apps: none yet"; return 0; }
+HERE="$(dirname "$0")"
+API_PORT="${API_PORT:-8080}"
+LINK_PORT="${LINK_PORT:-8081}"
+FLOW_GRPC_PORT="${FLOW_GRPC_PORT:-50052}"
+# Order matters: services first, the gateway (which checks them for /ready) last.
+APPS=(flow gateway)
+
+admin_token() {
+  local f="$LOCAL_DIR/admin-token"
+  [ -s "$f" ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' >"$f")
+  cat "$f"
+}
+
+common_env() {
+  echo "MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT" "LOG_LEVEL=${LOG_LEVEL:-info}" "NODE_ENV=${NODE_ENV:-development}"
+}
+
+start_app() {
+  local name="$1"
+  is_running "$name" && return 0
+  local env_vars
+  case "$name" in
+    flow) env_vars="GRPC_HOST=127.0.0.1 GRPC_PORT=$FLOW_GRPC_PORT" ;;
+    gateway)
+      env_vars="HOST=127.0.0.1 API_PORT=$API_PORT LINK_PORT=$LINK_PORT FLOW_GRPC_ADDR=127.0.0.1:$FLOW_GRPC_PORT"
+      env_vars+=" PUBLIC_BASE_URL=http://127.0.0.1:$API_PORT PUBLIC_SHORTENER_URL=http://127.0.0.1:$LINK_PORT ADMIN_TOKEN=$(admin_token)" ;;
+  esac
+  # shellcheck disable=SC2046,SC2086
+  (cd "$REPO_ROOT/apps/$name" && start_bg "$name" env $(common_env) $env_vars node --import tsx src/main.ts)
+  case "$name" in
+    flow) wait_for "$name" 60 port_open "$FLOW_GRPC_PORT" ;;
+    gateway) wait_for "$name" 90 curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$API_PORT/ready" ;;
+  esac
+  log "$name ready"
+}
+
+write_apps_json() {
+  node -e '
+    const [file, api, link, token] = process.argv.slice(1);
+    require("fs").writeFileSync(file, JSON.stringify({ base_url: api, shortener_url: link, admin_token: token }, null, 2));
+  ' "$LOCAL_DIR/stack.apps.json" "http://127.0.0.1:$API_PORT" "http://127.0.0.1:$LINK_PORT" "$(admin_token)"
+}
+
+up() {
+  local record=""
+  [ "${1:-}" = "--record" ] && record="$2" && : >"$record"
+  for a in "${APPS[@]}"; do
+    if ! is_running "$a"; then
+      start_app "$a"
+      [ -n "$record" ] && echo "$a" >>"$record"
+    fi
+  done
+  write_apps_json
+}
+
+down() {
+  local list=("${APPS[@]}")
+  if [ -n "${1:-}" ]; then mapfile -t list <"$1"; fi
+  local i
+  for ((i = ${#list[@]} - 1; i >= 0; i--)); do stop_pid "${list[$i]}"; done
+}
+
+status() {
+  for a in "${APPS[@]}"; do is_running "$a" && echo "$a: up" || echo "$a: down"; done
+}
+
 cmd="${1:-status}"; shift || true
 "$cmd" "$@"

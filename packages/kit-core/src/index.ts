@@ -4,3 +4,4 @@ export * from './logger.js';
 export * from './request-context.js';
 export * from './shutdown.js';
 export * from './stack-file.js';
+export * from './dates.js';

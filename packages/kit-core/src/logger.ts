@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { currentContext } from './request-context.js';
 
 export type { Logger };
@@ -22,17 +22,25 @@ export const REDACT_PATHS = [
  * One pino logger per process. Every line carries the current request id (from the
  * async context) and secrets are redacted.
  */
-export function createLogger(service: string, level = 'info', options: LoggerOptions = {}): Logger {
-  return pino({
+export function createLogger(
+  service: string,
+  level = 'info',
+  options: LoggerOptions = {},
+  destination?: DestinationStream,
+): Logger {
+  const opts: LoggerOptions = {
     name: service,
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
-    mixin() {
+    mixin(_obj, _level, logger) {
       const ctx = currentContext();
-      return ctx ? { request_id: ctx.requestId } : {};
+      // Child loggers that already bind request_id (fastify's per-request logger) keep theirs.
+      if (!ctx || (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym]?.includes('"request_id"')) return {};
+      return { request_id: ctx.requestId };
     },
     ...options,
-  });
+  };
+  return destination ? pino(opts, destination) : pino(opts);
 }

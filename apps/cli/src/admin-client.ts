@@ -1,0 +1,42 @@
+/** A small client of the admin API (DESIGN section 3). Errors carry the API's error body. */
+export class AdminApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`admin API answered ${status}: ${JSON.stringify(body)}`);
+  }
+}
+
+export interface AdminClientOptions {
+  baseUrl: string;
+  adminToken: string;
+  fetch?: typeof fetch;
+}
+
+export function adminClient(opts: AdminClientOptions) {
+  const doFetch = opts.fetch ?? fetch;
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await doFetch(`${opts.baseUrl.replace(/\/$/, '')}/admin/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${opts.adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    const parsed: unknown = text ? JSON.parse(text) : null;
+    if (!res.ok) throw new AdminApiError(res.status, parsed);
+    return parsed as T;
+  }
+  const enc = encodeURIComponent;
+  return {
+    createAccount: (name: string) => call<{ id: string; name: string; created_at: string }>('POST', '/accounts', { name }),
+    createToken: (accountId: string, kind: 'api' | 'integration', name: string) =>
+      call<{ id: string; kind: string; name: string; token: string; created_at: string }>('POST', `/accounts/${enc(accountId)}/tokens`, { kind, name }),
+    listTokens: (accountId: string) => call<{ data: unknown[] }>('GET', `/accounts/${enc(accountId)}/tokens`),
+    revokeToken: (accountId: string, tokenId: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/tokens/${enc(tokenId)}`),
+    createNode: (accountId: string, name: string) => call<{ id: string; name: string; created_at: string }>('POST', `/accounts/${enc(accountId)}/nodes`, { name }),
+    createFlow: (accountId: string, flow: unknown) => call<{ id: string; name: string; questions: unknown[] }>('POST', `/accounts/${enc(accountId)}/flows`, flow),
+  };
+}
+
+export type AdminClient = ReturnType<typeof adminClient>;

@@ -1,0 +1,79 @@
+#!/usr/bin/env -S node --import tsx
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { readStackFile } from '@feedback/kit-core';
+import { adminClient, AdminApiError } from './admin-client.js';
+import { seed } from './seed.js';
+
+const USAGE = `feedbackctl: the admin API from the command line
+
+  accounts create --name NAME
+  tokens create --account ID --kind api|integration --name NAME
+  tokens list --account ID
+  tokens revoke --account ID --token TOKEN_ID
+  nodes create --account ID --name NAME
+  flows create --account ID --file flow.json
+  seed                     a demo account, both token kinds, a node and a flow
+
+Options: --url BASE_URL --admin-token TOKEN (default: FEEDBACK_BASE_URL / FEEDBACK_ADMIN_TOKEN,
+else the running local stack's .local/stack.json). Output is JSON.`;
+
+function connection(values: { url?: string; 'admin-token'?: string }) {
+  let baseUrl = values.url ?? process.env.FEEDBACK_BASE_URL;
+  let adminToken = values['admin-token'] ?? process.env.FEEDBACK_ADMIN_TOKEN;
+  if (!baseUrl || !adminToken) {
+    const stack = readStackFile();
+    baseUrl ??= stack.base_url;
+    adminToken ??= stack.admin_token;
+  }
+  if (!baseUrl || !adminToken) throw new Error('no base URL or admin token: pass --url and --admin-token');
+  return adminClient({ baseUrl, adminToken });
+}
+
+async function run(argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      'admin-token': { type: 'string' },
+      name: { type: 'string' },
+      account: { type: 'string' },
+      kind: { type: 'string' },
+      token: { type: 'string' },
+      file: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const need = (k: keyof typeof values) => {
+    const v = values[k];
+    if (typeof v !== 'string' || v === '') throw new Error(`--${k} is required`);
+    return v;
+  };
+  const [group, action] = positionals;
+  if (values.help || !group) return USAGE;
+  const client = connection(values);
+  switch (`${group} ${action ?? ''}`.trim()) {
+    case 'accounts create': return client.createAccount(need('name'));
+    case 'tokens create': {
+      const kind = need('kind');
+      if (kind !== 'api' && kind !== 'integration') throw new Error('--kind must be api or integration');
+      return client.createToken(need('account'), kind, need('name'));
+    }
+    case 'tokens list': return client.listTokens(need('account'));
+    case 'tokens revoke': return (await client.revokeToken(need('account'), need('token'))) ?? { revoked: values.token };
+    case 'nodes create': return client.createNode(need('account'), need('name'));
+    case 'flows create': return client.createFlow(need('account'), JSON.parse(readFileSync(need('file'), 'utf8')));
+    case 'seed': return seed(client);
+    default: throw new Error(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (out) => console.log(typeof out === 'string' ? out : JSON.stringify(out, null, 2)),
+  (err: unknown) => {
+    if (err instanceof AdminApiError) console.error(JSON.stringify(err.body, null, 2));
+    else console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,30 @@
+import type { Flow as FlowMessage, FlowServiceServer } from '@feedback/proto/feedback/flow/v1/flow';
+import type { Flow } from '../domain/flow.js';
+import { createFlow, getFlow, type FlowDeps } from '../domain/flow.use-cases.js';
+import { unary } from '@feedback/kit-grpc';
+
+export function toMessage(flow: Flow): FlowMessage {
+  return {
+    id: flow.id,
+    accountId: flow.accountId,
+    name: flow.name,
+    createdAt: flow.createdAt.toISOString(),
+    questions: flow.questions.map((q) => ({
+      id: q.id,
+      key: q.key,
+      body: q.body,
+      style: q.style,
+      options: q.options.map((o) => ({ id: o.id, key: o.key, body: o.body })),
+    })),
+  };
+}
+
+/** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
+export function flowHandlers(deps: FlowDeps): FlowServiceServer {
+  return {
+    createFlow: unary(async (req) => ({
+      flow: toMessage(await createFlow(deps, req.accountId, { name: req.name, questions: req.questions })),
+    })),
+    getFlow: unary(async (req) => ({ flow: toMessage(await getFlow(deps, req.accountId, req.flowId)) })),
+  };
+}

@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { createLogger, onShutdown } from '@feedback/kit-core';
+import { startGrpcServer } from '@feedback/kit-grpc';
+import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
+import { FlowServiceService } from '@feedback/proto/feedback/flow/v1/flow';
+import { flowIndexes, MongoFlowRepository } from './adapters/mongo/flow.repository.js';
+import { loadEnv } from './env.js';
+import { flowHandlers } from './grpc/flow.handlers.js';
+
+// The one wiring place of the flow service.
+const config = loadEnv();
+const logger = createLogger('flow', config.LOG_LEVEL);
+const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+await ensureIndexes(mongo.db, flowIndexes);
+
+const deps = { flows: new MongoFlowRepository(mongo.db), newId: randomUUID, now: () => new Date() };
+const server = await startGrpcServer({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  logger,
+  services: [{ definition: FlowServiceService, implementation: flowHandlers(deps) }],
+});
+logger.info({ port: server.port }, 'flow service listening');
+
+onShutdown(logger, [
+  { name: 'mongo', close: () => mongo.close() },
+  { name: 'grpc', close: () => server.shutdown() },
+]);

@@ -1,0 +1,27 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { TokenKind } from './account.js';
+
+const PREFIX: Record<TokenKind, string> = { api: 'fbk_api_', integration: 'fbk_int_' };
+
+/** 256 random bits, base64url, with a prefix that tells people (and secret scanners) what it is. */
+export function newTokenSecret(kind: TokenKind): string {
+  return PREFIX[kind] + randomBytes(32).toString('base64url');
+}
+
+/** Tokens carry 256 bits of entropy, so a plain SHA-256 is a safe, fast lookup key. */
+export function hashToken(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/**
+ * Reads the secret out of an Authorization header. Accepted forms (spec section 5):
+ * `Bearer <token>`, `Token token=<token>`, `Token token="<token>"`. Anything else is undefined.
+ */
+export function parseAuthorization(header: string | undefined): string | undefined {
+  if (!header || header.length > 1024) return undefined;
+  const bearer = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
+  if (bearer) return bearer[1];
+  const token = /^Token[ ]+token=(?:"([A-Za-z0-9._~+/=-]+)"|([A-Za-z0-9._~+/=-]+))\s*$/i.exec(header);
+  if (token) return token[1] ?? token[2];
+  return undefined;
+}

@@ -1,0 +1,13 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppError } from '@feedback/kit-core';
+import type { FastifyRequest } from 'fastify';
+
+/** Admin routes: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
+export function makeAdminAuth(adminToken: string) {
+  const want = createHash('sha256').update(adminToken).digest();
+  return async (req: FastifyRequest) => {
+    const m = /^Bearer[ ]+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    const got = createHash('sha256').update(m?.[1] ?? '').digest();
+    if (!m || !timingSafeEqual(want, got)) throw new AppError('unauthenticated');
+  };
+}

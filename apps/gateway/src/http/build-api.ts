@@ -1,0 +1,59 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from '@feedback/kit-core';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AdminDeps } from '../domain/admin.use-cases.js';
+import { makeAdminAuth } from './admin-auth.js';
+import { makeAuthenticator } from './auth.js';
+import { registerErrorHandling } from './error-handler.js';
+import { registerMetrics, type Metrics } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
+import { genReqId, registerRequestContext } from './request-context.js';
+import { adminRoutes, type AdminFlowsPort } from './routes/admin.routes.js';
+import { flowsRoutes, type FlowsPort } from './routes/flows.routes.js';
+import { healthRoutes, type ReadinessCheck } from './routes/health.routes.js';
+import { AccountSchema, IssuedTokenSchema, NodeSchema, TokenInfoSchema } from './schemas/admin.schemas.js';
+import { ErrorBodySchema } from './schemas/common.schemas.js';
+import { FlowSchema } from './schemas/flow.schemas.js';
+
+export interface ApiDeps extends AdminDeps {
+  logger: Logger;
+  flows: FlowsPort & AdminFlowsPort;
+  adminToken: string;
+  readiness: ReadinessCheck[];
+  metrics: Metrics;
+  bodyLimitBytes: number;
+  publicUrl?: string;
+}
+
+/** The API listener ({base_url}). Pure construction: main.ts decides where it listens. */
+export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId,
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    bodyLimit: deps.bodyLimitBytes,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  for (const schema of [ErrorBodySchema, FlowSchema, AccountSchema, NodeSchema, IssuedTokenSchema, TokenInfoSchema]) {
+    app.addSchema(schema);
+  }
+  // JSON in, JSON out: a text/plain body is refused with 415 rather than half-parsed.
+  app.removeContentTypeParser('text/plain');
+  registerRequestContext(app);
+  registerErrorHandling(app);
+  registerMetrics(app, deps.metrics, 'api');
+  await registerOpenApi(app, {
+    title: 'Customer Feedback Service API',
+    description: 'Active surveys, SMS sharing, file service, flow details. Errors: {error_message, data, code, errors}.',
+    serverUrl: deps.publicUrl,
+  });
+
+  const auth = makeAuthenticator(deps.tokens);
+  healthRoutes(app, { checks: deps.readiness, metrics: deps.metrics });
+  await app.register(flowsRoutes({ flows: deps.flows, auth }));
+  await app.register(adminRoutes({ ...deps, adminAuth: makeAdminAuth(deps.adminToken) }), { prefix: '/admin/v1' });
+  return app;
+}

@@ -1,0 +1,33 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+/** OpenAPI 3 from the route schemas, at /openapi.json, and a browsable page at /docs. */
+export async function registerOpenApi(app: FastifyInstance, opts: { title: string; description: string; serverUrl?: string }) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: opts.title, description: opts.description, version: '1.0.0' },
+      servers: opts.serverUrl ? [{ url: opts.serverUrl }] : [],
+      components: {
+        securitySchemes: {
+          apiToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'API token: `Token token=<API_TOKEN>` or `Token token="<API_TOKEN>"`.',
+          },
+          integrationToken: { type: 'http', scheme: 'bearer', description: 'Integration token: `Bearer <TOKEN>`.' },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'The deployment\'s ADMIN_TOKEN.' },
+        },
+      },
+      tags: [
+        { name: 'flows', description: 'Survey flows and their questions' },
+        { name: 'admin', description: 'Accounts, tokens, nodes and flows (operators only)' },
+        { name: 'health', description: 'Liveness, readiness and metrics' },
+      ],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,15 @@
+import { META, newRequestId, runWithContext, sanitizeRequestId } from '@feedback/kit-core';
+import type { FastifyInstance } from 'fastify';
+
+/** Request id from a trusted-looking `x-request-id`, or a new one; echoed on every response. */
+export function genReqId(req: { headers: Record<string, string | string[] | undefined> }): string {
+  return sanitizeRequestId(req.headers[META.requestId]) ?? newRequestId();
+}
+
+/** Runs the rest of each request inside its context, so logs and gRPC calls carry the id. */
+export function registerRequestContext(app: FastifyInstance) {
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header(META.requestId, req.id);
+    runWithContext({ requestId: req.id }, done);
+  });
+}

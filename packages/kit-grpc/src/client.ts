@@ -1,0 +1,104 @@
+import {
+  credentials,
+  type CallOptions,
+  type ChannelCredentials,
+  type Client,
+  type ClientOptions,
+  type ClientUnaryCall,
+  type Metadata,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import type { Logger } from '@feedback/kit-core';
+import { statusToAppError } from './error-mapping.js';
+import { callMetadata } from './metadata.js';
+
+/** A ts-proto grpc-js client constructor (e.g. SurveyServiceClient). */
+export interface GrpcClientConstructor<C extends Client> {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): C;
+  service: ServiceDefinition;
+}
+
+export interface UnaryCallOptions {
+  deadlineMs?: number;
+}
+
+/**
+ * The unary signature from a ts-proto client method (its last overload is the full
+ * request, metadata, options, callback form). Streaming methods return a stream, not a
+ * ClientUnaryCall, and fall out.
+ */
+type UnaryOf<M> = M extends (
+  request: infer Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: infer Res) => void,
+) => infer R
+  ? [ClientUnaryCall] extends [R]
+    ? (request: Req, options?: UnaryCallOptions) => Promise<Res>
+    : never
+  : never;
+
+type Reserved = keyof Client | 'raw' | 'close';
+
+/** Promise-returning versions of a client's unary methods. */
+export type PromiseClient<C extends Client> = {
+  [K in Exclude<keyof C, Reserved> as UnaryOf<C[K]> extends never ? never : K]: UnaryOf<C[K]>;
+};
+
+export type GrpcClient<C extends Client> = PromiseClient<C> & {
+  /** The underlying ts-proto client, for streaming calls (pass callMetadata() and a deadline). */
+  readonly raw: C;
+  close(): void;
+};
+
+export interface GrpcClientOptions {
+  /** Deadline of every call unless the call says otherwise; default 5000 ms. */
+  deadlineMs?: number;
+  logger?: Logger;
+  channelOptions?: Partial<ClientOptions>;
+}
+
+type RawUnary = (
+  request: unknown,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: unknown) => void,
+) => ClientUnaryCall;
+
+/**
+ * Wraps a ts-proto grpc-js client: every unary call gets a deadline and the current request
+ * context's ids as metadata, and a failure rejects with an AppError.
+ */
+export function createGrpcClient<C extends Client>(
+  Ctor: GrpcClientConstructor<C>,
+  address: string,
+  opts: GrpcClientOptions = {},
+): GrpcClient<C> {
+  const { deadlineMs: defaultDeadlineMs = 5_000, logger } = opts;
+  const raw = new Ctor(address, credentials.createInsecure(), opts.channelOptions);
+  const methods: Record<string, (request: unknown, options?: UnaryCallOptions) => Promise<unknown>> = {};
+
+  for (const [name, def] of Object.entries(Ctor.service)) {
+    if (def.requestStream || def.responseStream) continue;
+    const method = (raw as unknown as Record<string, RawUnary>)[name];
+    if (typeof method !== 'function') continue;
+    methods[name] = (request, callOpts = {}) =>
+      new Promise((resolve, reject) => {
+        const started = performance.now();
+        const deadline = Date.now() + (callOpts.deadlineMs ?? defaultDeadlineMs);
+        method.call(raw, request, callMetadata(), { deadline }, (err, response) => {
+          const duration_ms = Math.round(performance.now() - started);
+          if (!err) {
+            logger?.debug({ method: def.path, duration_ms }, 'grpc client call');
+            return resolve(response);
+          }
+          const appErr = statusToAppError(err);
+          logger?.debug({ method: def.path, duration_ms, grpc_code: err.code, details: err.details, kind: appErr.kind }, 'grpc client call failed');
+          reject(appErr);
+        });
+      });
+  }
+
+  return Object.assign(methods, { raw, close: () => raw.close() }) as unknown as GrpcClient<C>;
+}

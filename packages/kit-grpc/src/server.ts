@@ -1,0 +1,80 @@
+import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { Logger } from '@feedback/kit-core';
+import { wrapHandlers } from './handler-wrapping.js';
+import { createHealthService } from './health.service.js';
+
+export interface GrpcServiceRegistration {
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export interface GrpcServerOptions {
+  /** Interface to listen on; default 0.0.0.0. */
+  host?: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  services: GrpcServiceRegistration[];
+  logger: Logger;
+  /** How long shutdown() lets in-flight calls finish before cutting them; default 10 s. */
+  shutdownGraceMs?: number;
+}
+
+export interface RunningGrpcServer {
+  port: number;
+  /** host:port, ready for createGrpcClient. */
+  address: string;
+  server: Server;
+  /** Flips every health entry ('' and each service) between SERVING and NOT_SERVING. */
+  setServing(serving: boolean): void;
+  /** Idempotent: NOT_SERVING, drain in-flight calls, force after the grace period. */
+  shutdown(): Promise<void>;
+}
+
+/** Full service name ("feedback.survey.v1.SurveyService") from a method path "/pkg.Service/Method". */
+function serviceName(definition: ServiceDefinition): string | undefined {
+  const path = Object.values(definition)[0]?.path;
+  return path?.split('/')[1];
+}
+
+function bind(server: Server, address: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(address, ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port)));
+  });
+}
+
+export async function startGrpcServer(opts: GrpcServerOptions): Promise<RunningGrpcServer> {
+  const { host = '0.0.0.0', logger, shutdownGraceMs = 10_000 } = opts;
+  const server = new Server();
+  const names = opts.services.map((s) => serviceName(s.definition)).filter((n): n is string => n !== undefined);
+  const health = createHealthService(names);
+  // Health stays unwrapped: probes every few seconds would only add noise to the call log.
+  server.addService(health.definition, health.implementation);
+  for (const s of opts.services) server.addService(s.definition, wrapHandlers(s.definition, s.implementation, logger));
+
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  const port = await bind(server, `${hostPart}:${opts.port}`);
+  const address = `${hostPart}:${port}`;
+  logger.info({ address, services: names }, 'grpc server listening');
+
+  let closing: Promise<void> | undefined;
+  const shutdown = () => {
+    closing ??= new Promise<void>((resolve) => {
+      health.close();
+      const force = setTimeout(() => {
+        logger.warn({ grace_ms: shutdownGraceMs }, 'grpc calls still running after the grace period; forcing shutdown');
+        server.forceShutdown();
+        resolve();
+      }, shutdownGraceMs);
+      force.unref();
+      server.tryShutdown((err) => {
+        clearTimeout(force);
+        if (err) logger.warn({ err }, 'grpc graceful shutdown failed');
+        else logger.info('grpc server stopped');
+        resolve();
+      });
+    });
+    return closing;
+  };
+
+  return { port, address, server, setServing: health.setServing, shutdown };
+}

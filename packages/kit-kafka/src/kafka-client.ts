@@ -1,0 +1,72 @@
+import { Kafka, logLevel, type logCreator, type RetryOptions } from 'kafkajs';
+import type { Logger } from '@feedback/kit-core';
+
+export interface CreateKafkaOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  /** Overrides the client-wide retry policy (connects, metadata, produce and admin requests). */
+  retry?: RetryOptions;
+  connectionTimeout?: number;
+  requestTimeout?: number;
+}
+
+/**
+ * Client-wide retries: exponential from 300 ms, capped at 30 s per wait, 10 retries (about two
+ * minutes in all), so a service started just before its broker, or riding out a broker
+ * restart, waits instead of crashing; a broker that stays away still surfaces as an error.
+ */
+const DEFAULT_RETRY: RetryOptions = { initialRetryTime: 300, maxRetryTime: 30_000, retries: 10 };
+
+export function createKafka(opts: CreateKafkaOptions): Kafka {
+  return new Kafka({
+    brokers: opts.brokers,
+    clientId: opts.clientId,
+    connectionTimeout: opts.connectionTimeout ?? 3_000,
+    requestTimeout: opts.requestTimeout ?? 30_000,
+    retry: { ...DEFAULT_RETRY, ...opts.retry },
+    // kafkajs filters below this level before calling the log creator: follow pino's level so
+    // debug entries are not even built when pino would drop them.
+    logLevel: kafkaLevelFor(opts.logger.level),
+    logCreator: pinoLogCreator(opts.logger),
+  });
+}
+
+function kafkaLevelFor(pinoLevel: string): logLevel {
+  switch (pinoLevel) {
+    case 'trace':
+    case 'debug':
+      return logLevel.DEBUG;
+    case 'info':
+      return logLevel.INFO;
+    case 'warn':
+      return logLevel.WARN;
+    case 'silent':
+      return logLevel.NOTHING;
+    default:
+      return logLevel.ERROR;
+  }
+}
+
+/** Routes kafkajs log entries to pino at the matching level, tagged with the kafkajs namespace. */
+export function pinoLogCreator(logger: Logger): logCreator {
+  const log = logger.child({ component: 'kafkajs' });
+  return () =>
+    ({ namespace, level, log: entry }) => {
+      // kafkajs's own timestamp and logger name would duplicate pino's fields.
+      const { message, timestamp: _timestamp, logger: _logger, ...extra } = entry;
+      const fields = { namespace, ...extra };
+      switch (level) {
+        case logLevel.ERROR:
+          return log.error(fields, message);
+        case logLevel.WARN:
+          return log.warn(fields, message);
+        case logLevel.INFO:
+          return log.info(fields, message);
+        case logLevel.DEBUG:
+          return log.debug(fields, message);
+        default:
+          return undefined;
+      }
+    };
+}

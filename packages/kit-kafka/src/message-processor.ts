@@ -1,0 +1,83 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '@feedback/kit-core';
+import { deadLetterMessage, PoisonMessageError } from './dead-letter.js';
+import type { IdempotencyStore } from './idempotency.js';
+import type { Producer } from './producer.js';
+
+export interface ConsumedMessage {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | undefined;
+  value: Buffer;
+  headers: Record<string, string>;
+  /** The `event-id` header; for a message without one, its position `${topic}:${partition}:${offset}`, which is stable across redeliveries. */
+  eventId: string;
+}
+
+export type MessageHandler = (msg: ConsumedMessage) => Promise<void>;
+
+export interface ProcessorDeps {
+  group: string;
+  handler: MessageHandler;
+  idempotency: IdempotencyStore | undefined;
+  deadLetters: Producer;
+  deadLetterTopic: (topic: string) => string;
+  maxAttempts: number;
+  retryBackoffMs: number;
+  isRetriable: (err: unknown) => boolean;
+  logger: Logger;
+  /** False once the consumer is stopping or lost the partition: stop retrying, leave the offset uncommitted. */
+  live: () => boolean;
+  heartbeat: () => Promise<void>;
+  signal: AbortSignal;
+}
+
+export type Outcome = 'handled' | 'skipped' | 'dead-lettered' | 'abandoned';
+
+const MAX_BACKOFF_MS = 10_000;
+
+/**
+ * Runs one message to an outcome that allows its offset to be committed ('abandoned' does not).
+ *
+ * Failed attempts are retried here, in place, with exponential backoff, rather than by
+ * re-throwing to kafkajs: a throw makes kafkajs re-fetch and, after its own retries, restart
+ * the consumer (leave and re-join the group, pausing every partition of this member), and it
+ * keeps no attempt count, so maxAttempts could not be enforced. Retrying in place keeps the
+ * partition's order, counts attempts exactly and heartbeats between them. What is not the
+ * handler's fault (idempotency store or dead-letter publish failing) is thrown to kafkajs,
+ * which leaves the offset uncommitted and redelivers.
+ */
+export async function processMessage(msg: ConsumedMessage, deps: ProcessorDeps): Promise<Outcome> {
+  const log = deps.logger.child({ topic: msg.topic, partition: msg.partition, offset: msg.offset, event_id: msg.eventId });
+  if (deps.idempotency && (await deps.idempotency.seen(deps.group, msg.eventId))) {
+    log.debug('event already processed; skipped');
+    return 'skipped';
+  }
+  for (let attempt = 1; ; attempt++) {
+    let failed = false;
+    let error: unknown;
+    try {
+      await deps.handler(msg);
+    } catch (err) {
+      failed = true;
+      error = err;
+    }
+    if (!failed) {
+      await deps.idempotency?.record(deps.group, msg.eventId);
+      return 'handled';
+    }
+    const poison = error instanceof PoisonMessageError || !deps.isRetriable(error);
+    if (poison || attempt >= deps.maxAttempts) {
+      const topic = deps.deadLetterTopic(msg.topic);
+      await deps.deadLetters.publish(topic, [deadLetterMessage(msg, deps.group, error, attempt)]);
+      log.error({ err: error, attempts: attempt, dead_letter_topic: topic }, 'message dead-lettered');
+      return 'dead-lettered';
+    }
+    const wait = Math.min(MAX_BACKOFF_MS, deps.retryBackoffMs * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+    log.warn({ err: error, attempt, retry_in_ms: Math.round(wait) }, 'handler failed; retrying');
+    await sleep(wait, undefined, { signal: deps.signal }).catch(() => undefined);
+    if (!deps.live()) return 'abandoned';
+    await deps.heartbeat();
+  }
+}

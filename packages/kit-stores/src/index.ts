@@ -1,0 +1,3 @@
+export * from './mongo.js';
+export * from './redis.js';
+export * from './s3.js';

@@ -1,0 +1,95 @@
+import { MongoClient, type Db, type IndexDescription } from 'mongodb';
+import type { Logger } from '@feedback/kit-core';
+
+export interface MongoOptions {
+  url: string;
+  /** Each service owns exactly one database (DESIGN §2). */
+  dbName: string;
+  logger: Logger;
+  /** Shows up in server logs and currentOp; defaults to dbName. */
+  appName?: string;
+  /** Connections per server; a service needs few, and FerretDB serialises SQLite writes anyway. */
+  maxPoolSize?: number;
+  /** How long start-up (and each later operation) waits for a server before failing. */
+  serverSelectionTimeoutMS?: number;
+}
+
+export interface MongoHandle {
+  client: MongoClient;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects and pings once, so a wrong URL or a down server fails start-up within
+ * `serverSelectionTimeoutMS` instead of on the first request.
+ *
+ * Call it once per process, in main.ts, and pass `db` (or repositories built on it) down:
+ * MongoClient owns a connection pool and is meant to be shared, not opened per request.
+ *
+ * Deliberately no replica-set, read-concern or transaction options: the same code runs on
+ * FerretDB (standalone, no transactions) locally and on real MongoDB in production.
+ */
+export async function connectMongo(opts: MongoOptions): Promise<MongoHandle> {
+  const timeout = opts.serverSelectionTimeoutMS ?? 5_000;
+  const client = new MongoClient(opts.url, {
+    appName: opts.appName ?? opts.dbName,
+    maxPoolSize: opts.maxPoolSize ?? 20,
+    minPoolSize: 0,
+    serverSelectionTimeoutMS: timeout,
+    connectTimeoutMS: timeout,
+  });
+  const where = redactUrl(opts.url);
+  try {
+    await client.connect();
+    await client.db(opts.dbName).command({ ping: 1 });
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw new Error(`mongo: cannot reach ${where} within ${timeout} ms: ${(err as Error).message}`, { cause: err });
+  }
+  opts.logger.info({ mongo: where, db: opts.dbName }, 'mongo connected');
+  return {
+    client,
+    db: client.db(opts.dbName),
+    close: () => client.close(),
+  };
+}
+
+/** Index specs per collection, as main.ts declares them next to the repositories. */
+export type IndexSpec = Record<string, IndexDescription[]>;
+
+/**
+ * Creates the indexes at start-up. Idempotent: an identical index that already exists is a
+ * no-op. An existing index with the same name but different options throws (and so fails
+ * start-up), because silently keeping the old definition could drop a uniqueness rule.
+ * No TTL indexes: FerretDB lacks them, expiry is our own job (DESIGN §4).
+ */
+export async function ensureIndexes(db: Db, spec: IndexSpec): Promise<void> {
+  for (const [collection, indexes] of Object.entries(spec)) {
+    // One index per call: FerretDB 1.24 panics (and drops the connection) when a single
+    // createIndexes call names several indexes that already exist.
+    try {
+      for (const index of indexes) await db.collection(collection).createIndexes([index]);
+    } catch (err) {
+      throw new Error(`mongo: creating indexes on ${db.databaseName}.${collection} failed: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+  }
+}
+
+/**
+ * True for a unique-index violation (E11000), from a single write or a bulk write.
+ * Duck-typed so it also recognises errors from another copy of the driver.
+ */
+export function isDuplicateKeyError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; writeErrors?: unknown };
+  if (e.code === 11000 || e.code === 11001) return true;
+  return Array.isArray(e.writeErrors) && e.writeErrors.some((w) => (w as { code?: unknown })?.code === 11000);
+}
+
+/** Hides the password; a regex, because `new URL` rejects multi-host Mongo URLs. */
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMongo, ensureIndexes, isDuplicateKeyError, type MongoHandle } from '../src/index.js';
+import { logger, stack, uniqueName } from './helpers.js';
+
+describe('mongo', () => {
+  let mongo: MongoHandle;
+
+  beforeAll(async () => {
+    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniqueName('kit_stores').replace('-', '_'), logger });
+  });
+  afterAll(async () => {
+    await mongo?.db.dropDatabase().catch(() => undefined);
+    await mongo?.close();
+  });
+
+  it('rejects a duplicate through a unique index, and ensureIndexes is idempotent', async () => {
+    const spec = { directories: [{ key: { account_id: 1, name: 1 }, name: 'account_name_unique', unique: true }] };
+    await ensureIndexes(mongo.db, spec);
+    await ensureIndexes(mongo.db, spec);
+    const names = (await mongo.db.collection('directories').indexes()).map((i) => i.name);
+    expect(names).toContain('account_name_unique');
+
+    const dirs = mongo.db.collection('directories');
+    await dirs.insertOne({ account_id: 'a1', name: 'inbox' });
+    await dirs.insertOne({ account_id: 'a2', name: 'inbox' }); // other account: allowed
+    const err = await dirs.insertOne({ account_id: 'a1', name: 'inbox' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).not.toBeNull();
+    expect(isDuplicateKeyError(err)).toBe(true);
+    expect(await dirs.countDocuments({ account_id: 'a1' })).toBe(1);
+    expect(isDuplicateKeyError(new Error('other'))).toBe(false);
+  });
+
+  it('lets exactly one of 20 concurrent claimers win a findOneAndUpdate claim', async () => {
+    const files = mongo.db.collection<{ _id: string; status: string; claimed_by?: string }>('files');
+    await files.insertOne({ _id: 'f1', status: 'ready' });
+
+    const claimers = Array.from({ length: 20 }, (_, i) => `worker-${i}`);
+    const results = await Promise.all(
+      claimers.map((id) =>
+        files.findOneAndUpdate(
+          { _id: 'f1', status: 'ready' },
+          { $set: { status: 'claimed', claimed_by: id } },
+          { returnDocument: 'after' },
+        ),
+      ),
+    );
+    const winners = results.flatMap((doc, i) => (doc ? [claimers[i]] : []));
+    expect(winners).toHaveLength(1);
+    const doc = await files.findOne({ _id: 'f1' });
+    expect(doc).toMatchObject({ status: 'claimed', claimed_by: winners[0] });
+  });
+
+  it('fails fast when no server answers', async () => {
+    const started = Date.now();
+    await expect(
+      connectMongo({ url: 'mongodb://127.0.0.1:1', dbName: 'x', logger, serverSelectionTimeoutMS: 1_000 }),
+    ).rejects.toThrow(/cannot reach/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

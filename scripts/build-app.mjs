@@ -1,0 +1,20 @@
+// Bundles one app (run from its folder) into dist/main.js for containers: our workspace
+// packages are inlined, npm dependencies stay external and are installed in the image.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !d.startsWith('@feedback/'));
+await build({
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/main.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  external: [...external, '@grpc/grpc-js', '@bufbuild/protobuf', 'pino', 'zod', 'close-with-grace', 'mongodb', 'kafkajs', 'ioredis', 'minio'],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: 'warning',
+});
+console.log(`built ${pkg.name} → dist/main.js`);
