@@ -7,6 +7,7 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       GRPC_PORT: env.port(50052),
       MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
       MONGO_DB: env.string('flow'),
+      FLOW_CACHE_ENTRIES: env.int(10_000, 1),
       LOG_LEVEL: env.logLevel(),
     },
     vars,

@@ -3,6 +3,7 @@ import { createLogger, onShutdown } from '@feedback/kit-core';
 import { startGrpcServer } from '@feedback/kit-grpc';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { FlowServiceService } from '@feedback/proto/feedback/flow/v1/flow';
+import { CachedFlowRepository } from './adapters/cached-flow.repository.js';
 import { flowIndexes, MongoFlowRepository } from './adapters/mongo/flow.repository.js';
 import { loadEnv } from './env.js';
 import { flowHandlers } from './grpc/flow.handlers.js';
@@ -13,7 +14,8 @@ const logger = createLogger('flow', config.LOG_LEVEL);
 const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, flowIndexes);
 
-const deps = { flows: new MongoFlowRepository(mongo.db), newId: randomUUID, now: () => new Date() };
+const flows = new CachedFlowRepository(new MongoFlowRepository(mongo.db), config.FLOW_CACHE_ENTRIES);
+const deps = { flows, newId: randomUUID, now: () => new Date() };
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,

@@ -1,0 +1,49 @@
+import { readStackFile } from '@feedback/kit-core';
+import { startBareServer } from './bare-server.js';
+import { compare } from './compare.js';
+
+/** GET /external/v1/flows/{id} through the gateway vs a bare Node server answering the same JSON. */
+export async function flowDetailsBench(opts: { durationSec: number; rounds: number }) {
+  const stack = readStackFile();
+  const admin = async (path: string, body: unknown) => {
+    const res = await fetch(`${stack.base_url}/admin/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.admin_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, string>;
+  };
+  const account = await admin('/accounts', { name: 'bench' });
+  const token = (await admin(`/accounts/${account.id}/tokens`, { kind: 'integration', name: 'bench' })).token;
+  const flow = await admin(`/accounts/${account.id}/flows`, {
+    name: 'Bench flow',
+    questions: [
+      { key: 'nps', body: { en: 'How likely are you to recommend us?', tr: 'Bizi tavsiye eder misiniz?' }, style: 'nps' },
+      {
+        key: 'why',
+        body: { en: 'Why?' },
+        style: 'multiple_choice',
+        options: ['a', 'b', 'c', 'd'].map((k) => ({ key: k, body: { en: `Option ${k}`, tr: `Seçenek ${k}` } })),
+      },
+      { key: 'comment', body: { en: 'Anything else?' }, style: 'long_text' },
+    ],
+  });
+  const url = `${stack.base_url}/external/v1/flows/${flow.id}`;
+  const headers = { authorization: `Bearer ${token}` };
+  const same = await fetch(url, { headers });
+  const body = await same.text();
+  const bare = await startBareServer({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+  try {
+    return await compare({
+      name: 'flow-details',
+      baseline: { label: 'bare node http (same JSON)', load: { url: bare.url } },
+      subject: { label: 'gateway → gRPC flow → db', load: { url, headers } },
+      durationSec: opts.durationSec,
+      rounds: opts.rounds,
+      connections: 16,
+    });
+  } finally {
+    bare.stop();
+  }
+}

@@ -1,0 +1,47 @@
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationSec: number;
+  /** Redirects count as successes when the expected status is 3xx. */
+  expectStatus?: number;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+}
+
+/** One bounded load run on a loopback address with autocannon. */
+export async function runLoad(o: LoadOptions): Promise<LoadResult> {
+  const expected = o.expectStatus ?? 200;
+  let wrongStatus = 0;
+  const result = await autocannon({
+    url: o.url,
+    method: o.method ?? 'GET',
+    headers: o.headers,
+    body: o.body,
+    connections: o.connections,
+    duration: o.durationSec,
+    // autocannon counts 2xx only; count anything but the expected status ourselves.
+    setupClient: (client) => {
+      client.on('response', (status: number) => {
+        if (status !== expected) wrongStatus++;
+      });
+    },
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + wrongStatus,
+  };
+}
