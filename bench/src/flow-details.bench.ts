@@ -1,6 +1,8 @@
 import { readStackFile } from '@feedback/kit-core';
 import { startBareServer } from './bare-server.js';
 import { compare } from './compare.js';
+import { runLoad } from './load.js';
+import { cpuPerRequest } from './process-stats.js';
 
 /** GET /external/v1/flows/{id} through the gateway vs a bare Node server answering the same JSON. */
 export async function flowDetailsBench(opts: { durationSec: number; rounds: number }) {
@@ -35,7 +37,7 @@ export async function flowDetailsBench(opts: { durationSec: number; rounds: numb
   const body = await same.text();
   const bare = await startBareServer({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
   try {
-    return await compare({
+    const comparison = await compare({
       name: 'flow-details',
       baseline: { label: 'bare node http (same JSON)', load: { url: bare.url } },
       subject: { label: 'gateway → gRPC flow → db', load: { url, headers } },
@@ -43,6 +45,15 @@ export async function flowDetailsBench(opts: { durationSec: number; rounds: numb
       rounds: opts.rounds,
       connections: 16,
     });
+    // Where the time goes: CPU per request of each process on the path, in one more subject run.
+    const { perRequest } = await cpuPerRequest(['gateway', 'flow', 'mongo'], () =>
+      runLoad({ url, headers, connections: 16, durationSec: opts.durationSec }),
+    );
+    console.log(
+      `CPU per request: ${Object.entries(perRequest).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}` +
+        ' (mongo = the database server; flow cache hits skip it)',
+    );
+    return { ...comparison, cpuPerRequestMs: perRequest };
   } finally {
     bare.stop();
   }

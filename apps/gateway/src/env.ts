@@ -13,9 +13,27 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
       MONGO_DB: env.string('gateway'),
       FLOW_GRPC_ADDR: env.string('127.0.0.1:50052'),
+      FILE_GRPC_ADDR: env.string('127.0.0.1:50054'),
+      /** Largest file an upload may carry (413 / 13004 above). */
+      MAX_UPLOAD_BYTES: env.int(1024 * 1024 * 1024, 1),
+      /** Deadline of an upload or download stream through the file service. */
+      FILE_STREAM_DEADLINE_MS: env.int(60 * 60_000, 1000),
       GRPC_DEADLINE_MS: env.int(5000, 1),
       BODY_LIMIT_BYTES: env.int(1024 * 1024, 1024),
       TOKEN_CACHE_TTL_MS: env.int(30_000),
+      // Link listener ({shortener_url}); docs/decisions.md "Short links".
+      SHORTENER_GRPC_ADDR: env.string('127.0.0.1:50055'),
+      REDIS_URL: env.string('redis://127.0.0.1:6379'),
+      KAFKA_BROKERS: env.list('127.0.0.1:9092'),
+      CLICKS_TOPIC: env.string('link.clicked'),
+      REDIRECT_STATUS: z.enum(['301', '302', '303', '307', '308']).default('302').transform((s) => Number(s) as 301 | 302 | 303 | 307 | 308),
+      LINK_CACHE_TTL_MS: env.int(10 * 60_000, 1000),
+      SHORTEN_RATE_LIMIT_POINTS: env.int(300, 1),
+      SHORTEN_RATE_LIMIT_WINDOW_SEC: env.int(60, 1),
+      /** Client IPs never limited on POST /shorten (an operator's own systems). */
+      SHORTEN_RATE_LIMIT_EXEMPT: env.list(''),
+      /** Whose X-Forwarded-For the link listener believes for the client IP: false (default), true, a hop count, or IPs/CIDRs. */
+      TRUST_PROXY: env.string('false'),
       LOG_LEVEL: env.logLevel(),
     },
     vars,

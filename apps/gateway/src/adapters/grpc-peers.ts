@@ -1,13 +1,28 @@
 import type { Logger } from '@feedback/kit-core';
 import { createGrpcClient } from '@feedback/kit-grpc';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
+import { ShortenerServiceClient } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { HealthCheckResponse_ServingStatus, HealthClient } from '@feedback/proto/grpc/health/v1/health';
+import { connectFileService } from './file-service.client.js';
 
 /** gRPC clients of the services the gateway calls, and their readiness checks. */
-export function connectPeers(cfg: { flowAddr: string; deadlineMs: number; logger: Logger }) {
+export function connectPeers(cfg: {
+  flowAddr: string;
+  fileAddr: string;
+  shortenerAddr: string;
+  deadlineMs: number;
+  streamDeadlineMs: number;
+  logger: Logger;
+}) {
   const opts = { deadlineMs: cfg.deadlineMs, logger: cfg.logger };
   const flows = createGrpcClient(FlowServiceClient, cfg.flowAddr, opts);
-  const health = [{ name: 'flow', client: createGrpcClient(HealthClient, cfg.flowAddr, { ...opts, deadlineMs: 1000 }) }];
+  const shortener = createGrpcClient(ShortenerServiceClient, cfg.shortenerAddr, opts);
+  const files = connectFileService(cfg.fileAddr, { ...opts, streamDeadlineMs: cfg.streamDeadlineMs });
+  const health = [
+    { name: 'flow', client: createGrpcClient(HealthClient, cfg.flowAddr, { ...opts, deadlineMs: 1000 }) },
+    { name: 'file', client: createGrpcClient(HealthClient, cfg.fileAddr, { ...opts, deadlineMs: 1000 }) },
+    { name: 'shortener', client: createGrpcClient(HealthClient, cfg.shortenerAddr, { ...opts, deadlineMs: 1000 }) },
+  ];
 
   const readiness = health.map(({ name, client }) => ({
     name,
@@ -19,9 +34,13 @@ export function connectPeers(cfg: { flowAddr: string; deadlineMs: number; logger
 
   return {
     flows,
+    files: files.port,
+    shortener,
     readiness,
     close() {
       flows.close();
+      files.close();
+      shortener.close();
       health.forEach((h) => h.client.close());
     },
   };

@@ -5,9 +5,11 @@ import type { AdminDeps } from '../domain/admin.use-cases.js';
 import { makeAdminAuth } from './admin-auth.js';
 import { makeAuthenticator } from './auth.js';
 import { registerErrorHandling } from './error-handler.js';
+import { registerFileRoutes, type FileRoutesDeps } from './files/register-file-routes.js';
 import { registerMetrics, type Metrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { genReqId, registerRequestContext } from './request-context.js';
+import { adminLinksRoutes, type AdminLinksPort } from './routes/admin-links.routes.js';
 import { adminRoutes, type AdminFlowsPort } from './routes/admin.routes.js';
 import { flowsRoutes, type FlowsPort } from './routes/flows.routes.js';
 import { healthRoutes, type ReadinessCheck } from './routes/health.routes.js';
@@ -23,6 +25,10 @@ export interface ApiDeps extends AdminDeps {
   metrics: Metrics;
   bodyLimitBytes: number;
   publicUrl?: string;
+  /** The file routes; left out, they are not served. */
+  files?: FileRoutesDeps;
+  /** The admin routes of short links and customer domains; left out, they are not served. */
+  shortener?: AdminLinksPort;
 }
 
 /** The API listener ({base_url}). Pure construction: main.ts decides where it listens. */
@@ -54,6 +60,10 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   const auth = makeAuthenticator(deps.tokens);
   healthRoutes(app, { checks: deps.readiness, metrics: deps.metrics });
   await app.register(flowsRoutes({ flows: deps.flows, auth }));
+  if (deps.files) await registerFileRoutes(app, { ...deps.files, auth });
   await app.register(adminRoutes({ ...deps, adminAuth: makeAdminAuth(deps.adminToken) }), { prefix: '/admin/v1' });
+  if (deps.shortener) {
+    await app.register(adminLinksRoutes({ ...deps, shortener: deps.shortener, adminAuth: makeAdminAuth(deps.adminToken) }), { prefix: '/admin/v1' });
+  }
   return app;
 }

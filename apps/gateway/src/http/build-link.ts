@@ -2,11 +2,18 @@ import type { Logger } from '@feedback/kit-core';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { registerErrorHandling } from './error-handler.js';
 import { registerMetrics, type Metrics } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
 import { genReqId, registerRequestContext } from './request-context.js';
+import { linkRoutes, type LinkRoutesDeps } from './routes/links.routes.js';
 
 export interface LinkDeps {
   logger: Logger;
   metrics: Metrics;
+  /** The short link routes; left out, only /health is served. */
+  links?: LinkRoutesDeps;
+  /** Fastify's trustProxy: whose X-Forwarded-For decides the client IP (rate limits). */
+  trustProxy?: boolean | string | ((addr: string, hop: number) => boolean);
+  publicUrl?: string;
 }
 
 /** The link listener ({shortener_url}): POST /shorten and GET /{code}. */
@@ -18,10 +25,20 @@ export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
     bodyLimit: 16 * 1024,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
+    trustProxy: deps.trustProxy ?? false,
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
   });
   registerRequestContext(app);
   registerErrorHandling(app);
   registerMetrics(app, deps.metrics, 'link');
   app.get('/health', async () => ({ status: 'ok' }));
+  if (deps.links) {
+    await registerOpenApi(app, {
+      title: 'Customer Feedback Service: short links',
+      description: 'POST /shorten makes a short link; GET /{code} redirects to it. Errors: {error_message, data, code, errors}.',
+      serverUrl: deps.publicUrl,
+    });
+    await app.register(linkRoutes(deps.links));
+  }
   return app;
 }

@@ -1,0 +1,24 @@
+import { Client } from 'minio';
+import { Readable } from 'node:stream';
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+const stack = JSON.parse(readFileSync('../../.local/stack.json','utf8'));
+const SIZE = Number(process.env.SIZE ?? 512*1024*1024);
+const CH = 64*1024; const chunk = Buffer.alloc(CH, 7);
+const gen = () => Readable.from((function*(){ let n=0; while(n<SIZE){ const c = Math.min(CH, SIZE-n); n+=c; yield c===CH?chunk:chunk.subarray(0,c);} })());
+const s3 = new Client({ endPoint: '127.0.0.1', port: 9000, useSSL: false, accessKey: stack.s3.access_key, secretKey: stack.s3.secret_key, region: 'us-east-1', pathStyle: true });
+const t0 = Date.now();
+await s3.putObject('feedback-files', 'bench/direct', gen(), SIZE);
+const direct = (Date.now()-t0)/1000; console.log('direct', (SIZE/1048576/direct).toFixed(1), 'MB/s');
+const [tok, dir] = process.argv.slice(2);
+const boundary = 'xBOUNDARYx';
+const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="filename"\r\n\r\nbench.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+const t1 = Date.now();
+await new Promise((resolve, reject) => {
+  const req = http.request(`http://127.0.0.1:${process.env.PORT ?? 8080}/v2/file_service/directory/${dir}/files`, { method: 'POST', headers: { authorization: `Token token=${tok}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + SIZE + tail.length } }, (res) => { let b=''; res.on('data', d=>b+=d); res.on('end', ()=>{ console.log(res.statusCode, b.slice(0,80)); resolve(); }); });
+  req.on('error', reject);
+  req.write(head);
+  const g = gen(); g.on('end', () => req.end(tail)); g.pipe(req, { end: false });
+});
+const api = (Date.now()-t1)/1000; console.log('api', (SIZE/1048576/api).toFixed(1), 'MB/s ratio', (direct/api).toFixed(2));

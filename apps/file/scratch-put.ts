@@ -1,0 +1,10 @@
+import { Readable } from 'node:stream';
+import { readFileSync } from 'node:fs';
+import { createS3, putStream } from '@feedback/kit-stores';
+import { createLogger } from '@feedback/kit-core';
+const stack = JSON.parse(readFileSync('../../.local/stack.json','utf8'));
+const SIZE = 512*1024*1024; const CH = 64*1024; const chunk = Buffer.alloc(CH, 7);
+const gen = () => Readable.from((function*(){ let n=0; while(n<SIZE){ const c = Math.min(CH, SIZE-n); n+=c; yield c===CH?chunk:chunk.subarray(0,c);} })());
+const s3 = createS3({ endpoint: stack.s3.endpoint, accessKey: stack.s3.access_key, secretKey: stack.s3.secret_key, region: 'us-east-1', logger: createLogger('x','silent'), partSize: Number(process.env.PART ?? 8*1024*1024) });
+let t = Date.now(); await putStream(s3, 'feedback-files', 'bench/ps', gen()); const a=(Date.now()-t)/1000; console.log('putStream', (512/a).toFixed(1));
+t = Date.now(); await s3.putObject('feedback-files', 'bench/po', gen(), SIZE); const b=(Date.now()-t)/1000; console.log('putObject', (512/b).toFixed(1));

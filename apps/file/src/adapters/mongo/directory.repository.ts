@@ -1,0 +1,42 @@
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKeyError } from '@feedback/kit-stores';
+import type { Directory } from '../../domain/directory.js';
+import type { DirectoryRepository } from '../../domain/ports.js';
+
+export interface DirectoryDoc {
+  _id: string;
+  account_id: string;
+  name: string;
+  created_at: Date;
+}
+
+const toDirectory = (d: DirectoryDoc): Directory => ({ id: d._id, accountId: d.account_id, name: d.name, createdAt: d.created_at });
+
+/** Name uniqueness per account is the unique index account_name (see indexes.ts), so races are settled by the server. */
+export class MongoDirectoryRepository implements DirectoryRepository {
+  private readonly directories: Collection<DirectoryDoc>;
+
+  constructor(db: Db) {
+    this.directories = db.collection<DirectoryDoc>('directories');
+  }
+
+  async insert(d: Directory): Promise<'created' | 'duplicate'> {
+    try {
+      await this.directories.insertOne({ _id: d.id, account_id: d.accountId, name: d.name, created_at: d.createdAt });
+      return 'created';
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return 'duplicate';
+      throw err;
+    }
+  }
+
+  async findById(accountId: string, id: string): Promise<Directory | null> {
+    const doc = await this.directories.findOne({ _id: id, account_id: accountId });
+    return doc ? toDirectory(doc) : null;
+  }
+
+  async list(accountId: string): Promise<Directory[]> {
+    const docs = await this.directories.find({ account_id: accountId }).sort({ name: 1 }).toArray();
+    return docs.map(toDirectory);
+  }
+}

@@ -1,0 +1,30 @@
+import type { Readable } from 'node:stream';
+import { getStream, isNotFound, putStream, type S3Client } from '@feedback/kit-stores';
+import type { BlobStore, StoredBlob } from '../../domain/ports.js';
+
+/** The bytes of every file, in one bucket, under keys the domain makes unique per upload. */
+export class S3BlobStore implements BlobStore {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async put(key: string, bytes: Readable, opts: { size?: number; contentType: string }): Promise<StoredBlob> {
+    const { size } = await putStream(this.s3, this.bucket, key, bytes, opts.size, { 'Content-Type': opts.contentType });
+    return { size };
+  }
+
+  async read(key: string, range?: { offset: number; length: number }): Promise<Readable | null> {
+    if (!range) return getStream(this.s3, this.bucket, key);
+    try {
+      return await this.s3.getPartialObject(this.bucket, key, range.offset, range.length);
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.s3.removeObject(this.bucket, key);
+  }
+}

@@ -1,0 +1,32 @@
+import { env, loadConfig } from '@feedback/kit-core';
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
+  loadConfig(
+    {
+      GRPC_HOST: env.string('0.0.0.0'),
+      GRPC_PORT: env.port(50054),
+      MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
+      MONGO_DB: env.string('file'),
+      S3_ENDPOINT: env.url('http://127.0.0.1:9000'),
+      S3_ACCESS_KEY: env.string(),
+      S3_SECRET_KEY: env.string(),
+      S3_REGION: env.string('us-east-1'),
+      S3_BUCKET: env.string('feedback-files'),
+      /** Multipart part size: the memory one upload holds in this service. */
+      S3_PART_SIZE_BYTES: env.int(8 * 1024 * 1024, 5 * 1024 * 1024),
+      KAFKA_BROKERS: env.list('127.0.0.1:9092'),
+      FILE_UPLOADED_TOPIC: env.string('file.uploaded'),
+      FILE_EXPIRED_TOPIC: env.string('file.expired'),
+      MAX_UPLOAD_BYTES: env.int(1024 * 1024 * 1024, 1),
+      FILE_RETENTION_SECONDS: env.int(7 * DAY_SECONDS, 1),
+      EXPIRY_INTERVAL_MS: env.int(60_000, 100),
+      EXPIRY_LEASE_MS: env.int(5 * 60_000, 1_000),
+      EXPIRY_BATCH: env.int(100, 1),
+      LOG_LEVEL: env.logLevel(),
+    },
+    vars,
+  );
+
+export type FileEnv = ReturnType<typeof loadEnv>;

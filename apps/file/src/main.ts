@@ -1,0 +1,60 @@
+import { createLogger, onShutdown } from '@feedback/kit-core';
+import { startGrpcServer } from '@feedback/kit-grpc';
+import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
+import { connectMongo, createS3, ensureBucket, ensureIndexes } from '@feedback/kit-stores';
+import { FileServiceService } from '@feedback/proto/feedback/file/v1/file';
+import { fileServiceIndexes } from './adapters/mongo/indexes.js';
+import { loadEnv } from './env.js';
+import { fileHandlers } from './grpc/file.handlers.js';
+import { startExpiryJob } from './jobs/expiry.job.js';
+import { fileServiceDeps } from './wiring.js';
+
+// The one wiring place of the file service.
+const config = loadEnv();
+const logger = createLogger('file', config.LOG_LEVEL);
+const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+await ensureIndexes(mongo.db, fileServiceIndexes);
+const s3 = createS3({
+  endpoint: config.S3_ENDPOINT,
+  accessKey: config.S3_ACCESS_KEY,
+  secretKey: config.S3_SECRET_KEY,
+  region: config.S3_REGION,
+  partSize: config.S3_PART_SIZE_BYTES,
+  logger,
+});
+await ensureBucket(s3, config.S3_BUCKET, config.S3_REGION);
+const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'file', logger });
+const topics = { uploaded: config.FILE_UPLOADED_TOPIC, expired: config.FILE_EXPIRED_TOPIC };
+await ensureTopics(kafka, [{ topic: topics.uploaded, numPartitions: 3 }, { topic: topics.expired, numPartitions: 3 }]);
+const producer = createProducer(kafka, { logger });
+await producer.connect();
+
+const deps = fileServiceDeps({
+  db: mongo.db,
+  s3,
+  bucket: config.S3_BUCKET,
+  producer,
+  topics,
+  logger,
+  maxUploadBytes: config.MAX_UPLOAD_BYTES,
+  retentionMs: config.FILE_RETENTION_SECONDS * 1000,
+});
+const server = await startGrpcServer({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  logger,
+  services: [{ definition: FileServiceService, implementation: fileHandlers(deps) }],
+});
+const job = startExpiryJob(deps, {
+  intervalMs: config.EXPIRY_INTERVAL_MS,
+  leaseMs: config.EXPIRY_LEASE_MS,
+  batch: config.EXPIRY_BATCH,
+});
+logger.info({ port: server.port, bucket: config.S3_BUCKET, retention_s: config.FILE_RETENTION_SECONDS }, 'file service listening');
+
+onShutdown(logger, [
+  { name: 'mongo', close: () => mongo.close() },
+  { name: 'kafka-producer', close: () => producer.disconnect() },
+  { name: 'expiry-job', close: () => job.close() },
+  { name: 'grpc', close: () => server.shutdown() },
+]);

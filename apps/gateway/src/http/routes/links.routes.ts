@@ -1,0 +1,89 @@
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '@feedback/kit-core';
+import type { ShortenRequest, ShortenResponse } from '@feedback/proto/feedback/shortener/v1/shortener';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { asciiLocation } from '../location-header.js';
+import { ErrorBodySchema, errorResponses } from '../schemas/common.schemas.js';
+import { ShortenBody, ShortenedLinkSchema } from '../schemas/link.schemas.js';
+
+export interface ShortenPort {
+  shorten(req: ShortenRequest): Promise<ShortenResponse>;
+}
+
+export interface LinkRoutesDeps {
+  shortener: ShortenPort;
+  links: { fullUrl(code: string): Promise<string | null> };
+  clicks: { record(code: string, requestId: string): void };
+  limiter: {
+    consume(ip: string): Promise<{ allowed: boolean; exempt?: boolean; limit: number; windowSec: number; remaining: number; resetMs: number }>;
+  };
+  redirectStatus: 301 | 302 | 303 | 307 | 308;
+}
+
+// The shortener's code alphabet; anything else is a 404 without a lookup (favicon.ico, probes).
+const CODE = /^[A-Za-z0-9]{4,32}$/;
+const NOT_FOUND_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not found</title></head>' +
+  '<body><h1>Link not found</h1><p>This short link does not exist. Check the address and try again.</p></body></html>\n';
+
+function notFoundPage(reply: FastifyReply) {
+  return reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+}
+
+/** The link listener's routes ({shortener_url}): POST /shorten and GET /{code}. */
+export const linkRoutes =
+  (deps: LinkRoutesDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    // JSON only (spec 4.10): a text/plain body is refused with 415 rather than half-parsed.
+    app.removeContentTypeParser('text/plain');
+    app.addSchema(ErrorBodySchema);
+    const permanent = deps.redirectStatus === 301 || deps.redirectStatus === 308;
+
+    // Runs before the body is read, so refused callers cost no parsing.
+    const rateLimit = async (req: FastifyRequest, reply: FastifyReply) => {
+      const d = await deps.limiter.consume(req.ip);
+      if (d.exempt) return;
+      reply.header('ratelimit-policy', `"shorten";q=${d.limit};w=${d.windowSec}`);
+      reply.header('ratelimit', `"shorten";r=${Math.max(0, d.remaining)};t=${Math.ceil(d.resetMs / 1000)}`);
+      if (!d.allowed) {
+        reply.header('retry-after', String(Math.max(1, Math.ceil(d.resetMs / 1000))));
+        throw new AppError('rate_limited');
+      }
+    };
+
+    app.post(
+      '/shorten',
+      {
+        onRequest: rateLimit,
+        schema: {
+          tags: ['links'],
+          summary: 'Shorten a URL',
+          description:
+            'No authentication; limited per client IP (429 with Retry-After). http and https only, at most MAX_URL_LENGTH characters, never the short domain itself. The URL is kept exactly as given.',
+          body: ShortenBody,
+          response: { 200: ShortenedLinkSchema, ...errorResponses(400, 413, 415, 429) },
+        },
+      },
+      async (req) => {
+        const { link } = await deps.shortener.shorten({ url: req.body.url, domain: req.body.domain ?? '', accountId: '' });
+        if (!link) throw new Error('shortener answered without a link');
+        return { id: link.code, fullUrl: link.fullUrl, shortUrl: link.shortUrl, createdAt: link.createdAt };
+      },
+    );
+
+    app.get<{ Params: { code: string } }>(
+      '/:code',
+      // One log line per tap would cost more than the redirect itself; clicks are events instead.
+      { logLevel: 'warn', schema: { hide: true } },
+      async (req, reply) => {
+        const code = req.params.code;
+        const fullUrl = CODE.test(code) ? await deps.links.fullUrl(code) : null;
+        if (fullUrl === null) return notFoundPage(reply);
+        if (req.method === 'GET') deps.clicks.record(code, req.id);
+        reply.code(deps.redirectStatus).header('location', asciiLocation(fullUrl));
+        if (!permanent) reply.header('cache-control', 'private, no-store');
+        return reply.send();
+      },
+    );
+  };
+

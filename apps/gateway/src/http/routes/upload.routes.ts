@@ -1,0 +1,66 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '@feedback/kit-core';
+import type { FastifyRequest } from 'fastify';
+import { principalOf, type Authenticator } from '../auth.js';
+import { envelope, fileView, pathId } from '../files/file-views.js';
+import type { FilesPort } from '../files/files.port.js';
+import { MULTIPART_OVERHEAD_BYTES, receiveUpload, tooLarge } from '../files/multipart-upload.js';
+import { errorResponses } from '../schemas/common.schemas.js';
+import { DirectoryParams, FileEnvelope } from '../schemas/file.schemas.js';
+
+export interface UploadRouteDeps {
+  files: FilesPort;
+  auth: Authenticator;
+  publicBaseUrl: string;
+  maxUploadBytes: number;
+}
+
+/**
+ * Spec 4.5. Multipart parsing is registered in this plugin only, so no other route accepts
+ * multipart bodies.
+ */
+export const uploadRoutes =
+  (deps: UploadRouteDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    await app.register(multipart);
+
+    // Cheap refusals before a byte of the body is read.
+    const checkHeaders = async (req: FastifyRequest) => {
+      if (!/^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')) {
+        throw new AppError('unsupported_media_type', undefined, { 'content-type': 'must be multipart/form-data' });
+      }
+      const declared = Number(req.headers['content-length']);
+      if (declared > deps.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) throw tooLarge(deps.maxUploadBytes);
+    };
+
+    // An error answered before the body was read: close the connection rather than read (and
+    // discard) what may be a gigabyte still on its way.
+    app.addHook('onSend', async (req, reply) => {
+      if (reply.statusCode >= 400 && !req.raw.complete) reply.header('connection', 'close');
+    });
+
+    app.post(
+      '/v2/file_service/directory/:directory_id/files',
+      {
+        onRequest: [deps.auth(['api']), checkHeaders],
+        schema: {
+          tags: ['files'],
+          security: [{ apiToken: [] }],
+          summary: 'Upload a file',
+          description:
+            'multipart/form-data with `file` (the bytes) and `filename` (the entry\'s name), in either order. ' +
+            `Streamed to storage; at most ${deps.maxUploadBytes} bytes (413 / 13004 above). Returns 201 with the entry.`,
+          consumes: ['multipart/form-data'],
+          params: DirectoryParams,
+          response: { 201: FileEnvelope, ...errorResponses(400, 401, 404, 413, 415) },
+        },
+      },
+      async (req, reply) => {
+        const principal = principalOf(req);
+        const directoryId = req.params.directory_id;
+        const file = await receiveUpload(req, deps.files, { accountId: principal.accountId, directoryId, userId: principal.tokenId }, deps.maxUploadBytes);
+        return reply.status(201).send(envelope(`/v2/file_service/directory/${pathId(directoryId)}/files`, fileView(deps.publicBaseUrl)(file)));
+      },
+    );
+  };

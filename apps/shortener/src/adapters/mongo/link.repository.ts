@@ -1,0 +1,42 @@
+import { isDuplicateKeyError } from '@feedback/kit-stores';
+import type { Collection, Db } from 'mongodb';
+import type { Link } from '../../domain/link.js';
+import type { LinkRepository } from '../../domain/ports.js';
+
+interface LinkDoc {
+  _id: string;
+  full_url: string;
+  account_id: string | null;
+  domain: string | null;
+  created_at: Date;
+}
+
+export class MongoLinkRepository implements LinkRepository {
+  private readonly links: Collection<LinkDoc>;
+
+  constructor(db: Db) {
+    this.links = db.collection<LinkDoc>('links');
+  }
+
+  async insertIfNew(link: Link): Promise<boolean> {
+    try {
+      await this.links.insertOne({
+        _id: link.code,
+        full_url: link.fullUrl,
+        account_id: link.accountId,
+        domain: link.domain,
+        created_at: link.createdAt,
+      });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  async findByCode(code: string): Promise<Link | null> {
+    const doc = await this.links.findOne({ _id: code });
+    if (!doc) return null;
+    return { code: doc._id, fullUrl: doc.full_url, accountId: doc.account_id, domain: doc.domain, createdAt: doc.created_at };
+  }
+}

@@ -1,0 +1,37 @@
+import { AppError } from '@feedback/kit-core';
+import { normalizeDomainName } from './domain-name.js';
+import type { CustomerDomain, LinkSettings } from './link.js';
+import type { Clock, DomainRepository } from './ports.js';
+
+export interface DomainDeps {
+  domains: DomainRepository;
+  clock: Clock;
+  settings: Pick<LinkSettings, 'shortBase'>;
+}
+
+function requireAccountId(accountId: string): string {
+  if (!accountId) throw new AppError('invalid', undefined, { account_id: 'is required' });
+  return accountId;
+}
+
+/** A domain belongs to one account only: whoever configured it first. */
+export async function addDomain(deps: DomainDeps, accountId: string, input: string): Promise<CustomerDomain> {
+  requireAccountId(accountId);
+  const name = normalizeDomainName(input);
+  if (name === new URL(deps.settings.shortBase).hostname) {
+    throw new AppError('invalid', undefined, { domain: 'is the service\'s own short domain' });
+  }
+  const domain = { name, accountId, createdAt: deps.clock.now() };
+  if (!(await deps.domains.insertIfNew(domain))) throw new AppError('conflict', undefined, { domain: name });
+  return domain;
+}
+
+/** Oldest first; the first is the account's default for links made without a domain. */
+export async function listDomains(deps: Pick<DomainDeps, 'domains'>, accountId: string): Promise<CustomerDomain[]> {
+  return deps.domains.listByAccount(requireAccountId(accountId));
+}
+
+export async function removeDomain(deps: Pick<DomainDeps, 'domains'>, accountId: string, input: string): Promise<void> {
+  const name = normalizeDomainName(input);
+  if (!(await deps.domains.remove(requireAccountId(accountId), name))) throw new AppError('not_found', undefined, { domain: name });
+}

@@ -1,0 +1,35 @@
+/** A short link: a random code standing for a URL, kept exactly as it was given. */
+export interface Link {
+  code: string;
+  fullUrl: string;
+  /** The account that made it (services calling over gRPC); null for the public API. */
+  accountId: string | null;
+  /** The customer domain of its short URL; null for the service's own short domain. */
+  domain: string | null;
+  createdAt: Date;
+}
+
+/** A host name an account has pointed at the link listener, e.g. "go.example.com". */
+export interface CustomerDomain {
+  name: string;
+  accountId: string;
+  createdAt: Date;
+}
+
+export const LINK_LIMITS = {
+  /** Codes we ever hand out or accept: letters and digits only (URL-safe, no look-alike escapes). */
+  codePattern: /^[A-Za-z0-9]{4,32}$/,
+  /** How often a new code is drawn when the one drawn is taken before giving up. */
+  codeAttempts: 5,
+};
+
+export interface LinkSettings {
+  /** The service's own short domain, as a base URL without a trailing slash. */
+  shortBase: string;
+  maxUrlLength: number;
+}
+
+/** `<domain base>/<code>`; customer domains are served over https (spec section 8: port 443). */
+export function shortUrlOf(link: Pick<Link, 'code' | 'domain'>, settings: Pick<LinkSettings, 'shortBase'>): string {
+  return `${link.domain ? `https://${link.domain}` : settings.shortBase}/${link.code}`;
+}

@@ -1,0 +1,35 @@
+import type { CustomerDomain, Link } from './link.js';
+
+export interface LinkRepository {
+  /** Stores the link unless its code is taken; answers whether it stored it. */
+  insertIfNew(link: Link): Promise<boolean>;
+  findByCode(code: string): Promise<Link | null>;
+}
+
+export interface DomainRepository {
+  /** Stores the domain unless any account has it; answers whether it stored it. */
+  insertIfNew(domain: CustomerDomain): Promise<boolean>;
+  findByName(name: string): Promise<CustomerDomain | null>;
+  /** Oldest first. */
+  listByAccount(accountId: string): Promise<CustomerDomain[]>;
+  remove(accountId: string, name: string): Promise<boolean>;
+}
+
+/** Per link: how many clicks were counted, and up to which offset of each partition. */
+export interface ClickTally {
+  count: number;
+  checkpoints: Record<number, number>;
+}
+
+export interface ClickTallyRepository {
+  get(code: string): Promise<ClickTally | null>;
+  /**
+   * Compare-and-set: adds `add` clicks and moves the partition's checkpoint from `from` (null:
+   * none yet) to `to`, only if the checkpoint still is `from`; answers whether it did.
+   */
+  advance(code: string, partition: number, change: { from: number | null; to: number; add: number }): Promise<boolean>;
+}
+
+export interface Clock {
+  now(): Date;
+}

@@ -1,0 +1,46 @@
+import { unary } from '@feedback/kit-grpc';
+import type { Domain as DomainMessage, Link as LinkMessage, ShortenerServiceServer } from '@feedback/proto/feedback/shortener/v1/shortener';
+import { addDomain, listDomains, removeDomain, type DomainDeps } from '../domain/domain.use-cases.js';
+import { shortUrlOf, type CustomerDomain, type Link, type LinkSettings } from '../domain/link.js';
+import { linkStats, resolve, shorten, type LinkDeps } from '../domain/link.use-cases.js';
+
+export function toLinkMessage(link: Link, settings: Pick<LinkSettings, 'shortBase'>): LinkMessage {
+  return {
+    code: link.code,
+    fullUrl: link.fullUrl,
+    shortUrl: shortUrlOf(link, settings),
+    accountId: link.accountId ?? '',
+    domain: link.domain ?? '',
+    createdAt: link.createdAt.toISOString(),
+  };
+}
+
+const toDomainMessage = (d: CustomerDomain, i: number): DomainMessage => ({
+  name: d.name,
+  accountId: d.accountId,
+  default: i === 0,
+  createdAt: d.createdAt.toISOString(),
+});
+
+/** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
+export function shortenerHandlers(deps: LinkDeps & DomainDeps): ShortenerServiceServer {
+  const link = (l: Link) => toLinkMessage(l, deps.settings);
+  return {
+    shorten: unary(async (req) => ({ link: link(await shorten(deps, { url: req.url, accountId: req.accountId, domain: req.domain })) })),
+    resolve: unary(async (req) => ({ link: link(await resolve(deps, req.code)) })),
+    getLinkStats: unary(async (req) => {
+      const stats = await linkStats(deps, req.code);
+      return { link: link(stats.link), clicks: stats.clicks };
+    }),
+    addDomain: unary(async (req) => {
+      const added = await addDomain(deps, req.accountId, req.domain);
+      const all = await listDomains(deps, req.accountId);
+      return { domain: toDomainMessage(added, all.findIndex((d) => d.name === added.name)) };
+    }),
+    listDomains: unary(async (req) => ({ domains: (await listDomains(deps, req.accountId)).map(toDomainMessage) })),
+    removeDomain: unary(async (req) => {
+      await removeDomain(deps, req.accountId, req.domain);
+      return {};
+    }),
+  };
+}

@@ -1,0 +1,57 @@
+import { createLogger, onShutdown } from '@feedback/kit-core';
+import { startGrpcServer } from '@feedback/kit-grpc';
+import { createKafka } from '@feedback/kit-kafka';
+import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
+import { ShortenerServiceService } from '@feedback/proto/feedback/shortener/v1/shortener';
+import { runClickConsumer } from './adapters/kafka/click.consumer.js';
+import { MongoClickTallyRepository } from './adapters/mongo/click-tally.repository.js';
+import { MongoDomainRepository } from './adapters/mongo/domain.repository.js';
+import { shortenerIndexes } from './adapters/mongo/indexes.js';
+import { MongoLinkRepository } from './adapters/mongo/link.repository.js';
+import { countClicks } from './domain/click-counting.js';
+import { newShortCode } from './domain/short-code.js';
+import { loadEnv } from './env.js';
+import { shortenerHandlers } from './grpc/shortener.handlers.js';
+
+// The one wiring place of the shortener service.
+const config = loadEnv();
+const logger = createLogger('shortener', config.LOG_LEVEL);
+const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+await ensureIndexes(mongo.db, shortenerIndexes);
+
+const tallies = new MongoClickTallyRepository(mongo.db);
+const deps = {
+  links: new MongoLinkRepository(mongo.db),
+  domains: new MongoDomainRepository(mongo.db),
+  tallies,
+  clock: { now: () => new Date() },
+  newCode: () => newShortCode(config.SHORT_CODE_LENGTH),
+  settings: { shortBase: config.PUBLIC_SHORTENER_URL, maxUrlLength: config.MAX_URL_LENGTH },
+};
+
+const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'shortener', logger });
+let shutdown: (() => void) | undefined;
+const clicks = await runClickConsumer({
+  kafka,
+  topic: config.CLICKS_TOPIC,
+  groupId: config.CLICKS_GROUP,
+  logger,
+  sessionTimeout: config.CLICKS_SESSION_TIMEOUT_MS,
+  heartbeatInterval: Math.floor(config.CLICKS_SESSION_TIMEOUT_MS / 10),
+  onClicks: (partition, batch) => countClicks(tallies, partition, batch),
+  onCrash: () => shutdown?.(),
+});
+
+const server = await startGrpcServer({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  logger,
+  services: [{ definition: ShortenerServiceService, implementation: shortenerHandlers(deps) }],
+});
+logger.info({ port: server.port }, 'shortener service listening');
+
+shutdown = onShutdown(logger, [
+  { name: 'mongo', close: () => mongo.close() },
+  clicks,
+  { name: 'grpc', close: () => server.shutdown() },
+]);

@@ -1,0 +1,52 @@
+import type { CustomerDomain, Link } from '../src/domain/link.js';
+import type { ClickTally, ClickTallyRepository, DomainRepository, LinkRepository } from '../src/domain/ports.js';
+
+/** In-memory fakes of the ports, for domain rules only. */
+export class MemoryLinks implements LinkRepository {
+  readonly items = new Map<string, Link>();
+  async insertIfNew(link: Link) {
+    if (this.items.has(link.code)) return false;
+    this.items.set(link.code, link);
+    return true;
+  }
+  async findByCode(code: string) {
+    return this.items.get(code) ?? null;
+  }
+}
+
+export class MemoryDomains implements DomainRepository {
+  readonly items = new Map<string, CustomerDomain>();
+  async insertIfNew(d: CustomerDomain) {
+    if (this.items.has(d.name)) return false;
+    this.items.set(d.name, d);
+    return true;
+  }
+  async findByName(name: string) {
+    return this.items.get(name) ?? null;
+  }
+  async listByAccount(accountId: string) {
+    return [...this.items.values()].filter((d) => d.accountId === accountId).sort((a, b) => +a.createdAt - +b.createdAt);
+  }
+  async remove(accountId: string, name: string) {
+    return this.items.get(name)?.accountId === accountId && this.items.delete(name);
+  }
+}
+
+export class MemoryTallies implements ClickTallyRepository {
+  readonly items = new Map<string, ClickTally>();
+  /** Runs once before the next compare-and-set, to simulate another consumer getting there first. */
+  beforeAdvance?: () => Promise<void>;
+  async get(code: string) {
+    const t = this.items.get(code);
+    return t ? { count: t.count, checkpoints: { ...t.checkpoints } } : null;
+  }
+  async advance(code: string, partition: number, change: { from: number | null; to: number; add: number }) {
+    const hook = this.beforeAdvance;
+    this.beforeAdvance = undefined;
+    await hook?.();
+    const t = this.items.get(code) ?? { count: 0, checkpoints: {} };
+    if ((t.checkpoints[partition] ?? null) !== change.from) return false;
+    this.items.set(code, { count: t.count + change.add, checkpoints: { ...t.checkpoints, [partition]: change.to } });
+    return true;
+  }
+}

@@ -1,0 +1,111 @@
+import { AppError } from '@feedback/kit-core';
+import { createGrpcClient, startGrpcServer, type RunningGrpcServer } from '@feedback/kit-grpc';
+import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import { ShortenerServiceClient, ShortenerServiceService } from '@feedback/proto/feedback/shortener/v1/shortener';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MongoClickTallyRepository } from '../src/adapters/mongo/click-tally.repository.js';
+import { MongoDomainRepository } from '../src/adapters/mongo/domain.repository.js';
+import { shortenerIndexes } from '../src/adapters/mongo/indexes.js';
+import { MongoLinkRepository } from '../src/adapters/mongo/link.repository.js';
+import { countClicks } from '../src/domain/click-counting.js';
+import { newShortCode } from '../src/domain/short-code.js';
+import { shortenerHandlers } from '../src/grpc/shortener.handlers.js';
+import { logger, stack, uniq } from './helpers.js';
+
+// The shortener's gRPC handlers on port 0 against the real MongoDB-compatible server.
+describe('ShortenerService over gRPC', () => {
+  let mongo: MongoHandle;
+  let server: RunningGrpcServer;
+  let client: ReturnType<typeof createGrpcClient<ShortenerServiceClient>>;
+  let tallies: MongoClickTallyRepository;
+  const codes: string[] = [];
+
+  beforeAll(async () => {
+    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('shortener_test').replace('-', '_'), logger });
+    await ensureIndexes(mongo.db, shortenerIndexes);
+    tallies = new MongoClickTallyRepository(mongo.db);
+    const deps = {
+      links: new MongoLinkRepository(mongo.db),
+      domains: new MongoDomainRepository(mongo.db),
+      tallies,
+      clock: { now: () => new Date() },
+      // Replays queued codes first, so a collision can be forced.
+      newCode: () => codes.shift() ?? newShortCode(7),
+      settings: { shortBase: 'http://127.0.0.1:8081', maxUrlLength: 2048 },
+    };
+    server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      logger,
+      services: [{ definition: ShortenerServiceService, implementation: shortenerHandlers(deps) }],
+    });
+    client = createGrpcClient(ShortenerServiceClient, server.address, { deadlineMs: 5000 });
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await server?.shutdown();
+    await mongo?.db.dropDatabase().catch(() => {});
+    await mongo?.close();
+  });
+
+  it('shortens and resolves, keeping the URL byte for byte', async () => {
+    const url = 'https://bücher.example/straße/%E2%9C%93?q=a%2Fb&x=Ü#Top';
+    const { link } = await client.shorten({ url, accountId: '', domain: '' });
+    expect(link).toMatchObject({ fullUrl: url, accountId: '', domain: '' });
+    expect(link!.code).toMatch(/^[A-Za-z0-9]{7}$/);
+    expect(link!.shortUrl).toBe(`http://127.0.0.1:8081/${link!.code}`);
+    expect(link!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect((await client.resolve({ code: link!.code })).link).toEqual(link);
+  });
+
+  it('retries a taken code, so a code is never served for two URLs', async () => {
+    codes.push('Collide', 'Collide', 'Fresh42');
+    const a = await client.shorten({ url: 'https://a.example/', accountId: '', domain: '' });
+    const b = await client.shorten({ url: 'https://b.example/', accountId: '', domain: '' });
+    expect([a.link!.code, b.link!.code]).toEqual(['Collide', 'Fresh42']);
+    expect((await client.resolve({ code: 'Collide' })).link!.fullUrl).toBe('https://a.example/');
+  });
+
+  it('answers NOT_FOUND naming the code, and INVALID_ARGUMENT naming the field', async () => {
+    const missing = await client.resolve({ code: 'Nope123' }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(AppError);
+    expect(missing).toMatchObject({ kind: 'not_found', code: 13002, fields: { code: 'Nope123' } });
+    const bad = await client.shorten({ url: 'data:text/html,hi', accountId: '', domain: '' }).catch((e: unknown) => e);
+    expect(bad).toMatchObject({ kind: 'invalid', code: 13000, fields: { url: expect.stringMatching(/data: scheme/) } });
+  });
+
+  it('serves an account\'s links on its default customer domain, and refuses foreign domains', async () => {
+    const acc = uniq('acc');
+    const name = `${uniq('go')}.example.com`;
+    const added = await client.addDomain({ accountId: acc, domain: name.toUpperCase() });
+    expect(added.domain).toMatchObject({ name, accountId: acc, default: true });
+    await client.addDomain({ accountId: acc, domain: `second.${name}` });
+    const conflict = await client.addDomain({ accountId: uniq('acc'), domain: name }).catch((e: unknown) => e);
+    expect(conflict).toMatchObject({ kind: 'conflict', code: 13003 });
+
+    const { domains } = await client.listDomains({ accountId: acc });
+    expect(domains.map((d) => [d.name, d.default])).toEqual([
+      [name, true],
+      [`second.${name}`, false],
+    ]);
+
+    const sms = await client.shorten({ url: 'https://survey.example/s/tok', accountId: acc, domain: '' });
+    expect(sms.link!.shortUrl).toBe(`https://${name}/${sms.link!.code}`);
+    const foreign = await client.shorten({ url: 'https://x.example', accountId: uniq('acc'), domain: name }).catch((e: unknown) => e);
+    expect(foreign).toMatchObject({ kind: 'invalid', fields: { domain: expect.any(String) } });
+
+    await client.removeDomain({ accountId: acc, domain: name });
+    expect((await client.listDomains({ accountId: acc })).domains.map((d) => d.name)).toEqual([`second.${name}`]);
+    expect((await client.resolve({ code: sms.link!.code })).link!.domain).toBe(name);
+  });
+
+  it('reports the clicks counted for a link', async () => {
+    const { link } = await client.shorten({ url: 'https://count.example/', accountId: '', domain: '' });
+    expect((await client.getLinkStats({ code: link!.code })).clicks).toBe(0);
+    await countClicks(tallies, 0, [0, 1, 2].map((offset) => ({ code: link!.code, offset })));
+    await countClicks(tallies, 0, [1, 2, 3].map((offset) => ({ code: link!.code, offset })));
+    const stats = await client.getLinkStats({ code: link!.code });
+    expect(stats).toEqual({ link, clicks: 4 });
+  });
+});
