@@ -16,6 +16,8 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       S3_BUCKET: env.string('feedback-files'),
       /** Multipart part size: the memory one upload holds in this service. */
       S3_PART_SIZE_BYTES: env.int(8 * 1024 * 1024, 5 * 1024 * 1024),
+      /** HTTP/2 flow-control window per upload stream (see grpc/flow-control.ts). */
+      GRPC_FLOW_CONTROL_WINDOW_BYTES: env.int(1024 * 1024, 65_535),
       KAFKA_BROKERS: env.list('127.0.0.1:9092'),
       FILE_UPLOADED_TOPIC: env.string('file.uploaded'),
       FILE_EXPIRED_TOPIC: env.string('file.expired'),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createLogger, onShutdown } from '@feedback/kit-core';
 import { startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
@@ -6,7 +7,8 @@ import { FileServiceService } from '@feedback/proto/feedback/file/v1/file';
 import { fileServiceIndexes } from './adapters/mongo/indexes.js';
 import { loadEnv } from './env.js';
 import { fileHandlers } from './grpc/file.handlers.js';
-import { startExpiryJob } from './jobs/expiry.job.js';
+import { widenFlowControlWindow } from './grpc/flow-control.js';
+import { startMaintenance } from './jobs/maintenance.job.js';
 import { fileServiceDeps } from './wiring.js';
 
 // The one wiring place of the file service.
@@ -45,7 +47,9 @@ const server = await startGrpcServer({
   logger,
   services: [{ definition: FileServiceService, implementation: fileHandlers(deps) }],
 });
-const job = startExpiryJob(deps, {
+widenFlowControlWindow(server.server, config.GRPC_FLOW_CONTROL_WINDOW_BYTES, logger);
+const job = startMaintenance(deps, {
+  holder: `file-${process.pid}-${randomUUID().slice(0, 8)}`,
   intervalMs: config.EXPIRY_INTERVAL_MS,
   leaseMs: config.EXPIRY_LEASE_MS,
   batch: config.EXPIRY_BATCH,
@@ -55,6 +59,6 @@ logger.info({ port: server.port, bucket: config.S3_BUCKET, retention_s: config.F
 onShutdown(logger, [
   { name: 'mongo', close: () => mongo.close() },
   { name: 'kafka-producer', close: () => producer.disconnect() },
-  { name: 'expiry-job', close: () => job.close() },
+  job,
   { name: 'grpc', close: () => server.shutdown() },
 ]);

@@ -7,7 +7,9 @@ import { kafkaFileEvents, type FileEventTopics } from './adapters/kafka/file-eve
 import { MongoDirectoryRepository } from './adapters/mongo/directory.repository.js';
 import { MongoExpiryRepository } from './adapters/mongo/expiry.repository.js';
 import { MongoFileRepository } from './adapters/mongo/file.repository.js';
+import { MongoUploadOutbox } from './adapters/mongo/outbox.repository.js';
 import { MongoProcessingRepository } from './adapters/mongo/processing.repository.js';
+import { MongoObjectSweepList } from './adapters/mongo/sweep-list.repository.js';
 import { S3BlobStore } from './adapters/s3/blob.store.js';
 import type { FileServiceDeps } from './domain/ports.js';
 
@@ -29,6 +31,8 @@ export function fileServiceDeps(infra: Infrastructure): FileServiceDeps {
     files: new MongoFileRepository(infra.db),
     processing: new MongoProcessingRepository(infra.db),
     expiry: new MongoExpiryRepository(infra.db),
+    sweepList: new MongoObjectSweepList(infra.db),
+    outbox: new MongoUploadOutbox(infra.db),
     blobs: new S3BlobStore(infra.s3, infra.bucket),
     events: kafkaFileEvents(infra.producer, infra.topics),
     clock: { now: () => new Date() },

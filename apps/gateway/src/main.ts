@@ -63,7 +63,7 @@ await waitForRedis(redis, 3_000).catch((err: unknown) => logger.warn({ err }, 'r
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'gateway', logger });
 void ensureTopics(kafka, [{ topic: config.CLICKS_TOPIC, numPartitions: 3 }]).catch((err: unknown) => logger.warn({ err }, 'could not ensure the clicks topic'));
 const producer = createProducer(kafka, { logger });
-const clicks = new ClickPublisher(producer, { topic: config.CLICKS_TOPIC, batchSize: 500, flushIntervalMs: 200, maxBuffered: 200_000, logger });
+const clicks = new ClickPublisher(producer, { topic: config.CLICKS_TOPIC, batchSize: 1000, flushIntervalMs: 250, maxBuffered: 200_000, logger });
 clicks.start();
 const link = await buildLink({
   logger,

@@ -30,7 +30,6 @@ const deps = {
 };
 
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'shortener', logger });
-let shutdown: (() => void) | undefined;
 const clicks = await runClickConsumer({
   kafka,
   topic: config.CLICKS_TOPIC,
@@ -39,7 +38,8 @@ const clicks = await runClickConsumer({
   sessionTimeout: config.CLICKS_SESSION_TIMEOUT_MS,
   heartbeatInterval: Math.floor(config.CLICKS_SESSION_TIMEOUT_MS / 10),
   onClicks: (partition, batch) => countClicks(tallies, partition, batch),
-  onCrash: () => shutdown?.(),
+  // Without its consumer the service would silently stop counting: restart it instead.
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
 
 const server = await startGrpcServer({
@@ -50,7 +50,7 @@ const server = await startGrpcServer({
 });
 logger.info({ port: server.port }, 'shortener service listening');
 
-shutdown = onShutdown(logger, [
+onShutdown(logger, [
   { name: 'mongo', close: () => mongo.close() },
   clicks,
   { name: 'grpc', close: () => server.shutdown() },

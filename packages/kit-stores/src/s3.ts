@@ -66,9 +66,9 @@ export interface PutResult {
 }
 
 /**
- * Streams `source` into `bucket/key` holding one part (`partSize`) in memory. Pass `size`
- * when known: it is enforced (more or fewer bytes fail the upload). An object smaller than
- * a part is one PUT; a larger one a multipart upload, part after part.
+ * Streams `source` into `bucket/key` holding one part (`partSize`) in memory, two with
+ * `overlap`. Pass `size` when known: it is enforced (more or fewer bytes fail the upload). An
+ * object smaller than a part is one PUT; a larger one a multipart upload, part after part.
  *
  * Why not `client.putObject` with a stream: minio-js 8 keeps about four parts alive at once
  * (the part being sent, the next one queued, the one being assembled and the chunks it was
@@ -84,51 +84,81 @@ export async function putStream(
   source: Readable,
   size?: number,
   meta: ItemBucketMetadata = {},
+  opts: PutStreamOptions = {},
 ): Promise<PutResult> {
   // S3 allows 10,000 parts: a huge declared size gets bigger parts.
   const partSize = size === undefined ? client.partSize : Math.max(client.partSize, Math.ceil(size / 10_000));
-  const buffer = Buffer.allocUnsafe(size === undefined ? partSize : Math.min(partSize, size));
-  // One buffer, refilled only after its content was sent: parts.next() overwrites it.
-  const parts = fillParts(source, buffer, size);
+  const length = size === undefined ? partSize : Math.min(partSize, size);
+  // A buffer is refilled only after its content was sent: parts.next() overwrites it.
+  const buffers = [Buffer.allocUnsafe(length)];
+  let turn = 0;
+  const nextBuffer = () => {
+    if (opts.overlap && buffers.length < 2 && turn > 0) buffers.push(Buffer.allocUnsafe(length));
+    return buffers[turn++ % buffers.length]!;
+  };
+  const parts = fillParts(source, nextBuffer, size);
   let uploadId: string | undefined;
+  let sending: Promise<unknown> | undefined;
   try {
     const first = await parts.next();
-    const firstLength = first.done ? 0 : first.value;
-    if (firstLength < buffer.length || buffer.length === 0 || size === firstLength) {
+    const firstPart = first.done ? { buffer: buffers[0]!, length: 0 } : first.value;
+    if (firstPart.length < length || length === 0 || size === firstPart.length) {
       await parts.next(); // checks the stream really ended there
-      const info = await client.putObject(bucket, key, buffer.subarray(0, firstLength), firstLength, meta);
-      return { etag: info.etag, size: firstLength };
+      const info = await client.putObject(bucket, key, firstPart.buffer.subarray(0, firstPart.length), firstPart.length, meta);
+      return { etag: info.etag, size: firstPart.length };
     }
 
-    uploadId = await client.initiateNewMultipartUpload(bucket, key, metaHeaders(meta));
+    const id = (uploadId = await client.initiateNewMultipartUpload(bucket, key, metaHeaders(meta)));
     const etags: { part: number; etag: string }[] = [];
     let total = 0;
-    let length: number | undefined = firstLength;
-    for (let part = 1; length !== undefined; part++) {
-      const payload = buffer.subarray(0, length);
+    const send = async (part: number, payload: Buffer) => {
       const headers = { 'Content-MD5': createHash('md5').update(payload).digest('base64') };
-      const res = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: part, headers }, payload);
+      const res = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: id, partNumber: part, headers }, payload);
       etags.push({ part, etag: res.etag });
-      total += length;
+    };
+    let current: { buffer: Buffer; length: number } | undefined = firstPart;
+    for (let part = 1; current !== undefined; part++) {
+      total += current.length;
+      sending = send(part, current.buffer.subarray(0, current.length));
+      sending.catch(() => undefined); // awaited below; this only keeps a failure from going unhandled meanwhile
+      // With overlap the next part fills (into the other buffer) while this one is sent.
+      if (!opts.overlap) await sending;
       const next = await parts.next();
-      length = next.done ? undefined : next.value;
+      await sending;
+      current = next.done ? undefined : next.value;
     }
-    const info = await client.completeMultipartUpload(bucket, key, uploadId, etags);
+    sending = undefined;
+    const info = await client.completeMultipartUpload(bucket, key, id, etags);
     return { etag: info.etag, size: total };
   } catch (err) {
-    await parts.return(0).catch(() => undefined); // ends the for-await, which destroys the source
+    await parts.return(undefined).catch(() => undefined); // ends the for-await, which destroys the source
     source.destroy();
+    await sending?.catch(() => undefined); // a part still on its way would outlive the abort
     if (uploadId !== undefined) await client.abortMultipartUpload(bucket, key, uploadId).catch(() => undefined);
     throw err;
   }
 }
 
+export interface PutStreamOptions {
+  /**
+   * Reads the next part while the previous one is being sent (two part buffers instead of
+   * one): the source keeps flowing during each part upload, at the cost of a second part of memory.
+   */
+  overlap?: boolean;
+}
+
 /**
- * Copies the stream into `buffer`, yielding the filled length each time it is full and once
- * more for a partial last part. Throws on a source error, a premature close (Node's async
+ * Copies the stream into part buffers (from `nextBuffer`), yielding each one when it is full
+ * and once more for a partial last part. Throws on a source error, a premature close (Node's async
  * iterator reports it) or a size mismatch.
  */
-async function* fillParts(source: Readable, buffer: Buffer, expected: number | undefined): AsyncGenerator<number> {
+async function* fillParts(
+  source: Readable,
+  nextBuffer: () => Buffer,
+  expected: number | undefined,
+): AsyncGenerator<{ buffer: Buffer; length: number }, void, undefined> {
+  // Taken only when a byte needs it, so a source that just ended takes no further buffer.
+  let buffer: Buffer | undefined;
   let filled = 0;
   let total = 0;
   for await (const data of source) {
@@ -139,11 +169,13 @@ async function* fillParts(source: Readable, buffer: Buffer, expected: number | u
     }
     let offset = 0;
     while (offset < chunk.length) {
+      buffer ??= nextBuffer();
       const n = chunk.copy(buffer, filled, offset);
       filled += n;
       offset += n;
       if (filled === buffer.length) {
-        yield filled;
+        yield { buffer, length: filled };
+        buffer = undefined;
         filled = 0;
       }
     }
@@ -151,7 +183,7 @@ async function* fillParts(source: Readable, buffer: Buffer, expected: number | u
   if (expected !== undefined && total !== expected) {
     throw new Error(`s3: stream ended after ${total} of the declared ${expected} bytes`);
   }
-  if (filled > 0) yield filled;
+  if (buffer && filled > 0) yield { buffer, length: filled };
 }
 
 function toBuffer(data: unknown): Buffer {

@@ -1,57 +1,67 @@
 import { AppError } from '@feedback/kit-core';
 import { requireDirectory } from './directory.use-cases.js';
 import type { FileEntry, ProcessingOutcome } from './file-entry.js';
+import { withStates } from './file.use-cases.js';
 import { sanitizeFilename } from './filename.js';
 import { isId, normalizeId } from './ids.js';
 import type { FileServiceDeps } from './ports.js';
 
-type Deps = Pick<FileServiceDeps, 'directories' | 'processing' | 'clock' | 'retentionMs'>;
+type Deps = Pick<FileServiceDeps, 'directories' | 'files' | 'processing' | 'clock' | 'retentionMs'>;
 
 export interface Claim {
   file: FileEntry | null;
   superseded: number;
 }
 
+/** A claim loses a race at most once per newer upload; this bounds a pathological loop. */
+const MAX_ROUNDS = 10;
+
 /**
  * Spec 4.5: "the latest unprocessed file is processed; when no unprocessed file exists, the
- * workflow does not run". Without transactions, in single-document steps:
- * 1. atomically move the newest unprocessed file of the name to processing (one winner per file);
- * 2. if a newer file of that name exists (a racing claimer took it, or it arrived meanwhile),
- *    ours is not the latest: release it as superseded and try again;
- * 3. otherwise ours is the latest: supersede every older unprocessed file of the name.
- * Two racing claimers therefore never both run: the one holding an older file gives it up.
+ * workflow does not run". The newest live file of the name decides:
+ * - it has a processing record (claimed, done or superseded): nothing to run;
+ * - it has none: record it as processing, which succeeds for exactly one caller (an insert
+ *   against its id); the loser looks again and finds it claimed.
+ * Either way every older file of the name without a record is recorded as superseded (again one
+ * insert per file, so racing claimers agree). A file uploaded meanwhile is newer, hence the next
+ * claim's to process.
  */
 export async function claimLatestFile(deps: Deps, accountId: string, directoryId: string, rawFilename: string, claimer: string): Promise<Claim> {
   if (!claimer) throw new AppError('invalid', undefined, { claimer: 'is required' });
   const directory = await requireDirectory(deps, accountId, directoryId);
   const filename = sanitizeFilename(rawFilename);
-  let released = 0;
-  for (;;) {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
     const now = deps.clock.now();
     const notBefore = new Date(now.getTime() - deps.retentionMs);
-    const file = await deps.processing.claimNewestUnprocessed({ accountId, directoryId: directory.id, filename, notBefore }, claimer, now);
-    if (!file) return { file: null, superseded: released };
-    if (await deps.processing.hasNewer(file)) {
-      await deps.processing.releaseAsSuperseded(file, claimer, now);
-      released++;
-      continue;
+    const files = await deps.files.listByName({ accountId, directoryId: directory.id, filename, notBefore });
+    const [latest, ...older] = files;
+    if (!latest) return { file: null, superseded: 0 };
+    const states = await deps.processing.states(files.map((f) => f.id));
+    const won = !states.has(latest.id) && (await deps.processing.mark(latest, 'processing', claimer, now));
+    if (!states.has(latest.id) && !won) continue; // another claimer took it: look again
+    let superseded = 0;
+    for (const file of older) {
+      if (!states.has(file.id) && (await deps.processing.mark(file, 'superseded', latest.id, now))) superseded++;
     }
-    const older = await deps.processing.supersedeOlder(file, now);
-    return { file, superseded: released + older };
+    return { file: won ? { ...latest, processingState: 'processing', claimedBy: claimer } : null, superseded };
   }
+  throw new AppError('unavailable', 'Too many concurrent claims; try again');
 }
 
 export async function completeProcessing(
-  deps: Pick<Deps, 'processing' | 'clock'>,
+  deps: Pick<Deps, 'files' | 'processing' | 'clock'>,
   accountId: string,
   fileId: string,
   claimer: string,
   outcome: ProcessingOutcome,
 ): Promise<FileEntry> {
   const id = isId(fileId) ? normalizeId(fileId) : null;
-  const done = id ? await deps.processing.complete(accountId, id, claimer, outcome, deps.clock.now()) : null;
-  if (done) return done;
-  const file = id ? await deps.processing.findAny(accountId, id) : null;
-  if (!file) throw new AppError('not_found', undefined, { file_id: fileId });
-  throw new AppError('conflict', 'The file is not being processed by this claimer', { file_id: `is ${file.processingState}` });
+  const file = id ? await deps.files.findAny(id) : null;
+  if (!file || file.accountId !== accountId) throw new AppError('not_found', undefined, { file_id: fileId });
+  if (!(await deps.processing.complete(accountId, file.id, claimer, outcome, deps.clock.now()))) {
+    const [current] = await withStates(deps, [file]);
+    throw new AppError('conflict', 'The file is not being processed by this claimer', { file_id: `is ${current!.processingState}` });
+  }
+  const [done] = await withStates(deps, [file]);
+  return done!;
 }

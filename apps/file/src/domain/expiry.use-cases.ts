@@ -3,6 +3,8 @@ import type { FileServiceDeps } from './ports.js';
 type Deps = Pick<FileServiceDeps, 'expiry' | 'blobs' | 'events' | 'clock' | 'logger' | 'retentionMs'>;
 
 export interface ExpiryOptions {
+  /** Who runs this job (one id per process), recorded with each lease. */
+  holder: string;
   /** How long a replica may work on one file before another may take it over. */
   leaseMs: number;
   /** Files per run. */
@@ -11,27 +13,28 @@ export interface ExpiryOptions {
 
 /**
  * Spec section 3: a file past retention loses its bytes and gets expired_at. Each file is
- * leased with one atomic write, so two replicas never expire the same file at once; the steps
- * after the lease are idempotent and ordered so that a crash anywhere is finished by the next
- * lease holder: remove the object, set expired_at (first time wins), publish file.expired with
- * the deterministic event id `file.expired:<id>`, mark the file finished. Without a crash the
- * event is published exactly once; after one, at worst again under the same id.
+ * leased first, and a lease is granted to exactly one replica (see ExpiryRepository.lease), so
+ * two replicas never expire the same file. The steps after it are idempotent and ordered so that
+ * a lease holder that dies midway is finished by the next one: remove the object, set expired_at
+ * (the first time wins), publish file.expired under the deterministic event id
+ * `file.expired:<id>`, mark the file finished. Without a crash the event goes out exactly once;
+ * after one, at worst once more under the same id, which consumers drop.
  */
 export async function expireDue(deps: Deps, opts: ExpiryOptions): Promise<number> {
+  const now = deps.clock.now();
+  const due = await deps.expiry.listDue(new Date(now.getTime() - deps.retentionMs), opts.batch);
   let expired = 0;
-  for (let i = 0; i < opts.batch; i++) {
-    const now = deps.clock.now();
-    const cutoff = new Date(now.getTime() - deps.retentionMs);
-    const file = await deps.expiry.leaseDue(cutoff, now, new Date(now.getTime() + opts.leaseMs));
-    if (!file) break;
+  for (const file of due) {
+    const at = deps.clock.now();
+    const lease = await deps.expiry.lease(file.id, opts.holder, at, new Date(at.getTime() + opts.leaseMs));
+    if (!lease) continue; // another replica has it
     try {
       await deps.blobs.remove(file.objectKey);
-      const done = await deps.expiry.setExpired(file.id, now);
-      await deps.events.expired(done);
-      await deps.expiry.finish(file.id);
-      expired++;
+      const done = await deps.expiry.setExpired(file.id, at);
+      if (done) await deps.events.expired(done); // null: deleted meanwhile, and a deleted file does not expire
+      await deps.expiry.finish(file.id, lease);
+      if (done) expired++;
     } catch (err) {
-      // Leased, so no other run takes it before the lease ends; then it is retried.
       deps.logger.warn({ err, file_id: file.id }, 'expiring a file failed; retried when its lease ends');
     }
   }

@@ -4,44 +4,59 @@ import type { FileEntry } from './file-entry.js';
 import { isId, normalizeId } from './ids.js';
 import type { FileServiceDeps } from './ports.js';
 
-type Deps = Pick<FileServiceDeps, 'directories' | 'files' | 'blobs' | 'clock' | 'logger'>;
+type Deps = Pick<FileServiceDeps, 'directories' | 'files' | 'processing' | 'sweepList' | 'blobs' | 'clock' | 'logger'>;
+
+/** Entries with their workflow state (kept in records of its own; see ProcessingRepository). */
+export async function withStates(deps: Pick<Deps, 'processing'>, files: FileEntry[]): Promise<FileEntry[]> {
+  if (files.length === 0) return files;
+  const states = await deps.processing.states(files.map((f) => f.id));
+  return files.map((f) => {
+    const record = states.get(f.id);
+    return record ? { ...f, processingState: record.state, claimedBy: record.claimedBy } : f;
+  });
+}
 
 export async function listFiles(deps: Deps, accountId: string, directoryId: string): Promise<FileEntry[]> {
   const directory = await requireDirectory(deps, accountId, directoryId);
-  return deps.files.list(accountId, directory.id);
+  return withStates(deps, await deps.files.list(accountId, directory.id));
 }
 
-export async function getFile(deps: Deps, accountId: string, directoryId: string, fileId: string): Promise<FileEntry> {
+async function requireFile(deps: Deps, accountId: string, directoryId: string, fileId: string): Promise<FileEntry> {
   const directory = await requireDirectory(deps, accountId, directoryId);
   const file = isId(fileId) ? await deps.files.findById(accountId, directory.id, normalizeId(fileId)) : null;
   if (!file) throw new AppError('not_found', undefined, { file_entry_id: fileId });
   return file;
 }
 
+export async function getFile(deps: Deps, accountId: string, directoryId: string, fileId: string): Promise<FileEntry> {
+  const [file] = await withStates(deps, [await requireFile(deps, accountId, directoryId, fileId)]);
+  return file!;
+}
+
 /**
- * Hides the entry first (one write: from then on every read, the blob URL included, answers
- * not found), then removes the bytes and the entry. A crash in between leaves a hidden entry
- * that sweepDeleted() finishes.
+ * Puts the object on the sweep list first, so it goes even if this process stops midway; then
+ * removes the entry (from then on every read, the blob URL included, answers not found), then
+ * the object. Of two concurrent deletes one answers the entry, the other not found.
  */
 export async function deleteFile(deps: Deps, accountId: string, directoryId: string, fileId: string): Promise<FileEntry> {
-  const directory = await requireDirectory(deps, accountId, directoryId);
-  const file = isId(fileId) ? await deps.files.markDeleted(accountId, directory.id, normalizeId(fileId), deps.clock.now()) : null;
-  if (!file) throw new AppError('not_found', undefined, { file_entry_id: fileId });
+  const file = await requireFile(deps, accountId, directoryId, fileId);
+  await deps.sweepList.add(file.id, file.objectKey, deps.clock.now());
+  if (!(await deps.files.remove(file.id))) throw new AppError('not_found', undefined, { file_entry_id: fileId });
   try {
     await deps.blobs.remove(file.objectKey);
-    await deps.files.purge(file.id);
+    await deps.sweepList.drop(file.id);
   } catch (err) {
-    deps.logger.warn({ err, file_id: file.id }, 'file hidden but not yet removed; the sweep will finish it');
+    deps.logger.warn({ err, file_id: file.id }, 'entry removed, object not yet; the sweep removes it');
   }
   return file;
 }
 
-/** Finishes deletions a crash interrupted. */
-export async function sweepDeleted(deps: Deps, olderThanMs = 60_000, limit = 100): Promise<number> {
-  const stale = await deps.files.listDeleted(new Date(deps.clock.now().getTime() - olderThanMs), limit);
-  for (const file of stale) {
-    await deps.blobs.remove(file.objectKey);
-    await deps.files.purge(file.id);
+/** Removes listed objects that no entry owns (an interrupted upload or delete). */
+export async function sweepObjects(deps: Pick<Deps, 'files' | 'sweepList' | 'blobs' | 'clock'>, limit = 100): Promise<number> {
+  const due = await deps.sweepList.due(deps.clock.now(), limit);
+  for (const { fileId, objectKey } of due) {
+    if (!(await deps.files.findAny(fileId))) await deps.blobs.remove(objectKey);
+    await deps.sweepList.drop(fileId);
   }
-  return stale.length;
+  return due.length;
 }

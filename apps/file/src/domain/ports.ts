@@ -1,7 +1,14 @@
 import type { Readable } from 'node:stream';
 import type { Logger } from '@feedback/kit-core';
 import type { Directory } from './directory.js';
-import type { FileEntry, ProcessingOutcome } from './file-entry.js';
+import type { FileEntry, ProcessingOutcome, ProcessingState } from './file-entry.js';
+
+/*
+ * On FerretDB (local) a filtered update is a read, then a whole-document write: two concurrent
+ * updates of one document can both "win", and one can undo the other's change. Only an insert
+ * against a unique key (or a delete) is atomic. So every rule that must hold under concurrency is
+ * an insert of a record with a deterministic key, and every document has at most one writer.
+ */
 
 export interface DirectoryRepository {
   /** 'duplicate' when the account already has a directory of that name, also under races. */
@@ -10,46 +17,60 @@ export interface DirectoryRepository {
   list(accountId: string): Promise<Directory[]>;
 }
 
-/** Live entries only: a deleted entry is invisible to every read. */
+/** File entries: written once; afterwards only the expiry lease holder updates one (expired_at). */
 export interface FileRepository {
   insert(file: FileEntry): Promise<void>;
   findById(accountId: string, directoryId: string, id: string): Promise<FileEntry | null>;
+  findAny(id: string): Promise<FileEntry | null>;
   findByBlobToken(blobToken: string): Promise<FileEntry | null>;
   /** Newest first. */
   list(accountId: string, directoryId: string): Promise<FileEntry[]>;
-  /** Hides the entry at once; answers it if it was live. purge() removes it for good. */
-  markDeleted(accountId: string, directoryId: string, id: string, at: Date): Promise<FileEntry | null>;
-  purge(id: string): Promise<void>;
-  /** Entries marked deleted before `before` and not purged (a crash between the two steps). */
-  listDeleted(before: Date, limit: number): Promise<FileEntry[]>;
-  markUploadPublished(id: string): Promise<void>;
-  /** Entries whose file.uploaded event has not been confirmed, created before `before`. */
-  listUnpublishedUploads(before: Date, limit: number): Promise<FileEntry[]>;
+  /** Files of one name, unexpired and created after `notBefore`, newest first (created_at, then id). */
+  listByName(q: { accountId: string; directoryId: string; filename: string; notBefore: Date }): Promise<FileEntry[]>;
+  /** True for the one call that removed the entry. */
+  remove(id: string): Promise<boolean>;
 }
 
-/** Workflow claims; every method is one atomic single-document write (or a read). */
+export interface ProcessingRecord {
+  state: ProcessingState;
+  claimedBy: string | null;
+}
+
+/** Workflow state, one record per file; a file without one is unprocessed. */
 export interface ProcessingRepository {
-  /** Moves the newest unprocessed, unexpired file of the name (created after `notBefore`) to processing. */
-  claimNewestUnprocessed(q: { accountId: string; directoryId: string; filename: string; notBefore: Date }, claimer: string, at: Date): Promise<FileEntry | null>;
-  /** Whether a live file of the same name is newer than `file` (created later, or same time and greater id). */
-  hasNewer(file: FileEntry): Promise<boolean>;
-  /** processing (by claimer) → superseded. */
-  releaseAsSuperseded(file: FileEntry, claimer: string, at: Date): Promise<void>;
-  /** Every unprocessed file of the same name older than `file` → superseded; answers how many. */
-  supersedeOlder(file: FileEntry, at: Date): Promise<number>;
-  /** processing (by claimer) → outcome; null when the file is not processing under that claimer. */
-  complete(accountId: string, fileId: string, claimer: string, outcome: ProcessingOutcome, at: Date): Promise<FileEntry | null>;
-  findAny(accountId: string, fileId: string): Promise<FileEntry | null>;
+  /** Records `state` for the file unless it has a record: true for exactly one caller per file. */
+  mark(file: FileEntry, state: 'processing' | 'superseded', by: string, at: Date): Promise<boolean>;
+  states(fileIds: string[]): Promise<Map<string, ProcessingRecord>>;
+  /** processing (by `claimer`) → outcome; false when the file is not processing under that claimer. */
+  complete(accountId: string, fileId: string, claimer: string, outcome: ProcessingOutcome, at: Date): Promise<boolean>;
 }
 
-/** The expiry job's claims: a lease per file, so replicas never work on the same file at once. */
+/** The expiry job's per-file leases. */
 export interface ExpiryRepository {
-  /** Leases one file created at or before `cutoff` whose expiry is not finished, unless another lease runs. */
-  leaseDue(cutoff: Date, now: Date, leaseUntil: Date): Promise<FileEntry | null>;
-  /** Sets expired_at unless already set (a retry keeps the first time); answers the entry. */
-  setExpired(id: string, at: Date): Promise<FileEntry>;
-  /** The file.expired event is out: the file is finished for the job. */
-  finish(id: string): Promise<void>;
+  /** Files created at or before `cutoff` whose expiry is not finished, oldest first. */
+  listDue(cutoff: Date, limit: number): Promise<FileEntry[]>;
+  /**
+   * A lease id for exactly one caller, unless a lease of the file is running or finished. A
+   * lease that ran out (its holder crashed) can be taken over, again by one caller only.
+   */
+  lease(fileId: string, holder: string, now: Date, until: Date): Promise<string | null>;
+  /** Sets expired_at unless already set; null when the entry is gone (deleted meanwhile). */
+  setExpired(id: string, at: Date): Promise<FileEntry | null>;
+  finish(fileId: string, leaseId: string): Promise<void>;
+}
+
+/** Objects to remove unless a file entry owns them by then: makes upload and delete crash-safe. */
+export interface ObjectSweepList {
+  add(fileId: string, objectKey: string, notBefore: Date): Promise<void>;
+  drop(fileId: string): Promise<void>;
+  due(now: Date, limit: number): Promise<Array<{ fileId: string; objectKey: string }>>;
+}
+
+/** file.uploaded events not confirmed by Kafka yet. */
+export interface UploadOutbox {
+  add(fileId: string, at: Date): Promise<void>;
+  drop(fileId: string): Promise<void>;
+  due(before: Date, limit: number): Promise<string[]>;
 }
 
 export interface StoredBlob {
@@ -81,6 +102,8 @@ export interface FileServiceDeps {
   files: FileRepository;
   processing: ProcessingRepository;
   expiry: ExpiryRepository;
+  sweepList: ObjectSweepList;
+  outbox: UploadOutbox;
   blobs: BlobStore;
   events: FileEvents;
   clock: Clock;

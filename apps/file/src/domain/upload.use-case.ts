@@ -1,5 +1,4 @@
-import { pipeline } from 'node:stream';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { ByteMeter, tooLarge } from './byte-meter.js';
 import { resolveContentType } from './content-type.js';
 import { requireDirectory } from './directory.use-cases.js';
@@ -25,11 +24,19 @@ export interface UploadBody {
   trailerFilename(): string | undefined;
 }
 
-type Deps = Pick<FileServiceDeps, 'directories' | 'files' | 'blobs' | 'events' | 'clock' | 'newId' | 'newBlobToken' | 'logger' | 'maxUploadBytes'>;
+/** Longer than any upload may take: only then may the sweep remove an object no entry owns. */
+export const UPLOAD_SWEEP_DELAY_MS = 6 * 60 * 60_000;
+
+type Deps = Pick<
+  FileServiceDeps,
+  'directories' | 'files' | 'blobs' | 'events' | 'sweepList' | 'outbox' | 'clock' | 'newId' | 'newBlobToken' | 'logger' | 'maxUploadBytes'
+>;
 
 /**
  * Streams the bytes into the blob store and only then writes the entry, so a failed or
- * abandoned upload (source error, too large, bad name) leaves neither entry nor object.
+ * abandoned upload (source error, too large, bad name) leaves neither entry nor object. The
+ * object is on the sweep list until the entry owns it, and the event in the outbox until Kafka
+ * has it, so a crash at any point leaves nothing behind and loses no event.
  */
 export async function uploadFile(deps: Deps, req: UploadRequest, body: UploadBody): Promise<FileEntry> {
   try {
@@ -38,40 +45,41 @@ export async function uploadFile(deps: Deps, req: UploadRequest, body: UploadBod
     const directory = await requireDirectory(deps, req.accountId, req.directoryId);
     const id = deps.newId();
     const objectKey = `${req.accountId}/${id}`;
+    await deps.sweepList.add(id, objectKey, new Date(deps.clock.now().getTime() + UPLOAD_SWEEP_DELAY_MS));
     const meter = new ByteMeter(deps.maxUploadBytes);
     pipeline(body.bytes, meter, () => undefined); // errors reach put() through the meter
-    const stored = await deps.blobs.put(objectKey, meter, { size: req.size, contentType: 'application/octet-stream' });
-
-    let filename: string;
+    let file: FileEntry;
     try {
-      filename = sanitizeFilename(body.trailerFilename() || req.filename);
-    } catch (err) {
-      await deps.blobs.remove(objectKey);
-      throw err;
-    }
-    const file: FileEntry = {
-      id,
-      accountId: req.accountId,
-      directoryId: directory.id,
-      directoryName: directory.name,
-      filename,
-      contentType: resolveContentType(req.contentType, filename, req.originalFilename),
-      size: stored.size,
-      sha256: meter.sha256(),
-      blobToken: deps.newBlobToken(),
-      objectKey,
-      userId: req.userId,
-      createdAt: deps.clock.now(),
-      expiredAt: null,
-      processingState: 'unprocessed',
-      claimedBy: null,
-    };
-    try {
+      const stored = await deps.blobs.put(objectKey, meter, { size: req.size, contentType: 'application/octet-stream' });
+      const filename = sanitizeFilename(body.trailerFilename() || req.filename);
+      file = {
+        id,
+        accountId: req.accountId,
+        directoryId: directory.id,
+        directoryName: directory.name,
+        filename,
+        contentType: resolveContentType(req.contentType, filename, req.originalFilename),
+        size: stored.size,
+        sha256: meter.sha256(),
+        blobToken: deps.newBlobToken(),
+        objectKey,
+        userId: req.userId,
+        createdAt: deps.clock.now(),
+        expiredAt: null,
+        processingState: 'unprocessed',
+        claimedBy: null,
+      };
+      await deps.outbox.add(id, file.createdAt);
       await deps.files.insert(file);
     } catch (err) {
-      await deps.blobs.remove(objectKey).catch(() => undefined);
+      await deps.outbox.drop(id).catch(() => undefined);
+      await deps.blobs
+        .remove(objectKey)
+        .then(() => deps.sweepList.drop(id))
+        .catch(() => undefined); // else the sweep does it
       throw err;
     }
+    await deps.sweepList.drop(id).catch(() => undefined); // the sweep would keep it anyway: an entry owns it
     await publishUploaded(deps, file);
     return file;
   } finally {
@@ -80,17 +88,22 @@ export async function uploadFile(deps: Deps, req: UploadRequest, body: UploadBod
 }
 
 /** Best effort here; republishUploads() retries what did not go out, under the same event id. */
-async function publishUploaded(deps: Pick<Deps, 'events' | 'files' | 'logger'>, file: FileEntry) {
+async function publishUploaded(deps: Pick<Deps, 'events' | 'outbox' | 'logger'>, file: FileEntry) {
   try {
     await deps.events.uploaded(file);
-    await deps.files.markUploadPublished(file.id);
+    await deps.outbox.drop(file.id);
   } catch (err) {
     deps.logger.warn({ err, file_id: file.id }, 'file.uploaded not published yet; the sweep retries');
   }
 }
 
-export async function republishUploads(deps: Pick<Deps, 'events' | 'files' | 'logger' | 'clock'>, olderThanMs = 60_000, limit = 100) {
-  const pending = await deps.files.listUnpublishedUploads(new Date(deps.clock.now().getTime() - olderThanMs), limit);
-  for (const file of pending) await publishUploaded(deps, file);
-  return pending.length;
+/** Publishes file.uploaded for outbox entries older than `olderThanMs` (an upload's own try failed). */
+export async function republishUploads(deps: Pick<Deps, 'events' | 'files' | 'outbox' | 'logger' | 'clock'>, olderThanMs = 60_000, limit = 100) {
+  const due = await deps.outbox.due(new Date(deps.clock.now().getTime() - olderThanMs), limit);
+  for (const fileId of due) {
+    const file = await deps.files.findAny(fileId);
+    if (file) await publishUploaded(deps, file);
+    else await deps.outbox.drop(fileId); // the upload failed after its outbox entry
+  }
+  return due.length;
 }

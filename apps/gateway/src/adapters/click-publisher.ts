@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { META, type Logger } from '@feedback/kit-core';
+import type { Logger } from '@feedback/kit-core';
 import type { OutgoingMessage, Producer } from '@feedback/kit-kafka';
 import { LinkClicked } from '@feedback/proto/feedback/shortener/v1/shortener';
 
@@ -17,7 +17,6 @@ export interface ClickPublisherOptions {
 interface PendingClick {
   code: string;
   at: number;
-  requestId: string;
 }
 
 /**
@@ -46,8 +45,8 @@ export class ClickPublisher {
     void this.connect();
   }
 
-  record(code: string, requestId: string): void {
-    this.buffer.push({ code, at: Date.now(), requestId });
+  record(code: string): void {
+    this.buffer.push({ code, at: Date.now() });
     if (this.buffer.length > this.opts.maxBuffered) this.drop(this.buffer.length - this.opts.maxBuffered);
     if (this.buffer.length >= this.opts.batchSize && !this.sending) void this.flush();
   }
@@ -64,8 +63,12 @@ export class ClickPublisher {
     return this.sending;
   }
 
-  async close(): Promise<void> {
+  /** Sends what is left, waiting at most `waitMs` for a connection still being made. */
+  async close(waitMs = 5_000): Promise<void> {
     clearInterval(this.timer);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.connecting, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
     await this.sending;
     if (this.connected) await this.flush();
     if (this.buffer.length > 0) this.opts.logger.warn({ lost: this.buffer.length }, 'clicks not sent before shutdown');
@@ -87,7 +90,7 @@ export class ClickPublisher {
   private toMessage(c: PendingClick): OutgoingMessage {
     const clickId = randomUUID();
     const event = LinkClicked.encode({ clickId, code: c.code, clickedAt: new Date(c.at).toISOString() }).finish();
-    return { key: c.code, value: Buffer.from(event.buffer, event.byteOffset, event.byteLength), eventId: clickId, headers: { [META.requestId]: c.requestId } };
+    return { key: c.code, value: Buffer.from(event.buffer, event.byteOffset, event.byteLength), eventId: clickId };
   }
 
   private connect(): Promise<void> {

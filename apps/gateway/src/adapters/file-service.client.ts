@@ -19,7 +19,12 @@ import type { FilesPort, OpenedBlob, UploadStream } from '../http/files/files.po
  * over a slow link must not be cut by the unary deadline.
  */
 export function connectFileService(address: string, opts: { deadlineMs: number; streamDeadlineMs: number; logger: Logger }) {
-  const client = createGrpcClient(FileServiceClient, address, { deadlineMs: opts.deadlineMs, logger: opts.logger });
+  const client = createGrpcClient(FileServiceClient, address, {
+    deadlineMs: opts.deadlineMs,
+    logger: opts.logger,
+    // Downloads: a 1 MiB window instead of HTTP/2's 64 KiB, as the file service does for uploads.
+    channelOptions: { 'grpc-node.flow_control_window': 1024 * 1024 },
+  });
   const deadline = () => Date.now() + opts.streamDeadlineMs;
   const port: FilesPort = {
     createDirectory: (req) => client.createDirectory(req),

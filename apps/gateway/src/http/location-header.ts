@@ -1,7 +1,7 @@
 import { domainToASCII } from 'node:url';
 
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
-const NON_ASCII = /[^\x00-\x7f]+/gu;
+const NON_ASCII = /[^\p{ASCII}]+/gu;
 const AUTHORITY = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s;
 
 /**

@@ -1,11 +1,11 @@
 import { AppError } from '@feedback/kit-core';
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
-const LEADING_JUNK = /^[\s\u0000-\u001f]+/u;
+const LEADING_JUNK = /^[\s\p{Cc}]+/u;
 const HTTP_PREFIX = /^https?:\/\//i;
 // Spaces, control characters and Unicode line/paragraph separators: a URL carrying them
 // raw would be changed by every parser on the way, so we ask for them percent-encoded.
-const UNSAFE_CHARS = /[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+const UNSAFE_CHARS = /[\s\p{Cc}\u2028\u2029]/u;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const DANGEROUS_SCHEMES = new Set(['javascript', 'data', 'file', 'vbscript', 'blob', 'filesystem']);
 

@@ -5,7 +5,10 @@ export const fileServiceIndexes: IndexSpec = {
   files: [
     { key: { blob_token: 1 }, name: 'blob_token', unique: true },
     { key: { account_id: 1, directory_id: 1, created_at: -1 }, name: 'directory_created' },
-    { key: { directory_id: 1, filename: 1, processing_state: 1, created_at: -1 }, name: 'name_state_created' },
+    { key: { directory_id: 1, filename: 1, created_at: -1 }, name: 'directory_name_created' },
     { key: { expiry_done: 1, created_at: 1 }, name: 'expiry_due' },
   ],
+  expiry_leases: [{ key: { file_id: 1, attempt: -1 }, name: 'file_attempt' }],
+  object_sweep: [{ key: { not_before: 1 }, name: 'not_before' }],
+  upload_outbox: [{ key: { at: 1 }, name: 'at' }],
 };

@@ -10,7 +10,8 @@ export class S3BlobStore implements BlobStore {
   ) {}
 
   async put(key: string, bytes: Readable, opts: { size?: number; contentType: string }): Promise<StoredBlob> {
-    const { size } = await putStream(this.s3, this.bucket, key, bytes, opts.size, { 'Content-Type': opts.contentType });
+    // overlap: the upload keeps reading from the gateway while a part is on its way to S3.
+    const { size } = await putStream(this.s3, this.bucket, key, bytes, opts.size, { 'Content-Type': opts.contentType }, { overlap: true });
     return { size };
   }
 

@@ -13,7 +13,7 @@ export interface ShortenPort {
 export interface LinkRoutesDeps {
   shortener: ShortenPort;
   links: { fullUrl(code: string): Promise<string | null> };
-  clicks: { record(code: string, requestId: string): void };
+  clicks: { record(code: string): void };
   limiter: {
     consume(ip: string): Promise<{ allowed: boolean; exempt?: boolean; limit: number; windowSec: number; remaining: number; resetMs: number }>;
   };
@@ -79,7 +79,7 @@ export const linkRoutes =
         const code = req.params.code;
         const fullUrl = CODE.test(code) ? await deps.links.fullUrl(code) : null;
         if (fullUrl === null) return notFoundPage(reply);
-        if (req.method === 'GET') deps.clicks.record(code, req.id);
+        if (req.method === 'GET') deps.clicks.record(code);
         reply.code(deps.redirectStatus).header('location', asciiLocation(fullUrl));
         if (!permanent) reply.header('cache-control', 'private, no-store');
         return reply.send();

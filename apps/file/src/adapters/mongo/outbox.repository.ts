@@ -1,0 +1,33 @@
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKeyError } from '@feedback/kit-stores';
+import type { UploadOutbox } from '../../domain/ports.js';
+
+interface OutboxDoc {
+  _id: string;
+  at: Date;
+}
+
+export class MongoUploadOutbox implements UploadOutbox {
+  private readonly entries: Collection<OutboxDoc>;
+
+  constructor(db: Db) {
+    this.entries = db.collection<OutboxDoc>('upload_outbox');
+  }
+
+  async add(fileId: string, at: Date): Promise<void> {
+    try {
+      await this.entries.insertOne({ _id: fileId, at });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  async drop(fileId: string): Promise<void> {
+    await this.entries.deleteOne({ _id: fileId });
+  }
+
+  async due(before: Date, limit: number): Promise<string[]> {
+    const docs = await this.entries.find({ at: { $lte: before } }).sort({ at: 1 }).limit(limit).toArray();
+    return docs.map((d) => d._id);
+  }
+}

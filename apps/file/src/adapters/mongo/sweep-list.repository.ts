@@ -1,0 +1,34 @@
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKeyError } from '@feedback/kit-stores';
+import type { ObjectSweepList } from '../../domain/ports.js';
+
+interface SweepDoc {
+  _id: string;
+  object_key: string;
+  not_before: Date;
+}
+
+export class MongoObjectSweepList implements ObjectSweepList {
+  private readonly entries: Collection<SweepDoc>;
+
+  constructor(db: Db) {
+    this.entries = db.collection<SweepDoc>('object_sweep');
+  }
+
+  async add(fileId: string, objectKey: string, notBefore: Date): Promise<void> {
+    try {
+      await this.entries.insertOne({ _id: fileId, object_key: objectKey, not_before: notBefore });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err; // already listed: a concurrent delete of the same file
+    }
+  }
+
+  async drop(fileId: string): Promise<void> {
+    await this.entries.deleteOne({ _id: fileId });
+  }
+
+  async due(now: Date, limit: number) {
+    const docs = await this.entries.find({ not_before: { $lte: now } }).limit(limit).toArray();
+    return docs.map((d) => ({ fileId: d._id, objectKey: d.object_key }));
+  }
+}

@@ -1,0 +1,46 @@
+import { request as httpRequest } from 'node:http';
+import { stackClient } from './stack-client.js';
+
+/** The link listener ({shortener_url}) as an integrator or a phone sees it. */
+export function linkClient() {
+  const api = stackClient();
+  const base = api.stack.shortener_url;
+  if (!base) throw new Error('stack file has no shortener_url: is the gateway up?');
+
+  async function shorten(body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+    const res = await fetch(`${base}/shorten`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    const text = await res.text();
+    let json: Record<string, unknown> & { errors?: Record<string, string> | null } = {};
+    try {
+      json = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  /** Follows nothing: answers the redirect itself. */
+  async function tap(code: string, method = 'GET') {
+    const res = await fetch(`${base}/${code}`, { method, redirect: 'manual' });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  }
+
+  /** A POST /shorten from another loopback address, i.e. another client IP. */
+  function shortenFrom(localAddress: string, body: string, headers: Record<string, string> = {}) {
+    const url = new URL(`${base}/shorten`);
+    return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: Record<string, unknown> }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { 'content-type': 'application/json', ...headers } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: text ? JSON.parse(text) : {} }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  return { api, base, shorten, tap, shortenFrom };
+}

@@ -1,0 +1,29 @@
+import type { LoadResult } from './load.js';
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+
+/**
+ * A closed loop like autocannon's, for baselines that are not HTTP (a driver call): `concurrency`
+ * workers each run `op` back to back for `durationSec`; latencies in ms.
+ */
+export async function runLoop(o: { concurrency: number; durationSec: number; op: () => Promise<unknown> }): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const until = started + o.durationSec * 1000;
+  const worker = async () => {
+    while (performance.now() < until) {
+      const t = performance.now();
+      try {
+        await o.op();
+        latencies.push(performance.now() - t);
+      } catch {
+        errors++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: o.concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests: latencies.length, errors };
+}

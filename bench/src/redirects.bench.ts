@@ -1,0 +1,56 @@
+import { readStackFile } from '@feedback/kit-core';
+import { startBareServer } from './bare-server.js';
+import { compare } from './compare.js';
+import { cpuSeconds, pidOf } from './process-stats.js';
+
+/** GET {shortener_url}/{code} through the link listener vs a bare Node server answering the same 302. */
+export async function redirectsBench(opts: { durationSec: number; rounds: number }) {
+  const stack = readStackFile();
+  const created = await fetch(`${stack.shortener_url}/shorten`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'https://survey.example.com/s/7Hq2pX?lang=tr&utm_source=sms' }),
+  });
+  if (!created.ok) throw new Error(`POST /shorten: ${created.status} ${await created.text()}`);
+  const link = (await created.json()) as { id: string; shortUrl: string };
+  const url = `${stack.shortener_url}/${link.id}`;
+  const first = await fetch(url, { redirect: 'manual' });
+  const location = first.headers.get('location') ?? '';
+  const bare = await startBareServer({ status: 302, headers: { location, 'cache-control': 'private, no-store' }, body: '' });
+  const pids = ['gateway', 'shortener', 'mongo'].map((n) => [n, pidOf(n)] as const);
+  const cpuBefore = pids.map(([, pid]) => (pid ? cpuSeconds(pid) : 0));
+  try {
+    const result = await compare({
+      name: 'redirects',
+      baseline: { label: 'bare node http (same 302)', load: { url: bare.url, expectStatus: 302 } },
+      subject: { label: 'link listener GET /{code}', load: { url, expectStatus: 302 } },
+      durationSec: opts.durationSec,
+      rounds: opts.rounds,
+      connections: 16,
+    });
+    console.log(`p99 under 10 ms: ${result.subject.p99 < 10 ? 'yes' : 'NO'}; at least half the bare rate: ${result.ratio >= 0.5 ? 'yes' : 'NO'}`);
+    console.log(
+      `CPU seconds during the run: ${pids.map(([n, pid], i) => `${n} ${pid ? (cpuSeconds(pid) - cpuBefore[i]!).toFixed(1) : '?'}`).join(', ')}`,
+    );
+    await reportClicks(stack, link.id);
+    return result;
+  } finally {
+    bare.stop();
+  }
+}
+
+/** Every redirect became a click event: wait for the counter to settle and show it. */
+async function reportClicks(stack: ReturnType<typeof readStackFile>, code: string) {
+  const read = async () => {
+    const res = await fetch(`${stack.base_url}/admin/v1/links/${code}`, { headers: { authorization: `Bearer ${stack.admin_token}` } });
+    return ((await res.json()) as { clicks: number }).clicks;
+  };
+  let last = -1;
+  let now = await read();
+  const deadline = Date.now() + 60_000;
+  while (now !== last && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 2_000));
+    [last, now] = [now, await read()];
+  }
+  console.log(`clicks counted for the link (warm-up and measured rounds, each redirect once): ${now}`);
+}

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { readStackFile } from '@feedback/kit-core';
+import { MongoClient } from 'mongodb';
+import { report, type Summary } from './compare.js';
+import { runLoop } from './driver-loop.js';
+import { runLoad, type LoadResult } from './load.js';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const summarize = (label: string, runs: LoadResult[]): Summary => ({
+  name: 'shorten',
+  label,
+  rps: Math.round(median(runs.map((r) => r.rps))),
+  p50: median(runs.map((r) => r.p50)),
+  p99: median(runs.map((r) => r.p99)),
+  requests: runs.reduce((s, r) => s + r.requests, 0),
+  errors: runs.reduce((s, r) => s + r.errors, 0),
+});
+
+/**
+ * POST {shortener_url}/shorten (gateway → gRPC → shortener → db) vs the floor under it: an
+ * insertOne of the same document with the MongoDB driver into the same server, at the same
+ * concurrency, alternately. The local stack exempts 127.0.0.1 from the per-IP limit.
+ */
+export async function shortenBench(opts: { durationSec: number; rounds: number }) {
+  const stack = readStackFile();
+  const concurrency = 16;
+  const client = new MongoClient(stack.mongo_url, { maxPoolSize: concurrency });
+  await client.connect();
+  const db = client.db(`bench_shorten_${Date.now()}`);
+  const links = db.collection<{ _id: string; full_url: string; account_id: null; domain: null; created_at: Date }>('links');
+  const url = 'https://survey.example.com/s/7Hq2pX?lang=tr&utm_source=sms';
+  const direct = (durationSec: number) =>
+    runLoop({
+      concurrency,
+      durationSec,
+      op: () => links.insertOne({ _id: randomBytes(6).toString('base64url'), full_url: url, account_id: null, domain: null, created_at: new Date() }),
+    });
+  const viaApi = (durationSec: number) =>
+    runLoad({
+      url: `${stack.shortener_url}/shorten`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url }),
+      connections: concurrency,
+      durationSec,
+    });
+  try {
+    await direct(2);
+    await viaApi(2);
+    const base: LoadResult[] = [];
+    const subj: LoadResult[] = [];
+    for (let i = 0; i < opts.rounds; i++) {
+      base.push(await direct(opts.durationSec));
+      subj.push(await viaApi(opts.durationSec));
+    }
+    const b = summarize('mongodb driver insertOne (direct)', base);
+    const s = summarize('POST /shorten (gateway → shortener)', subj);
+    const ratio = b.rps > 0 ? s.rps / b.rps : 0;
+    report('shorten', [b, s], ratio, { rounds: opts.rounds, durationSec: opts.durationSec, connections: concurrency });
+    return { baseline: b, subject: s, ratio };
+  } finally {
+    await db.dropDatabase().catch(() => undefined);
+    await client.close();
+  }
+}
