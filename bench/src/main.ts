@@ -1,12 +1,14 @@
 import { flowDetailsBench } from './flow-details.bench.js';
 import { redirectsBench } from './redirects.bench.js';
 import { shortenBench } from './shorten.bench.js';
+import { uploadBench } from './upload.bench.js';
 
 // `./stack bench [name...]`: runs the named benchmarks (default: all) against the running stack.
 const BENCHES: Record<string, (o: { durationSec: number; rounds: number }) => Promise<unknown>> = {
   'flow-details': flowDetailsBench,
   redirects: redirectsBench,
   shorten: shortenBench,
+  upload: uploadBench,
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));

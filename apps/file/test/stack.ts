@@ -89,6 +89,7 @@ export function upload(
   client: FileServiceClient,
   meta: Partial<UploadMetadata> & Pick<UploadMetadata, 'accountId' | 'directoryId'>,
   chunks: Iterable<Buffer> | AsyncIterable<Buffer>,
+  /** trailer: a filename sent after the bytes (the trailer itself is always sent, it ends the upload). */
   opts: { trailer?: string; signal?: AbortSignal } = {},
 ): Promise<File> {
   let call!: ReturnType<FileServiceClient['uploadFile']>;
@@ -104,7 +105,7 @@ export function upload(
       if (opts.signal?.aborted) return;
       if (!call.write({ chunk })) await Promise.race([once(call, 'drain'), result.catch(() => undefined)]);
     }
-    if (opts.trailer !== undefined) call.write({ trailer: { filename: opts.trailer } });
+    call.write({ trailer: { filename: opts.trailer ?? '' } });
     call.end();
   })();
   return result;

@@ -6,7 +6,13 @@ import { ClickPublisher } from '../src/adapters/click-publisher.js';
 
 const logger = createLogger('gateway-test', 'silent');
 const opts = { topic: 'clicks', batchSize: 3, flushIntervalMs: 60_000, maxBuffered: 10, logger };
-const codesOf = (batch: OutgoingMessage[]) => batch.map((m) => LinkClicked.decode(m.value as Buffer).code);
+/** Each record as "code×clicks". */
+const summary = (batch: OutgoingMessage[]) =>
+  batch.map((m) => {
+    const e = LinkClicked.decode(m.value as Buffer);
+    expect(m.key).toBe(e.code);
+    return `${e.code}×${e.clickedAtMs.length}`;
+  });
 
 /** A producer that records batches, failing the next `failures` sends. */
 function recordingProducer(failures = 0) {
@@ -17,49 +23,63 @@ function recordingProducer(failures = 0) {
     publish: async (_topic, messages) => {
       if (failures-- > 0) throw new Error('broker away');
       batches.push(messages);
-      return messages.map((m) => m.eventId!);
+      return messages.map((_, i) => String(i));
     },
   };
   return { producer, batches };
 }
 
 describe('ClickPublisher', () => {
-  it('sends full batches at once, and the rest on flush, in order', async () => {
+  it('sends one record per link with its click times, as soon as a batch is full', async () => {
     const { producer, batches } = recordingProducer();
     const clicks = new ClickPublisher(producer, opts);
     clicks.start();
     await clicks.flush(); // connects
-    for (const c of ['a', 'b', 'c', 'd']) clicks.record(c);
+    const before = Date.now();
+    for (const c of ['a', 'b', 'a']) clicks.record(c);
     await clicks.flush();
-    expect(batches.map(codesOf)).toEqual([['a', 'b', 'c'], ['d']]);
+    clicks.record('c');
+    await clicks.flush();
+    expect(batches.map(summary)).toEqual([['a×2', 'b×1'], ['c×1']]);
+    const times = LinkClicked.decode(batches[0]![0]!.value as Buffer).clickedAtMs;
+    expect(times.every((t) => t >= before && t <= Date.now())).toBe(true);
     await clicks.close();
   });
 
-  it('keeps a failed batch and sends it first next time', async () => {
+  it('splits a long burst on one link into records of at most 1000 clicks', async () => {
+    const { producer, batches } = recordingProducer();
+    const clicks = new ClickPublisher(producer, { ...opts, batchSize: 10_000, maxBuffered: 10_000 });
+    for (let i = 0; i < 2500; i++) clicks.record('hot');
+    clicks.start();
+    await clicks.close();
+    expect(batches.map(summary)).toEqual([['hot×1000', 'hot×1000', 'hot×500']]);
+  });
+
+  it('keeps the clicks of a failed send for the next one', async () => {
     const { producer, batches } = recordingProducer(1);
-    const clicks = new ClickPublisher(producer, opts);
+    const clicks = new ClickPublisher(producer, { ...opts, batchSize: 100 });
     clicks.start();
     await clicks.flush();
     clicks.record('a');
     await clicks.flush();
-    expect(clicks.pending).toBe(1);
+    expect(clicks.waiting).toBe(1);
+    clicks.record('a');
     clicks.record('b');
     await clicks.flush();
-    expect(batches.map(codesOf)).toEqual([['a', 'b']]);
+    expect(batches.map(summary)).toEqual([['a×2', 'b×1']]);
     await clicks.close();
   });
 
-  it('drops the oldest clicks beyond its bound rather than growing without end', async () => {
+  it('drops clicks beyond its bound rather than growing without end', async () => {
     const { producer, batches } = recordingProducer();
     const clicks = new ClickPublisher(producer, { ...opts, batchSize: 100, maxBuffered: 3 });
     for (const c of ['a', 'b', 'c', 'd', 'e']) clicks.record(c); // not connected yet
     clicks.start();
-    await clicks.flush();
     await clicks.close();
-    expect(batches.map(codesOf)).toEqual([['c', 'd', 'e']]);
+    expect(batches.map(summary)).toEqual([['a×1', 'b×1', 'c×1']]);
   });
 
-  it('publishes protobuf LinkClicked events keyed by code, with the click id as event id (real Kafka)', async () => {
+  it('publishes protobuf LinkClicked records keyed by code to real Kafka', async () => {
     const stack = readStackFile();
     const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'gateway-test', logger });
     const topic = `link.clicked-test-${Date.now()}`;
@@ -67,16 +87,16 @@ describe('ClickPublisher', () => {
     const clicks = new ClickPublisher(createProducer(kafka, { logger }), { ...opts, topic });
     clicks.start();
     clicks.record('Abc1234');
+    clicks.record('Abc1234');
     await clicks.close();
 
     const consumer = kafka.consumer({ groupId: `${topic}-reader` });
-    const got: Array<{ key?: string; headers: Record<string, string>; event: LinkClicked }> = [];
+    const got: Array<{ key?: string; eventId?: string; event: LinkClicked }> = [];
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
-        const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
-        got.push({ key: message.key?.toString(), headers, event: LinkClicked.decode(message.value!) });
+        got.push({ key: message.key?.toString(), eventId: message.headers?.[KAFKA_HEADERS.eventId]?.toString(), event: LinkClicked.decode(message.value!) });
       },
     });
     const deadline = Date.now() + 20_000;
@@ -84,10 +104,8 @@ describe('ClickPublisher', () => {
     await consumer.disconnect();
 
     expect(got).toHaveLength(1);
-    const [m] = got;
-    expect(m!.key).toBe('Abc1234');
-    expect(m!.event.code).toBe('Abc1234');
-    expect(m!.event.clickedAt).toMatch(/Z$/);
-    expect(m!.headers[KAFKA_HEADERS.eventId]).toBe(m!.event.clickId);
+    expect(got[0]).toMatchObject({ key: 'Abc1234', event: { code: 'Abc1234' } });
+    expect(got[0]!.event.clickedAtMs).toHaveLength(2);
+    expect(got[0]!.eventId).toMatch(/^[0-9a-f-]{36}$/);
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countClicks } from '../src/domain/click-counting.js';
 import { MemoryTallies } from './memory-stores.js';
 
-const clicks = (code: string, offsets: number[]) => offsets.map((offset) => ({ code, offset }));
+const clicks = (code: string, offsets: number[], each = 1) => offsets.map((offset) => ({ code, offset, clicks: each }));
 
 describe('countClicks', () => {
   it('counts each click once per link', async () => {
@@ -18,6 +18,13 @@ describe('countClicks', () => {
     expect(await countClicks(t, 0, clicks('a', [10, 11, 12]))).toEqual({ counted: 0 });
     expect(await countClicks(t, 0, clicks('a', [11, 12, 13, 14]))).toEqual({ counted: 2 });
     expect((await t.get('a'))?.count).toBe(5);
+  });
+
+  it('adds every click a record stands for, once', async () => {
+    const t = new MemoryTallies();
+    expect(await countClicks(t, 0, [...clicks('a', [0], 250), ...clicks('a', [1], 3)])).toEqual({ counted: 253 });
+    expect(await countClicks(t, 0, [...clicks('a', [0], 250), ...clicks('a', [1], 3), ...clicks('a', [2], 7)])).toEqual({ counted: 7 });
+    expect((await t.get('a'))?.count).toBe(260);
   });
 
   it('keeps a checkpoint per partition', async () => {

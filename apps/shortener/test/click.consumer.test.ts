@@ -54,12 +54,17 @@ describe('click consumer', () => {
     await ensureTopics(kafka, [{ topic, numPartitions: 3 }, { topic: `${topic}.dlq` }]);
     return topic;
   };
-  const click = (code: string) => ({
+  /** One record standing for `n` clicks of a link, as a gateway sends them. */
+  const click = (code: string, n = 1) => ({
     key: code,
-    value: Buffer.from(LinkClicked.encode({ clickId: uniq('c'), code, clickedAt: new Date().toISOString() }).finish()),
+    value: Buffer.from(LinkClicked.encode({ code, clickedAtMs: Array.from({ length: n }, () => Date.now()) }).finish()),
   });
+  /** Per code, records of 1 or 3 clicks adding up to the given number. */
   const publish = (topic: string, codes: Record<string, number>) =>
-    producer.publish(topic, Object.entries(codes).flatMap(([code, n]) => Array.from({ length: n }, () => click(code))));
+    producer.publish(
+      topic,
+      Object.entries(codes).flatMap(([code, n]) => [...Array.from({ length: Math.floor(n / 3) }, () => click(code, 3)), ...Array.from({ length: n % 3 }, () => click(code))]),
+    );
   const count = async (code: string) => (await tallies.get(code))?.count ?? 0;
   const codeOf = (p: string) => `${p}${uniq('x').slice(2, 8)}`.replace(/[^A-Za-z0-9]/g, '');
 

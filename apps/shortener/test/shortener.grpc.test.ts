@@ -103,8 +103,8 @@ describe('ShortenerService over gRPC', () => {
   it('reports the clicks counted for a link', async () => {
     const { link } = await client.shorten({ url: 'https://count.example/', accountId: '', domain: '' });
     expect((await client.getLinkStats({ code: link!.code })).clicks).toBe(0);
-    await countClicks(tallies, 0, [0, 1, 2].map((offset) => ({ code: link!.code, offset })));
-    await countClicks(tallies, 0, [1, 2, 3].map((offset) => ({ code: link!.code, offset })));
+    await countClicks(tallies, 0, [0, 1, 2].map((offset) => ({ code: link!.code, offset, clicks: 1 })));
+    await countClicks(tallies, 0, [1, 2, 3].map((offset) => ({ code: link!.code, offset, clicks: 1 })));
     const stats = await client.getLinkStats({ code: link!.code });
     expect(stats).toEqual({ link, clicks: 4 });
   });

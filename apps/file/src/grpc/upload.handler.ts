@@ -8,20 +8,26 @@ import { fileMessage } from './file.messages.js';
 
 type UploadCall = ServerReadableStream<UploadFileRequest, UploadFileResponse>;
 
+const invalid = (field: string, why: string) => new AppError('invalid', undefined, { [field]: why });
+
 /**
- * UploadFile: the first message carries the metadata, then bytes, then an optional trailer.
- * Bytes flow into a PassThrough that the use case streams to S3; reading the call pauses while
- * it is full, so HTTP/2 flow control holds the client back instead of memory filling up.
- * A cancelled call (the HTTP client went away) destroys the stream, which aborts the upload.
+ * UploadFile: metadata, bytes, trailer. Bytes flow into a PassThrough that the use case streams
+ * to S3; reading the call pauses while it is full, so HTTP/2 flow control holds the client back
+ * instead of memory filling up.
+ *
+ * Only the trailer completes an upload. grpc-js ends the request stream ('end') when the client
+ * resets it, before it reports 'cancelled': ending on 'end' alone would store a truncated file.
+ * Without the trailer, or on cancel, the stream is destroyed, which aborts the S3 upload.
  */
 export function uploadHandler(deps: FileServiceDeps) {
   return (call: UploadCall, callback: sendUnaryData<UploadFileResponse>) => {
     const bytes = new PassThrough({ highWaterMark: 256 * 1024 });
+    bytes.on('error', () => undefined); // reported through the upload's outcome, not as an event
     let started = false;
     let trailer: string | undefined;
-    const fail = (err: unknown) => {
-      if (!started) callback(err as Error);
-      bytes.destroy(err as Error);
+    const fail = (err: AppError) => {
+      if (!started) callback(err);
+      bytes.destroy(err);
     };
 
     const start = (meta: UploadMetadata) => {
@@ -34,17 +40,22 @@ export function uploadHandler(deps: FileServiceDeps) {
 
     call.on('data', (msg: UploadFileRequest) => {
       if (bytes.destroyed) return;
-      if (!started) return msg.metadata ? start(msg.metadata) : fail(new AppError('invalid', undefined, { metadata: 'must come first' }));
+      if (!started) return msg.metadata ? start(msg.metadata) : fail(invalid('metadata', 'must come first'));
+      if (trailer !== undefined) return fail(invalid('trailer', 'must be the last message'));
       if (msg.chunk) {
         if (!bytes.write(msg.chunk)) call.pause();
       } else if (msg.trailer) {
         trailer = msg.trailer.filename;
       } else {
-        fail(new AppError('invalid', undefined, { metadata: 'must come once' }));
+        fail(invalid('metadata', 'must come once'));
       }
     });
     bytes.on('drain', () => call.resume());
-    call.on('end', () => (started ? bytes.end() : fail(new AppError('invalid', undefined, { metadata: 'is required' }))));
+    call.on('end', () => {
+      if (!started) fail(invalid('metadata', 'is required'));
+      else if (trailer === undefined) fail(invalid('trailer', 'is missing: the upload was cut off'));
+      else bytes.end();
+    });
     call.on('cancelled', () => bytes.destroy(new AppError('unavailable', 'upload cancelled by the client')));
     call.on('error', (err) => bytes.destroy(err));
   };

@@ -60,7 +60,7 @@ function startUpload(raw: FileServiceClient, meta: UploadMetadata, deadline: num
       await Promise.race([once(call, 'drain'), result.then(() => Promise.reject(new AppError('internal')))]);
     },
     finish(trailerFilename) {
-      if (trailerFilename !== undefined) call.write({ trailer: { filename: trailerFilename } });
+      call.write({ trailer: { filename: trailerFilename ?? '' } }); // the trailer completes the upload
       call.end();
       return result;
     },

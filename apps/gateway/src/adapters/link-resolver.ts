@@ -43,6 +43,11 @@ export class LinkResolver {
     });
   }
 
+  /** A resolved code already in process, without waiting: the redirect fast path. */
+  cached(code: string): string | undefined {
+    return this.cache.get(code)?.fullUrl ?? undefined;
+  }
+
   /** The full URL behind a code, or null when there is none. */
   async fullUrl(code: string): Promise<string | null> {
     const hit = this.cache.get(code) ?? (await this.cache.fetch(code));

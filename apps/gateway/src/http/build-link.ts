@@ -1,8 +1,10 @@
 import type { Logger } from '@feedback/kit-core';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { registerErrorHandling } from './error-handler.js';
 import { registerMetrics, type Metrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
+import { redirectFastPath } from './redirect-fast-path.js';
 import { genReqId, registerRequestContext } from './request-context.js';
 import { linkRoutes, type LinkRoutesDeps } from './routes/links.routes.js';
 
@@ -10,7 +12,7 @@ export interface LinkDeps {
   logger: Logger;
   metrics: Metrics;
   /** The short link routes; left out, only /health is served. */
-  links?: LinkRoutesDeps;
+  links?: LinkRoutesDeps & { links: { cached(code: string): string | undefined } };
   /** Fastify's trustProxy: whose X-Forwarded-For decides the client IP (rate limits). */
   trustProxy?: boolean | string | ((addr: string, hop: number) => boolean);
   publicUrl?: string;
@@ -27,6 +29,7 @@ export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 200 },
     trustProxy: deps.trustProxy ?? false,
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
+    ...(deps.links && { serverFactory: linkServer(redirectFastPath({ ...deps.links, metrics: deps.metrics })) }),
   });
   registerRequestContext(app);
   registerErrorHandling(app);
@@ -41,4 +44,18 @@ export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
     await app.register(linkRoutes(deps.links));
   }
   return app;
+}
+
+/**
+ * A plain Node server that lets the redirect fast path answer first. Once closing, everything
+ * goes to fastify, which answers 503 with `connection: close` so keep-alive clients let go.
+ */
+function linkServer(fastPath: ReturnType<typeof redirectFastPath>) {
+  return (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+    const server = createServer((req, res) => {
+      if (!server.listening || !fastPath(req, res)) handler(req, res);
+    });
+    server.keepAliveTimeout = 72_000;
+    return server;
+  };
 }

@@ -1,39 +1,41 @@
 import type { ClickTallyRepository } from './ports.js';
 
-/** One click as read from the log: which link, and where it sits in its partition. */
+/** One record of the log: how many clicks of which link, and where it sits in its partition. */
 export interface ClickRecord {
   code: string;
   offset: number;
+  clicks: number;
 }
 
 /**
- * Counts a partition's clicks exactly once, whatever Kafka redelivers after a restart or a
+ * Counts a partition's click records exactly once, whatever Kafka redelivers after a restart or a
  * rebalance. Offsets only grow within a partition and a partition is read in order, so each
  * link remembers per partition the last offset it counted, in the same document as its
- * count: a redelivered click is at or below that checkpoint and adds nothing. The write is a
+ * count: a redelivered record is at or below that checkpoint and adds nothing. The write is a
  * compare-and-set on one document, so two consumers briefly holding the same partition (a
- * rebalance) cannot both count a click, and no transaction is needed.
+ * rebalance) cannot both count a record, and no transaction is needed.
  */
 export async function countClicks(
   tallies: ClickTallyRepository,
   partition: number,
-  clicks: ClickRecord[],
+  records: ClickRecord[],
 ): Promise<{ counted: number }> {
-  const byCode = new Map<string, number[]>();
-  for (const c of clicks) {
-    const offsets = byCode.get(c.code);
-    if (offsets) offsets.push(c.offset);
-    else byCode.set(c.code, [c.offset]);
+  const byCode = new Map<string, ClickRecord[]>();
+  for (const r of records) {
+    const list = byCode.get(r.code);
+    if (list) list.push(r);
+    else byCode.set(r.code, [r]);
   }
   let counted = 0;
-  for (const [code, offsets] of byCode) {
+  for (const [code, list] of byCode) {
     for (;;) {
       const checkpoint = (await tallies.get(code))?.checkpoints[partition] ?? null;
-      const fresh = offsets.filter((o) => checkpoint === null || o > checkpoint);
+      const fresh = list.filter((r) => checkpoint === null || r.offset > checkpoint);
       if (fresh.length === 0) break;
-      const change = { from: checkpoint, to: fresh.reduce((a, b) => Math.max(a, b)), add: fresh.length };
+      const add = fresh.reduce((sum, r) => sum + r.clicks, 0);
+      const change = { from: checkpoint, to: fresh.reduce((max, r) => Math.max(max, r.offset), -1), add };
       if (await tallies.advance(code, partition, change)) {
-        counted += fresh.length;
+        counted += add;
         break;
       }
       // Lost the race to another consumer: read again and count what it did not.

@@ -27,7 +27,7 @@ export const uploadRoutes =
 
     // Cheap refusals before a byte of the body is read.
     const checkHeaders = async (req: FastifyRequest) => {
-      if (!/^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')) {
+      if (!/^multipart\/form-data\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
         throw new AppError('unsupported_media_type', undefined, { 'content-type': 'must be multipart/form-data' });
       }
       const declared = Number(req.headers['content-length']);

@@ -10,8 +10,8 @@ export interface ClickConsumerOptions {
   topic: string;
   groupId: string;
   logger: Logger;
-  /** Counts one partition's decoded clicks; must be idempotent (it is: see countClicks). */
-  onClicks: (partition: number, clicks: ClickRecord[]) => Promise<unknown>;
+  /** Counts one partition's decoded records; must be idempotent (it is: see countClicks). */
+  onClicks: (partition: number, records: ClickRecord[]) => Promise<unknown>;
   fromBeginning?: boolean;
   sessionTimeout?: number;
   heartbeatInterval?: number;
@@ -19,13 +19,12 @@ export interface ClickConsumerOptions {
   onCrash?: (err: Error) => void;
 }
 
-/** Messages per write: bounds the time between heartbeats and commits during a backlog. */
+/** Records per write: bounds the time between heartbeats and commits during a backlog. */
 const CHUNK = 2_000;
 
 /**
  * Reads `link.clicked` a batch at a time, rather than through kit-kafka's one-message-at-a-time
- * runConsumer: a click is a tiny message and one write per link per batch keeps up with
- * thousands of redirects a second. Offsets are committed after the write; a crash before the
+ * runConsumer: one write per link per batch keeps up however many gateways publish. Offsets are committed after the write; a crash before the
  * commit redelivers the batch, which the checkpointed tallies absorb. Undecodable records go
  * to `<topic>.dlq` untouched.
  */
@@ -73,12 +72,12 @@ export async function runClickConsumer(opts: ClickConsumerOptions) {
         for (let i = 0; i < batch.messages.length; i += CHUNK) {
           if (!isRunning() || isStale()) return;
           const chunk = batch.messages.slice(i, i + CHUNK);
-          const { clicks, poison } = decode(chunk);
+          const { records, poison } = decode(chunk);
           if (poison.length > 0) {
             await deadLetters.publish(dlqTopic, poison.map((m) => deadLetter(m, batch.topic, batch.partition, opts.groupId)));
-            log.error({ count: poison.length, dead_letter_topic: dlqTopic }, 'undecodable clicks dead-lettered');
+            log.error({ count: poison.length, dead_letter_topic: dlqTopic }, 'undecodable click records dead-lettered');
           }
-          await opts.onClicks(batch.partition, clicks);
+          await opts.onClicks(batch.partition, records);
           resolveOffset(chunk[chunk.length - 1]!.offset);
           await commitOffsetsIfNecessary();
           await heartbeat();
@@ -93,19 +92,19 @@ export async function runClickConsumer(opts: ClickConsumerOptions) {
   return { name: `click-consumer:${opts.groupId}`, stop, close: stop };
 }
 
-function decode(messages: KafkaMessage[]): { clicks: ClickRecord[]; poison: KafkaMessage[] } {
-  const clicks: ClickRecord[] = [];
+function decode(messages: KafkaMessage[]): { records: ClickRecord[]; poison: KafkaMessage[] } {
+  const records: ClickRecord[] = [];
   const poison: KafkaMessage[] = [];
   for (const m of messages) {
     try {
       const event = LinkClicked.decode(m.value ?? Buffer.alloc(0));
-      if (!LINK_LIMITS.codePattern.test(event.code)) throw new Error('no valid code');
-      clicks.push({ code: event.code, offset: Number(m.offset) });
+      if (!LINK_LIMITS.codePattern.test(event.code) || event.clickedAtMs.length === 0) throw new Error('not a click record');
+      records.push({ code: event.code, offset: Number(m.offset), clicks: event.clickedAtMs.length });
     } catch {
       poison.push(m);
     }
   }
-  return { clicks, poison };
+  return { records, poison };
 }
 
 function deadLetter(m: KafkaMessage, topic: string, partition: number, group: string) {

@@ -181,8 +181,9 @@ export interface UploadMetadata {
   userId: string;
 }
 
+/** The last message of an upload: without it the upload counts as cut off. */
 export interface UploadTrailer {
-  /** Overrides the metadata filename. */
+  /** Overrides the metadata filename; empty keeps it. */
   filename: string;
 }
 
@@ -3067,8 +3068,9 @@ export const FileServiceService = {
     responseDeserialize: (value: Buffer): ListDirectoriesResponse => ListDirectoriesResponse.decode(value),
   },
   /**
-   * Client stream: one `metadata` message first, then `chunk` messages, then optionally one
-   * `trailer` (a filename known only after the bytes, as in a multipart form). The entry is
+   * Client stream: one `metadata` message, then `chunk` messages, then one `trailer` that ends
+   * the upload (carrying the filename when it was known only after the bytes, as in a multipart
+   * form). A stream that ends without the trailer was cut off: nothing is stored. The entry is
    * written only once every byte is in S3; a cancelled call leaves no entry and no object.
    */
   uploadFile: {
@@ -3158,8 +3160,9 @@ export interface FileServiceServer extends UntypedServiceImplementation {
   createDirectory: handleUnaryCall<CreateDirectoryRequest, CreateDirectoryResponse>;
   listDirectories: handleUnaryCall<ListDirectoriesRequest, ListDirectoriesResponse>;
   /**
-   * Client stream: one `metadata` message first, then `chunk` messages, then optionally one
-   * `trailer` (a filename known only after the bytes, as in a multipart form). The entry is
+   * Client stream: one `metadata` message, then `chunk` messages, then one `trailer` that ends
+   * the upload (carrying the filename when it was known only after the bytes, as in a multipart
+   * form). A stream that ends without the trailer was cut off: nothing is stored. The entry is
    * written only once every byte is in S3; a cancelled call leaves no entry and no object.
    */
   uploadFile: handleClientStreamingCall<UploadFileRequest, UploadFileResponse>;
@@ -3217,8 +3220,9 @@ export interface FileServiceClient extends Client {
     callback: (error: ServiceError | null, response: ListDirectoriesResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Client stream: one `metadata` message first, then `chunk` messages, then optionally one
-   * `trailer` (a filename known only after the bytes, as in a multipart form). The entry is
+   * Client stream: one `metadata` message, then `chunk` messages, then one `trailer` that ends
+   * the upload (carrying the filename when it was known only after the bytes, as in a multipart
+   * form). A stream that ends without the trailer was cut off: nothing is stored. The entry is
    * written only once every byte is in S3; a cancelled call leaves no entry and no object.
    */
   uploadFile(

@@ -106,15 +106,17 @@ export interface RemoveDomainResponse {
 
 /**
  * Kafka topic `link.clicked` (value: this message, protobuf-encoded; key: the code, so one
- * link's clicks stay on one partition). Published by the gateway's link listener after each
- * redirect, in batches; consumed by the shortener, which counts each click once.
+ * link's clicks stay on one partition). Published by the gateway's link listener: the clicks of
+ * one link it redirected in one flush interval (at most 1000 per record), so a burst of taps on
+ * one link is one record, not thousands. Consumed by the shortener, which counts each record once.
  */
 export interface LinkClicked {
-  /** Unique per click; also the record's `event-id` header. */
-  clickId: string;
   code: string;
-  /** ISO 8601, UTC, milliseconds. */
-  clickedAt: string;
+  /**
+   * When each click happened, in milliseconds since the Unix epoch; the record stands for this
+   * many clicks.
+   */
+  clickedAtMs: number[];
 }
 
 function createBaseLink(): Link {
@@ -1307,19 +1309,20 @@ export const RemoveDomainResponse: MessageFns<RemoveDomainResponse> = {
 };
 
 function createBaseLinkClicked(): LinkClicked {
-  return { clickId: "", code: "", clickedAt: "" };
+  return { code: "", clickedAtMs: [] };
 }
 
 export const LinkClicked: MessageFns<LinkClicked> = {
   encode(message: LinkClicked, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.clickId !== "") {
-      writer.uint32(10).string(message.clickId);
-    }
     if (message.code !== "") {
-      writer.uint32(18).string(message.code);
+      writer.uint32(10).string(message.code);
     }
-    if (message.clickedAt !== "") {
-      writer.uint32(26).string(message.clickedAt);
+    if (message.clickedAtMs.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.clickedAtMs) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -1342,24 +1345,26 @@ export const LinkClicked: MessageFns<LinkClicked> = {
               break;
             }
 
-            message.clickId = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
             message.code = reader.string();
             continue;
           }
-          case 3: {
-            if (tag !== 26) {
-              break;
+          case 2: {
+            if (tag === 16) {
+              message.clickedAtMs.push(longToNumber(reader.int64()));
+
+              continue;
             }
 
-            message.clickedAt = reader.string();
-            continue;
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.clickedAtMs.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
           }
         }
         if ((tag & 7) === 4 || tag === 0) {
@@ -1375,30 +1380,22 @@ export const LinkClicked: MessageFns<LinkClicked> = {
 
   fromJSON(object: any): LinkClicked {
     return {
-      clickId: isSet(object.clickId)
-        ? globalThis.String(object.clickId)
-        : isSet(object.click_id)
-        ? globalThis.String(object.click_id)
-        : "",
       code: isSet(object.code) ? globalThis.String(object.code) : "",
-      clickedAt: isSet(object.clickedAt)
-        ? globalThis.String(object.clickedAt)
-        : isSet(object.clicked_at)
-        ? globalThis.String(object.clicked_at)
-        : "",
+      clickedAtMs: globalThis.Array.isArray(object?.clickedAtMs)
+        ? object.clickedAtMs.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.clicked_at_ms)
+        ? object.clicked_at_ms.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
   toJSON(message: LinkClicked): unknown {
     const obj: any = {};
-    if (message.clickId !== "") {
-      obj.clickId = message.clickId;
-    }
     if (message.code !== "") {
       obj.code = message.code;
     }
-    if (message.clickedAt !== "") {
-      obj.clickedAt = message.clickedAt;
+    if (message.clickedAtMs?.length) {
+      obj.clickedAtMs = message.clickedAtMs.map((e) => Math.round(e));
     }
     return obj;
   },
@@ -1408,9 +1405,8 @@ export const LinkClicked: MessageFns<LinkClicked> = {
   },
   fromPartial<I extends Exact<DeepPartial<LinkClicked>, I>>(object: I): LinkClicked {
     const message = createBaseLinkClicked();
-    message.clickId = object.clickId ?? "";
     message.code = object.code ?? "";
-    message.clickedAt = object.clickedAt ?? "";
+    message.clickedAtMs = object.clickedAtMs?.map((e) => e) || [];
     return message;
   },
 };

@@ -1,0 +1,40 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { META } from '@feedback/kit-core';
+import { asciiLocation } from './location-header.js';
+import type { Metrics } from './metrics.js';
+import { genReqId } from './request-context.js';
+
+export interface FastPathDeps {
+  links: { cached(code: string): string | undefined };
+  clicks: { record(code: string): void };
+  redirectStatus: number;
+  metrics: Metrics;
+}
+
+const CODE_PATH = /^\/([A-Za-z0-9]{4,32})(?:\?.*)?$/s;
+
+/**
+ * Answers `GET|HEAD /{code}` for a code already resolved in this process straight on the
+ * Node server, before fastify: the redirect is the hot path, and routing, hooks and the reply
+ * object cost as much as the redirect itself. It answers exactly as the fastify route does
+ * (status, Location, cache-control, x-request-id, the request histogram); everything else
+ * (misses, unknown codes, other routes) goes to fastify. Returns whether it answered.
+ */
+export function redirectFastPath(deps: FastPathDeps) {
+  const permanent = deps.redirectStatus === 301 || deps.redirectStatus === 308;
+  const status = String(deps.redirectStatus);
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const code = CODE_PATH.exec(req.url ?? '')?.[1];
+    const fullUrl = code ? deps.links.cached(code) : undefined;
+    if (!code || fullUrl === undefined) return false;
+    const started = performance.now();
+    const headers: Record<string, string> = { [META.requestId]: genReqId(req), location: asciiLocation(fullUrl), 'content-length': '0' };
+    if (!permanent) headers['cache-control'] = 'private, no-store';
+    res.writeHead(deps.redirectStatus, headers);
+    res.end();
+    if (req.method === 'GET') deps.clicks.record(code);
+    deps.metrics.requests.observe({ listener: 'link', method: req.method, route: '/:code', status }, (performance.now() - started) / 1000);
+    return true;
+  };
+}

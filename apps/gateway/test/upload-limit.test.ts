@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import { createLogger, readStackFile } from '@feedback/kit-core';
+import { createS3 } from '@feedback/kit-stores';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectFileService } from '../src/adapters/file-service.client.js';
+import type { ApiToken } from '../src/domain/account.js';
+import { hashToken, newTokenSecret } from '../src/domain/token-secret.js';
+import { buildApi } from '../src/http/build-api.js';
+import { createMetrics } from '../src/http/metrics.js';
+
+const LIMIT = 1024 * 1024;
+const FILE_ADDR = process.env.FILE_GRPC_ADDR ?? '127.0.0.1:50054';
+const BUCKET = process.env.S3_BUCKET ?? 'feedback-files';
+
+/** Sends `total` bytes of file content chunked (no Content-Length), so only the stream can tell its size. */
+function chunkedUpload(url: string, token: string, total: number) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const boundary = 'lim';
+    const req = request(url, { method: 'POST', headers: { authorization: `Token token=${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` } }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+      res.on('error', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', (err) => setTimeout(() => reject(err), 500)); // a response may still be on its way
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="filename"\r\n\r\nlimit.bin\r\n`);
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="limit.bin"\r\n\r\n`);
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        const n = Math.min(64 * 1024, total - sent);
+        sent += n;
+        if (!req.write(Buffer.alloc(n, 1))) return void req.once('drain', pump);
+      }
+      req.end(`\r\n--${boundary}--\r\n`);
+    };
+    pump();
+  });
+}
+
+// The gateway built on port 0 with its own (low) MAX_UPLOAD_BYTES, in front of the running file
+// service: the limit is enforced on the stream itself, without a Content-Length to go by.
+describe('upload size limit on the stream', () => {
+  const logger = createLogger('gateway-test', 'silent');
+  const stack = readStackFile();
+  const accountId = `acc-${randomUUID()}`;
+  const secret = newTokenSecret('api');
+  const token: ApiToken = { id: 'tok-limit', accountId, kind: 'api', name: 't', hash: hashToken(secret), createdAt: new Date(), revokedAt: null };
+  const files = connectFileService(FILE_ADDR, { deadlineMs: 5_000, streamDeadlineMs: 60_000, logger });
+  const s3 = createS3({ endpoint: stack.s3.endpoint, accessKey: stack.s3.access_key, secretKey: stack.s3.secret_key, region: stack.s3.region, logger });
+  let app: FastifyInstance;
+  let url: string;
+
+  beforeAll(async () => {
+    const dir = (await files.port.createDirectory({ accountId, name: 'limits' })).directory!;
+    app = await buildApi({
+      logger,
+      metrics: createMetrics('gateway-test'),
+      accounts: { insert: async () => undefined, findById: async () => null },
+      tokens: { insert: async () => undefined, findByHash: async (h) => (h === token.hash ? token : null), listByAccount: async () => [], revoke: async () => null },
+      nodes: { insert: async () => undefined, findById: async () => null },
+      clock: { now: () => new Date() },
+      newId: randomUUID,
+      flows: { getFlow: () => Promise.reject(new Error('unused')), createFlow: () => Promise.reject(new Error('unused')) },
+      adminToken: 'x'.repeat(32),
+      readiness: [],
+      bodyLimitBytes: 1024 * 1024,
+      files: { files: files.port, publicBaseUrl: 'https://files.example.com/', maxUploadBytes: LIMIT },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/v2/file_service/directory/${dir.id}/files`;
+  });
+  afterAll(async () => {
+    await app?.close();
+    files.close();
+  });
+
+  it('stores a file of exactly the limit, with URLs under the configured public base', async () => {
+    const res = await chunkedUpload(url, secret, LIMIT);
+    expect(res.status).toBe(201);
+    expect(JSON.parse(res.body).data.url).toMatch(/^https:\/\/files\.example\.com\/public\/v2\/storage\/blobs\/[\w-]{43}\/limit\.bin$/);
+  });
+
+  it('answers 413 / 13004 one byte over it, and keeps nothing', async () => {
+    const before = (await files.port.listFiles({ accountId, directoryId: (await files.port.listDirectories({ accountId })).directories[0]!.id })).files;
+    const res = await chunkedUpload(url, secret, LIMIT + 1);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toEqual({ error_message: 'Payload too large', data: 'Payload too large', code: 13004, errors: { file: `must be at most ${LIMIT} bytes` } });
+    const after = (await files.port.listFiles({ accountId, directoryId: before[0]!.directoryId })).files;
+    expect(after.map((f) => f.id)).toEqual(before.map((f) => f.id));
+    const keys: string[] = [];
+    for await (const o of s3.listObjectsV2(BUCKET, `${accountId}/`, true)) if (o.name) keys.push(o.name);
+    expect(keys).toEqual(before.map((f) => `${accountId}/${f.id}`));
+  }, 30_000);
+});
