@@ -1,4 +1,5 @@
 import { readStackFile } from '@feedback/kit-core';
+import autocannon from 'autocannon';
 import { startBareServer } from './bare-server.js';
 import { compare } from './compare.js';
 import { cpuSeconds, pidOf } from './process-stats.js';
@@ -32,25 +33,37 @@ export async function redirectsBench(opts: { durationSec: number; rounds: number
     console.log(
       `CPU seconds during the run: ${pids.map(([n, pid], i) => `${n} ${pid ? (cpuSeconds(pid) - cpuBefore[i]!).toFixed(1) : '?'}`).join(', ')}`,
     );
-    await reportClicks(stack, link.id);
+    await verifyClicks(stack, 20_000);
     return result;
   } finally {
     bare.stop();
   }
 }
 
-/** Every redirect became a click event: wait for the counter to settle and show it. */
-async function reportClicks(stack: ReturnType<typeof readStackFile>, code: string) {
+/** A fresh link tapped exactly `n` times under load: its count must reach `n`, no more. */
+async function verifyClicks(stack: ReturnType<typeof readStackFile>, n: number) {
+  const created = await fetch(`${stack.shortener_url}/shorten`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'https://survey.example.com/s/count-check' }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  const result = await autocannon({ url: `${stack.shortener_url}/${id}`, connections: 16, amount: n });
+  const redirected = result.statusCodeStats?.['302']?.count ?? 0;
+  const started = Date.now();
   const read = async () => {
-    const res = await fetch(`${stack.base_url}/admin/v1/links/${code}`, { headers: { authorization: `Bearer ${stack.admin_token}` } });
+    const res = await fetch(`${stack.base_url}/admin/v1/links/${id}`, { headers: { authorization: `Bearer ${stack.admin_token}` } });
     return ((await res.json()) as { clicks: number }).clicks;
   };
-  let last = -1;
-  let now = await read();
-  const deadline = Date.now() + 60_000;
-  while (now !== last && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 2_000));
-    [last, now] = [now, await read()];
+  let counted = await read();
+  while (counted < redirected && Date.now() - started < 90_000) {
+    await new Promise((r) => setTimeout(r, 250));
+    counted = await read();
   }
-  console.log(`clicks counted for the link (warm-up and measured rounds, each redirect once): ${now}`);
+  await new Promise((r) => setTimeout(r, 2_000));
+  counted = await read();
+  console.log(
+    `click counting: ${redirected} redirects of a fresh link → ${counted} clicks counted (${counted === redirected ? 'exact' : 'MISMATCH'}), ` +
+      `all counted ${((Date.now() - started - 2_000) / 1000).toFixed(1)} s after the last redirect`,
+  );
 }

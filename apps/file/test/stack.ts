@@ -72,9 +72,15 @@ export async function objectKeys(s3: S3Client, bucket: string, prefix = ''): Pro
   return keys;
 }
 
+/** Open multipart uploads; one aborted while being listed shows as '(aborting)' (minio-js lists parts too). */
 export async function incompleteUploads(s3: S3Client, bucket: string): Promise<string[]> {
   const keys: string[] = [];
-  for await (const u of s3.listIncompleteUploads(bucket, '', true)) keys.push(u.key);
+  try {
+    for await (const u of s3.listIncompleteUploads(bucket, '', true)) keys.push(u.key);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'NoSuchUpload') throw err;
+    keys.push('(aborting)');
+  }
   return keys;
 }
 

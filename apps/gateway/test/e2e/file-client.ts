@@ -43,9 +43,15 @@ export function fileClient() {
     return keys;
   }
 
+  /** Open multipart uploads; one aborted while being listed shows as '(aborting)' (minio-js lists parts too). */
   async function openUploads(prefix: string): Promise<string[]> {
     const keys: string[] = [];
-    for await (const u of s3.listIncompleteUploads(bucket, prefix, true)) keys.push(u.key);
+    try {
+      for await (const u of s3.listIncompleteUploads(bucket, prefix, true)) keys.push(u.key);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'NoSuchUpload') throw err;
+      keys.push('(aborting)');
+    }
     return keys;
   }
 

@@ -9,6 +9,8 @@ import { MULTIPART_OVERHEAD_BYTES, receiveUpload, tooLarge } from '../files/mult
 import { errorResponses } from '../schemas/common.schemas.js';
 import { DirectoryParams, FileEnvelope } from '../schemas/file.schemas.js';
 
+const SMALL_BODY_BYTES = 1024 * 1024;
+
 export interface UploadRouteDeps {
   files: FilesPort;
   auth: Authenticator;
@@ -35,9 +37,13 @@ export const uploadRoutes =
     };
 
     // An error answered before the body was read: close the connection rather than read (and
-    // discard) what may be a gigabyte still on its way.
+    // discard) what may be a gigabyte still on its way. A small rest is read and dropped instead,
+    // keeping the connection: closing under a client still sending makes some clients (undici)
+    // report a failed request instead of our answer.
     app.addHook('onSend', async (req, reply) => {
-      if (reply.statusCode >= 400 && !req.raw.complete) reply.header('connection', 'close');
+      const declared = Number(req.headers['content-length']);
+      const smallRest = Number.isFinite(declared) && declared <= SMALL_BODY_BYTES;
+      if (reply.statusCode >= 400 && !req.raw.complete && !smallRest) reply.header('connection', 'close');
     });
 
     app.post(
