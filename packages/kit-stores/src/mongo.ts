@@ -1,4 +1,4 @@
-import { MongoClient, type Db, type IndexDescription } from 'mongodb';
+import { MongoClient, type Collection, type Db, type Document, type IndexDescription, type OptionalUnlessRequiredId } from 'mongodb';
 import type { Logger } from '@feedback/kit-core';
 
 export interface MongoOptions {
@@ -87,6 +87,22 @@ export function isDuplicateKeyError(err: unknown): boolean {
   const e = err as { code?: unknown; writeErrors?: unknown };
   if (e.code === 11000 || e.code === 11001) return true;
   return Array.isArray(e.writeErrors) && e.writeErrors.some((w) => (w as { code?: unknown })?.code === 11000);
+}
+
+/**
+ * Inserts `doc` unless a document with its `_id` exists; true only for the one caller that
+ * inserted. This is our claim primitive: a unique insert is atomic on MongoDB and on FerretDB,
+ * whereas FerretDB 1.24 runs findOneAndUpdate as read-then-write, so several concurrent
+ * "claims" of one document can all succeed (docs/decisions.md).
+ */
+export async function insertOnce<T extends Document & { _id: string }>(collection: Collection<T>, doc: T): Promise<boolean> {
+  try {
+    await collection.insertOne(doc as OptionalUnlessRequiredId<T>);
+    return true;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
 }
 
 /** Hides the password; a regex, because `new URL` rejects multi-host Mongo URLs. */
