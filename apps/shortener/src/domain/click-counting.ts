@@ -8,12 +8,12 @@ export interface ClickRecord {
 }
 
 /**
- * Counts a partition's click records exactly once, whatever Kafka redelivers after a restart or a
- * rebalance. Offsets only grow within a partition and a partition is read in order, so each
- * link remembers per partition the last offset it counted, in the same document as its
- * count: a redelivered record is at or below that checkpoint and adds nothing. The write is a
- * compare-and-set on one document, so two consumers briefly holding the same partition (a
- * rebalance) cannot both count a record, and no transaction is needed.
+ * Counts a partition's click records exactly once, whatever Kafka redelivers after a restart,
+ * a crash or a rebalance. Offsets only grow within a partition and a partition is read in
+ * order, so each link remembers per partition the last offset it counted, in the same document
+ * as its count: a redelivered record is at or below that checkpoint and adds nothing. The write
+ * is a compare-and-set on that one document (no transaction needed); where the store makes it
+ * atomic (MongoDB), even two consumers briefly holding one partition cannot both count a record.
  */
 export async function countClicks(
   tallies: ClickTallyRepository,
