@@ -63,22 +63,12 @@ write_apps_json() {
 
 up() {
   local record=""
-  [ "${1:-}" = "--record" ] && record="$2" && : >"$record"
-  for a in "${APPS[@]}"; do
-    if ! is_running "$a"; then
-      start_app "$a"
-      [ -n "$record" ] && echo "$a" >>"$record"
-    fi
-  done
+  [ "${1:-}" = "--record" ] && record="$2"
+  start_each start_app "$record" "${APPS[@]}"
   write_apps_json
 }
 
-down() {
-  local list=("${APPS[@]}")
-  if [ -n "${1:-}" ]; then mapfile -t list <"$1"; fi
-  local i
-  for ((i = ${#list[@]} - 1; i >= 0; i--)); do stop_pid "${list[$i]}"; done
-}
+down() { stop_each stop_pid "${1:-}" "${APPS[@]}"; }
 
 status() {
   for a in "${APPS[@]}"; do is_running "$a" && echo "$a: up" || echo "$a: down"; done

@@ -24,26 +24,19 @@ write_stack_json() {
   mv "$tmp" "$f"
 }
 
+start_server() { "$HERE/$1.sh" start; }
+stop_server() { "$HERE/$1.sh" stop; }
+
 up() {
   local record=""
-  [ "${1:-}" = "--record" ] && record="$2" && : >"$record"
+  [ "${1:-}" = "--record" ] && record="$2"
   # Provision first (slow, once), then start (seconds).
   for s in "${SERVERS[@]}"; do "$HERE/$s.sh" provision; done
-  for s in "${SERVERS[@]}"; do
-    if ! is_running "$s"; then
-      "$HERE/$s.sh" start
-      [ -n "$record" ] && echo "$s" >>"$record"
-    fi
-  done
+  start_each start_server "$record" "${SERVERS[@]}"
   write_stack_json
 }
 
-down() {
-  local list=("${SERVERS[@]}")
-  if [ -n "${1:-}" ]; then mapfile -t list <"$1"; fi
-  local i
-  for ((i = ${#list[@]} - 1; i >= 0; i--)); do "$HERE/${list[$i]}.sh" stop; done
-}
+down() { stop_each stop_server "${1:-}" "${SERVERS[@]}"; }
 
 status() { for s in "${SERVERS[@]}"; do "$HERE/$s.sh" status; done; }
 

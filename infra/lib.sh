@@ -71,4 +71,27 @@ stop_pid() { # stop_pid NAME : TERM, wait up to 30 s, then KILL
   fi
   rm -f "$f"
 }
+
+# start_each START_FN RECORD_FILE NAME...: starts each NAME not yet running with START_FN;
+# RECORD_FILE (may be "") then lists exactly what this call started, for stop_each.
+start_each() {
+  local fn="$1" record="$2"; shift 2
+  [ -n "$record" ] && : >"$record"
+  local n
+  for n in "$@"; do
+    is_running "$n" && continue
+    "$fn" "$n"
+    [ -n "$record" ] && echo "$n" >>"$record"
+  done
+  return 0
+}
+
+# stop_each STOP_FN LIST_FILE NAME...: stops the NAMEs (or those LIST_FILE lists), last first.
+stop_each() {
+  local fn="$1" file="$2"; shift 2
+  local list=("$@") i
+  [ -n "$file" ] && mapfile -t list <"$file"
+  for ((i = ${#list[@]} - 1; i >= 0; i--)); do "$fn" "${list[$i]}"; done
+}
+
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
