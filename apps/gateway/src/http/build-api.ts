@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from '@feedback/kit-core';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { baseFastifyOptions } from './fastify-options.js';
 import type { AdminDeps } from '../domain/admin.use-cases.js';
 import { makeAdminAuth } from './admin-auth.js';
 import { makeAuthenticator } from './auth.js';
@@ -8,7 +9,7 @@ import { registerErrorHandling } from './error-handler.js';
 import { registerFileRoutes, type FileRoutesDeps } from './files/register-file-routes.js';
 import { registerMetrics, type Metrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
-import { genReqId, registerRequestContext } from './request-context.js';
+import { registerRequestContext } from './request-context.js';
 import { adminLinksRoutes, type AdminLinksPort } from './routes/admin-links.routes.js';
 import { adminRoutes, type AdminFlowsPort } from './routes/admin.routes.js';
 import { flowsRoutes, type FlowsPort } from './routes/flows.routes.js';
@@ -34,13 +35,8 @@ export interface ApiDeps extends AdminDeps {
 /** The API listener ({base_url}). Pure construction: main.ts decides where it listens. */
 export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
-    genReqId,
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
-    bodyLimit: deps.bodyLimitBytes,
-    return503OnClosing: true,
+    ...baseFastifyOptions(deps.logger, deps.bodyLimitBytes),
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
-    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   for (const schema of [ErrorBodySchema, FlowSchema, AccountSchema, NodeSchema, IssuedTokenSchema, TokenInfoSchema]) {

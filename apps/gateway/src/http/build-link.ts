@@ -1,11 +1,12 @@
 import type { Logger } from '@feedback/kit-core';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { baseFastifyOptions } from './fastify-options.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerMetrics, type Metrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { redirectFastPath } from './redirect-fast-path.js';
-import { genReqId, registerRequestContext } from './request-context.js';
+import { registerRequestContext } from './request-context.js';
 import { linkRoutes, type LinkRoutesDeps } from './routes/links.routes.js';
 
 export interface LinkDeps {
@@ -21,14 +22,9 @@ export interface LinkDeps {
 /** The link listener ({shortener_url}): POST /shorten and GET /{code}. */
 export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
-    genReqId,
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
-    bodyLimit: 16 * 1024,
-    return503OnClosing: true,
+    ...baseFastifyOptions(deps.logger, 16 * 1024),
     routerOptions: { maxParamLength: 200 },
     trustProxy: deps.trustProxy ?? false,
-    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
     ...(deps.links && { serverFactory: linkServer(redirectFastPath({ ...deps.links, metrics: deps.metrics })) }),
   });
   registerRequestContext(app);

@@ -1,0 +1,15 @@
+import type { Logger } from '@feedback/kit-core';
+import { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import { genReqId } from './request-context.js';
+
+/** What both listeners share: our logger and request ids, strict validation, 503 while closing. */
+export function baseFastifyOptions(logger: Logger, bodyLimit: number) {
+  return {
+    loggerInstance: logger as FastifyBaseLogger,
+    genReqId,
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    bodyLimit,
+    return503OnClosing: true,
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
+  } satisfies FastifyServerOptions & { loggerInstance: FastifyBaseLogger };
+}
