@@ -18,11 +18,11 @@ export function connectPeers(cfg: {
   const flows = createGrpcClient(FlowServiceClient, cfg.flowAddr, opts);
   const shortener = createGrpcClient(ShortenerServiceClient, cfg.shortenerAddr, opts);
   const files = connectFileService(cfg.fileAddr, { ...opts, streamDeadlineMs: cfg.streamDeadlineMs });
-  const health = [
-    { name: 'flow', client: createGrpcClient(HealthClient, cfg.flowAddr, { ...opts, deadlineMs: 1000 }) },
-    { name: 'file', client: createGrpcClient(HealthClient, cfg.fileAddr, { ...opts, deadlineMs: 1000 }) },
-    { name: 'shortener', client: createGrpcClient(HealthClient, cfg.shortenerAddr, { ...opts, deadlineMs: 1000 }) },
-  ];
+  const peers = { flow: cfg.flowAddr, file: cfg.fileAddr, shortener: cfg.shortenerAddr };
+  const health = Object.entries(peers).map(([name, addr]) => ({
+    name,
+    client: createGrpcClient(HealthClient, addr, { ...opts, deadlineMs: 1000 }),
+  }));
 
   const readiness = health.map(({ name, client }) => ({
     name,

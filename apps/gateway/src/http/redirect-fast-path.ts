@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { META } from '@feedback/kit-core';
-import { asciiLocation } from './location-header.js';
 import type { Metrics } from './metrics.js';
+import { redirectHeaders, SHORT_CODE_PATH } from './redirect.js';
 import { genReqId } from './request-context.js';
 
 export interface FastPathDeps {
@@ -11,8 +11,6 @@ export interface FastPathDeps {
   metrics: Metrics;
 }
 
-const CODE_PATH = /^\/([A-Za-z0-9]{4,32})(?:\?.*)?$/s;
-
 /**
  * Answers `GET|HEAD /{code}` for a code already resolved in this process straight on the
  * Node server, before fastify: the redirect is the hot path, and routing, hooks and the reply
@@ -21,7 +19,6 @@ const CODE_PATH = /^\/([A-Za-z0-9]{4,32})(?:\?.*)?$/s;
  * (misses, unknown codes, other routes) goes to fastify. Returns whether it answered.
  */
 export function redirectFastPath(deps: FastPathDeps) {
-  const permanent = deps.redirectStatus === 301 || deps.redirectStatus === 308;
   const status = String(deps.redirectStatus);
   // Label sets bound once: prom-client otherwise hashes the labels on every observation.
   const observe = {
@@ -30,13 +27,15 @@ export function redirectFastPath(deps: FastPathDeps) {
   };
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const code = CODE_PATH.exec(req.url ?? '')?.[1];
+    const code = SHORT_CODE_PATH.exec(req.url ?? '')?.[1];
     const fullUrl = code ? deps.links.cached(code) : undefined;
     if (!code || fullUrl === undefined) return false;
     const started = performance.now();
-    const headers: Record<string, string> = { [META.requestId]: genReqId(req), location: asciiLocation(fullUrl), 'content-length': '0' };
-    if (!permanent) headers['cache-control'] = 'private, no-store';
-    res.writeHead(deps.redirectStatus, headers);
+    res.writeHead(deps.redirectStatus, {
+      ...redirectHeaders(fullUrl, deps.redirectStatus),
+      [META.requestId]: genReqId(req),
+      'content-length': '0',
+    });
     res.end();
     if (req.method === 'GET') deps.clicks.record(code);
     observe[req.method].observe((performance.now() - started) / 1000);

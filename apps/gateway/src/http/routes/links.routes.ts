@@ -2,7 +2,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '@feedback/kit-core';
 import type { ShortenRequest, ShortenResponse } from '@feedback/proto/feedback/shortener/v1/shortener';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { asciiLocation } from '../location-header.js';
+import { redirectHeaders, SHORT_CODE } from '../redirect.js';
 import { ErrorBodySchema, errorResponses } from '../schemas/common.schemas.js';
 import { ShortenBody, ShortenedLinkSchema } from '../schemas/link.schemas.js';
 
@@ -20,8 +20,6 @@ export interface LinkRoutesDeps {
   redirectStatus: 301 | 302 | 303 | 307 | 308;
 }
 
-// The shortener's code alphabet; anything else is a 404 without a lookup (favicon.ico, probes).
-const CODE = /^[A-Za-z0-9]{4,32}$/;
 const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not found</title></head>' +
   '<body><h1>Link not found</h1><p>This short link does not exist. Check the address and try again.</p></body></html>\n';
@@ -37,7 +35,6 @@ export const linkRoutes =
     // JSON only (spec 4.10): a text/plain body is refused with 415 rather than half-parsed.
     app.removeContentTypeParser('text/plain');
     app.addSchema(ErrorBodySchema);
-    const permanent = deps.redirectStatus === 301 || deps.redirectStatus === 308;
 
     // Runs before the body is read, so refused callers cost no parsing.
     const rateLimit = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -77,12 +74,10 @@ export const linkRoutes =
       { logLevel: 'warn', schema: { hide: true } },
       async (req, reply) => {
         const code = req.params.code;
-        const fullUrl = CODE.test(code) ? await deps.links.fullUrl(code) : null;
+        const fullUrl = SHORT_CODE.test(code) ? await deps.links.fullUrl(code) : null;
         if (fullUrl === null) return notFoundPage(reply);
         if (req.method === 'GET') deps.clicks.record(code);
-        reply.code(deps.redirectStatus).header('location', asciiLocation(fullUrl));
-        if (!permanent) reply.header('cache-control', 'private, no-store');
-        return reply.send();
+        return reply.code(deps.redirectStatus).headers(redirectHeaders(fullUrl, deps.redirectStatus)).send();
       },
     );
   };
