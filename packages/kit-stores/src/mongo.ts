@@ -90,8 +90,8 @@ export function isDuplicateKeyError(err: unknown): boolean {
 }
 
 /**
- * Inserts `doc` unless a document with its `_id` exists; true only for the one caller that
- * inserted. This is our claim primitive: a unique insert is atomic on MongoDB and on FerretDB,
+ * Inserts `doc` unless that would break a unique index (its `_id` or another); true only for
+ * the one caller that inserted. This is our claim primitive: a unique insert is atomic on MongoDB and on FerretDB,
  * whereas FerretDB 1.24 runs findOneAndUpdate as read-then-write, so several concurrent
  * "claims" of one document can all succeed (docs/decisions.md).
  */

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { Directory } from '../../domain/directory.js';
 import type { DirectoryRepository } from '../../domain/ports.js';
 
@@ -21,13 +21,8 @@ export class MongoDirectoryRepository implements DirectoryRepository {
   }
 
   async insert(d: Directory): Promise<'created' | 'duplicate'> {
-    try {
-      await this.directories.insertOne({ _id: d.id, account_id: d.accountId, name: d.name, created_at: d.createdAt });
-      return 'created';
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return 'duplicate';
-      throw err;
-    }
+    const doc = { _id: d.id, account_id: d.accountId, name: d.name, created_at: d.createdAt };
+    return (await insertOnce(this.directories, doc)) ? 'created' : 'duplicate';
   }
 
   async findById(accountId: string, id: string): Promise<Directory | null> {

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { FileEntry } from '../../domain/file-entry.js';
 import type { ExpiryRepository } from '../../domain/ports.js';
 import { FILES, toFileEntry, type FileDoc } from './file-doc.js';
@@ -33,13 +33,7 @@ export class MongoExpiryRepository implements ExpiryRepository {
     if (latest && (latest.done || latest.until > now)) return null;
     const attempt = (latest?.attempt ?? 0) + 1;
     const _id = `${fileId}:${attempt}`;
-    try {
-      await this.leases.insertOne({ _id, file_id: fileId, attempt, holder, until, done: false });
-      return _id;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return null;
-      throw err;
-    }
+    return (await insertOnce(this.leases, { _id, file_id: fileId, attempt, holder, until, done: false })) ? _id : null;
   }
 
   async setExpired(id: string, at: Date): Promise<FileEntry | null> {

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { UploadOutbox } from '../../domain/ports.js';
 
 interface OutboxDoc {
@@ -15,11 +15,7 @@ export class MongoUploadOutbox implements UploadOutbox {
   }
 
   async add(fileId: string, at: Date): Promise<void> {
-    try {
-      await this.entries.insertOne({ _id: fileId, at });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    await insertOnce(this.entries, { _id: fileId, at });
   }
 
   async drop(fileId: string): Promise<void> {

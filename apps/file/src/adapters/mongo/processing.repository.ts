@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { FileEntry, ProcessingOutcome, ProcessingState } from '../../domain/file-entry.js';
 import type { ProcessingRecord, ProcessingRepository } from '../../domain/ports.js';
 
@@ -23,13 +23,7 @@ export class MongoProcessingRepository implements ProcessingRepository {
   }
 
   async mark(file: FileEntry, state: 'processing' | 'superseded', by: string, at: Date): Promise<boolean> {
-    try {
-      await this.records.insertOne({ _id: file.id, account_id: file.accountId, directory_id: file.directoryId, state, by, at, completed_at: null });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    return insertOnce(this.records, { _id: file.id, account_id: file.accountId, directory_id: file.directoryId, state, by, at, completed_at: null });
   }
 
   async states(fileIds: string[]): Promise<Map<string, ProcessingRecord>> {

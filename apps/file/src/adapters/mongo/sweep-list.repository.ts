@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { ObjectSweepList } from '../../domain/ports.js';
 
 interface SweepDoc {
@@ -16,11 +16,8 @@ export class MongoObjectSweepList implements ObjectSweepList {
   }
 
   async add(fileId: string, objectKey: string, notBefore: Date): Promise<void> {
-    try {
-      await this.entries.insertOne({ _id: fileId, object_key: objectKey, not_before: notBefore });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err; // already listed: a concurrent delete of the same file
-    }
+    // false = already listed: a concurrent delete of the same file.
+    await insertOnce(this.entries, { _id: fileId, object_key: objectKey, not_before: notBefore });
   }
 
   async drop(fileId: string): Promise<void> {

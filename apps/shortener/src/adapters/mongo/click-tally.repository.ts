@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { ClickTally, ClickTallyRepository } from '../../domain/ports.js';
 
@@ -34,12 +34,6 @@ export class MongoClickTallyRepository implements ClickTallyRepository {
     if (res.matchedCount === 1) return true;
     if (change.from !== null) return false;
     // No document yet: the first click of this link. A concurrent first insert loses here and retries.
-    try {
-      await this.tallies.insertOne({ _id: code, count: change.add, checkpoints: { [key(partition)]: change.to } });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    return insertOnce(this.tallies, { _id: code, count: change.add, checkpoints: { [key(partition)]: change.to } });
   }
 }

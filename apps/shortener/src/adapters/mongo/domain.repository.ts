@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { CustomerDomain } from '../../domain/link.js';
 import type { DomainRepository } from '../../domain/ports.js';
@@ -19,13 +19,7 @@ export class MongoDomainRepository implements DomainRepository {
   }
 
   async insertIfNew(domain: CustomerDomain): Promise<boolean> {
-    try {
-      await this.domains.insertOne({ _id: domain.name, account_id: domain.accountId, created_at: domain.createdAt });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    return insertOnce(this.domains, { _id: domain.name, account_id: domain.accountId, created_at: domain.createdAt });
   }
 
   async findByName(name: string): Promise<CustomerDomain | null> {

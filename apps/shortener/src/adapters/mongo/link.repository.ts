@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { Link } from '../../domain/link.js';
 import type { LinkRepository } from '../../domain/ports.js';
@@ -19,19 +19,13 @@ export class MongoLinkRepository implements LinkRepository {
   }
 
   async insertIfNew(link: Link): Promise<boolean> {
-    try {
-      await this.links.insertOne({
-        _id: link.code,
-        full_url: link.fullUrl,
-        account_id: link.accountId,
-        domain: link.domain,
-        created_at: link.createdAt,
-      });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    return insertOnce(this.links, {
+      _id: link.code,
+      full_url: link.fullUrl,
+      account_id: link.accountId,
+      domain: link.domain,
+      created_at: link.createdAt,
+    });
   }
 
   async findByCode(code: string): Promise<Link | null> {
