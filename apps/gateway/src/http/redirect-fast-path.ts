@@ -31,11 +31,10 @@ export function redirectFastPath(deps: FastPathDeps) {
     const fullUrl = code ? deps.links.cached(code) : undefined;
     if (!code || fullUrl === undefined) return false;
     const started = performance.now();
-    res.writeHead(deps.redirectStatus, {
-      ...redirectHeaders(fullUrl, deps.redirectStatus),
-      [META.requestId]: genReqId(req),
-      'content-length': '0',
-    });
+    const headers = redirectHeaders(fullUrl, deps.redirectStatus);
+    headers[META.requestId] = genReqId(req);
+    headers['content-length'] = '0';
+    res.writeHead(deps.redirectStatus, headers);
     res.end();
     if (req.method === 'GET') deps.clicks.record(code);
     observe[req.method].observe((performance.now() - started) / 1000);
