@@ -2,19 +2,54 @@
 # Starts and stops the services and the gateway (from source, with tsx), after the infrastructure.
 #   infra/apps.sh up [--record FILE] | down [FILE] | status
 source "$(dirname "$0")/lib.sh"
-HERE="$(dirname "$0")"
-API_PORT="${API_PORT:-8080}"
-LINK_PORT="${LINK_PORT:-8081}"
-FLOW_GRPC_PORT="${FLOW_GRPC_PORT:-50052}"
-FILE_GRPC_PORT="${FILE_GRPC_PORT:-50054}"
-SHORTENER_GRPC_PORT="${SHORTENER_GRPC_PORT:-50055}"
 # Order matters: services first, the gateway (which checks them for /ready) last.
-APPS=(flow file shortener gateway)
+APPS=(flow file shortener survey messaging gateway)
 
 admin_token() {
   local f="$LOCAL_DIR/admin-token"
   [ -s "$f" ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' >"$f")
   cat "$f"
+}
+
+# Signs the messaging service's delivery-report callback URLs; kept, so reports for messages sent
+# before a restart are still accepted.
+dlr_secret() {
+  local f="$LOCAL_DIR/dlr-secret"
+  [ -s "$f" ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' >"$f")
+  cat "$f"
+}
+
+# SMS_PROVIDER=http ./stack up: messaging hands its SMS to a local Kannel (infra/kannel.sh), which
+# is started first; the default "outbox" only records them (admin GET .../sms_messages).
+# Not in a subshell: it exports SMS_HTTP_PROVIDER (JSON with spaces and quotes) for start_bg's env.
+sms_provider_setup() {
+  SMS_PROVIDER="${SMS_PROVIDER:-outbox}"
+  case "$SMS_PROVIDER" in
+    outbox) ;;
+    http)
+      if [ -z "${SMS_HTTP_PROVIDER:-}" ]; then
+        "$REPO_ROOT/infra/kannel.sh" start
+        local settings user pass
+        settings="$("$REPO_ROOT/infra/kannel.sh" settings)"
+        user="$(sed -n 's/^KANNEL_SENDSMS_USER=//p' <<<"$settings")"
+        pass="$(sed -n 's/^KANNEL_SENDSMS_PASSWORD=//p' <<<"$settings")"
+        SMS_HTTP_PROVIDER="$(kannel_provider_json "$user" "$pass")"
+      fi
+      export SMS_HTTP_PROVIDER ;;
+    *) die "SMS_PROVIDER must be outbox or http (got '$SMS_PROVIDER')" ;;
+  esac
+}
+
+kannel_provider_json() { # kannel_provider_json USER PASSWORD : apps/messaging/README.md's Kannel config
+  # shellcheck disable=SC2016 # JavaScript, not shell
+  node -e '
+    const [port, user, password] = process.argv.slice(1);
+    process.stdout.write(JSON.stringify({
+      url: `http://127.0.0.1:${port}/cgi-bin/sendsms`, method: "GET",
+      query: { username: user, password, from: "FEEDBACK", to: "{to}", text: "{text}", charset: "UTF-8", coding: "2", "dlr-mask": "3", "dlr-url": "{dlr_url}" },
+      success: { body_regex: "^(0|3): " },
+      dlr: { url_query: "status=%d", status_param: "status", delivered: ["1"], failed: ["2", "16"] },
+    }));' "$KANNEL_SENDSMS_PORT" "$1" "$2"
 }
 
 common_env() {
@@ -23,7 +58,7 @@ common_env() {
 
 start_app() {
   local name="$1"
-  is_running "$name" && return 0
+  if is_running "$name"; then wait_for "$name" 90 app_ready "$name"; return 0; fi
   local env_vars
   case "$name" in
     flow) env_vars="GRPC_HOST=127.0.0.1 GRPC_PORT=$FLOW_GRPC_PORT" ;;
@@ -34,24 +69,42 @@ start_app() {
     shortener)
       env_vars="GRPC_HOST=127.0.0.1 GRPC_PORT=$SHORTENER_GRPC_PORT KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
       env_vars+=" PUBLIC_SHORTENER_URL=http://127.0.0.1:$LINK_PORT" ;;
+    survey)
+      env_vars="GRPC_HOST=127.0.0.1 GRPC_PORT=$SURVEY_GRPC_PORT FLOW_GRPC_ADDR=127.0.0.1:$FLOW_GRPC_PORT KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
+      env_vars+=" PUBLIC_BASE_URL=http://127.0.0.1:$API_PORT DEFAULT_PHONE_REGION=${DEFAULT_PHONE_REGION:-TR} DEFAULT_LINK_TTL_DAYS=${DEFAULT_LINK_TTL_DAYS:-7}" ;;
+    messaging)
+      sms_provider_setup
+      env_vars="GRPC_HOST=127.0.0.1 GRPC_PORT=$MESSAGING_GRPC_PORT KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
+      env_vars+=" SURVEY_GRPC_ADDR=127.0.0.1:$SURVEY_GRPC_PORT SHORTENER_GRPC_ADDR=127.0.0.1:$SHORTENER_GRPC_PORT"
+      env_vars+=" DLR_HOST=127.0.0.1 DLR_PORT=$MESSAGING_DLR_PORT DLR_PUBLIC_URL=http://127.0.0.1:$MESSAGING_DLR_PORT DLR_SECRET=$(dlr_secret)"
+      env_vars+=" DEFAULT_PHONE_REGION=${DEFAULT_PHONE_REGION:-TR} MAX_PHONES_PER_SHARING=${MAX_PHONES_PER_SHARING:-10000} SMS_PROVIDER=$SMS_PROVIDER" ;;
     gateway)
       env_vars="HOST=127.0.0.1 API_PORT=$API_PORT LINK_PORT=$LINK_PORT FLOW_GRPC_ADDR=127.0.0.1:$FLOW_GRPC_PORT"
       env_vars+=" FILE_GRPC_ADDR=127.0.0.1:$FILE_GRPC_PORT MAX_UPLOAD_BYTES=${MAX_UPLOAD_BYTES:-1073741824}"
       env_vars+=" PUBLIC_BASE_URL=http://127.0.0.1:$API_PORT PUBLIC_SHORTENER_URL=http://127.0.0.1:$LINK_PORT ADMIN_TOKEN=$(admin_token)"
       env_vars+=" SHORTENER_GRPC_ADDR=127.0.0.1:$SHORTENER_GRPC_PORT REDIS_URL=redis://127.0.0.1:$REDIS_PORT KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
+      env_vars+=" MESSAGING_GRPC_ADDR=127.0.0.1:$MESSAGING_GRPC_PORT SMS_MAX_PHONES_PER_SHARING=${MAX_PHONES_PER_SHARING:-10000}"
+      # SMS_LIMITS_FILE unset: the spec's four tiers (kit-limits); set it to try other tiers.
+      [ -n "${SMS_LIMITS_FILE:-}" ] && env_vars+=" SMS_LIMITS_FILE=$SMS_LIMITS_FILE"
       # Local callers (tests, benchmarks, curl) are not limited on POST /shorten; the limit test
       # calls from another loopback address (docs/decisions.md "Short links").
       env_vars+=" SHORTEN_RATE_LIMIT_EXEMPT=${SHORTEN_RATE_LIMIT_EXEMPT-127.0.0.1} SHORTEN_RATE_LIMIT_POINTS=${SHORTEN_RATE_LIMIT_POINTS:-300}" ;;
   esac
   # shellcheck disable=SC2046,SC2086
   (cd "$REPO_ROOT/apps/$name" && start_bg "$name" env $(common_env) $env_vars node --import tsx src/main.ts)
-  case "$name" in
-    flow) wait_for "$name" 60 port_open "$FLOW_GRPC_PORT" ;;
-    file) wait_for "$name" 90 port_open "$FILE_GRPC_PORT" ;;
-    shortener) wait_for "$name" 90 port_open "$SHORTENER_GRPC_PORT" ;;
-    gateway) wait_for "$name" 90 curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$API_PORT/ready" ;;
-  esac
+  wait_for "$name" 90 app_ready "$name"
   log "$name ready"
+}
+
+app_ready() { # app_ready NAME : its port answers (the gateway: /ready, which checks every peer)
+  case "$1" in
+    flow) port_open "$FLOW_GRPC_PORT" ;;
+    file) port_open "$FILE_GRPC_PORT" ;;
+    shortener) port_open "$SHORTENER_GRPC_PORT" ;;
+    survey) port_open "$SURVEY_GRPC_PORT" ;;
+    messaging) port_open "$MESSAGING_GRPC_PORT" ;;
+    gateway) curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$API_PORT/ready" ;;
+  esac
 }
 
 write_apps_json() {
@@ -71,8 +124,10 @@ up() {
 down() { stop_each stop_pid "${1:-}" "${APPS[@]}"; }
 
 status() {
-  for a in "${APPS[@]}"; do is_running "$a" && echo "$a: up" || echo "$a: down"; done
+  local a
+  for a in "${APPS[@]}"; do
+    if ! is_running "$a"; then echo "$a: down"; elif app_ready "$a"; then echo "$a: up"; else echo "$a: running but not answering"; fi
+  done
 }
 
-cmd="${1:-status}"; shift || true
-"$cmd" "$@"
+run_subcommand "up down status" "$@"

@@ -40,5 +40,4 @@ down() { stop_each stop_server "${1:-}" "${SERVERS[@]}"; }
 
 status() { for s in "${SERVERS[@]}"; do "$HERE/$s.sh" status; done; }
 
-cmd="${1:-status}"; shift || true
-"$cmd" "$@"
+run_subcommand "up down status write_stack_json" "$@"

@@ -28,7 +28,7 @@ POM
 }
 
 start() {
-  is_running "$NAME" && return 0
+  if is_running "$NAME"; then wait_for "$NAME" 90 ready; return 0; fi
   provision
   local dir="$DATA_DIR/kafka" conf="$LOCAL_DIR/kafka"
   mkdir -p "$dir" "$conf"
@@ -64,7 +64,6 @@ L4J
     java -Dlog4j.configuration="file:$conf/log4j.properties" -cp "$cp" kafka.tools.StorageTool \
       format -t "$id" -c "$conf/server.properties" >>"$LOG_DIR/$NAME.log" 2>&1 || die "kafka storage format failed"
   fi
-  : >"$LOG_DIR/$NAME.log.start"
   start_bg "$NAME" java -Xms128m -Xmx512m -XX:+UseSerialGC -Dlog4j.configuration="file:$conf/log4j.properties" \
     -cp "$cp" kafka.Kafka "$conf/server.properties"
   wait_for "$NAME" 120 ready
@@ -76,4 +75,4 @@ ready() { port_open "$KAFKA_PORT" && grep -q "Kafka Server started" "$LOG_DIR/$N
 stop() { stop_pid "$NAME"; }
 status() { is_running "$NAME" && ready && echo "kafka: up (127.0.0.1:$KAFKA_PORT)" || echo "kafka: down"; }
 
-"${1:-status}"
+run_subcommand "provision start stop status ready" "$@"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the local infrastructure scripts. Sourced, not run.
 # Binaries and jars are cached outside the work tree so that fresh clones reuse them;
 # data, logs and pid files live under .local/ in the work tree.
@@ -11,14 +12,19 @@ LOG_DIR="$LOCAL_DIR/logs"
 DATA_DIR="$LOCAL_DIR/data"
 mkdir -p "$CACHE_DIR/bin" "$RUN_DIR" "$LOG_DIR" "$DATA_DIR"
 
-# Ports and credentials: docker-compose.yml uses the same values.
-KAFKA_PORT="${KAFKA_PORT:-9092}"
-KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
-MONGO_PORT="${MONGO_PORT:-27017}"
-S3_PORT="${S3_PORT:-9000}"
+# Ports of the local stack: defined once in infra/ports.json (the apps' env defaults read the
+# same file); an environment variable of the same name overrides one. docker-compose.yml uses
+# the same values.
+while IFS= read -r line; do
+  if [[ "$line" =~ \"([A-Z0-9_]+)\":[[:space:]]*([0-9]+) ]]; then
+    key="${BASH_REMATCH[1]}"
+    printf -v "$key" '%s' "${!key:-${BASH_REMATCH[2]}}"
+    export "${key?}"
+  fi
+done <"$REPO_ROOT/infra/ports.json"
+unset line key
 S3_ACCESS_KEY="${S3_ACCESS_KEY:-feedback}"
 S3_SECRET_KEY="${S3_SECRET_KEY:-feedback-local-secret}"
-REDIS_PORT="${REDIS_PORT:-6379}"
 
 log() { printf '\033[1;34m[infra]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[infra] error:\033[0m %s\n' "$*" >&2; exit 1; }
@@ -27,24 +33,54 @@ require() { # require CMD "how to get it"
   command -v "$1" >/dev/null 2>&1 || die "'$1' is required but not installed. $2"
 }
 
-as_root() { # runs a command as root, with sudo when needed
-  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    die "need root to run: $*"; fi
+as_root() { # runs a command as root; never asks sudo for a password behind the user's back
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo -n "$@"; else
+    die "need root to run: $* (run it yourself, then try again)"; fi
+}
+
+ensure_apt_tool() { # ensure_apt_tool CMD PACKAGE: installs a Debian package when CMD is missing
+  command -v "$1" >/dev/null 2>&1 && return 0
+  command -v apt-get >/dev/null 2>&1 || die "'$1' is required: install the '$2' package with your package manager."
+  log "installing $2 from Debian (once)"
+  { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2"; } >"$LOG_DIR/apt-$2.log" 2>&1 \
+    || { tail -n 20 "$LOG_DIR/apt-$2.log" >&2; die "could not install $2; run 'apt-get install -y $2'"; }
 }
 
 pid_file() { echo "$RUN_DIR/$1.pid"; }
 
-is_running() { # is_running NAME
-  local f; f="$(pid_file "$1")"
-  [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null
+# A pid file holds "PID STARTTIME": the kernel's start time of that process (field 22 of
+# /proc/PID/stat) tells a live daemon from a stale PID reused by another process.
+proc_start_time() { # proc_start_time PID : prints the start time, fails if no such process
+  local stat; stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+  stat="${stat##*) }" # the command name may hold spaces; fields after it are plain
+  # shellcheck disable=SC2086
+  set -- $stat
+  [ "$1" != Z ] && [ "$1" != X ] || return 1 # a zombie or dead process is not running
+  echo "${20}"
 }
+
+pid_of() { # pid_of NAME : the recorded PID when that very process is still alive
+  local f pid start now; f="$(pid_file "$1")"
+  [ -f "$f" ] || return 1
+  read -r pid start <"$f" || true
+  [ -n "${pid:-}" ] || return 1
+  now="$(proc_start_time "$pid")" || return 1
+  [ -z "${start:-}" ] || [ "$now" = "$start" ] || return 1
+  echo "$pid"
+}
+
+is_running() { pid_of "$1" >/dev/null; }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-start_bg() { # start_bg NAME CMD... : starts a daemon with its log and pid file
+start_bg() { # start_bg NAME CMD... : starts a daemon with a fresh log and its pid file
   local name="$1"; shift
-  nohup "$@" >>"$LOG_DIR/$name.log" 2>&1 </dev/null &
-  echo $! >"$(pid_file "$name")"
+  local logf="$LOG_DIR/$name.log"
+  # A fresh log per start, so readiness checks never read an earlier run's lines.
+  [ -f "$logf" ] && mv -f "$logf" "$logf.prev"
+  nohup "$@" >"$logf" 2>&1 </dev/null &
+  local pid=$!
+  echo "$pid $(proc_start_time "$pid" || true)" >"$(pid_file "$name")"
 }
 
 wait_for() { # wait_for NAME SECONDS CHECK_CMD...
@@ -60,14 +96,13 @@ wait_for() { # wait_for NAME SECONDS CHECK_CMD...
   done
 }
 
-stop_pid() { # stop_pid NAME : TERM, wait up to 30 s, then KILL
+stop_pid() { # stop_pid NAME : TERM, wait up to 30 s, then KILL; never signals a reused PID
   local f pid; f="$(pid_file "$1")"
   [ -f "$f" ] || return 0
-  pid="$(cat "$f")"
-  if kill -0 "$pid" 2>/dev/null; then
+  if pid="$(pid_of "$1")"; then
     kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.3; done
-    if kill -0 "$pid" 2>/dev/null; then log "$1 did not stop in 30s; killing"; kill -KILL "$pid" 2>/dev/null || true; fi
+    for _ in $(seq 1 100); do proc_start_time "$pid" >/dev/null || break; sleep 0.3; done
+    if proc_start_time "$pid" >/dev/null; then log "$1 did not stop in 30s; killing"; kill -KILL "$pid" 2>/dev/null || true; fi
   fi
   rm -f "$f"
 }
@@ -79,7 +114,8 @@ start_each() {
   [ -n "$record" ] && : >"$record"
   local n
   for n in "$@"; do
-    is_running "$n" && continue
+    # A running one is still asked to start: that waits until it answers (or fails).
+    if is_running "$n"; then "$fn" "$n"; continue; fi
     "$fn" "$n"
     [ -n "$record" ] && echo "$n" >>"$record"
   done
@@ -92,6 +128,16 @@ stop_each() {
   local list=("$@") i
   [ -n "$file" ] && mapfile -t list <"$file"
   for ((i = ${#list[@]} - 1; i >= 0; i--)); do "$fn" "${list[$i]}"; done
+}
+
+# run_subcommand "CMD..." ARGS...: runs ARGS[0] (default status) if it is one of CMD, else usage.
+run_subcommand() {
+  local allowed="$1"; shift
+  local cmd="${1:-status}"; shift || true
+  case " $allowed " in
+    *" $cmd "*) "$cmd" "$@" ;;
+    *) echo "usage: $(basename "$0") {${allowed// /|}}" >&2; exit 2 ;;
+  esac
 }
 
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1

@@ -1,29 +1,55 @@
 #!/usr/bin/env bash
-# A MongoDB-wire-compatible server: FerretDB v1.24.2 on SQLite, embedded in infra/ferretdb.
-# Production and docker-compose use real MongoDB.
+# A MongoDB-wire server with MongoDB's semantics: SecantusDB (PyPI, a single-node server over
+# WiredTiger that reports itself as a one-member replica set, so transactions, TTL indexes and
+# change streams work). Installed with pip into a virtual environment in the cache.
+# Production and docker-compose use real MongoDB (docs/decisions.md "Local MongoDB server").
 source "$(dirname "$0")/lib.sh"
 NAME=mongo
-BIN="$CACHE_DIR/bin/ferretdb-embedded-v1.24.2"
-SRC="$REPO_ROOT/infra/ferretdb"
+SECANTUS_VERSION=0.7.0b3
+VENV="$CACHE_DIR/secantusdb-$SECANTUS_VERSION"
+BIN="$VENV/bin/secantusd-py"
 
 provision() {
-  [ -x "$BIN" ] && return 0
-  require go "Install Go 1.24+ (https://go.dev/dl or 'apt-get install -y golang')."
-  log "building FerretDB v1.24.2 (once, a minute or two)"
-  (cd "$SRC" && CGO_ENABLED=0 GOTOOLCHAIN=local go build -trimpath -o "$BIN.tmp" .) || die "FerretDB build failed"
-  mv "$BIN.tmp" "$BIN"
+  [ -f "$VENV/.complete" ] && return 0
+  require python3 "Install Python 3.10+ with venv, e.g. 'apt-get install -y python3 python3-venv'."
+  python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' \
+    || die "SecantusDB needs Python 3.10+ (found $(python3 --version 2>&1))."
+  log "installing SecantusDB $SECANTUS_VERSION into $VENV (once, about a minute)"
+  rm -rf "$VENV"
+  python3 -m venv "$VENV" || die "python3 -m venv failed; install the venv module, e.g. 'apt-get install -y python3-venv'."
+  "$VENV/bin/pip" install -q --disable-pip-version-check "SecantusDB==$SECANTUS_VERSION" >"$LOG_DIR/secantusdb-install.log" 2>&1 \
+    || { tail -n 20 "$LOG_DIR/secantusdb-install.log" >&2; die "pip install SecantusDB==$SECANTUS_VERSION failed"; }
+  touch "$VENV/.complete"
 }
 
 start() {
-  is_running "$NAME" && return 0
+  if is_running "$NAME"; then wait_for "$NAME" 90 ready; return 0; fi
   provision
-  start_bg "$NAME" "$BIN" -listen "127.0.0.1:$MONGO_PORT" -dir "$DATA_DIR/mongo"
-  wait_for "$NAME" 60 ready
-  log "mongo (FerretDB) ready on 127.0.0.1:$MONGO_PORT"
+  mkdir -p "$DATA_DIR/mongo" "$LOCAL_DIR/mongo"
+  local conf="$LOCAL_DIR/mongo/secantusd.toml"
+  cat >"$conf" <<TOML
+[server]
+host = "127.0.0.1"
+port = $MONGO_PORT
+storage_path = "$DATA_DIR/mongo"
+log_level = "WARNING"
+
+[storage]
+cache_size = "${MONGO_CACHE_SIZE:-512M}"
+TOML
+  start_bg "$NAME" "$BIN" --config "$conf"
+  wait_for "$NAME" 90 ready
+  log "mongo (SecantusDB $SECANTUS_VERSION) ready on 127.0.0.1:$MONGO_PORT"
 }
 
-ready() { port_open "$MONGO_PORT"; }
+# The port opens before the storage engine is ready: ask the server itself.
+ready() { port_open "$MONGO_PORT" && "$VENV/bin/python" - "$MONGO_PORT" <<'PY' >/dev/null 2>&1
+import sys, pymongo
+c = pymongo.MongoClient(port=int(sys.argv[1]), serverSelectionTimeoutMS=1500, directConnection=True)
+c.admin.command("ping")
+PY
+}
 stop() { stop_pid "$NAME"; }
 status() { is_running "$NAME" && ready && echo "mongo: up (mongodb://127.0.0.1:$MONGO_PORT)" || echo "mongo: down"; }
 
-"${1:-status}"
+run_subcommand "provision start stop status ready" "$@"

@@ -3,16 +3,10 @@
 source "$(dirname "$0")/lib.sh"
 NAME=redis
 
-provision() {
-  command -v redis-server >/dev/null 2>&1 && return 0
-  command -v apt-get >/dev/null 2>&1 || die "redis-server is required: install Redis 7 with your package manager."
-  log "installing redis-server from Debian (once)"
-  as_root apt-get update -qq >/dev/null && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null \
-    || die "could not install redis-server; run 'apt-get install -y redis-server'"
-}
+provision() { ensure_apt_tool redis-server redis-server; }
 
 start() {
-  is_running "$NAME" && return 0
+  if is_running "$NAME"; then wait_for "$NAME" 90 ready; return 0; fi
   provision
   start_bg "$NAME" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no \
     --dir "$DATA_DIR" --daemonize no
@@ -24,4 +18,4 @@ ready() { [ "$(redis-cli -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; }
 stop() { stop_pid "$NAME"; }
 status() { is_running "$NAME" && ready && echo "redis: up (redis://127.0.0.1:$REDIS_PORT)" || echo "redis: down"; }
 
-"${1:-status}"
+run_subcommand "provision start stop status ready" "$@"

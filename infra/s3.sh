@@ -18,7 +18,7 @@ provision() {
 }
 
 start() {
-  is_running "$NAME" && return 0
+  if is_running "$NAME"; then wait_for "$NAME" 90 ready; return 0; fi
   provision
   local dir="$DATA_DIR/s3/objects" meta="$DATA_DIR/s3/meta"; mkdir -p "$dir" "$meta"
   if [ -x "$MINIO" ]; then
@@ -37,4 +37,4 @@ ready() { curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$S3_PORT/"; }
 stop() { stop_pid "$NAME"; }
 status() { is_running "$NAME" && ready && echo "s3: up (http://127.0.0.1:$S3_PORT)" || echo "s3: down"; }
 
-"${1:-status}"
+run_subcommand "provision start stop status ready" "$@"

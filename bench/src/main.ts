@@ -1,13 +1,17 @@
 import { flowDetailsBench } from './flow-details.bench.js';
+import { mongoLookupsBench } from './mongo-lookups.bench.js';
 import { redirectsBench } from './redirects.bench.js';
 import { shortenBench } from './shorten.bench.js';
+import { smsSharingBench } from './sms-sharing.bench.js';
 import { uploadBench } from './upload.bench.js';
 
 // `./stack bench [name...]`: runs the named benchmarks (default: all) against the running stack.
 const BENCHES: Record<string, (o: { durationSec: number; rounds: number }) => Promise<unknown>> = {
   'flow-details': flowDetailsBench,
+  'mongo-lookups': mongoLookupsBench,
   redirects: redirectsBench,
   shorten: shortenBench,
+  'sms-sharing': smsSharingBench,
   upload: uploadBench,
 };
 

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 
 const TICKS_PER_SEC = 100; // Linux USER_HZ
 
-/** The pid of a process started by infra/*.sh or infra/apps.sh (from .local/run/<name>.pid). */
+/** The pid of a process started by infra/*.sh or infra/apps.sh (.local/run/<name>.pid holds "PID STARTTIME"). */
 export function pidOf(name: string, localDir = join(process.cwd(), '..', '.local')): number | undefined {
   try {
-    return Number(readFileSync(join(localDir, 'run', `${name}.pid`), 'utf8').trim());
+    const pid = Number(readFileSync(join(localDir, 'run', `${name}.pid`), 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { readStackFile } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import autocannon from 'autocannon';
 import { startBareServer } from './bare-server.js';
 import { compare } from './compare.js';

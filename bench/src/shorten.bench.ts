@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readStackFile } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import { MongoClient } from 'mongodb';
 import { report, type Summary } from './compare.js';
 import { runLoop } from './driver-loop.js';

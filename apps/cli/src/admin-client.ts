@@ -8,6 +8,15 @@ export class AdminApiError extends Error {
   }
 }
 
+export interface Channel {
+  id: string;
+  name: string;
+  node_id: string;
+  flow_id: string;
+  link_ttl_days: number;
+  created_at: string;
+}
+
 export interface AdminClientOptions {
   baseUrl: string;
   adminToken: string;
@@ -36,6 +45,9 @@ export function adminClient(opts: AdminClientOptions) {
     revokeToken: (accountId: string, tokenId: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/tokens/${enc(tokenId)}`),
     createNode: (accountId: string, name: string) => call<{ id: string; name: string; created_at: string }>('POST', `/accounts/${enc(accountId)}/nodes`, { name }),
     createFlow: (accountId: string, flow: unknown) => call<{ id: string; name: string; questions: unknown[] }>('POST', `/accounts/${enc(accountId)}/flows`, flow),
+    createChannel: (accountId: string, channel: { name: string; node_id: string; flow_id: string; link_ttl_days?: number }) =>
+      call<Channel>('POST', `/accounts/${enc(accountId)}/channels`, channel),
+    listChannels: (accountId: string) => call<{ data: Channel[] }>('GET', `/accounts/${enc(accountId)}/channels`),
   };
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env -S node --import tsx
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readStackFile } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import { adminClient, AdminApiError } from './admin-client.js';
 import { seed } from './seed.js';
 
@@ -13,7 +13,10 @@ const USAGE = `feedbackctl: the admin API from the command line
   tokens revoke --account ID --token TOKEN_ID
   nodes create --account ID --name NAME
   flows create --account ID --file flow.json
-  seed                     a demo account, both token kinds, a node and a flow
+  channels create --account ID --name NAME --node NODE_ID --flow FLOW_ID [--ttl-days DAYS]
+  channels list --account ID
+  seed                     a demo account, both token kinds, a node, a flow, a channel
+                           and a working personal survey link
 
 Options: --url BASE_URL --admin-token TOKEN (default: FEEDBACK_BASE_URL / FEEDBACK_ADMIN_TOKEN,
 else the running local stack's .local/stack.json). Output is JSON.`;
@@ -27,7 +30,7 @@ function connection(values: { url?: string; 'admin-token'?: string }) {
     adminToken ??= stack.admin_token;
   }
   if (!baseUrl || !adminToken) throw new Error('no base URL or admin token: pass --url and --admin-token');
-  return adminClient({ baseUrl, adminToken });
+  return { baseUrl, client: adminClient({ baseUrl, adminToken }) };
 }
 
 async function run(argv: string[]): Promise<unknown> {
@@ -42,6 +45,9 @@ async function run(argv: string[]): Promise<unknown> {
       kind: { type: 'string' },
       token: { type: 'string' },
       file: { type: 'string' },
+      node: { type: 'string' },
+      flow: { type: 'string' },
+      'ttl-days': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -52,7 +58,7 @@ async function run(argv: string[]): Promise<unknown> {
   };
   const [group, action] = positionals;
   if (values.help || !group) return USAGE;
-  const client = connection(values);
+  const { baseUrl, client } = connection(values);
   switch (`${group} ${action ?? ''}`.trim()) {
     case 'accounts create': return client.createAccount(need('name'));
     case 'tokens create': {
@@ -64,7 +70,13 @@ async function run(argv: string[]): Promise<unknown> {
     case 'tokens revoke': return (await client.revokeToken(need('account'), need('token'))) ?? { revoked: values.token };
     case 'nodes create': return client.createNode(need('account'), need('name'));
     case 'flows create': return client.createFlow(need('account'), JSON.parse(readFileSync(need('file'), 'utf8')));
-    case 'seed': return seed(client);
+    case 'channels create': {
+      const ttl = values['ttl-days'];
+      if (ttl !== undefined && !/^\d+$/.test(ttl)) throw new Error('--ttl-days must be a whole number of days');
+      return client.createChannel(need('account'), { name: need('name'), node_id: need('node'), flow_id: need('flow'), ...(ttl ? { link_ttl_days: Number(ttl) } : {}) });
+    }
+    case 'channels list': return client.listChannels(need('account'));
+    case 'seed': return seed(client, { baseUrl });
     default: throw new Error(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
   }
 }

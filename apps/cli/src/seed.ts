@@ -1,4 +1,4 @@
-import type { AdminClient } from './admin-client.js';
+import { AdminApiError, type AdminClient } from './admin-client.js';
 
 export const DEMO_FLOW = {
   name: 'Store visit',
@@ -18,18 +18,40 @@ export const DEMO_FLOW = {
   ],
 };
 
-/** A demo account with both token kinds, a node and a flow: everything an integrator needs to try the API. */
-export async function seed(client: AdminClient) {
+export const DEMO_CUSTOMER = { external_id: 'demo-customer-1', email: 'demo@example.com', phone_number: '+905321234567', name: 'Demo Customer' };
+
+/** A personal link through the public API, as an integrator makes one with the integration token. */
+async function personalLink(baseUrl: string, token: string, channelId: string, doFetch: typeof fetch) {
+  const res = await doFetch(`${baseUrl.replace(/\/$/, '')}/external/v1/link_channels/${encodeURIComponent(channelId)}/links`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ customer: DEMO_CUSTOMER }),
+  });
+  const body = (await res.json()) as { link?: string };
+  if (!res.ok || !body.link) throw new AdminApiError(res.status, body);
+  return body.link;
+}
+
+/**
+ * A demo account with both token kinds, a node, a flow and a link channel, and a personal survey
+ * link of the demo customer: everything an integrator needs to try the API and open the page.
+ */
+export async function seed(client: AdminClient, opts: { baseUrl: string; fetch?: typeof fetch }) {
   const account = await client.createAccount('Demo shop');
   const apiToken = await client.createToken(account.id, 'api', 'demo api token');
   const integrationToken = await client.createToken(account.id, 'integration', 'demo integration token');
   const node = await client.createNode(account.id, 'Demo store');
   const flow = await client.createFlow(account.id, DEMO_FLOW);
+  const channel = await client.createChannel(account.id, { name: 'Demo web', node_id: node.id, flow_id: flow.id, link_ttl_days: 7 });
+  const surveyLink = await personalLink(opts.baseUrl, integrationToken.token, channel.id, opts.fetch ?? fetch);
   return {
     account_id: account.id,
     api_token: apiToken.token,
     integration_token: integrationToken.token,
     node_id: node.id,
     flow_id: flow.id,
+    channel_id: channel.id,
+    customer: DEMO_CUSTOMER,
+    survey_link: surveyLink,
   };
 }

@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { readStackFile } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -11,8 +14,19 @@ describe('feedbackctl', () => {
   it('seeds a demo account whose tokens and flow work through the public API', async () => {
     const { stdout } = await cli('seed');
     const out = JSON.parse(stdout) as Record<string, string>;
-    expect(Object.keys(out).sort()).toEqual(['account_id', 'api_token', 'flow_id', 'integration_token', 'node_id']);
+    expect(Object.keys(out).sort()).toEqual(['account_id', 'api_token', 'channel_id', 'customer', 'flow_id', 'integration_token', 'node_id', 'survey_link']);
     const { base_url } = readStackFile();
+    // The printed personal link opens the survey, and the customer's active surveys list it.
+    expect(out.survey_link).toMatch(new RegExp(`^${base_url}/s/[\\w-]{32}$`));
+    const page = await fetch(out.survey_link!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('How likely are you to recommend us to a friend?');
+    const active = await fetch(`${base_url}/external/v1/nodes/${out.node_id}/active_surveys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${out.integration_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ customer: { external_id: 'demo-customer-1' } }),
+    });
+    expect(((await active.json()) as { surveys: Array<{ Link: string }> }).surveys.map((s) => s.Link)).toEqual([out.survey_link]);
     const viaIntegration = await fetch(`${base_url}/external/v1/flows/${out.flow_id}`, { headers: { authorization: `Bearer ${out.integration_token}` } });
     expect(viaIntegration.status).toBe(200);
     const viaApi = await fetch(`${base_url}/external/v1/flows/${out.flow_id}`, { headers: { authorization: `Token token="${out.api_token}"` } });
@@ -26,6 +40,21 @@ describe('feedbackctl', () => {
     await cli('tokens', 'revoke', '--account', account.id, '--token', token.id);
     const list = JSON.parse((await cli('tokens', 'list', '--account', account.id)).stdout) as { data: Array<{ id: string; revoked_at: string | null }> };
     expect(list.data.find((t) => t.id === token.id)?.revoked_at).toMatch(/\+00:00$/);
+  });
+
+  it('creates and lists channels', async () => {
+    const account = JSON.parse((await cli('accounts', 'create', '--name', 'cli channels')).stdout) as { id: string };
+    const node = JSON.parse((await cli('nodes', 'create', '--account', account.id, '--name', 'Store')).stdout) as { id: string };
+    const flowFile = join(mkdtempSync(join(tmpdir(), 'cli-')), 'flow.json');
+    writeFileSync(flowFile, JSON.stringify({ name: 'F', questions: [{ key: 'nps', body: { en: 'NPS?' }, style: 'nps' }] }));
+    const flow = JSON.parse((await cli('flows', 'create', '--account', account.id, '--file', flowFile)).stdout) as { id: string };
+    const channel = JSON.parse((await cli('channels', 'create', '--account', account.id, '--name', 'web', '--node', node.id, '--flow', flow.id, '--ttl-days', '3')).stdout) as Record<string, unknown>;
+    expect(channel).toMatchObject({ name: 'web', node_id: node.id, flow_id: flow.id, link_ttl_days: 3 });
+    const list = JSON.parse((await cli('channels', 'list', '--account', account.id)).stdout) as { data: Array<{ id: string }> };
+    expect(list.data.map((c) => c.id)).toEqual([channel.id]);
+    const bad = (await cli('channels', 'create', '--account', account.id, '--name', 'x', '--node', 'nope', '--flow', flow.id).catch((e: unknown) => e)) as { code: number; stderr: string };
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stderr)).toMatchObject({ code: 13002, errors: { node_id: 'nope' } });
   });
 
   it('fails with the API error body and a non-zero exit for bad input', async () => {

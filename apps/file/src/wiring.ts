@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Logger } from '@feedback/kit-core';
+import { systemClock, type Logger } from '@feedback/kit-core';
 import type { Producer } from '@feedback/kit-kafka';
 import type { S3Client } from '@feedback/kit-stores';
 import type { Db } from 'mongodb';
@@ -35,7 +35,7 @@ export function fileServiceDeps(infra: Infrastructure): FileServiceDeps {
     outbox: new MongoUploadOutbox(infra.db),
     blobs: new S3BlobStore(infra.s3, infra.bucket),
     events: kafkaFileEvents(infra.producer, infra.topics),
-    clock: { now: () => new Date() },
+    clock: systemClock,
     newId: randomUUID,
     newBlobToken: () => randomBytes(32).toString('base64url'),
     logger: infra.logger,

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createLogger, readStackFile } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import { callMetadata, createGrpcClient, startGrpcServer, statusToAppError, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics, type Producer } from '@feedback/kit-kafka';
 import { connectMongo, createS3, ensureBucket, ensureIndexes, type MongoHandle, type S3Client } from '@feedback/kit-stores';

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, onShutdown } from '@feedback/kit-core';
+import { createLogger, onShutdown, systemClock } from '@feedback/kit-core';
 import { startGrpcServer } from '@feedback/kit-grpc';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { FlowServiceService } from '@feedback/proto/feedback/flow/v1/flow';
 import { CachedFlowRepository } from './adapters/cached-flow.repository.js';
-import { flowIndexes, MongoFlowRepository } from './adapters/mongo/flow.repository.js';
+import { MongoFlowRepository } from './adapters/mongo/flow.repository.js';
+import { flowIndexes } from './adapters/mongo/indexes.js';
 import { loadEnv } from './env.js';
 import { flowHandlers } from './grpc/flow.handlers.js';
 
@@ -15,7 +16,7 @@ const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_D
 await ensureIndexes(mongo.db, flowIndexes);
 
 const flows = new CachedFlowRepository(new MongoFlowRepository(mongo.db), config.FLOW_CACHE_ENTRIES);
-const deps = { flows, newId: randomUUID, now: () => new Date() };
+const deps = { flows, newId: randomUUID, clock: systemClock };
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,

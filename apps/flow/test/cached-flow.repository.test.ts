@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CachedFlowRepository } from '../src/adapters/cached-flow.repository.js';
 import type { Flow } from '../src/domain/flow.js';
-import type { FlowRepository } from '../src/domain/flow.repository.js';
+import type { FlowRepository } from '../src/domain/ports.js';
 
 const flow = (id: string, accountId = 'a'): Flow => ({ id, accountId, name: 'n', questions: [], createdAt: new Date() });
 

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, createLogger, readStackFile } from '@feedback/kit-core';
+import { AppError, createLogger } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import { createGrpcClient, startGrpcServer, type RunningGrpcServer } from '@feedback/kit-grpc';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
 import { FlowServiceClient, FlowServiceService, type QuestionInput } from '@feedback/proto/feedback/flow/v1/flow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flowIndexes, MongoFlowRepository } from '../src/adapters/mongo/flow.repository.js';
+import { flowIndexes } from '../src/adapters/mongo/indexes.js';
+import { MongoFlowRepository } from '../src/adapters/mongo/flow.repository.js';
 import { flowHandlers } from '../src/grpc/flow.handlers.js';
 
 // The flow service's gRPC handlers on port 0 against the real MongoDB-compatible server.
@@ -17,7 +19,7 @@ describe('FlowService over gRPC', () => {
   beforeAll(async () => {
     mongo = await connectMongo({ url: readStackFile().mongo_url, dbName: `flow_test_${randomUUID().slice(0, 8)}`, logger });
     await ensureIndexes(mongo.db, flowIndexes);
-    const deps = { flows: new MongoFlowRepository(mongo.db), newId: randomUUID, now: () => new Date() };
+    const deps = { flows: new MongoFlowRepository(mongo.db), newId: randomUUID, clock: { now: () => new Date() } };
     server = await startGrpcServer({
       host: '127.0.0.1',
       port: 0,

@@ -1,7 +1,7 @@
 import { AppError } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
 import type { Flow } from '../src/domain/flow.js';
-import type { FlowRepository } from '../src/domain/flow.repository.js';
+import type { FlowRepository } from '../src/domain/ports.js';
 import { createFlow, getFlow } from '../src/domain/flow.use-cases.js';
 
 class MemoryFlows implements FlowRepository {
@@ -18,7 +18,7 @@ let n = 0;
 const deps = () => ({
   flows: new MemoryFlows(),
   newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
-  now: () => new Date('2026-11-22T09:30:00.123Z'),
+  clock: { now: () => new Date('2026-11-22T09:30:00.123Z') },
 });
 
 describe('flow use cases', () => {

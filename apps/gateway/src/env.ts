@@ -1,5 +1,8 @@
 import { env, loadConfig } from '@feedback/kit-core';
 import { z } from 'zod';
+import { peerAddressVars } from './grpc-peers.js';
+import { isTimeZone } from './api/surveys/display-date.js';
+import { PEERS } from './peers.js';
 
 export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
   loadConfig(
@@ -12,8 +15,7 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       ADMIN_TOKEN: z.string().min(24, 'must be at least 24 characters'),
       MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
       MONGO_DB: env.string('gateway'),
-      FLOW_GRPC_ADDR: env.string('127.0.0.1:50052'),
-      FILE_GRPC_ADDR: env.string('127.0.0.1:50054'),
+      ...peerAddressVars(PEERS),
       /** Largest file an upload may carry (413 / 13004 above). */
       MAX_UPLOAD_BYTES: env.int(1024 * 1024 * 1024, 1),
       /** Deadline of an upload or download stream through the file service. */
@@ -22,7 +24,6 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       BODY_LIMIT_BYTES: env.int(1024 * 1024, 1024),
       TOKEN_CACHE_TTL_MS: env.int(30_000),
       // Link listener ({shortener_url}); docs/decisions.md "Short links".
-      SHORTENER_GRPC_ADDR: env.string('127.0.0.1:50055'),
       REDIS_URL: env.string('redis://127.0.0.1:6379'),
       KAFKA_BROKERS: env.list('127.0.0.1:9092'),
       CLICKS_TOPIC: env.string('link.clicked'),
@@ -34,6 +35,19 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       SHORTEN_RATE_LIMIT_EXEMPT: env.list(''),
       /** Whose X-Forwarded-For the link listener believes for the client IP: false (default), true, a hop count, or IPs/CIDRs. */
       TRUST_PROXY: env.string('false'),
+      // SMS sharing; docs/decisions.md "SMS sharing".
+      /** The tier file (JSON or YAML, reloaded when it changes); unset → the spec's four tiers. */
+      SMS_LIMITS_FILE: z.string().optional(),
+      /** Hard cap on phone_numbers per sharing (400 above); keep it equal to messaging's MAX_PHONES_PER_SHARING. */
+      SMS_MAX_PHONES_PER_SHARING: env.int(10_000, 1),
+      /** Body limit of POST .../sms_sharings (10,000 phones with attributes exceed BODY_LIMIT_BYTES). */
+      SMS_SHARING_BODY_LIMIT_BYTES: env.int(3 * 1024 * 1024, 1024),
+      /** Accounts whose SMS sharing the operator has stopped (403 / 13013), comma-separated ids. */
+      SMS_DISABLED_ACCOUNTS: env.list(''),
+      /** How long an Idempotency-Key is remembered. */
+      IDEMPOTENCY_KEY_TTL_HOURS: env.int(24, 1),
+      /** IANA time zone of the active survey list's LastActivationDate. */
+      DISPLAY_TIME_ZONE: z.string().default('UTC').refine(isTimeZone, 'must be an IANA time zone name, e.g. Europe/Istanbul'),
       LOG_LEVEL: env.logLevel(),
     },
     vars,

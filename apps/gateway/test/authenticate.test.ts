@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiToken } from '../src/domain/account.js';
-import { authenticate } from '../src/domain/authenticate.js';
-import { hashToken, newTokenSecret, parseAuthorization } from '../src/domain/token-secret.js';
+import type { ApiToken } from '../src/accounts/domain/account.js';
+import { authenticate } from '../src/accounts/domain/authenticate.js';
+import { hashToken, newTokenSecret, parseAuthorization } from '../src/accounts/domain/token-secret.js';
 
 describe('parseAuthorization', () => {
   it('reads the three header forms of the spec', () => {

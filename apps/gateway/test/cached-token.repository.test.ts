@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiToken } from '../src/domain/account.js';
-import type { TokenRepository } from '../src/domain/ports.js';
-import { CachedTokenRepository } from '../src/adapters/cached-token.repository.js';
+import type { ApiToken } from '../src/accounts/domain/account.js';
+import type { TokenRepository } from '../src/accounts/domain/ports.js';
+import { CachedTokenRepository } from '../src/accounts/adapters/cached-token.repository.js';
 
 function countingRepo(token: ApiToken) {
   let lookups = 0;

@@ -1,8 +1,9 @@
-import { createLogger, readStackFile } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import { createKafka, createProducer, ensureTopics, KAFKA_HEADERS, type OutgoingMessage, type Producer } from '@feedback/kit-kafka';
 import { LinkClicked } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { describe, expect, it } from 'vitest';
-import { ClickPublisher } from '../src/adapters/click-publisher.js';
+import { ClickPublisher } from '../src/links/click.publisher.js';
 
 const logger = createLogger('gateway-test', 'silent');
 const opts = { topic: 'clicks', batchSize: 3, flushIntervalMs: 60_000, maxBuffered: 10, logger };

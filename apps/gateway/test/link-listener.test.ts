@@ -1,8 +1,8 @@
 import { AppError, createLogger } from '@feedback/kit-core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LinkResolver } from '../src/adapters/link-resolver.js';
-import { buildLink } from '../src/http/build-link.js';
+import { LinkResolver } from '../src/links/link.resolver.js';
+import { buildLink } from '../src/links/link-listener.js';
 import { createMetrics } from '../src/http/metrics.js';
 
 // The link listener on port 0 with the shortener replaced by an in-memory port: both ways a

@@ -1,8 +1,10 @@
-import { AppError, createLogger, readStackFile } from '@feedback/kit-core';
+import { AppError, createLogger } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import { createRedis, waitForRedis, type Redis } from '@feedback/kit-stores';
 import type { ResolveRequest, ResolveResponse } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LinkResolver, type ResolvePort } from '../src/adapters/link-resolver.js';
+import { LinkResolver } from '../src/links/link.resolver.js';
+import type { ResolvePort } from '../src/links/links.port.js';
 
 const logger = createLogger('gateway-test', 'silent');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asciiLocation } from '../src/http/location-header.js';
+import { asciiLocation } from '../src/links/redirect.views.js';
 
 describe('asciiLocation', () => {
   it('leaves ASCII URLs byte for byte, escapes included', () => {

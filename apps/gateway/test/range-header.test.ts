@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRangeHeader } from '../src/http/files/range-header.js';
+import { parseRangeHeader } from '../src/api/files/range-header.js';
 
 describe('parseRangeHeader', () => {
   it('reads one byte range in its three forms', () => {

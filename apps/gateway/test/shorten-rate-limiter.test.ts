@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, readStackFile } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import { createRedis, waitForRedis, type Redis } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShortenLimiter } from '../src/adapters/shorten-rate-limiter.js';
+import { createShortenLimiter } from '../src/links/shorten.limiter.js';
 
 const logger = createLogger('gateway-test', 'silent');
 // Unique per run, so a rerun within the window starts from a fresh key.

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { createLogger, readStackFile } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import { createS3 } from '@feedback/kit-stores';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectFileService } from '../src/adapters/file-service.client.js';
-import type { ApiToken } from '../src/domain/account.js';
-import { hashToken, newTokenSecret } from '../src/domain/token-secret.js';
+import { connectFileService } from '../src/api/files/files.client.js';
+import { filesFeature } from '../src/api/files/files.feature.js';
+import type { ApiToken } from '../src/accounts/domain/account.js';
+import { hashToken, newTokenSecret } from '../src/accounts/domain/token-secret.js';
 import { buildApi } from '../src/http/build-api.js';
 import { createMetrics } from '../src/http/metrics.js';
 
@@ -58,16 +60,11 @@ describe('upload size limit on the stream', () => {
     app = await buildApi({
       logger,
       metrics: createMetrics('gateway-test'),
-      accounts: { insert: async () => undefined, findById: async () => null },
-      tokens: { insert: async () => undefined, findByHash: async (h) => (h === token.hash ? token : null), listByAccount: async () => [], revoke: async () => null },
-      nodes: { insert: async () => undefined, findById: async () => null },
-      clock: { now: () => new Date() },
-      newId: randomUUID,
-      flows: { getFlow: () => Promise.reject(new Error('unused')), createFlow: () => Promise.reject(new Error('unused')) },
+      tokens: { findByHash: async (h) => (h === token.hash ? token : null) },
       adminToken: 'x'.repeat(32),
       readiness: [],
       bodyLimitBytes: 1024 * 1024,
-      files: { files: files.port, publicBaseUrl: 'https://files.example.com/', maxUploadBytes: LIMIT },
+      features: [filesFeature({ files: files.port, publicBaseUrl: 'https://files.example.com/', maxUploadBytes: LIMIT })],
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/v2/file_service/directory/${dir.id}/files`;

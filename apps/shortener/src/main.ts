@@ -1,4 +1,4 @@
-import { createLogger, onShutdown } from '@feedback/kit-core';
+import { createLogger, onShutdown, systemClock } from '@feedback/kit-core';
 import { startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka } from '@feedback/kit-kafka';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
@@ -24,7 +24,7 @@ const deps = {
   links: new MongoLinkRepository(mongo.db),
   domains: new MongoDomainRepository(mongo.db),
   tallies,
-  clock: { now: () => new Date() },
+  clock: systemClock,
   newCode: () => newShortCode(config.SHORT_CODE_LENGTH),
   settings: { shortBase: config.PUBLIC_SHORTENER_URL, maxUrlLength: config.MAX_URL_LENGTH },
 };

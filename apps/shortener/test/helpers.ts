@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, readStackFile } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import { createKafka } from '@feedback/kit-kafka';
 
 /** Against the running local stack (`infra/infra.sh up`); never a mock. */

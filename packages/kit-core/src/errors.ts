@@ -11,6 +11,8 @@ export type ErrorKind =
   | 'conflict'
   | 'too_large'
   | 'unsupported_media_type'
+  | 'uri_too_long'
+  | 'headers_too_large'
   | 'rate_limited'
   | 'gone'
   | 'unavailable'
@@ -32,6 +34,9 @@ export const ERROR_TABLE: Record<ErrorKind, ErrorSpec> = {
   conflict: { grpc: 6, http: 409, code: 13003, message: 'Resource already exists' },
   too_large: { grpc: 11, http: 413, code: 13004, message: 'Payload too large' },
   unsupported_media_type: { grpc: 3, http: 415, code: 13007, message: 'Unsupported media type' },
+  // Raised by the HTTP edge only (before a route runs); a gRPC peer never sends them.
+  uri_too_long: { grpc: 3, http: 414, code: 13021, message: 'URI too long' },
+  headers_too_large: { grpc: 3, http: 431, code: 13022, message: 'Request header fields too large' },
   rate_limited: { grpc: 8, http: 429, code: 13005, message: 'Too many requests' },
   gone: { grpc: 9, http: 410, code: 13006, message: 'Resource is gone' },
   unavailable: { grpc: 14, http: 503, code: 13009, message: 'Service temporarily unavailable' },
@@ -52,17 +57,28 @@ export class AppError extends Error {
   }
 }
 
+type Fields = Record<string, string>;
+
+/** The one way code builds an AppError of a fixed kind: the kind, then only what varies. */
 export const errors = {
-  invalid: (fields: Record<string, string>, message?: string) => new AppError('invalid', message, fields),
-  notFound: (field: string, id: string) => new AppError('not_found', undefined, { [field]: id }),
-  conflict: (fields: Record<string, string>, message?: string) => new AppError('conflict', message, fields),
-  permissionDenied: () => new AppError('permission_denied'),
+  invalid: (fields: Fields, message?: string, code?: number) => new AppError('invalid', message, fields, code),
   unauthenticated: () => new AppError('unauthenticated'),
+  permissionDenied: () => new AppError('permission_denied'),
+  notFound: (field: string, id: string) => new AppError('not_found', undefined, { [field]: id }),
+  conflict: (fields: Fields, message?: string) => new AppError('conflict', message, fields),
+  tooLarge: (fields: Fields = {}) => new AppError('too_large', undefined, fields),
+  unsupportedMediaType: (fields: Fields = {}) => new AppError('unsupported_media_type', undefined, fields),
+  rateLimited: () => new AppError('rate_limited'),
+  gone: (fields: Fields) => new AppError('gone', undefined, fields),
+  unavailable: (message?: string) => new AppError('unavailable', message),
+  internal: (message?: string) => new AppError('internal', message),
 };
 
 /** Reverse lookup used by gRPC clients when a peer sent a status without our detail. */
+const SHARED_GRPC_CODE: ReadonlySet<ErrorKind> = new Set(['unsupported_media_type', 'uri_too_long', 'headers_too_large']);
+
 export function kindForGrpcStatus(grpc: number): ErrorKind {
-  const hit = (Object.entries(ERROR_TABLE) as [ErrorKind, ErrorSpec][]).find(([k, v]) => v.grpc === grpc && k !== 'unsupported_media_type');
+  const hit = (Object.entries(ERROR_TABLE) as [ErrorKind, ErrorSpec][]).find(([k, v]) => v.grpc === grpc && !SHARED_GRPC_CODE.has(k));
   if (grpc === 4) return 'unavailable'; // DEADLINE_EXCEEDED
   return hit ? hit[0] : 'internal';
 }

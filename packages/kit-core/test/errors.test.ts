@@ -21,5 +21,11 @@ describe('error table', () => {
     expect(kindForGrpcStatus(16)).toBe('unauthenticated');
     expect(kindForGrpcStatus(4)).toBe('unavailable');
     expect(kindForGrpcStatus(2)).toBe('internal');
+    expect(kindForGrpcStatus(3)).toBe('invalid');
+  });
+
+  it('has 13xxx codes for what only the HTTP edge refuses (414, 431)', () => {
+    expect(ERROR_TABLE.uri_too_long).toMatchObject({ http: 414, code: 13021 });
+    expect(ERROR_TABLE.headers_too_large).toMatchObject({ http: 431, code: 13022 });
   });
 });

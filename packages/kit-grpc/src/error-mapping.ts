@@ -1,5 +1,5 @@
 import { Metadata, status, type StatusObject } from '@grpc/grpc-js';
-import { AppError, ERROR_TABLE, kindForGrpcStatus, type ErrorKind } from '@feedback/kit-core';
+import { AppError, ERROR_TABLE, errors, kindForGrpcStatus, type ErrorKind } from '@feedback/kit-core';
 import { ErrorDetail } from '@feedback/proto/feedback/common/v1/error_details';
 
 /** Binary trailer holding the ErrorDetail protobuf on every non-OK status we send. */
@@ -10,7 +10,7 @@ export const ERROR_DETAIL_KEY = 'feedback-error-bin';
  * anything else becomes a generic INTERNAL (the caller logs the original).
  */
 export function appErrorToStatus(err: unknown): StatusObject {
-  const app = err instanceof AppError ? err : new AppError('internal');
+  const app = err instanceof AppError ? err : errors.internal();
   const metadata = new Metadata();
   const detail = ErrorDetail.encode({ code: app.code, message: app.message, fields: app.fields }).finish();
   metadata.set(ERROR_DETAIL_KEY, Buffer.from(detail));
@@ -36,7 +36,7 @@ export function statusToAppError(err: { code?: number; metadata?: Metadata | nul
   const code = err.code ?? status.UNKNOWN;
   const detail = decodeDetail(err.metadata);
   // A call the peer cut (e.g. forced shutdown) did not fail on its merits: retryable, not a 500.
-  if (!detail && code === status.CANCELLED) return new AppError('unavailable');
+  if (!detail && code === status.CANCELLED) return errors.unavailable();
   if (!detail) return new AppError(kindForGrpcStatus(code));
   // Several kinds share a gRPC code (invalid / unsupported_media_type), so the 13xxx code decides.
   const exact = (Object.keys(ERROR_TABLE) as ErrorKind[]).find(

@@ -19,6 +19,7 @@ export function defaultDeadLetterTopic(topic: string): string {
 /** Header values are bounded so one huge error message cannot push the record over the broker's size limit. */
 const MAX_ERROR_MESSAGE = 1_000;
 
+/** A message as read from its partition, headers decoded: what a dead letter keeps. */
 export interface FailedMessage {
   topic: string;
   partition: number;

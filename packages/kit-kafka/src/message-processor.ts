@@ -1,21 +1,31 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@feedback/kit-core';
-import { deadLetterMessage, PoisonMessageError } from './dead-letter.js';
+import type { KafkaMessage } from 'kafkajs';
+import { deadLetterMessage, PoisonMessageError, type FailedMessage } from './dead-letter.js';
+import { decodeHeaders, KAFKA_HEADERS } from './headers.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { Producer } from './producer.js';
 
-export interface ConsumedMessage {
-  topic: string;
-  partition: number;
-  offset: string;
-  key: string | undefined;
-  value: Buffer;
-  headers: Record<string, string>;
+/** A message as handlers see it: its headers decoded, and an id to de-duplicate it by. */
+export interface ConsumedMessage extends FailedMessage {
   /** The `event-id` header; for a message without one, its position `${topic}:${partition}:${offset}`, which is stable across redeliveries. */
   eventId: string;
 }
 
 export type MessageHandler = (msg: ConsumedMessage) => Promise<void>;
+
+export function toConsumedMessage(topic: string, partition: number, message: KafkaMessage): ConsumedMessage {
+  const headers = decodeHeaders(message.headers);
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key?.toString(),
+    value: message.value ?? Buffer.alloc(0),
+    headers,
+    eventId: headers[KAFKA_HEADERS.eventId] ?? `${topic}:${partition}:${message.offset}`,
+  };
+}
 
 export interface ProcessorDeps {
   group: string;

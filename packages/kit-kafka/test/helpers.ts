@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, readStackFile } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 import type { Admin } from 'kafkajs';
 import { createKafka, createProducer, ensureTopics, runConsumer, type ConsumerHandle, type Producer, type RunConsumerOptions } from '../src/index.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
-import { memoryIdempotencyStore, mongoIdempotencyStore, type IdempotencyStore } from '../src/index.js';
+import { mongoIdempotencyStore } from '@feedback/kit-stores';
+import { memoryIdempotencyStore, type IdempotencyStore } from '../src/index.js';
 import { stack, uniq } from './helpers.js';
 
 const client = new MongoClient(stack.mongo_url);

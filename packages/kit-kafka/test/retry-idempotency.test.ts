@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
-import { mongoIdempotencyStore, type MessageHandler } from '../src/index.js';
+import { mongoIdempotencyStore } from '@feedback/kit-stores';
+import type { MessageHandler } from '../src/index.js';
 import { closeAll, freshTopic, stack, startConsumer, startProducer, uniq, waitFor, withAdmin } from './helpers.js';
 
 const client = new MongoClient(stack.mongo_url);

@@ -8,7 +8,7 @@ export interface MongoOptions {
   logger: Logger;
   /** Shows up in server logs and currentOp; defaults to dbName. */
   appName?: string;
-  /** Connections per server; a service needs few, and FerretDB serialises SQLite writes anyway. */
+  /** Connections per server; a service needs few. */
   maxPoolSize?: number;
   /** How long start-up (and each later operation) waits for a server before failing. */
   serverSelectionTimeoutMS?: number;
@@ -27,8 +27,9 @@ export interface MongoHandle {
  * Call it once per process, in main.ts, and pass `db` (or repositories built on it) down:
  * MongoClient owns a connection pool and is meant to be shared, not opened per request.
  *
- * Deliberately no replica-set, read-concern or transaction options: the same code runs on
- * FerretDB (standalone, no transactions) locally and on real MongoDB in production.
+ * The same code runs on real MongoDB (production, docker-compose) and on SecantusDB locally;
+ * both are replica sets (SecantusDB a one-member one), so transactions, TTL indexes and change
+ * streams are there when a service needs them (docs/decisions.md "Local MongoDB server").
  */
 export async function connectMongo(opts: MongoOptions): Promise<MongoHandle> {
   const timeout = opts.serverSelectionTimeoutMS ?? 5_000;
@@ -62,14 +63,13 @@ export type IndexSpec = Record<string, IndexDescription[]>;
  * Creates the indexes at start-up. Idempotent: an identical index that already exists is a
  * no-op. An existing index with the same name but different options throws (and so fails
  * start-up), because silently keeping the old definition could drop a uniqueness rule.
- * No TTL indexes: FerretDB lacks them, expiry is our own job (DESIGN §4).
+ * TTL indexes (`expireAfterSeconds`) are fine: the server removes due documents about once a
+ * minute, so use them for housekeeping, never for a rule that must hold at an exact time.
  */
 export async function ensureIndexes(db: Db, spec: IndexSpec): Promise<void> {
   for (const [collection, indexes] of Object.entries(spec)) {
-    // One index per call: FerretDB 1.24 panics (and drops the connection) when a single
-    // createIndexes call names several indexes that already exist.
     try {
-      for (const index of indexes) await db.collection(collection).createIndexes([index]);
+      if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
     } catch (err) {
       throw new Error(`mongo: creating indexes on ${db.databaseName}.${collection} failed: ${(err as Error).message}`, {
         cause: err,
@@ -91,9 +91,9 @@ export function isDuplicateKeyError(err: unknown): boolean {
 
 /**
  * Inserts `doc` unless that would break a unique index (its `_id` or another); true only for
- * the one caller that inserted. This is our claim primitive: a unique insert is atomic on MongoDB and on FerretDB,
- * whereas FerretDB 1.24 runs findOneAndUpdate as read-then-write, so several concurrent
- * "claims" of one document can all succeed (docs/decisions.md).
+ * the one caller that inserted: "exactly one wins" for records that do not exist yet (a lease
+ * of an attempt, an event id). To claim a document that exists, a conditional
+ * `findOneAndUpdate` is just as atomic (the conformance test checks the server for both).
  */
 export async function insertOnce<T extends Document & { _id: string }>(collection: Collection<T>, doc: T): Promise<boolean> {
   try {

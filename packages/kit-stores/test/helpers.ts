@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, readStackFile } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 
 export const stack = readStackFile();
 export const logger = createLogger('kit-stores-test', process.env.TEST_LOG_LEVEL ?? 'silent');

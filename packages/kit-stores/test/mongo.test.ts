@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMongo, ensureIndexes, insertOnce, isDuplicateKeyError, type MongoHandle } from '../src/index.js';
+import { connectMongo, ensureIndexes, insertOnce, isDuplicateKeyError, processedEventIndexes, type MongoHandle } from '../src/index.js';
 import { logger, stack, uniqueName } from './helpers.js';
 
 describe('mongo', () => {
@@ -33,9 +33,8 @@ describe('mongo', () => {
     expect(isDuplicateKeyError(new Error('other'))).toBe(false);
   });
 
-  // The issue asked for a findOneAndUpdate claim; FerretDB 1.24 (our local server) runs it as
-  // read-then-write and lets several claimers win, so claims use a unique insert instead
-  // (docs/decisions.md). This is the primitive every service uses for "exactly one wins".
+  // The primitive for "exactly one wins" on a record that does not exist yet; a conditional
+  // findOneAndUpdate on an existing one is covered by mongo-conformance.test.ts.
   it('lets exactly one of 20 concurrent claimers win an insertOnce claim', async () => {
     const claims = mongo.db.collection<{ _id: string; claimed_by: string }>('claims');
     const claimers = Array.from({ length: 20 }, (_, i) => `worker-${i}`);
@@ -46,6 +45,12 @@ describe('mongo', () => {
       expect(winners).toHaveLength(1);
       expect(await claims.findOne({ _id: key })).toMatchObject({ claimed_by: winners[0] });
     }
+  });
+
+  it('prunes the processed-events store with a TTL index', async () => {
+    await ensureIndexes(mongo.db, processedEventIndexes('pe', 3600));
+    const ttl = (await mongo.db.collection('pe').indexes()).find((i) => i.name === 'processed_at_ttl');
+    expect(ttl).toMatchObject({ key: { processed_at: 1 }, expireAfterSeconds: 3600 });
   });
 
   it('fails fast when no server answers', async () => {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 import { resolveRange, type RangeRequest } from './byte-range.js';
 import type { FileEntry } from './file-entry.js';
 import { isBlobToken } from './ids.js';
@@ -25,13 +25,13 @@ export function isPastRetention(file: FileEntry, now: Date, retentionMs: number)
  */
 export async function openBlob(deps: Deps, blobToken: string, range: RangeRequest | undefined, infoOnly: boolean): Promise<OpenedBlob> {
   const file = isBlobToken(blobToken) ? await deps.files.findByBlobToken(blobToken) : null;
-  if (!file) throw new AppError('not_found', undefined, { blob_token: blobToken });
-  if (isPastRetention(file, deps.clock.now(), deps.retentionMs)) throw new AppError('gone', undefined, { blob_token: 'the file has expired' });
+  if (!file) throw errors.notFound('blob_token', blobToken);
+  if (isPastRetention(file, deps.clock.now(), deps.retentionMs)) throw errors.gone({ blob_token: 'the file has expired' });
   const resolved = resolveRange(file.size, range);
   if (resolved === 'not_satisfiable') return { file, range: null, bytes: null };
   if (infoOnly || resolved.length === 0) return { file, range: resolved, bytes: null };
   const bytes = await deps.blobs.read(file.objectKey, resolved.partial ? resolved : undefined);
   // The entry is live but its object is not: it is being expired or deleted right now.
-  if (!bytes) throw new AppError('gone', undefined, { blob_token: 'the file is no longer available' });
+  if (!bytes) throw errors.gone({ blob_token: 'the file is no longer available' });
   return { file, range: resolved, bytes };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 
 /** Passes bytes through while counting and hashing them; fails as too_large past `maxBytes`. */
 export class ByteMeter extends Transform {
@@ -23,4 +23,4 @@ export class ByteMeter extends Transform {
   }
 }
 
-export const tooLarge = (maxBytes: number) => new AppError('too_large', undefined, { file: `must be at most ${maxBytes} bytes` });
+export const tooLarge = (maxBytes: number) => errors.tooLarge({ file: `must be at most ${maxBytes} bytes` });

@@ -1,4 +1,4 @@
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 import { requireDirectory } from './directory.use-cases.js';
 import type { FileEntry, ProcessingOutcome } from './file-entry.js';
 import { withStates } from './file.use-cases.js';
@@ -27,7 +27,7 @@ const MAX_ROUNDS = 10;
  * claim's to process.
  */
 export async function claimLatestFile(deps: Deps, accountId: string, directoryId: string, rawFilename: string, claimer: string): Promise<Claim> {
-  if (!claimer) throw new AppError('invalid', undefined, { claimer: 'is required' });
+  if (!claimer) throw errors.invalid({ claimer: 'is required' });
   const directory = await requireDirectory(deps, accountId, directoryId);
   const filename = sanitizeFilename(rawFilename);
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -45,7 +45,7 @@ export async function claimLatestFile(deps: Deps, accountId: string, directoryId
     }
     return { file: won ? { ...latest, processingState: 'processing', claimedBy: claimer } : null, superseded };
   }
-  throw new AppError('unavailable', 'Too many concurrent claims; try again');
+  throw errors.unavailable('Too many concurrent claims; try again');
 }
 
 export async function completeProcessing(
@@ -57,10 +57,10 @@ export async function completeProcessing(
 ): Promise<FileEntry> {
   const id = isId(fileId) ? normalizeId(fileId) : null;
   const file = id ? await deps.files.findAny(id) : null;
-  if (!file || file.accountId !== accountId) throw new AppError('not_found', undefined, { file_id: fileId });
+  if (!file || file.accountId !== accountId) throw errors.notFound('file_id', fileId);
   if (!(await deps.processing.complete(accountId, file.id, claimer, outcome, deps.clock.now()))) {
     const [current] = await withStates(deps, [file]);
-    throw new AppError('conflict', 'The file is not being processed by this claimer', { file_id: `is ${current!.processingState}` });
+    throw errors.conflict({ file_id: `is ${current!.processingState}` }, 'The file is not being processed by this claimer');
   }
   const [done] = await withStates(deps, [file]);
   return done!;

@@ -1,4 +1,4 @@
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 
 /** A folder of an account's files; its name is unique within the account. */
 export interface Directory {
@@ -16,8 +16,8 @@ const HIDDEN = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 /** The stored form of a directory name (trimmed, NFC), or an invalid error naming `name`. */
 export function normalizeDirectoryName(raw: string): string {
   const name = (raw ?? '').normalize('NFC').trim();
-  if (name === '') throw new AppError('invalid', undefined, { name: 'is required' });
-  if (name.length > DIRECTORY_NAME_MAX) throw new AppError('invalid', undefined, { name: `must be at most ${DIRECTORY_NAME_MAX} characters` });
-  if (HIDDEN.test(name)) throw new AppError('invalid', undefined, { name: 'must not contain control characters' });
+  if (name === '') throw errors.invalid({ name: 'is required' });
+  if (name.length > DIRECTORY_NAME_MAX) throw errors.invalid({ name: `must be at most ${DIRECTORY_NAME_MAX} characters` });
+  if (HIDDEN.test(name)) throw errors.invalid({ name: 'must not contain control characters' });
   return name;
 }

@@ -1,4 +1,4 @@
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 import { normalizeDirectoryName, type Directory } from './directory.js';
 import { isId, normalizeId } from './ids.js';
 import type { FileServiceDeps } from './ports.js';
@@ -8,7 +8,7 @@ type Deps = Pick<FileServiceDeps, 'directories' | 'clock' | 'newId'>;
 export async function createDirectory(deps: Deps, accountId: string, rawName: string): Promise<Directory> {
   const directory: Directory = { id: deps.newId(), accountId, name: normalizeDirectoryName(rawName), createdAt: deps.clock.now() };
   const outcome = await deps.directories.insert(directory);
-  if (outcome === 'duplicate') throw new AppError('conflict', undefined, { name: 'a directory of this name already exists' });
+  if (outcome === 'duplicate') throw errors.conflict({ name: 'a directory of this name already exists' });
   return directory;
 }
 
@@ -17,6 +17,6 @@ export const listDirectories = (deps: Pick<Deps, 'directories'>, accountId: stri
 /** Unknown, malformed and other accounts' directory ids all answer the same not-found. */
 export async function requireDirectory(deps: Pick<Deps, 'directories'>, accountId: string, directoryId: string): Promise<Directory> {
   const directory = isId(directoryId) ? await deps.directories.findById(accountId, normalizeId(directoryId)) : null;
-  if (!directory) throw new AppError('not_found', undefined, { directory_id: directoryId });
+  if (!directory) throw errors.notFound('directory_id', directoryId);
   return directory;
 }

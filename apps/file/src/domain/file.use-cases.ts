@@ -1,4 +1,4 @@
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 import { requireDirectory } from './directory.use-cases.js';
 import type { FileEntry } from './file-entry.js';
 import { isId, normalizeId } from './ids.js';
@@ -24,7 +24,7 @@ export async function listFiles(deps: Deps, accountId: string, directoryId: stri
 async function requireFile(deps: Deps, accountId: string, directoryId: string, fileId: string): Promise<FileEntry> {
   const directory = await requireDirectory(deps, accountId, directoryId);
   const file = isId(fileId) ? await deps.files.findById(accountId, directory.id, normalizeId(fileId)) : null;
-  if (!file) throw new AppError('not_found', undefined, { file_entry_id: fileId });
+  if (!file) throw errors.notFound('file_entry_id', fileId);
   return file;
 }
 
@@ -41,7 +41,7 @@ export async function getFile(deps: Deps, accountId: string, directoryId: string
 export async function deleteFile(deps: Deps, accountId: string, directoryId: string, fileId: string): Promise<FileEntry> {
   const file = await requireFile(deps, accountId, directoryId, fileId);
   await deps.sweepList.add(file.id, file.objectKey, deps.clock.now());
-  if (!(await deps.files.remove(file.id))) throw new AppError('not_found', undefined, { file_entry_id: fileId });
+  if (!(await deps.files.remove(file.id))) throw errors.notFound('file_entry_id', fileId);
   try {
     await deps.blobs.remove(file.objectKey);
     await deps.sweepList.drop(file.id);

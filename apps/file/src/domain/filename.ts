@@ -1,4 +1,4 @@
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 
 export const FILENAME_MAX_BYTES = 255;
 
@@ -14,10 +14,10 @@ export function sanitizeFilename(raw: string): string {
   const lastSegment = (raw ?? '').normalize('NFC').split(/[/\\]/).pop() ?? '';
   const name = lastSegment.replace(HIDDEN, '').trim();
   if (name === '' || name === '.' || name === '..') {
-    throw new AppError('invalid', undefined, { filename: 'is required and must name a file' });
+    throw errors.invalid({ filename: 'is required and must name a file' });
   }
   if (Buffer.byteLength(name) > FILENAME_MAX_BYTES) {
-    throw new AppError('invalid', undefined, { filename: `must be at most ${FILENAME_MAX_BYTES} bytes` });
+    throw errors.invalid({ filename: `must be at most ${FILENAME_MAX_BYTES} bytes` });
   }
   return name;
 }

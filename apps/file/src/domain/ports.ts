@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Logger } from '@feedback/kit-core';
+import type { Clock, Logger } from '@feedback/kit-core';
 import type { Directory } from './directory.js';
 import type { FileEntry, ProcessingOutcome, ProcessingState } from './file-entry.js';
 
@@ -91,10 +91,6 @@ export interface FileEvents {
   uploaded(file: FileEntry): Promise<void>;
   /** file.expired, event id `file.expired:<file id>`: a retry republishes the same id. */
   expired(file: FileEntry): Promise<void>;
-}
-
-export interface Clock {
-  now(): Date;
 }
 
 export interface FileServiceDeps {

@@ -1,4 +1,4 @@
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 import {
   ProcessingOutcome as OutcomeMessage,
   ProcessingState as StateMessage,
@@ -44,5 +44,5 @@ export function fileMessage(f: FileEntry): FileMessage {
 export function outcomeOf(outcome: OutcomeMessage): ProcessingOutcome {
   if (outcome === OutcomeMessage.PROCESSING_OUTCOME_PROCESSED) return 'processed';
   if (outcome === OutcomeMessage.PROCESSING_OUTCOME_FAILED) return 'failed';
-  throw new AppError('invalid', undefined, { outcome: 'must be processed or failed' });
+  throw errors.invalid({ outcome: 'must be processed or failed' });
 }

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { sendUnaryData, ServerReadableStream } from '@grpc/grpc-js';
-import { AppError } from '@feedback/kit-core';
+import { errors, type AppError } from '@feedback/kit-core';
 import type { UploadFileRequest, UploadFileResponse, UploadMetadata } from '@feedback/proto/feedback/file/v1/file';
 import type { FileServiceDeps } from '../domain/ports.js';
 import { uploadFile } from '../domain/upload.use-case.js';
@@ -8,7 +8,7 @@ import { fileMessage } from './file.messages.js';
 
 type UploadCall = ServerReadableStream<UploadFileRequest, UploadFileResponse>;
 
-const invalid = (field: string, why: string) => new AppError('invalid', undefined, { [field]: why });
+const invalid = (field: string, why: string) => errors.invalid({ [field]: why });
 
 /**
  * UploadFile: metadata, bytes, trailer. Bytes flow into a PassThrough that the use case streams
@@ -56,7 +56,7 @@ export function uploadHandler(deps: FileServiceDeps) {
       else if (trailer === undefined) fail(invalid('trailer', 'is missing: the upload was cut off'));
       else bytes.end();
     });
-    call.on('cancelled', () => bytes.destroy(new AppError('unavailable', 'upload cancelled by the client')));
+    call.on('cancelled', () => bytes.destroy(errors.unavailable('upload cancelled by the client')));
     call.on('error', (err) => bytes.destroy(err));
   };
 }

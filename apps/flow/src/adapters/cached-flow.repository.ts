@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Flow } from '../domain/flow.js';
-import type { FlowRepository } from '../domain/flow.repository.js';
+import type { FlowRepository } from '../domain/ports.js';
 
 /**
  * Flows never change once created (there is no update or delete RPC), so a found flow can

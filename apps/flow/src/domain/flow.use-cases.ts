@@ -1,12 +1,12 @@
-import { AppError } from '@feedback/kit-core';
+import { errors, type Clock } from '@feedback/kit-core';
 import type { Flow, FlowDefinition, QuestionStyle } from './flow.js';
-import type { FlowRepository } from './flow.repository.js';
+import type { FlowRepository } from './ports.js';
 import { validateFlowDefinition } from './validate-flow.js';
 
 export interface FlowDeps {
   flows: FlowRepository;
   newId: () => string;
-  now: () => Date;
+  clock: Clock;
 }
 
 export async function createFlow(deps: FlowDeps, accountId: string, def: FlowDefinition): Promise<Flow> {
@@ -15,7 +15,7 @@ export async function createFlow(deps: FlowDeps, accountId: string, def: FlowDef
     id: deps.newId(),
     accountId,
     name: def.name.trim(),
-    createdAt: deps.now(),
+    createdAt: deps.clock.now(),
     questions: def.questions.map((q) => ({
       id: deps.newId(),
       key: q.key,
@@ -33,6 +33,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Unknown, malformed and other accounts' flow ids all answer the same not-found. */
 export async function getFlow(deps: Pick<FlowDeps, 'flows'>, accountId: string, flowId: string): Promise<Flow> {
   const flow = UUID.test(flowId) ? await deps.flows.findById(accountId, flowId.toLowerCase()) : null;
-  if (!flow) throw new AppError('not_found', undefined, { flow_id: flowId });
+  if (!flow) throw errors.notFound('flow_id', flowId);
   return flow;
 }

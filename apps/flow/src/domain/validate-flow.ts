@@ -1,4 +1,4 @@
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 import {
   CHOICE_STYLES,
   FLOW_LIMITS,
@@ -65,5 +65,5 @@ export function validateFlowDefinition(def: FlowDefinition): void {
     });
   });
 
-  if (Object.keys(problems).length > 0) throw new AppError('invalid', 'Invalid flow definition', problems);
+  if (Object.keys(problems).length > 0) throw errors.invalid(problems, 'Invalid flow definition');
 }

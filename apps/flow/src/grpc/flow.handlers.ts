@@ -9,13 +9,8 @@ export function toMessage(flow: Flow): FlowMessage {
     accountId: flow.accountId,
     name: flow.name,
     createdAt: flow.createdAt.toISOString(),
-    questions: flow.questions.map((q) => ({
-      id: q.id,
-      key: q.key,
-      body: q.body,
-      style: q.style,
-      options: q.options.map((o) => ({ id: o.id, key: o.key, body: o.body })),
-    })),
+    // The domain's questions are the message's shape; the HTTP view picks its fields once (gateway flows.views.ts).
+    questions: flow.questions,
   };
 }
 

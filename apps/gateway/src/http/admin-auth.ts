@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 import type { FastifyRequest } from 'fastify';
 
 /** Admin routes: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
@@ -8,6 +8,6 @@ export function makeAdminAuth(adminToken: string) {
   return async (req: FastifyRequest) => {
     const m = /^Bearer[ ]+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     const got = createHash('sha256').update(m?.[1] ?? '').digest();
-    if (!m || !timingSafeEqual(want, got)) throw new AppError('unauthenticated');
+    if (!m || !timingSafeEqual(want, got)) throw errors.unauthenticated();
   };
 }

@@ -1,8 +1,8 @@
-import { currentContext } from '@feedback/kit-core';
+import { currentContext, errors } from '@feedback/kit-core';
 import type { FastifyRequest } from 'fastify';
-import type { Principal, TokenKind } from '../domain/account.js';
-import { authenticate } from '../domain/authenticate.js';
-import type { TokenRepository } from '../domain/ports.js';
+import type { Principal, TokenKind } from '../accounts/domain/account.js';
+import { authenticate } from '../accounts/domain/authenticate.js';
+import type { TokenRepository } from '../accounts/domain/ports.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,4 +31,10 @@ export function makeAuthenticator(tokens: Pick<TokenRepository, 'findByHash'>): 
 export function principalOf(req: FastifyRequest): Principal {
   if (!req.principal) throw new Error('route has no authentication hook');
   return req.principal;
+}
+
+/** After authentication: an account_id in the path must be the caller's own (403, no data). */
+export async function requireOwnAccount(req: FastifyRequest) {
+  const { account_id } = req.params as { account_id?: string };
+  if (account_id !== principalOf(req).accountId) throw errors.permissionDenied();
 }

@@ -1,47 +1,38 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from '@feedback/kit-core';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { baseFastifyOptions } from './fastify-options.js';
-import type { AdminDeps } from '../domain/admin.use-cases.js';
+import type { TokenRepository } from '../accounts/domain/ports.js';
 import { makeAdminAuth } from './admin-auth.js';
+import type { ApiFeature } from './api-feature.js';
 import { makeAuthenticator } from './auth.js';
+import { ErrorBodySchema } from './common.schemas.js';
 import { registerErrorHandling } from './error-handler.js';
-import { registerFileRoutes, type FileRoutesDeps } from './files/register-file-routes.js';
+import { baseFastifyOptions } from './fastify-options.js';
+import { healthRoutes, type ReadinessCheck } from './health.routes.js';
 import { registerMetrics, type Metrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { registerRequestContext } from './request-context.js';
-import { adminLinksRoutes, type AdminLinksPort } from './routes/admin-links.routes.js';
-import { adminRoutes, type AdminFlowsPort } from './routes/admin.routes.js';
-import { flowsRoutes, type FlowsPort } from './routes/flows.routes.js';
-import { healthRoutes, type ReadinessCheck } from './routes/health.routes.js';
-import { AccountSchema, IssuedTokenSchema, NodeSchema, TokenInfoSchema } from './schemas/admin.schemas.js';
-import { ErrorBodySchema } from './schemas/common.schemas.js';
-import { FlowSchema } from './schemas/flow.schemas.js';
 
-export interface ApiDeps extends AdminDeps {
+export interface ApiDeps {
   logger: Logger;
-  flows: FlowsPort & AdminFlowsPort;
+  metrics: Metrics;
+  /** Who may call: every feature's routes authenticate against these. */
+  tokens: Pick<TokenRepository, 'findByHash'>;
   adminToken: string;
   readiness: ReadinessCheck[];
-  metrics: Metrics;
   bodyLimitBytes: number;
   publicUrl?: string;
-  /** The file routes; left out, they are not served. */
-  files?: FileRoutesDeps;
-  /** The admin routes of short links and customer domains; left out, they are not served. */
-  shortener?: AdminLinksPort;
+  features: ApiFeature[];
 }
 
-/** The API listener ({base_url}). Pure construction: main.ts decides where it listens. */
+/** The API listener ({base_url}). Pure construction: main.ts decides its features and where it listens. */
 export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...baseFastifyOptions(deps.logger, deps.bodyLimitBytes),
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  for (const schema of [ErrorBodySchema, FlowSchema, AccountSchema, NodeSchema, IssuedTokenSchema, TokenInfoSchema]) {
-    app.addSchema(schema);
-  }
+  for (const schema of uniqueById([ErrorBodySchema, ...deps.features.flatMap((f) => f.schemas ?? [])])) app.addSchema(schema);
   // JSON in, JSON out: a text/plain body is refused with 415 rather than half-parsed.
   app.removeContentTypeParser('text/plain');
   registerRequestContext(app);
@@ -53,13 +44,21 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     serverUrl: deps.publicUrl,
   });
 
-  const auth = makeAuthenticator(deps.tokens);
   healthRoutes(app, { checks: deps.readiness, metrics: deps.metrics });
-  await app.register(flowsRoutes({ flows: deps.flows, auth }));
-  if (deps.files) await registerFileRoutes(app, { ...deps.files, auth });
-  await app.register(adminRoutes({ ...deps, adminAuth: makeAdminAuth(deps.adminToken) }), { prefix: '/admin/v1' });
-  if (deps.shortener) {
-    await app.register(adminLinksRoutes({ ...deps, shortener: deps.shortener, adminAuth: makeAdminAuth(deps.adminToken) }), { prefix: '/admin/v1' });
-  }
+  const ctx = { auth: makeAuthenticator(deps.tokens) };
+  for (const feature of deps.features) if (feature.routes) await app.register(feature.routes(ctx));
+  const adminAuth = makeAdminAuth(deps.adminToken);
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', adminAuth);
+      for (const feature of deps.features) if (feature.adminRoutes) await admin.register(feature.adminRoutes);
+    },
+    { prefix: '/admin/v1' },
+  );
   return app;
+}
+
+/** Two features may share a schema (admin and flows both answer a Flow); fastify refuses an id twice. */
+function uniqueById(schemas: TSchema[]): TSchema[] {
+  return [...new Map(schemas.map((s) => [(s as { $id?: string }).$id ?? s, s])).values()];
 }

@@ -1,4 +1,4 @@
-import { AppError, ERROR_TABLE, errorBody, type ErrorKind } from '@feedback/kit-core';
+import { AppError, ERROR_TABLE, errorBody, errors, type ErrorKind } from '@feedback/kit-core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Fastify's own error codes → our kinds, with the field the caller should look at. */
@@ -33,15 +33,15 @@ export function toAppError(err: FastifyError | AppError | Error, req: FastifyReq
       const msg = v.keyword === 'additionalProperties' ? 'is not allowed' : (v.message ?? 'is invalid');
       fields[key] ??= msg;
     }
-    return new AppError('invalid', undefined, fields);
+    return errors.invalid(fields);
   }
   const known = fe.code ? FASTIFY_ERRORS[fe.code] : undefined;
   if (known) return new AppError(known.kind, undefined, known.field ? { [known.field[0]]: known.field[1] } : {});
-  if (fe.statusCode === 413) return new AppError('too_large');
-  if (fe.statusCode === 415) return new AppError('unsupported_media_type');
-  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return new AppError('invalid');
+  if (fe.statusCode === 413) return errors.tooLarge();
+  if (fe.statusCode === 415) return errors.unsupportedMediaType();
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return errors.invalid({});
   req.log.error({ err }, 'unhandled error');
-  return new AppError('internal');
+  return errors.internal();
 }
 
 export function sendError(reply: FastifyReply, err: AppError) {
@@ -52,6 +52,6 @@ export function sendError(reply: FastifyReply, err: AppError) {
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req, reply) => sendError(reply, toAppError(err, req)));
   app.setNotFoundHandler((req, reply) =>
-    sendError(reply, new AppError('not_found', undefined, { route: `${req.method} ${req.url.split('?')[0]}` })),
+    sendError(reply, errors.notFound('route', `${req.method} ${req.url.split('?')[0]}`)),
   );
 }

@@ -1,8 +1,12 @@
 import type { Logger } from '@feedback/kit-core';
 import { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import { clientErrorHandler, frameworkError } from './edge-errors.js';
 import { genReqId } from './request-context.js';
 
-/** What both listeners share: our logger and request ids, strict validation, 503 while closing. */
+/**
+ * What both listeners share: our logger and request ids, strict validation, 503 while closing,
+ * and the spec's error body also for what fails before a route (router, Node's HTTP parser).
+ */
 export function baseFastifyOptions(logger: Logger, bodyLimit: number) {
   return {
     loggerInstance: logger as FastifyBaseLogger,
@@ -10,6 +14,8 @@ export function baseFastifyOptions(logger: Logger, bodyLimit: number) {
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit,
     return503OnClosing: true,
+    frameworkErrors: frameworkError,
+    clientErrorHandler,
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
   } satisfies FastifyServerOptions & { loggerInstance: FastifyBaseLogger };
 }

@@ -52,6 +52,26 @@ describe('GET /external/v1/flows/{flowId}', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('answers a strong ETag and 304 to a poller that sends it back, never to another account', async () => {
+    const auth = { authorization: `Bearer ${owner.integrationToken}` };
+    const first = await api.request('GET', `/external/v1/flows/${flowId}`, { headers: auth });
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await api.request('GET', `/external/v1/flows/${flowId}`, { headers: { ...auth, 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    const listed = await api.request('GET', `/external/v1/flows/${flowId}`, { headers: { ...auth, 'if-none-match': `"other", W/${etag}` } });
+    expect(listed.status).toBe(304);
+    const stale = await api.request('GET', `/external/v1/flows/${flowId}`, { headers: { ...auth, 'if-none-match': '"something-else"' } });
+    expect(stale.status).toBe(200);
+    expect(stale.json.id).toBe(flowId);
+    const foreign = await api.request('GET', `/external/v1/flows/${flowId}`, {
+      headers: { authorization: `Bearer ${other.integrationToken}`, 'if-none-match': etag! },
+    });
+    expect(foreign.status).toBe(404);
+  });
+
   it('works with an API token, quoted and unquoted', async () => {
     for (const header of [`Token token="${owner.apiToken}"`, `Token token=${owner.apiToken}`]) {
       const res = await api.request('GET', `/external/v1/flows/${flowId}`, { headers: { authorization: header } });

@@ -1,4 +1,4 @@
-import { readStackFile } from '@feedback/kit-core';
+import { readStackFile } from '@feedback/dev-stack';
 
 /** Talks to the running stack as an integrator would: plain HTTP, nothing else. */
 export function stackClient() {

@@ -1,4 +1,4 @@
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
@@ -8,7 +8,7 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
  * a top-level label that is not all digits (so no IP addresses).
  */
 export function normalizeDomainName(input: unknown, field = 'domain'): string {
-  const bad = (reason: string) => new AppError('invalid', undefined, { [field]: reason });
+  const bad = (reason: string) => errors.invalid({ [field]: reason });
   if (typeof input !== 'string' || input.trim() === '') throw bad('is required');
   if (input.length > 253 || /[\s/:?#@\\[\]%]/.test(input)) throw bad('must be a host name such as go.example.com');
   let host: string;

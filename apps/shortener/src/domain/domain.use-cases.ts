@@ -1,7 +1,7 @@
-import { AppError } from '@feedback/kit-core';
+import { errors, type Clock } from '@feedback/kit-core';
 import { normalizeDomainName } from './domain-name.js';
 import type { CustomerDomain, LinkSettings } from './link.js';
-import type { Clock, DomainRepository } from './ports.js';
+import type { DomainRepository } from './ports.js';
 
 export interface DomainDeps {
   domains: DomainRepository;
@@ -10,7 +10,7 @@ export interface DomainDeps {
 }
 
 function requireAccountId(accountId: string): string {
-  if (!accountId) throw new AppError('invalid', undefined, { account_id: 'is required' });
+  if (!accountId) throw errors.invalid({ account_id: 'is required' });
   return accountId;
 }
 
@@ -19,10 +19,10 @@ export async function addDomain(deps: DomainDeps, accountId: string, input: stri
   requireAccountId(accountId);
   const name = normalizeDomainName(input);
   if (name === new URL(deps.settings.shortBase).hostname) {
-    throw new AppError('invalid', undefined, { domain: 'is the service\'s own short domain' });
+    throw errors.invalid({ domain: 'is the service\'s own short domain' });
   }
   const domain = { name, accountId, createdAt: deps.clock.now() };
-  if (!(await deps.domains.insertIfNew(domain))) throw new AppError('conflict', undefined, { domain: name });
+  if (!(await deps.domains.insertIfNew(domain))) throw errors.conflict({ domain: name });
   return domain;
 }
 
@@ -33,5 +33,5 @@ export async function listDomains(deps: Pick<DomainDeps, 'domains'>, accountId: 
 
 export async function removeDomain(deps: Pick<DomainDeps, 'domains'>, accountId: string, input: string): Promise<void> {
   const name = normalizeDomainName(input);
-  if (!(await deps.domains.remove(requireAccountId(accountId), name))) throw new AppError('not_found', undefined, { domain: name });
+  if (!(await deps.domains.remove(requireAccountId(accountId), name))) throw errors.notFound('domain', name);
 }

@@ -1,7 +1,7 @@
-import { AppError } from '@feedback/kit-core';
+import { errors, type Clock } from '@feedback/kit-core';
 import { normalizeDomainName } from './domain-name.js';
 import { LINK_LIMITS, type Link, type LinkSettings } from './link.js';
-import type { ClickTallyRepository, Clock, DomainRepository, LinkRepository } from './ports.js';
+import type { ClickTallyRepository, DomainRepository, LinkRepository } from './ports.js';
 import { checkTargetUrl } from './target-url.js';
 
 export interface LinkDeps {
@@ -25,13 +25,13 @@ export async function shorten(deps: LinkDeps, input: ShortenInput): Promise<Link
   const accountId = input.accountId || null;
   const domain = await pickDomain(deps, accountId, input.domain);
   // A link to a customer domain is a link to ourselves, however it is spelled.
-  if (await deps.domains.findByName(hostname)) throw new AppError('invalid', undefined, { url: 'must not point to a short link domain' });
+  if (await deps.domains.findByName(hostname)) throw errors.invalid({ url: 'must not point to a short link domain' });
 
   for (let attempt = 0; attempt < LINK_LIMITS.codeAttempts; attempt++) {
     const link: Link = { code: deps.newCode(), fullUrl: input.url, accountId, domain, createdAt: deps.clock.now() };
     if (await deps.links.insertIfNew(link)) return link;
   }
-  throw new AppError('internal', 'no free short code after several attempts');
+  throw errors.internal('no free short code after several attempts');
 }
 
 /** The named domain if it is configured (for this account, when there is one); else the account's default. */
@@ -40,7 +40,7 @@ async function pickDomain(deps: LinkDeps, accountId: string | null, requested: s
     const name = normalizeDomainName(requested);
     const found = await deps.domains.findByName(name);
     if (!found || (accountId && found.accountId !== accountId)) {
-      throw new AppError('invalid', undefined, { domain: 'is not a configured short link domain' });
+      throw errors.invalid({ domain: 'is not a configured short link domain' });
     }
     return found.name;
   }
@@ -52,7 +52,7 @@ async function pickDomain(deps: LinkDeps, accountId: string | null, requested: s
 /** Unknown and malformed codes answer the same not-found, and malformed ones never reach storage. */
 export async function resolve(deps: Pick<LinkDeps, 'links'>, code: string): Promise<Link> {
   const link = LINK_LIMITS.codePattern.test(code) ? await deps.links.findByCode(code) : null;
-  if (!link) throw new AppError('not_found', undefined, { code });
+  if (!link) throw errors.notFound('code', code);
   return link;
 }
 

@@ -29,7 +29,3 @@ export interface ClickTallyRepository {
    */
   advance(code: string, partition: number, change: { from: number | null; to: number; add: number }): Promise<boolean>;
 }
-
-export interface Clock {
-  now(): Date;
-}

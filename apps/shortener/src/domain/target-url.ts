@@ -1,4 +1,4 @@
-import { AppError } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 const LEADING_JUNK = /^[\s\p{Cc}]+/u;
@@ -15,7 +15,7 @@ export interface TargetRules {
   shortBase: string;
 }
 
-const invalid = (reason: string) => new AppError('invalid', undefined, { url: reason });
+const invalid = (reason: string) => errors.invalid({ url: reason });
 
 /**
  * Checks a URL to shorten and answers its host name (ASCII form, for the loop check against

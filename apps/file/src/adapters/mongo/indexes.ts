@@ -8,7 +8,12 @@ export const fileServiceIndexes: IndexSpec = {
     { key: { directory_id: 1, filename: 1, created_at: -1 }, name: 'directory_name_created' },
     { key: { expiry_done: 1, created_at: 1 }, name: 'expiry_due' },
   ],
-  expiry_leases: [{ key: { file_id: 1, attempt: -1 }, name: 'file_attempt' }],
+  expiry_leases: [
+    { key: { file_id: 1, attempt: -1 }, name: 'file_attempt' },
+    // Housekeeping: a lease a week past its end is never read again (a done file is not listed
+    // as due; an unfinished one takes its next attempt from the newest lease left, or 1).
+    { key: { until: 1 }, name: 'until_ttl', expireAfterSeconds: 7 * 24 * 3600 },
+  ],
   object_sweep: [{ key: { not_before: 1 }, name: 'not_before' }],
   upload_outbox: [{ key: { at: 1 }, name: 'at' }],
 };

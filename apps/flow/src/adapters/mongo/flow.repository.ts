@@ -1,6 +1,6 @@
-import type { Collection, Db, IndexDescription } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import type { Flow } from '../../domain/flow.js';
-import type { FlowRepository } from '../../domain/flow.repository.js';
+import type { FlowRepository } from '../../domain/ports.js';
 
 interface FlowDoc {
   _id: string;
@@ -9,10 +9,6 @@ interface FlowDoc {
   questions: Flow['questions'];
   created_at: Date;
 }
-
-export const flowIndexes: Record<string, IndexDescription[]> = {
-  flows: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
-};
 
 export class MongoFlowRepository implements FlowRepository {
   private readonly flows: Collection<FlowDoc>;

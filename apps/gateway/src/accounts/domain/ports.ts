@@ -1,0 +1,19 @@
+import type { Account, ApiToken, Node } from './account.js';
+
+export interface AccountRepository {
+  insert(account: Account): Promise<void>;
+  findById(id: string): Promise<Account | null>;
+}
+
+export interface TokenRepository {
+  insert(token: ApiToken): Promise<void>;
+  findByHash(hash: string): Promise<ApiToken | null>;
+  listByAccount(accountId: string): Promise<ApiToken[]>;
+  /** Sets revokedAt if the token belongs to the account; answers whether it did. */
+  revoke(accountId: string, tokenId: string, at: Date): Promise<ApiToken | null>;
+}
+
+export interface NodeRepository {
+  insert(node: Node): Promise<void>;
+  findById(accountId: string, nodeId: string): Promise<Node | null>;
+}

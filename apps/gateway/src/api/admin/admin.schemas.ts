@@ -1,0 +1,75 @@
+import { Type } from '@fastify/type-provider-typebox';
+
+const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
+
+export const NameBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+
+export const AccountSchema = Type.Object({ id: Type.String(), name: Type.String(), created_at }, { $id: 'Account' });
+export const NodeSchema = Type.Object({ id: Type.String(), name: Type.String(), created_at }, { $id: 'Node' });
+
+export const TokenBody = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('api'), Type.Literal('integration')], {
+      description: 'api: `Token token=` for SMS and files; integration: `Bearer` for active surveys. Both read flows.',
+    }),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+
+const tokenFields = {
+  id: Type.String(),
+  kind: Type.String(),
+  name: Type.String(),
+  created_at,
+};
+
+export const IssuedTokenSchema = Type.Object(
+  { ...tokenFields, token: Type.String({ description: 'The secret, shown only in this response.' }) },
+  { $id: 'IssuedToken' },
+);
+
+export const TokenInfoSchema = Type.Object(
+  { ...tokenFields, revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) },
+  { $id: 'TokenInfo' },
+);
+
+export const TokenParams = Type.Object({
+  account_id: Type.String({ minLength: 1, maxLength: 100 }),
+  token_id: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+// Short links and customer domains (the shortener's admin side).
+
+export const LinkStatsSchema = Type.Object(
+  {
+    id: Type.String(),
+    full_url: Type.String(),
+    short_url: Type.String(),
+    account_id: Type.Union([Type.String(), Type.Null()]),
+    domain: Type.Union([Type.String(), Type.Null()]),
+    created_at,
+    clicks: Type.Integer({ description: 'Redirects followed so far, each counted once (lags by well under a second).' }),
+  },
+  {},
+);
+
+export const DomainSchema = Type.Object(
+  {
+    domain: Type.String({ examples: ['go.example.com'] }),
+    default: Type.Boolean({ description: 'The account\'s oldest domain: links made for the account (its SMS) use it.' }),
+    created_at,
+  },
+  {},
+);
+
+export const DomainBody = Type.Object(
+  { domain: Type.String({ minLength: 1, maxLength: 253, description: 'A host name pointed at the link listener (https, port 443).' }) },
+  { additionalProperties: false, examples: [{ domain: 'go.example.com' }] },
+);
+
+export const CodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) });
+export const DomainParams = Type.Object({
+  account_id: Type.String({ minLength: 1, maxLength: 100 }),
+  domain: Type.String({ minLength: 1, maxLength: 253 }),
+});

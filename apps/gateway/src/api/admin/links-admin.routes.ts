@@ -1,0 +1,79 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requireAccount } from '../../accounts/domain/accounts.use-cases.js';
+import type { AccountRepository } from '../../accounts/domain/ports.js';
+import { AccountParams, errorResponses } from '../../http/common.schemas.js';
+import type { AdminLinksPort } from './admin.port.js';
+import { CodeParams, DomainBody, DomainParams, DomainSchema, LinkStatsSchema } from './admin.schemas.js';
+import { domainView, linkStatsView } from './admin.views.js';
+
+/** Admin routes of the link domain: a link's click count, and an account's customer domains. */
+export const linksAdminRoutes =
+  (deps: { shortener: AdminLinksPort; accounts: AccountRepository }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const common = { tags: ['admin'], security: [{ adminToken: [] }] };
+
+    app.get(
+      '/links/:code',
+      {
+        schema: { ...common, summary: 'Show a short link and its click count', params: CodeParams, response: { 200: LinkStatsSchema, ...errorResponses(401, 404) } },
+      },
+      async (req) => {
+        const { link, clicks } = await deps.shortener.getLinkStats({ code: req.params.code });
+        return linkStatsView(link, clicks);
+      },
+    );
+
+    app.post(
+      '/accounts/:account_id/domains',
+      {
+        schema: {
+          ...common,
+          summary: 'Configure a customer domain for short links',
+          description:
+            'Point the domain (DNS) at the link listener, serving https on port 443. A domain belongs to one account (409 otherwise). The account\'s oldest domain is used for the links of its SMS; POST /shorten may name any configured domain.',
+          params: AccountParams,
+          body: DomainBody,
+          response: { 201: DomainSchema, ...errorResponses(400, 401, 404, 409) },
+        },
+      },
+      async (req, reply) => {
+        await requireAccount(deps, req.params.account_id);
+        const { domain } = await deps.shortener.addDomain({ accountId: req.params.account_id, domain: req.body.domain });
+        return reply.status(201).send(domainView(domain));
+      },
+    );
+
+    app.get(
+      '/accounts/:account_id/domains',
+      {
+        schema: {
+          ...common,
+          summary: 'List an account\'s customer domains, oldest (default) first',
+          params: AccountParams,
+          response: { 200: Type.Object({ data: Type.Array(DomainSchema) }), ...errorResponses(401, 404) },
+        },
+      },
+      async (req) => {
+        await requireAccount(deps, req.params.account_id);
+        const { domains } = await deps.shortener.listDomains({ accountId: req.params.account_id });
+        return { data: domains.map(domainView) };
+      },
+    );
+
+    app.delete(
+      '/accounts/:account_id/domains/:domain',
+      {
+        schema: {
+          ...common,
+          summary: 'Remove a customer domain (links already made on it keep resolving)',
+          params: DomainParams,
+          response: { 204: Type.Null(), ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (req, reply) => {
+        await requireAccount(deps, req.params.account_id);
+        await deps.shortener.removeDomain({ accountId: req.params.account_id, domain: req.params.domain });
+        return reply.status(204).send(null);
+      },
+    );
+  };

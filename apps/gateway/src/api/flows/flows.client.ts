@@ -1,0 +1,5 @@
+import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
+import { unaryPeer } from '../../grpc-peers.js';
+
+/** The flow service; its kit-grpc client is the FlowsPort. */
+export const flowPeer = unaryPeer(FlowServiceClient, '127.0.0.1:50052');

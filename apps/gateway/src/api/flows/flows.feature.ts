@@ -1,0 +1,15 @@
+import type { AccountRepository } from '../../accounts/domain/ports.js';
+import type { ApiFeature } from '../../http/api-feature.js';
+import { flowsAdminRoutes } from './flows-admin.routes.js';
+import type { FlowsPort } from './flows.port.js';
+import { flowsRoutes } from './flows.routes.js';
+import { FlowSchema } from './flows.schemas.js';
+
+/** Flow details (spec 2.7) and creating flows (admin). */
+export function flowsFeature(deps: { flows: FlowsPort; accounts: AccountRepository }): ApiFeature {
+  return {
+    schemas: [FlowSchema],
+    routes: (ctx) => flowsRoutes({ ...deps, ...ctx }),
+    adminRoutes: flowsAdminRoutes(deps),
+  };
+}

@@ -1,0 +1,79 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Clock } from '@feedback/kit-core';
+import { principalOf, type Authenticator } from '../../http/auth.js';
+import { errorResponses } from '../../http/common.schemas.js';
+import type { IdempotencyKeys } from './idempotency-keys.repository.js';
+import { idempotencyHooks } from './idempotency.hooks.js';
+import { sharingLimitHook, smsAllowedHook, type SharingLimiter } from './sharing-limit.hook.js';
+import type { SmsPort } from './sms.port.js';
+import { CampaignParams, IdempotencyHeaders, SharingParams, sharingBodySchema } from './sms.schemas.js';
+import { perPhoneAttributes, sharingCreatedView, sharingView } from './sms.views.js';
+
+export interface SharingsRoutesDeps {
+  sms: Pick<SmsPort, 'createSmsSharing' | 'getSmsSharing'>;
+  auth: Authenticator;
+  limiter: SharingLimiter;
+  idempotency: IdempotencyKeys;
+  clock: Clock;
+  /** Hard cap on phone_numbers (400 above). */
+  maxPhones: number;
+  /** A sharing of 10,000 phones with attributes is larger than the API's default body limit. */
+  bodyLimitBytes: number;
+  disabledAccounts: ReadonlySet<string>;
+}
+
+const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
+
+/** Spec 4.2 (create an SMS sharing) and its status. */
+export const sharingsRoutes =
+  (deps: SharingsRoutesDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const idempotency = idempotencyHooks({ keys: deps.idempotency, clock: deps.clock, scope: 'sms_sharings' });
+    const allowed = smsAllowedHook(deps.disabledAccounts);
+
+    app.post(
+      '/v1/sms_campaigns/:campaign_id/sms_sharings',
+      {
+        onRequest: [deps.auth(['api']), allowed, sharingLimitHook(deps.limiter)],
+        preHandler: idempotency.preHandler,
+        onSend: idempotency.onSend,
+        bodyLimit: deps.bodyLimitBytes,
+        schema: {
+          tags: ['sms'],
+          summary: 'Create an SMS sharing',
+          description:
+            'Sends the campaign\'s message, with a personal survey link, to each phone. Rate-limited per account in tiers (default 20/5 s, 40/25 s, 80/125 s, 160/625 s): every answer carries `RateLimit` and `RateLimit-Policy`, a 429 also `Retry-After`. Another account\'s campaign answers 404 like an unknown one.',
+          security: [{ apiToken: [] }],
+          params: CampaignParams,
+          headers: IdempotencyHeaders,
+          body: sharingBodySchema(deps.maxPhones),
+          response: { 200: ref('SmsSharingCreated'), ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
+        },
+      },
+      async (req) => {
+        const res = await deps.sms.createSmsSharing({
+          accountId: principalOf(req).accountId,
+          campaignId: req.params.campaign_id,
+          phoneNumbers: req.body.phone_numbers.map(String),
+          customAttributes: perPhoneAttributes(req.body.custom_attributes),
+          builtInResponses: perPhoneAttributes(req.body.built_in_responses),
+        });
+        return sharingCreatedView(req.params.campaign_id, res);
+      },
+    );
+
+    app.get(
+      '/v1/sms_sharings/:sharing_id',
+      {
+        onRequest: [deps.auth(['api']), allowed],
+        schema: {
+          tags: ['sms'],
+          summary: 'Show an SMS sharing with each recipient\'s status',
+          security: [{ apiToken: [] }],
+          params: SharingParams,
+          response: { 200: ref('SmsSharing'), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (req) => sharingView(await deps.sms.getSmsSharing({ accountId: principalOf(req).accountId, sharingId: req.params.sharing_id })),
+    );
+  };

@@ -1,0 +1,69 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors } from '@feedback/kit-core';
+import { requireAccount } from '../../accounts/domain/accounts.use-cases.js';
+import type { AccountRepository, NodeRepository } from '../../accounts/domain/ports.js';
+import { AccountParams, errorResponses } from '../../http/common.schemas.js';
+import type { SmsPort } from './sms.port.js';
+import { CampaignBody, SmsMessagesPageSchema, SmsMessagesQuery } from './sms.schemas.js';
+import { campaignView, messagesPageView } from './sms.views.js';
+
+/** POST .../sms_campaigns and GET .../sms_messages (DESIGN section 3). */
+export const smsAdminRoutes =
+  (deps: { sms: Pick<SmsPort, 'createSmsCampaign' | 'listSmsMessages'>; accounts: AccountRepository; nodes: NodeRepository }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const common = { tags: ['admin'], security: [{ adminToken: [] }] };
+
+    app.post(
+      '/accounts/:account_id/sms_campaigns',
+      {
+        schema: {
+          ...common,
+          summary: 'Create an SMS campaign',
+          description: 'A survey channel for the node and flow plus the message template. The node must be the account\'s (404 node_id), the flow too (404 flow_id).',
+          params: AccountParams,
+          body: CampaignBody,
+          response: { 201: Type.Unsafe({ $ref: 'SmsCampaign#' }), ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (req, reply) => {
+        const accountId = req.params.account_id;
+        await requireAccount(deps, accountId);
+        // Nodes live in the gateway's database; messaging (and survey) get the checked name.
+        const node = await deps.nodes.findById(accountId, req.body.node_id);
+        if (!node) throw errors.notFound('node_id', req.body.node_id);
+        const { campaign } = await deps.sms.createSmsCampaign({
+          accountId,
+          name: req.body.name,
+          nodeId: node.id,
+          nodeName: node.name,
+          flowId: req.body.flow_id,
+          messageTemplate: req.body.message_template,
+          linkTtlDays: req.body.link_ttl_days ?? 0,
+        });
+        return reply.status(201).send(campaignView(campaign));
+      },
+    );
+
+    app.get(
+      '/accounts/:account_id/sms_messages',
+      {
+        schema: {
+          ...common,
+          summary: 'What the outbox SMS provider was handed, newest first',
+          params: AccountParams,
+          querystring: SmsMessagesQuery,
+          response: { 200: SmsMessagesPageSchema, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (req) => {
+        await requireAccount(deps, req.params.account_id);
+        const page = await deps.sms.listSmsMessages({
+          accountId: req.params.account_id,
+          phone: req.query.phone ?? '',
+          limit: Number(req.query.page_size ?? 50),
+          cursor: req.query.page_token ?? '',
+        });
+        return messagesPageView(page);
+      },
+    );
+  };

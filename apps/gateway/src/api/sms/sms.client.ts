@@ -1,0 +1,5 @@
+import { MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { unaryPeer } from '../../grpc-peers.js';
+
+/** The messaging service; its kit-grpc client is the SmsPort. */
+export const messagingPeer = unaryPeer(MessagingServiceClient, '127.0.0.1:50056');

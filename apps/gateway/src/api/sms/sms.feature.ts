@@ -1,0 +1,33 @@
+import type { Clock } from '@feedback/kit-core';
+import type { AccountRepository, NodeRepository } from '../../accounts/domain/ports.js';
+import type { ApiFeature } from '../../http/api-feature.js';
+import type { IdempotencyKeys } from './idempotency-keys.repository.js';
+import type { SharingLimiter } from './sharing-limit.hook.js';
+import { sharingsRoutes } from './sharings.routes.js';
+import { smsAdminRoutes } from './sms-admin.routes.js';
+import type { SmsPort } from './sms.port.js';
+import { smsSchemas } from './sms.schemas.js';
+
+export interface SmsFeatureDeps {
+  sms: SmsPort;
+  accounts: AccountRepository;
+  nodes: NodeRepository;
+  /** The four-tier limit per account (kit-limits TierLimiter). */
+  limiter: SharingLimiter;
+  idempotency: IdempotencyKeys;
+  clock: Clock;
+  maxPhones: number;
+  bodyLimitBytes: number;
+  /** Accounts whose SMS the operator has stopped (403). */
+  disabledAccounts?: readonly string[];
+}
+
+/** SMS sharing (spec 4.2) with its status, and the admin side: campaigns and the outbox. */
+export function smsFeature(deps: SmsFeatureDeps): ApiFeature {
+  const disabledAccounts = new Set(deps.disabledAccounts ?? []);
+  return {
+    schemas: smsSchemas,
+    routes: (ctx) => sharingsRoutes({ ...deps, ...ctx, disabledAccounts }),
+    adminRoutes: smsAdminRoutes(deps),
+  };
+}

@@ -1,0 +1,18 @@
+import type {
+  CreateSmsCampaignRequest,
+  CreateSmsCampaignResponse,
+  CreateSmsSharingRequest,
+  CreateSmsSharingResponse,
+  GetSmsSharingRequest,
+  GetSmsSharingResponse,
+  ListSmsMessagesRequest,
+  ListSmsMessagesResponse,
+} from '@feedback/proto/feedback/messaging/v1/messaging';
+
+/** What the SMS routes need from the messaging service. */
+export interface SmsPort {
+  createSmsCampaign(req: CreateSmsCampaignRequest): Promise<CreateSmsCampaignResponse>;
+  createSmsSharing(req: CreateSmsSharingRequest): Promise<CreateSmsSharingResponse>;
+  getSmsSharing(req: GetSmsSharingRequest): Promise<GetSmsSharingResponse>;
+  listSmsMessages(req: ListSmsMessagesRequest): Promise<ListSmsMessagesResponse>;
+}

@@ -1,0 +1,142 @@
+import { Type } from '@fastify/type-provider-typebox';
+
+const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
+
+const PHONE_EXAMPLE = '+905321234567';
+
+/** Values of one phone's attributes: scalars (messaging stores them as text; null is dropped). */
+const PerPhone = (description: string, example: Record<string, string>) =>
+  Type.Unsafe<Record<string, Record<string, string | number | boolean | null>>>({
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } },
+    description,
+    examples: [{ [PHONE_EXAMPLE]: example }],
+  });
+
+/** Spec 2.3; messaging checks the details (phones one by one, attribute sizes) and names the field. */
+export const sharingBodySchema = (maxPhones: number) =>
+  Type.Object(
+    {
+      phone_numbers: Type.Array(Type.Union([Type.String(), Type.Number()]), {
+        minItems: 1,
+        maxItems: maxPhones,
+        description: `Phones in any usual notation (E.164 recommended). At most 5,000 recommended; above ${maxPhones} the request is refused (400). Invalid phones are rejected one by one with a reason, duplicates counted once.`,
+      }),
+      custom_attributes: Type.Optional(
+        PerPhone('Keyed by the phone as written in phone_numbers: free attributes (used by the message template as {{name}}), external_id, email.', {
+          name: 'Ayşe',
+          external_id: 'CRM-1042',
+          email: 'ayse@example.com',
+        }),
+      ),
+      built_in_responses: Type.Optional(
+        PerPhone('Keyed by the phone as written in phone_numbers: customerDetailInfo1, customerDetailInfo2.', { customerDetailInfo1: 'Gold', customerDetailInfo2: 'Istanbul' }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      examples: [
+        {
+          phone_numbers: [PHONE_EXAMPLE, '05321234568'],
+          custom_attributes: { [PHONE_EXAMPLE]: { name: 'Ayşe', external_id: 'CRM-1042', email: 'ayse@example.com' } },
+          built_in_responses: { [PHONE_EXAMPLE]: { customerDetailInfo1: 'Gold', customerDetailInfo2: 'Istanbul' } },
+        },
+      ],
+    },
+  );
+
+export const CampaignParams = Type.Object({ campaign_id: Type.String({ format: 'uuid', description: 'The SMS campaign (a UUID).' }) });
+export const SharingParams = Type.Object({ sharing_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: 'Optional. The same key with the same body within 24 h replays the first answer (header Idempotent-Replayed: true) instead of sending again.',
+    }),
+  ),
+});
+
+const RejectedPhoneSchema = Type.Object({
+  phone: Type.String({ description: 'As written in the request.' }),
+  reason: Type.String({ description: 'not_a_string, empty, too_long_input, not_a_number, invalid_country_code, too_short, too_long, invalid_length, invalid_number' }),
+});
+
+export const SmsSharingCreatedSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The sharing; GET /v1/sms_sharings/{id} shows each recipient.' }),
+    campaign_id: Type.String(),
+    accepted: Type.Integer({ description: 'Phones that will get an SMS (after de-duplication).' }),
+    rejected: Type.Integer(),
+    duplicate: Type.Integer({ description: 'Entries dropped as repeats of an earlier phone (after normalization).' }),
+    rejected_phones: Type.Array(RejectedPhoneSchema),
+  },
+  {
+    $id: 'SmsSharingCreated',
+    examples: [{ id: '1d3c…', campaign_id: '6f1e…', accepted: 2, rejected: 1, duplicate: 1, rejected_phones: [{ phone: '12', reason: 'too_short' }] }],
+  },
+);
+
+export const SmsSharingSchema = Type.Object(
+  {
+    id: Type.String(),
+    campaign_id: Type.String(),
+    created_at,
+    accepted: Type.Integer(),
+    rejected: Type.Integer(),
+    duplicate: Type.Integer(),
+    rejected_phones: Type.Array(RejectedPhoneSchema),
+    recipients: Type.Array(
+      Type.Object({
+        phone: Type.String({ description: 'Normalized: E.164 digits without "+".' }),
+        status: Type.String({ description: 'queued, sending, sent, retryable, unknown (may have been sent; never re-sent), delivered, failed' }),
+        error: Type.Union([Type.String(), Type.Null()]),
+        updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      }),
+    ),
+  },
+  { $id: 'SmsSharing' },
+);
+
+// Admin: campaigns and what the outbox provider was handed.
+
+export const CampaignBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    node_id: Type.String({ minLength: 1, maxLength: 100 }),
+    flow_id: Type.String({ minLength: 1, maxLength: 100 }),
+    message_template: Type.String({ minLength: 1, maxLength: 1000, description: 'Must contain {{link}}; {{name}} etc. come from custom_attributes (missing → empty).' }),
+    link_ttl_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'How long a recipient\'s survey link stays open; default: the survey service\'s.' })),
+  },
+  { additionalProperties: false, examples: [{ name: 'After-visit SMS', node_id: '…', flow_id: '…', message_template: 'Hi {{name}}, how was your visit? {{link}}' }] },
+);
+
+export const SmsCampaignSchema = Type.Object(
+  { id: Type.String({ format: 'uuid' }), name: Type.String(), node_id: Type.String(), flow_id: Type.String(), message_template: Type.String(), created_at },
+  { $id: 'SmsCampaign' },
+);
+
+export const SmsMessagesQuery = Type.Object({
+  phone: Type.Optional(Type.String({ maxLength: 64, description: 'Any notation; omitted lists every phone.' })),
+  // A string: the API's validator does not coerce types, and a query string only has text.
+  page_size: Type.Optional(Type.String({ pattern: '^(?:[1-9]|[1-9][0-9]|[1-4][0-9]{2}|500)$', description: '1-500, default 50.' })),
+  page_token: Type.Optional(Type.String({ maxLength: 500, description: 'next_page_token of the previous page.' })),
+});
+
+export const SmsMessagesPageSchema = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      sharing_id: Type.String(),
+      phone: Type.String(),
+      text: Type.String(),
+      status: Type.String(),
+      created_at,
+    }),
+  ),
+  next_page_token: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page.' }),
+});
+
+export const smsSchemas = [SmsSharingCreatedSchema, SmsSharingSchema, SmsCampaignSchema];

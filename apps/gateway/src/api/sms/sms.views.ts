@@ -1,0 +1,45 @@
+import { isoWithOffset } from '@feedback/kit-core';
+import type { CreateSmsSharingResponse, GetSmsSharingResponse, ListSmsMessagesResponse, SmsCampaign } from '@feedback/proto/feedback/messaging/v1/messaging';
+
+const iso = (s: string) => isoWithOffset(new Date(s));
+
+export const sharingCreatedView = (campaignId: string, r: CreateSmsSharingResponse) => ({
+  id: r.sharingId,
+  campaign_id: campaignId,
+  accepted: r.accepted,
+  rejected: r.rejected,
+  duplicate: r.duplicate,
+  rejected_phones: r.rejectedPhones.map((p) => ({ phone: p.phone, reason: p.reason })),
+});
+
+export const sharingView = (r: GetSmsSharingResponse) => ({
+  id: r.sharingId,
+  campaign_id: r.campaignId,
+  created_at: iso(r.createdAt),
+  accepted: r.accepted,
+  rejected: r.rejectedPhones.length,
+  duplicate: r.duplicate,
+  rejected_phones: r.rejectedPhones.map((p) => ({ phone: p.phone, reason: p.reason })),
+  recipients: r.recipients.map((p) => ({ phone: p.phone, status: p.status, error: p.error || null, updated_at: p.updatedAt ? iso(p.updatedAt) : null })),
+});
+
+export function campaignView(c: SmsCampaign | undefined) {
+  if (!c) throw new Error('messaging answered without a campaign');
+  return { id: c.id, name: c.name, node_id: c.nodeId, flow_id: c.flowId, message_template: c.messageTemplate, created_at: iso(c.createdAt) };
+}
+
+export const messagesPageView = (r: ListSmsMessagesResponse) => ({
+  data: r.messages.map((m) => ({ id: m.messageId, sharing_id: m.sharingId, phone: m.phone, text: m.text, status: m.status, created_at: iso(m.createdAt) })),
+  next_page_token: r.nextCursor || null,
+});
+
+/** The request body in the proto's shape: attributes as text, nulls dropped (messaging re-checks them). */
+export function perPhoneAttributes(map: Record<string, Record<string, string | number | boolean | null>> | undefined) {
+  const out: Record<string, { values: Record<string, string> }> = {};
+  for (const [phone, attrs] of Object.entries(map ?? {})) {
+    const values: Record<string, string> = {};
+    for (const [k, v] of Object.entries(attrs)) if (v !== null) values[k] = String(v);
+    out[phone] = { values };
+  }
+  return out;
+}

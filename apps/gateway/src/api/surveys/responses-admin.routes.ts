@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requireAccount } from '../../accounts/domain/accounts.use-cases.js';
+import type { AccountRepository } from '../../accounts/domain/ports.js';
+import { AccountParams, errorResponses } from '../../http/common.schemas.js';
+import type { SurveysPort } from './surveys.port.js';
+import { ResponseListSchema, ResponsesQuery } from './surveys.schemas.js';
+import { responseView } from './surveys.views.js';
+
+/** The answers customers gave, newest first, a page at a time. */
+export const responsesAdminRoutes =
+  (deps: { surveys: Pick<SurveysPort, 'listResponses'>; accounts: AccountRepository }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/accounts/:account_id/responses',
+      {
+        schema: {
+          tags: ['admin'],
+          security: [{ adminToken: [] }],
+          summary: 'List survey responses, newest first',
+          description: 'flow_id limits the list to one flow (404 when it is not the account\'s). page_size 1-200 (default 50); pass next_page_token as page_token for the next page.',
+          params: AccountParams,
+          querystring: ResponsesQuery,
+          response: { 200: ResponseListSchema, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (req) => {
+        await requireAccount(deps, req.params.account_id);
+        const { responses, nextPageToken } = await deps.surveys.listResponses({
+          accountId: req.params.account_id,
+          flowId: req.query.flow_id ?? '',
+          pageSize: Number(req.query.page_size ?? 0),
+          pageToken: req.query.page_token ?? '',
+        });
+        return { data: responses.map(responseView), next_page_token: nextPageToken || null };
+      },
+    );
+  };

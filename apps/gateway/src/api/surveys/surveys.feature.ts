@@ -1,0 +1,37 @@
+import type { AccountRepository, NodeRepository } from '../../accounts/domain/ports.js';
+import type { ApiFeature } from '../../http/api-feature.js';
+import { activeSurveysRoutes } from './active-surveys.routes.js';
+import { channelsAdminRoutes } from './channels-admin.routes.js';
+import { displayDateFormatter } from './display-date.js';
+import { personalLinksRoutes } from './personal-links.routes.js';
+import { responsesAdminRoutes } from './responses-admin.routes.js';
+import { surveyPageRoutes } from './survey-page.routes.js';
+import type { ShortLinksPort, SurveysPort } from './surveys.port.js';
+import { ChannelSchema } from './surveys.schemas.js';
+
+export interface SurveysFeatureDeps {
+  surveys: SurveysPort;
+  shortener: ShortLinksPort;
+  accounts: AccountRepository;
+  nodes: Pick<NodeRepository, 'findById'>;
+  /** IANA zone of LastActivationDate (DISPLAY_TIME_ZONE). */
+  displayTimeZone: string;
+  publicBaseUrl?: string;
+}
+
+/** Active surveys (spec 4.1), personal links, the survey page, and channels and responses (admin). */
+export function surveysFeature(deps: SurveysFeatureDeps): ApiFeature {
+  const formatDate = displayDateFormatter(deps.displayTimeZone);
+  return {
+    schemas: [ChannelSchema],
+    routes: (ctx) => async (app) => {
+      await app.register(activeSurveysRoutes({ ...deps, ...ctx, formatDate }));
+      await app.register(personalLinksRoutes({ ...deps, ...ctx }));
+      await app.register(surveyPageRoutes(deps));
+    },
+    async adminRoutes(app) {
+      await app.register(channelsAdminRoutes(deps));
+      await app.register(responsesAdminRoutes(deps));
+    },
+  };
+}

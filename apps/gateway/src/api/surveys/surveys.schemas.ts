@@ -1,0 +1,133 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { Id } from '../../http/common.schemas.js';
+
+const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
+const Attributes = (description: string) =>
+  Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 1000 }), { maxProperties: 100, description });
+
+const identifiers = {
+  phone_number: Type.Optional(Type.String({ maxLength: 40, description: 'MSISDN; without a country code the deployment\'s default region applies.' })),
+  email: Type.Optional(Type.String({ maxLength: 254, description: 'Compared case-insensitively.' })),
+  external_id: Type.Optional(Type.String({ maxLength: 200, description: 'The account\'s unique customer id.' })),
+};
+
+// Active survey query (spec 2.1 / 2.2).
+
+export const NodeParams = Type.Object({ node_id: Id('A node (domain/unit) of the caller\'s account.') });
+
+export const ActiveSurveysBody = Type.Object(
+  {
+    customer: Type.Optional(
+      Type.Object(
+        {
+          ...identifiers,
+          schema: Type.Optional(Type.Object({ TCKN: Type.Optional(Type.String({ maxLength: 64, description: 'When given, must match the customer\'s.' })) })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    response_channel_id: Type.Optional(Type.String({ maxLength: 100, description: 'A channel id (UUID): only the surveys of that channel are listed.' })),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ customer: { phone_number: '905321234567', email: 'ada@example.com', schema: { TCKN: '12345678901' } } }],
+  },
+);
+
+export const ActiveSurveyListSchema = Type.Object(
+  {
+    count: Type.Integer(),
+    surveys: Type.Array(
+      Type.Object({
+        Link: Type.String(),
+        SurveyName: Type.String(),
+        LastActivationDate: Type.String({ description: 'dd.MM.yyyy HH:mm:ss (24-hour) in the deployment\'s display time zone.', examples: ['22.11.2026 12:30:00'] }),
+        UnitName: Type.String({ description: 'The node\'s name.' }),
+      }),
+    ),
+  },
+  {
+    examples: [
+      { count: 1, surveys: [{ Link: 'https://feedback.example.com/s/3q2-7wYp…', SurveyName: 'Store visit', LastActivationDate: '22.11.2026 12:30:00', UnitName: 'Kadıköy store' }] },
+    ],
+  },
+);
+
+// Personal links.
+
+export const LinkChannelParams = Type.Object({ channel_id: Id('A channel of the caller\'s account.') });
+
+export const PersonalLinkBody = Type.Object(
+  {
+    customer: Type.Object(
+      { ...identifiers, name: Type.Optional(Type.String({ maxLength: 200 })), schema: Type.Optional(Attributes('Schema attributes, e.g. TCKN.')) },
+      { additionalProperties: false },
+    ),
+    built_in_responses: Type.Optional(Attributes('Stored with the link and, once answered, with the answers.')),
+    short_link: Type.Optional(Type.Boolean({ default: false, description: 'Also shorten the link (the account\'s default customer domain when it has one).' })),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ customer: { external_id: 'C-1001', email: 'ada@example.com', name: 'Ada' }, built_in_responses: { customerDetailInfo1: 'order 42' }, short_link: true }],
+  },
+);
+
+export const PersonalLinkSchema = Type.Object({
+  customer_id: Type.String(),
+  link: Type.String({ description: 'The personal survey page, {base_url}/s/<token>.' }),
+  short_link: Type.Union([Type.String(), Type.Null()], { description: 'null unless short_link was asked for.' }),
+  activated_at: created_at,
+  expires_at: created_at,
+});
+
+// Channels (admin).
+
+export const ChannelBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    node_id: Id('A node of the account.'),
+    flow_id: Id('A flow of the account.'),
+    link_ttl_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'How long a personal link stays open after each activation; default 7.' })),
+  },
+  { additionalProperties: false, examples: [{ name: 'Web shop', node_id: '…', flow_id: '…', link_ttl_days: 7 }] },
+);
+
+export const ChannelSchema = Type.Object(
+  { id: Type.String(), name: Type.String(), node_id: Type.String(), flow_id: Type.String(), link_ttl_days: Type.Integer(), created_at },
+  { $id: 'Channel' },
+);
+
+// Responses (admin).
+
+export const ResponsesQuery = Type.Object(
+  {
+    flow_id: Type.Optional(Id('Only the answers of this flow.')),
+    page_size: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1-200, default 50.' })),
+    page_token: Type.Optional(Type.String({ maxLength: 500, description: 'next_page_token of the previous page.' })),
+  },
+  { additionalProperties: false },
+);
+
+const AnswerSchema = Type.Object({
+  question_key: Type.String(),
+  option_keys: Type.Array(Type.String()),
+  text: Type.Optional(Type.String()),
+  number: Type.Optional(Type.Number()),
+});
+
+export const ResponseListSchema = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      flow_id: Type.String(),
+      channel_id: Type.String(),
+      node_id: Type.String(),
+      customer_id: Type.String(),
+      link_id: Type.String(),
+      answers: Type.Array(AnswerSchema),
+      built_in_responses: Type.Record(Type.String(), Type.String()),
+      answered_at: created_at,
+    }),
+  ),
+  next_page_token: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page.' }),
+});

@@ -1,0 +1,63 @@
+import { META, type Logger } from '@feedback/kit-core';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { frameworkError } from '../http/edge-errors.js';
+import { registerErrorHandling } from '../http/error-handler.js';
+import { baseFastifyOptions } from '../http/fastify-options.js';
+import { registerMetrics, type Metrics } from '../http/metrics.js';
+import { registerOpenApi } from '../http/openapi.js';
+import { registerRequestContext } from '../http/request-context.js';
+import { linkRoutes, notFoundPage, type LinkRoutesDeps } from './links.routes.js';
+import { redirectFastPath } from './redirect.fast-path.js';
+
+export interface LinkDeps {
+  logger: Logger;
+  metrics: Metrics;
+  /** The short link routes; left out, only /health is served. */
+  links?: LinkRoutesDeps & { links: { cached(code: string): string | undefined } };
+  /** Fastify's trustProxy: whose X-Forwarded-For decides the client IP (rate limits). */
+  trustProxy?: boolean | string | ((addr: string, hop: number) => boolean);
+  publicUrl?: string;
+}
+
+/** The link listener ({shortener_url}): POST /shorten and GET /{code}. */
+export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...baseFastifyOptions(deps.logger, 16 * 1024),
+    routerOptions: { maxParamLength: 200 },
+    // A person following an over-long "code" gets the same page as for an unknown one.
+    frameworkErrors: (err, req, reply) =>
+      err.code === 'FST_ERR_MAX_PARAM_LENGTH' && (req.method === 'GET' || req.method === 'HEAD')
+        ? notFoundPage(reply.header(META.requestId, req.id))
+        : frameworkError(err, req, reply),
+    trustProxy: deps.trustProxy ?? false,
+    ...(deps.links && { serverFactory: linkServer(redirectFastPath({ ...deps.links, metrics: deps.metrics })) }),
+  });
+  registerRequestContext(app);
+  registerErrorHandling(app);
+  registerMetrics(app, deps.metrics, 'link');
+  app.get('/health', async () => ({ status: 'ok' }));
+  if (deps.links) {
+    await registerOpenApi(app, {
+      title: 'Customer Feedback Service: short links',
+      description: 'POST /shorten makes a short link; GET /{code} redirects to it. Errors: {error_message, data, code, errors}.',
+      serverUrl: deps.publicUrl,
+    });
+    await app.register(linkRoutes(deps.links));
+  }
+  return app;
+}
+
+/**
+ * A plain Node server that lets the redirect fast path answer first. Once closing, everything
+ * goes to fastify, which answers 503 with `connection: close` so keep-alive clients let go.
+ */
+function linkServer(fastPath: ReturnType<typeof redirectFastPath>) {
+  return (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+    const server = createServer((req, res) => {
+      if (!server.listening || !fastPath(req, res)) handler(req, res);
+    });
+    server.keepAliveTimeout = 72_000;
+    return server;
+  };
+}

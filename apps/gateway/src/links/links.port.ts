@@ -1,0 +1,26 @@
+import type { ResolveRequest, ResolveResponse, ShortenRequest, ShortenResponse } from '@feedback/proto/feedback/shortener/v1/shortener';
+
+/** What the link listener needs from the shortener service. */
+export interface ShortenPort {
+  shorten(req: ShortenRequest): Promise<ShortenResponse>;
+}
+
+export interface ResolvePort {
+  resolve(req: ResolveRequest): Promise<ResolveResponse>;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  /** True for exempt clients: no limit applies, so no limit is advertised. */
+  exempt?: boolean;
+  limit: number;
+  windowSec: number;
+  remaining: number;
+  /** Until the window resets (allowed) or until a retry can succeed (refused). */
+  resetMs: number;
+}
+
+/** A per-client limit of POST /shorten. */
+export interface ClientRateLimiter {
+  consume(clientIp: string): Promise<RateDecision>;
+}

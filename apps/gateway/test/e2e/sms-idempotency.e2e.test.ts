@@ -1,0 +1,99 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { randomPhone, smsClient } from './sms-client.js';
+
+// Idempotency-Key on POST /v1/sms_campaigns/{id}/sms_sharings, Stripe's semantics, against the stack.
+describe('SMS sharing Idempotency-Key', () => {
+  const sms = smsClient();
+  let setup: Awaited<ReturnType<typeof sms.newCampaign>>;
+  const key = () => `idem-${Math.random().toString(36).slice(2)}`;
+  beforeAll(async () => {
+    setup = await sms.newCampaign();
+  });
+
+  it('replays the first answer for the same key and body, without sending again', async () => {
+    const k = key();
+    const phone = randomPhone();
+    const body = { phone_numbers: [phone, '12'], custom_attributes: { [phone]: { name: 'Can', email: 'can@example.com' } } };
+    const first = await sms.share(setup.account.apiToken, setup.campaignId, body, { 'idempotency-key': k });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    // The same JSON with its keys in another order is the same request.
+    const reordered = { custom_attributes: { [phone]: { email: 'can@example.com', name: 'Can' } }, phone_numbers: [phone, '12'] };
+    const again = await sms.share(setup.account.apiToken, setup.campaignId, reordered, { 'idempotency-key': k });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+    // Without the key the same body is a new sharing.
+    const fresh = await sms.share(setup.account.apiToken, setup.campaignId, body);
+    expect(fresh.json.id).not.toBe(first.json.id);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const sent = (await sms.outbox(setup.account.id, phone)).data;
+    expect(sent.map((m) => m.sharing_id).sort()).toEqual([first.json.id, fresh.json.id].sort());
+  }, 30_000);
+
+  it('replays an error answer too (the request ran): 404 stays 404', async () => {
+    const k = key();
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const first = await sms.share(setup.account.apiToken, unknown, { phone_numbers: [randomPhone()] }, { 'idempotency-key': k });
+    const again = await sms.share(setup.account.apiToken, unknown, JSON.parse(first.text).errors ? { phone_numbers: [] } : {}, { 'idempotency-key': k });
+    expect(first.status).toBe(404);
+    // Another body (even an invalid one fails validation before the key is looked at).
+    expect(again.status).toBe(400);
+  });
+
+  it('answers 422 / 13030 for the same key with another body or another campaign', async () => {
+    const k = key();
+    const phone = randomPhone();
+    const other = await sms.newCampaign();
+    expect((await sms.share(setup.account.apiToken, setup.campaignId, { phone_numbers: [phone] }, { 'idempotency-key': k })).status).toBe(200);
+    const otherBody = await sms.share(setup.account.apiToken, setup.campaignId, { phone_numbers: [randomPhone()] }, { 'idempotency-key': k });
+    expect(otherBody.status).toBe(422);
+    expect(otherBody.json).toEqual({
+      error_message: 'Idempotency key already used for another request',
+      data: 'Idempotency key already used for another request',
+      code: 13030,
+      errors: { 'idempotency-key': expect.any(String) },
+    });
+    // Another campaign id (a foreign one: 404 would leak nothing either) with the same key.
+    const otherPath = await sms.share(setup.account.apiToken, other.campaignId, { phone_numbers: [phone] }, { 'idempotency-key': k });
+    expect(otherPath.status).toBe(422);
+  });
+
+  it('scopes keys per account: another account\'s same key runs its own request', async () => {
+    const k = key();
+    const other = await sms.newCampaign();
+    const a = await sms.share(setup.account.apiToken, setup.campaignId, { phone_numbers: [randomPhone()] }, { 'idempotency-key': k });
+    const b = await sms.share(other.account.apiToken, other.campaignId, { phone_numbers: [randomPhone()] }, { 'idempotency-key': k });
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.headers.get('idempotent-replayed')).toBeNull();
+    expect(b.json.id).not.toBe(a.json.id);
+  });
+
+  it('runs the request once when the same key arrives concurrently: the others get 409 / 13031 or the replay', async () => {
+    const k = key();
+    const body = { phone_numbers: Array.from({ length: 40 }, randomPhone) };
+    const all = await Promise.all(Array.from({ length: 6 }, () => sms.share(setup.account.apiToken, setup.campaignId, body, { 'idempotency-key': k })));
+    const ran = all.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') === null);
+    expect(ran).toHaveLength(1);
+    for (const r of all) {
+      if (r === ran[0]) continue;
+      if (r.status === 200) expect(r.text).toBe(ran[0]!.text);
+      else {
+        expect(r.status).toBe(409);
+        expect(r.json).toEqual({
+          error_message: 'A request with this idempotency key is still in progress',
+          data: 'A request with this idempotency key is still in progress',
+          code: 13031,
+          errors: { 'idempotency-key': expect.any(String) },
+        });
+      }
+    }
+    expect(all.some((r) => r.status === 409)).toBe(true);
+  }, 30_000);
+
+  it('refuses a malformed key (400 naming the header)', async () => {
+    const res = await sms.share(setup.account.apiToken, setup.campaignId, { phone_numbers: [randomPhone()] }, { 'idempotency-key': 'x'.repeat(256) });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.json.errors!)).toEqual(['headers.idempotency-key']);
+  });
+});

@@ -1,0 +1,78 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@feedback/kit-core';
+import { applyDeliveryReport, type DeliveryRule } from '../../domain/delivery-report.js';
+import type { Clock, MessageRepository } from '../../domain/ports.js';
+import { verifyMessageId } from './dlr-signature.js';
+
+export interface DlrServerOptions {
+  host: string;
+  port: number;
+  secret: string;
+  /** The query or body field that holds the provider's status code. */
+  statusParam: string;
+  rule: DeliveryRule;
+  deps: { messages: MessageRepository; clock: Clock };
+  logger: Logger;
+}
+
+export interface RunningDlrServer {
+  server: Server;
+  /** http://host:port, for building callback URLs in tests. */
+  url: string;
+  close(): Promise<void>;
+}
+
+const PATH = /^\/sms\/dlr\/([A-Za-z0-9._-]{1,200})$/;
+
+/**
+ * The delivery-report listener: providers call `/sms/dlr/<message id>?sig=...&<status>=...`
+ * (GET, or POST with a form or JSON body). It is internal, reached by the SMS gateway, not part
+ * of the public API. 200 once applied (or a mere progress report), 403 on a bad signature,
+ * 404 for an unknown message; providers retry on 5xx.
+ */
+export async function startDlrServer(opts: DlrServerOptions): Promise<RunningDlrServer> {
+  const log = opts.logger.child({ component: 'dlr-server' });
+  const server = createServer((req, res) => {
+    void (async () => {
+      try {
+        const url = new URL(req.url ?? '/', 'http://dlr');
+        const m = PATH.exec(url.pathname);
+        if (!m || (req.method !== 'GET' && req.method !== 'POST')) return reply(404, 'not found');
+        const messageId = m[1]!;
+        if (!verifyMessageId(opts.secret, messageId, url.searchParams.get('sig') ?? '')) return reply(403, 'bad signature');
+        const fields = { ...Object.fromEntries(url.searchParams), ...(req.method === 'POST' ? await readBody(req) : {}) };
+        const code = fields[opts.statusParam];
+        if (code === undefined) return reply(400, `missing ${opts.statusParam}`);
+        const outcome = await applyDeliveryReport(opts.deps, { messageId, code: String(code) }, opts.rule);
+        log.debug({ messageId, code, outcome }, 'delivery report');
+        return outcome === 'unknown_message' ? reply(404, 'unknown message') : reply(200, outcome);
+      } catch (err) {
+        log.error({ err }, 'delivery report failed');
+        return reply(500, 'error');
+      }
+    })();
+    function reply(status: number, text: string) {
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(text);
+    }
+  });
+  server.listen(opts.port, opts.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${address}:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) {
+    text += chunk;
+    if (text.length > 64 * 1024) throw new Error('delivery report body too large');
+  }
+  if (!text) return {};
+  if ((req.headers['content-type'] ?? '').includes('json')) return JSON.parse(text) as Record<string, unknown>;
+  return Object.fromEntries(new URLSearchParams(text));
+}

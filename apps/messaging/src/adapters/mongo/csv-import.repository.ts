@@ -1,0 +1,68 @@
+import { insertOnce } from '@feedback/kit-stores';
+import type { Collection, Db } from 'mongodb';
+import type { CsvImport } from '../../domain/directory-binding.js';
+import type { CsvImportLog } from '../../domain/ports.js';
+
+interface CsvImportDoc {
+  /** The file id: one record per processed file. */
+  _id: string;
+  account_id: string;
+  directory_id: string;
+  file_name: string;
+  campaign_id: string;
+  sharing_id: string | null;
+  outcome: 'processed' | 'failed';
+  reason: string | null;
+  rows: number;
+  accepted: number;
+  rejected: number;
+  superseded: number;
+  created_at: Date;
+}
+
+export class MongoCsvImportLog implements CsvImportLog {
+  private readonly docs: Collection<CsvImportDoc>;
+
+  constructor(db: Db) {
+    this.docs = db.collection<CsvImportDoc>('csv_imports');
+  }
+
+  async record(i: CsvImport): Promise<void> {
+    await insertOnce<CsvImportDoc>(this.docs, {
+      _id: i.fileId,
+      account_id: i.accountId,
+      directory_id: i.directoryId,
+      file_name: i.fileName,
+      campaign_id: i.campaignId,
+      sharing_id: i.sharingId,
+      outcome: i.outcome,
+      reason: i.reason,
+      rows: i.rows,
+      accepted: i.accepted,
+      rejected: i.rejected,
+      superseded: i.superseded,
+      created_at: i.createdAt,
+    });
+  }
+
+  async findByFile(fileId: string): Promise<CsvImport | null> {
+    const d = await this.docs.findOne({ _id: fileId });
+    return d
+      ? {
+          fileId: d._id,
+          accountId: d.account_id,
+          directoryId: d.directory_id,
+          fileName: d.file_name,
+          campaignId: d.campaign_id,
+          sharingId: d.sharing_id,
+          outcome: d.outcome,
+          reason: d.reason,
+          rows: d.rows,
+          accepted: d.accepted,
+          rejected: d.rejected,
+          superseded: d.superseded,
+          createdAt: d.created_at,
+        }
+      : null;
+  }
+}

@@ -1,0 +1,101 @@
+import { insertOnce } from '@feedback/kit-stores';
+import type { Collection, Db } from 'mongodb';
+import type { MessageRepository } from '../../domain/ports.js';
+import { REPORTABLE_STATUSES, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
+
+interface MessageDoc {
+  /** `<sharing id>.<phone>`: the unique key that makes the first claim the only one. */
+  _id: string;
+  account_id: string;
+  sharing_id: string;
+  campaign_id: string;
+  phone: string;
+  text: string;
+  provider: string;
+  status: MessageStatus;
+  attempts: number;
+  provider_message_id: string | null;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export class MongoMessageRepository implements MessageRepository {
+  private readonly docs: Collection<MessageDoc>;
+
+  constructor(db: Db) {
+    this.docs = db.collection<MessageDoc>('sms_messages');
+  }
+
+  async claim(m: Parameters<MessageRepository['claim']>[0], opts: { takeOverSending?: boolean } = {}): Promise<SmsMessage | null> {
+    const doc: MessageDoc = {
+      _id: m.id,
+      account_id: m.accountId,
+      sharing_id: m.sharingId,
+      campaign_id: m.campaignId,
+      phone: m.phone,
+      text: m.text,
+      provider: m.provider,
+      status: 'sending',
+      attempts: 1,
+      provider_message_id: null,
+      error: null,
+      created_at: m.createdAt,
+      updated_at: m.createdAt,
+    };
+    // The unique _id makes the first insert the one claim; MongoDB guarantees it under races.
+    if (await insertOnce(this.docs, doc)) return toMessage(doc);
+    // Taken. Only a record whose attempt certainly did not send may be taken again, and a
+    // single-document conditional update lets exactly one of the racing callers do it.
+    const again = await this.docs.findOneAndUpdate(
+      { _id: m.id, status: { $in: opts.takeOverSending ? ['retryable', 'sending'] : ['retryable'] } },
+      { $set: { status: 'sending', text: m.text, provider: m.provider, updated_at: m.createdAt }, $inc: { attempts: 1 } },
+      { returnDocument: 'after' },
+    );
+    return again ? toMessage(again) : null;
+  }
+
+  async finish(id: string, attempt: number, outcome: { status: MessageStatus; providerMessageId?: string; error?: string }, at: Date): Promise<void> {
+    // Conditional on our claim: a delivery report that overtook the provider's answer stays.
+    await this.docs.updateOne(
+      { _id: id, status: 'sending', attempts: attempt },
+      { $set: { status: outcome.status, provider_message_id: outcome.providerMessageId ?? null, error: outcome.error ?? null, updated_at: at } },
+    );
+  }
+
+  async applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null> {
+    const doc = await this.docs.findOneAndUpdate(
+      { _id: id, status: { $in: [...REPORTABLE_STATUSES] } },
+      { $set: { status, updated_at: at } },
+      { returnDocument: 'after' },
+    );
+    return doc ? toMessage(doc) : null;
+  }
+
+  async findById(id: string): Promise<SmsMessage | null> {
+    const doc = await this.docs.findOne({ _id: id });
+    return doc ? toMessage(doc) : null;
+  }
+
+  async listBySharing(sharingId: string): Promise<SmsMessage[]> {
+    return (await this.docs.find({ sharing_id: sharingId }).sort({ _id: 1 }).toArray()).map(toMessage);
+  }
+}
+
+function toMessage(d: MessageDoc): SmsMessage {
+  return {
+    id: d._id,
+    accountId: d.account_id,
+    sharingId: d.sharing_id,
+    campaignId: d.campaign_id,
+    phone: d.phone,
+    text: d.text,
+    provider: d.provider,
+    status: d.status,
+    attempts: d.attempts,
+    providerMessageId: d.provider_message_id,
+    error: d.error,
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
+  };
+}

@@ -1,0 +1,74 @@
+import { insertOnce } from '@feedback/kit-stores';
+import type { Collection, Db, Filter } from 'mongodb';
+import type { OutboxEntry, OutboxPage, OutboxReader, OutgoingSms, ProviderResult, SmsProvider } from '../../domain/ports.js';
+
+interface OutboxDoc {
+  /** Our message id: a repeated hand-over of the same message is recorded once. */
+  _id: string;
+  account_id: string;
+  sharing_id: string;
+  phone: string;
+  text: string;
+  status: 'sent';
+  created_at: Date;
+}
+
+/**
+ * The default provider: sends nothing, records what it was handed, so a deployment without an
+ * SMS contract (and every test) can see the messages (GET /admin/v1/accounts/{id}/sms_messages).
+ */
+export class MongoOutboxProvider implements SmsProvider, OutboxReader {
+  readonly name = 'outbox';
+  /** Keyed by message id (insertOnce): handing the same message over again records nothing new. */
+  readonly idempotent = true;
+  private readonly docs: Collection<OutboxDoc>;
+
+  constructor(
+    db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.docs = db.collection<OutboxDoc>('sms_outbox');
+  }
+
+  async send(sms: OutgoingSms): Promise<ProviderResult> {
+    await insertOnce<OutboxDoc>(this.docs, {
+      _id: sms.messageId,
+      account_id: sms.accountId,
+      sharing_id: sms.sharingId,
+      phone: sms.to,
+      text: sms.text,
+      status: 'sent',
+      created_at: this.now(),
+    });
+    return { outcome: 'accepted', providerMessageId: sms.messageId };
+  }
+
+  async list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<OutboxPage> {
+    const filter: Filter<OutboxDoc> = { account_id: q.accountId };
+    if (q.phone) filter.phone = q.phone;
+    const after = q.cursor ? decodeCursor(q.cursor) : null;
+    if (after) filter.$or = [{ created_at: { $lt: after.at } }, { created_at: after.at, _id: { $lt: after.id } }];
+    const docs = await this.docs.find(filter).sort({ created_at: -1, _id: -1 }).limit(q.limit + 1).toArray();
+    const page = docs.slice(0, q.limit);
+    const last = page[page.length - 1];
+    return { items: page.map(toEntry), nextCursor: docs.length > q.limit && last ? encodeCursor(last.created_at, last._id) : null };
+  }
+}
+
+function toEntry(d: OutboxDoc): OutboxEntry {
+  return { messageId: d._id, accountId: d.account_id, sharingId: d.sharing_id, phone: d.phone, text: d.text, status: d.status, createdAt: d.created_at };
+}
+
+// Keyset pagination (created_at, _id): stable while new messages arrive, unlike skip/offset.
+function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(JSON.stringify([at.getTime(), id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { at: Date; id: string } | null {
+  try {
+    const [ms, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
+    return typeof ms === 'number' && typeof id === 'string' ? { at: new Date(ms), id } : null;
+  } catch {
+    return null;
+  }
+}

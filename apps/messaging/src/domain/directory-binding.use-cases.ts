@@ -1,0 +1,37 @@
+import { errors } from '@feedback/kit-core';
+import { DEFAULT_BOUND_FILE_NAME, type DirectoryBinding } from './directory-binding.js';
+import type { BindingRepository, CampaignRepository, Clock, WorkflowFiles } from './ports.js';
+
+export interface BindDeps {
+  campaigns: CampaignRepository;
+  bindings: BindingRepository;
+  files: Pick<WorkflowFiles, 'directoryExists'>;
+  clock: Clock;
+}
+
+export interface BindCommand {
+  accountId: string;
+  campaignId: string;
+  directoryId: string;
+  /** Empty or absent: customers.csv. */
+  fileName?: string;
+}
+
+/**
+ * Binds a directory's file name to a campaign. The campaign and the directory must both be the
+ * account's own (a foreign one reads as missing), so a binding can never read another account's
+ * files. Binding the same directory and name again moves it to the new campaign.
+ */
+export async function bindDirectory(deps: BindDeps, cmd: BindCommand): Promise<DirectoryBinding> {
+  const fileName = (cmd.fileName ?? '').trim() || DEFAULT_BOUND_FILE_NAME;
+  // The file service's own rules (sanitizeFilename) decide the rest when a file arrives.
+  if (fileName.length > 255 || /[/\\\p{Cc}]/u.test(fileName) || fileName === '.' || fileName === '..') {
+    throw errors.invalid({ file_name: 'must be a file name of at most 255 characters, without path separators or control characters' });
+  }
+  if (!cmd.directoryId) throw errors.invalid({ directory_id: 'is required' });
+  const campaign = await deps.campaigns.findById(cmd.accountId, cmd.campaignId);
+  if (!campaign) throw errors.notFound('campaign_id', cmd.campaignId);
+  if (!(await deps.files.directoryExists(cmd.accountId, cmd.directoryId))) throw errors.notFound('directory_id', cmd.directoryId);
+  const now = deps.clock.now();
+  return deps.bindings.upsert({ accountId: cmd.accountId, campaignId: campaign.id, directoryId: cmd.directoryId, fileName, createdAt: now, updatedAt: now });
+}

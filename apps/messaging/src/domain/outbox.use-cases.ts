@@ -1,0 +1,18 @@
+import { errors } from '@feedback/kit-core';
+import { normalizePhone } from './phone-numbers.js';
+import type { OutboxPage, OutboxReader } from './ports.js';
+
+/** GET /admin/v1/accounts/{account_id}/sms_messages?phone=: the phone may be written any way a caller writes it. */
+export async function listOutbox(
+  deps: { outbox: OutboxReader; settings: { defaultRegion: string } },
+  q: { accountId: string; phone?: string; limit?: number; cursor?: string },
+): Promise<OutboxPage> {
+  let phone: string | undefined;
+  if (q.phone !== undefined && q.phone !== '') {
+    const r = normalizePhone(q.phone, deps.settings.defaultRegion);
+    if (!r.ok) throw errors.invalid({ phone: r.reason });
+    phone = r.phone;
+  }
+  const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
+  return deps.outbox.list({ accountId: q.accountId, phone, limit, cursor: q.cursor });
+}

@@ -1,0 +1,84 @@
+import { isSupportedCountry, parsePhoneNumberFromString, validatePhoneNumberLength, type CountryCode } from 'libphonenumber-js/max';
+
+/*
+ * The same rules as the survey service's normalizer (apps/survey/src/domain/phone.ts), so a
+ * phone stored here finds the customer there: E.164 digits without "+" ("905321234567"),
+ * validated against the country's numbering plan ("max" metadata), and international numbers
+ * written without "+" or "00" accepted as CRM exports hold them. Here a refusal also says why.
+ */
+
+export type PhoneRejection =
+  | 'not_a_string'
+  | 'empty'
+  | 'too_long_input'
+  | 'not_a_number'
+  | 'invalid_country_code'
+  | 'too_short'
+  | 'too_long'
+  | 'invalid_length'
+  | 'invalid_number';
+
+export type PhoneResult = { ok: true; phone: string } | { ok: false; reason: PhoneRejection };
+
+export function isPhoneRegion(region: string): boolean {
+  return isSupportedCountry(region);
+}
+
+export function normalizePhone(raw: unknown, defaultRegion: string): PhoneResult {
+  if (typeof raw !== 'string') return { ok: false, reason: 'not_a_string' };
+  const input = raw.trim();
+  if (input === '') return { ok: false, reason: 'empty' };
+  if (input.length > 40) return { ok: false, reason: 'too_long_input' };
+  const region = isSupportedCountry(defaultRegion) ? (defaultRegion as CountryCode) : undefined;
+  const parsed = parsePhoneNumberFromString(input, { defaultCountry: region });
+  if (parsed?.isValid()) return { ok: true, phone: parsed.number.slice(1) };
+  const digits = input.replace(/[\s().-]/g, '');
+  if (/^[1-9]\d{7,14}$/.test(digits)) {
+    const international = parsePhoneNumberFromString(`+${digits}`);
+    if (international?.isValid()) return { ok: true, phone: international.number.slice(1) };
+  }
+  return { ok: false, reason: whyInvalid(input, region) };
+}
+
+function whyInvalid(input: string, region: CountryCode | undefined): PhoneRejection {
+  switch (validatePhoneNumberLength(input, { defaultCountry: region })) {
+    case 'NOT_A_NUMBER':
+      return 'not_a_number';
+    case 'INVALID_COUNTRY':
+      return 'invalid_country_code';
+    case 'TOO_SHORT':
+      return 'too_short';
+    case 'TOO_LONG':
+      return 'too_long';
+    case 'INVALID_LENGTH':
+      return 'invalid_length';
+    default:
+      return 'invalid_number';
+  }
+}
+
+export interface NormalizedList {
+  /** In the order given; `input` is the phone as the caller wrote it (the key of its attributes). */
+  accepted: { phone: string; input: string }[];
+  rejected: { phone: string; reason: PhoneRejection }[];
+  /** Entries dropped because an earlier entry normalized to the same number. */
+  duplicates: number;
+}
+
+/** Normalizes a list: invalid entries are rejected with a reason, later duplicates counted and dropped. */
+export function normalizePhoneList(inputs: readonly unknown[], defaultRegion: string): NormalizedList {
+  const seen = new Set<string>();
+  const out: NormalizedList = { accepted: [], rejected: [], duplicates: 0 };
+  for (const raw of inputs) {
+    const r = normalizePhone(raw, defaultRegion);
+    if (!r.ok) {
+      out.rejected.push({ phone: typeof raw === 'string' ? raw : JSON.stringify(raw) ?? String(raw), reason: r.reason });
+    } else if (seen.has(r.phone)) {
+      out.duplicates++;
+    } else {
+      seen.add(r.phone);
+      out.accepted.push({ phone: r.phone, input: raw as string });
+    }
+  }
+  return out;
+}

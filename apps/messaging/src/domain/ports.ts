@@ -1,0 +1,152 @@
+import type { CsvRecord } from './customer-csv.js';
+import type { CsvImport, DirectoryBinding } from './directory-binding.js';
+import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from './sharing.js';
+import type { DeliveryStatus, SmsMessage } from './sms-message.js';
+
+export interface CampaignRepository {
+  insert(campaign: SmsCampaign): Promise<void>;
+  /** Only the account's own campaign: a foreign id reads as missing. */
+  findById(accountId: string, id: string): Promise<SmsCampaign | null>;
+}
+
+export interface SharingRepository {
+  /** Stores the sharing and its recipients; safe to repeat (same ids, nothing doubled). */
+  insert(sharing: SmsSharing, recipients: Recipient[]): Promise<void>;
+  findById(accountId: string, id: string): Promise<SmsSharing | null>;
+  /** The normalized phones of a sharing's recipients, in phone order. */
+  listRecipientPhones(sharingId: string): Promise<string[]>;
+}
+
+/** Publishes `sms.dispatch`, one event per recipient, keyed by phone; resolves once all are acknowledged. */
+export interface DispatchPublisher {
+  publish(events: DispatchEvent[]): Promise<void>;
+}
+
+/**
+ * The per-(sharing, phone) message records. `claim` is the at-most-once guard: it creates the
+ * record in state "sending" for exactly one caller, whatever Kafka redelivers; a record whose
+ * previous attempt failed before the provider accepted it ("retryable") can be claimed again,
+ * again by one caller only. Everything else answers null.
+ */
+export interface MessageRepository {
+  /**
+   * `takeOverSending`: a record still "sending" may be claimed too (its claimer may have died
+   * between claim and answer). Only for an idempotent provider, where a repeat is harmless.
+   */
+  claim(msg: Omit<SmsMessage, 'status' | 'attempts' | 'updatedAt' | 'providerMessageId' | 'error'>, opts?: { takeOverSending?: boolean }): Promise<SmsMessage | null>;
+  /** Moves a record the caller claimed (status "sending", same attempt) to its outcome. */
+  finish(id: string, attempt: number, outcome: { status: 'sent' | 'retryable' | 'unknown' | 'failed'; providerMessageId?: string; error?: string }, at: Date): Promise<void>;
+  /** Applies a delivery report; a final status ("delivered", "failed") is never overwritten. */
+  applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null>;
+  findById(id: string): Promise<SmsMessage | null>;
+  listBySharing(sharingId: string): Promise<SmsMessage[]>;
+}
+
+/** What is handed to a provider. */
+export interface OutgoingSms {
+  /** Our id of the message, echoed in delivery reports. */
+  messageId: string;
+  accountId: string;
+  sharingId: string;
+  /** E.164 digits without "+". */
+  to: string;
+  text: string;
+}
+
+/**
+ * The outcome of one hand-over:
+ * - accepted: the provider took the message;
+ * - rejected: it refused it before taking it (safe to try again when `retriable`);
+ * - unknown: the request may have reached it (a timeout after sending): never re-sent.
+ */
+export type ProviderResult =
+  | { outcome: 'accepted'; providerMessageId?: string }
+  | { outcome: 'rejected'; retriable: boolean; reason: string }
+  | { outcome: 'unknown'; reason: string };
+
+export interface SmsProvider {
+  readonly name: string;
+  /**
+   * The provider itself records a message id once, whatever it is handed (the outbox): a
+   * hand-over interrupted by a crash may then be repeated, which makes it exactly once there.
+   */
+  readonly idempotent?: boolean;
+  send(sms: OutgoingSms): Promise<ProviderResult>;
+}
+
+export type { Clock } from '@feedback/kit-core';
+
+/** What the outbox provider recorded (GET /admin/v1/accounts/{account_id}/sms_messages). */
+export interface OutboxEntry {
+  messageId: string;
+  accountId: string;
+  sharingId: string;
+  phone: string;
+  text: string;
+  status: string;
+  createdAt: Date;
+}
+
+export interface OutboxPage {
+  items: OutboxEntry[];
+  /** Pass back as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface OutboxReader {
+  /** Newest first; `phone` normalized digits. */
+  list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<OutboxPage>;
+}
+
+/** The survey service, as messaging needs it. */
+export interface SurveyChannels {
+  /** Creates the campaign's survey channel (kind SMS); answers its id. */
+  createSmsChannel(c: { accountId: string; name: string; nodeId: string; nodeName: string; flowId: string; linkTtlDays: number }): Promise<string>;
+}
+
+export interface SurveyLinks {
+  /** Upserts the customer and creates or re-activates the customer's link of the channel; answers its URL. */
+  activate(a: { accountId: string; channelId: string; phone: string; attributes: Record<string, string>; builtInResponses: Record<string, string> }): Promise<string>;
+}
+
+export interface LinkShortener {
+  /** The short URL of `url` (on the account's default domain when it has one). */
+  shorten(url: string, accountId: string): Promise<string>;
+}
+
+/** Publishes `sms.status` when a message's status changes. */
+export interface StatusEvents {
+  changed(msg: SmsMessage): Promise<void>;
+}
+
+export interface BindingRepository {
+  /** One binding per directory and file name: a second bind replaces the campaign. */
+  upsert(b: DirectoryBinding): Promise<DirectoryBinding>;
+  find(directoryId: string, fileName: string): Promise<DirectoryBinding | null>;
+}
+
+export interface CsvImportLog {
+  /** Once per file; a repeat keeps the first record. */
+  record(i: CsvImport): Promise<void>;
+  findByFile(fileId: string): Promise<CsvImport | null>;
+}
+
+/** A file claimed for a workflow. */
+export interface ClaimedFile {
+  id: string;
+  accountId: string;
+  directoryId: string;
+  filename: string;
+  blobToken: string;
+  size: number;
+}
+
+/** The file service, as the CSV workflow needs it. */
+export interface WorkflowFiles {
+  directoryExists(accountId: string, directoryId: string): Promise<boolean>;
+  /** The latest unprocessed file of the name, claimed for `claimer`; null when none (spec 4.5). */
+  claimLatest(q: { accountId: string; directoryId: string; filename: string; claimer: string }): Promise<{ file: ClaimedFile | null; superseded: number }>;
+  /** The file's CSV records, streamed; a file that is not CSV throws CsvFormatError. */
+  records(file: ClaimedFile): AsyncIterable<CsvRecord>;
+  complete(q: { accountId: string; fileId: string; claimer: string; outcome: 'processed' | 'failed' }): Promise<void>;
+}

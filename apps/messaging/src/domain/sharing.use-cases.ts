@@ -1,0 +1,62 @@
+import { errors } from '@feedback/kit-core';
+import { normalizePhoneList } from './phone-numbers.js';
+import type { CampaignRepository, Clock, DispatchPublisher, SharingRepository } from './ports.js';
+import type { Recipient, RejectedPhone, SharingSummary, SmsSharing } from './sharing.js';
+import { parseSharingRequest } from './sharing-request.js';
+
+export interface SharingDeps {
+  campaigns: CampaignRepository;
+  sharings: SharingRepository;
+  dispatch: DispatchPublisher;
+  clock: Clock;
+  newId: () => string;
+  settings: { defaultRegion: string; maxPhones: number };
+}
+
+export interface CreateSharingCommand {
+  accountId: string;
+  campaignId: string;
+  /** The request body as received (spec §2.3). */
+  body: unknown;
+  /** Given by a CSV workflow, where it is also the file's claimer; new otherwise. */
+  sharingId?: string;
+  /** Entries the source already refused (a CSV workflow's bad rows), kept with the sharing's own. */
+  rejected?: RejectedPhone[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * POST /v1/sms_campaigns/{campaign_id}/sms_sharings: validates, normalizes and de-duplicates the
+ * phones, stores the sharing, and publishes one dispatch event per recipient before answering,
+ * so a 200 means every accepted phone will be attempted.
+ */
+export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand): Promise<SharingSummary> {
+  if (!UUID.test(cmd.campaignId)) throw errors.invalid({ campaign_id: 'must be a UUID' });
+  const request = parseSharingRequest(cmd.body, { maxPhones: deps.settings.maxPhones });
+  const campaign = await deps.campaigns.findById(cmd.accountId, cmd.campaignId);
+  if (!campaign) throw errors.notFound('campaign_id', cmd.campaignId);
+
+  const list = normalizePhoneList(request.phoneNumbers, deps.settings.defaultRegion);
+  const recipients: Recipient[] = list.accepted.map(({ phone, input }) => ({
+    phone,
+    input,
+    attributes: request.customAttributes[input] ?? {},
+    builtInResponses: request.builtInResponses[input] ?? {},
+  }));
+  const rejected = [...(cmd.rejected ?? []), ...list.rejected];
+  const sharing: SmsSharing = {
+    id: cmd.sharingId ?? deps.newId(),
+    accountId: cmd.accountId,
+    campaignId: campaign.id,
+    createdAt: deps.clock.now(),
+    accepted: recipients.length,
+    duplicates: list.duplicates,
+    rejected,
+  };
+  await deps.sharings.insert(sharing, recipients);
+  if (recipients.length > 0) {
+    await deps.dispatch.publish(recipients.map((recipient) => ({ sharingId: sharing.id, accountId: sharing.accountId, campaignId: campaign.id, recipient })));
+  }
+  return { id: sharing.id, accepted: sharing.accepted, rejected: rejected.length, duplicate: list.duplicates, rejectedPhones: rejected };
+}

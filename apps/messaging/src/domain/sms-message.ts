@@ -1,0 +1,35 @@
+/**
+ * One SMS of one sharing to one phone; its id is `<sharing id>.<phone>`, so a redelivered
+ * dispatch event finds the same record.
+ *   sending → sent → delivered | failed      (delivery reports)
+ *   sending → retryable → sending ...        (the provider refused before accepting)
+ *   sending → unknown                        (maybe sent: never sent again)
+ *   sending → failed                         (refused for good)
+ */
+export type MessageStatus = 'sending' | 'sent' | 'retryable' | 'unknown' | 'delivered' | 'failed';
+
+/** What a delivery report can say. */
+export type DeliveryStatus = 'delivered' | 'failed';
+
+export interface SmsMessage {
+  id: string;
+  accountId: string;
+  sharingId: string;
+  campaignId: string;
+  phone: string;
+  text: string;
+  provider: string;
+  status: MessageStatus;
+  /** Claims so far (1 on the first). */
+  attempts: number;
+  providerMessageId: string | null;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+// A dot, not a colon: the id travels in callback URLs, where it must need no escaping.
+export const messageId = (sharingId: string, phone: string) => `${sharingId}.${phone}`;
+
+/** Statuses a delivery report may still change (a report may also resolve an "unknown"). */
+export const REPORTABLE_STATUSES: readonly MessageStatus[] = ['sending', 'sent', 'unknown'];

@@ -1,0 +1,45 @@
+import { env, loadConfig } from '@feedback/kit-core';
+import { z } from 'zod';
+import { isPhoneRegion } from './domain/phone-numbers.js';
+
+export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
+  loadConfig(
+    {
+      GRPC_HOST: env.string('0.0.0.0'),
+      GRPC_PORT: env.port(50056),
+      MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
+      MONGO_DB: env.string('messaging'),
+      KAFKA_BROKERS: env.list('127.0.0.1:9092'),
+      SMS_DISPATCH_TOPIC: env.string('sms.dispatch'),
+      SMS_STATUS_TOPIC: env.string('sms.status'),
+      SMS_DISPATCH_GROUP: env.string('messaging-sms-dispatch'),
+      /** Attempts of one recipient (provider or peer down) before its event is dead-lettered. */
+      SMS_DISPATCH_MAX_ATTEMPTS: env.int(6, 1),
+      SURVEY_GRPC_ADDR: env.string('127.0.0.1:50053'),
+      SHORTENER_GRPC_ADDR: env.string('127.0.0.1:50055'),
+      /** The file service, for CSV workflows (BindDirectory, file.uploaded). */
+      FILE_GRPC_ADDR: env.string('127.0.0.1:50054'),
+      FILE_UPLOADED_TOPIC: env.string('file.uploaded'),
+      FILE_UPLOADED_GROUP: env.string('messaging-csv'),
+      /** Deadline of every call to the survey and shortener services. */
+      PEER_DEADLINE_MS: env.int(5_000, 100),
+      /** Region for phones written without a country code (ISO 3166 alpha-2). */
+      DEFAULT_PHONE_REGION: env.string('TR').refine(isPhoneRegion, 'must be a supported ISO 3166 region code, e.g. TR'),
+      /** Hard cap on phones per sharing request (5,000 recommended). */
+      MAX_PHONES_PER_SHARING: env.int(10_000, 1),
+      SMS_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
+      /** JSON, see adapters/http/http-provider.config.ts; required when SMS_PROVIDER=http. */
+      SMS_HTTP_PROVIDER: z.string().optional(),
+      /** The delivery-report listener (internal; the SMS gateway calls it). */
+      DLR_HOST: env.string('0.0.0.0'),
+      DLR_PORT: env.port(8091),
+      /** How the SMS gateway reaches that listener. */
+      DLR_PUBLIC_URL: env.url('http://127.0.0.1:8091'),
+      /** Signs callback URLs; at least 32 characters. */
+      DLR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+      LOG_LEVEL: env.logLevel(),
+    },
+    vars,
+  );
+
+export type MessagingEnv = ReturnType<typeof loadEnv>;

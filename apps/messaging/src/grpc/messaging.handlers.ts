@@ -1,0 +1,35 @@
+import { unary } from '@feedback/kit-grpc';
+import type { MessagingServiceServer } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { createCampaign, type CampaignDeps } from '../domain/campaign.use-cases.js';
+import { bindDirectory, type BindDeps } from '../domain/directory-binding.use-cases.js';
+import { listOutbox } from '../domain/outbox.use-cases.js';
+import type { MessageRepository, OutboxReader } from '../domain/ports.js';
+import { getSharingStatus } from '../domain/sharing-status.use-cases.js';
+import { createSharing, type SharingDeps } from '../domain/sharing.use-cases.js';
+import { bindingMessage, campaignMessage, perPhone, rejectedMessages, sharingStatusMessage } from './messaging.messages.js';
+
+export type MessagingHandlerDeps = CampaignDeps & SharingDeps & BindDeps & { messages: MessageRepository; outbox: OutboxReader };
+
+/** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
+export function messagingHandlers(deps: MessagingHandlerDeps): MessagingServiceServer {
+  return {
+    createSmsCampaign: unary(async (req) => ({ campaign: campaignMessage(await createCampaign(deps, req)) })),
+    createSmsSharing: unary(async (req) => {
+      const body = { phone_numbers: req.phoneNumbers, custom_attributes: perPhone(req.customAttributes), built_in_responses: perPhone(req.builtInResponses) };
+      const s = await createSharing(deps, { accountId: req.accountId, campaignId: req.campaignId, body });
+      return { sharingId: s.id, accepted: s.accepted, rejected: s.rejected, duplicate: s.duplicate, rejectedPhones: rejectedMessages(s.rejectedPhones) };
+    }),
+    getSmsSharing: unary(async (req) => {
+      const { sharing, recipients } = await getSharingStatus(deps, req.accountId, req.sharingId);
+      return sharingStatusMessage(sharing, recipients);
+    }),
+    listSmsMessages: unary(async (req) => {
+      const page = await listOutbox(deps, { accountId: req.accountId, phone: req.phone, limit: req.limit || undefined, cursor: req.cursor || undefined });
+      return {
+        messages: page.items.map((m) => ({ messageId: m.messageId, sharingId: m.sharingId, phone: m.phone, text: m.text, status: m.status, createdAt: m.createdAt.toISOString() })),
+        nextCursor: page.nextCursor ?? '',
+      };
+    }),
+    bindDirectory: unary(async (req) => ({ binding: bindingMessage(await bindDirectory(deps, req)) })),
+  };
+}

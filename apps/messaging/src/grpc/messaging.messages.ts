@@ -1,0 +1,55 @@
+import type {
+  Attributes,
+  DirectoryBinding as DirectoryBindingMessage,
+  GetSmsSharingResponse,
+  RejectedPhone as RejectedPhoneMessage,
+  SmsCampaign as SmsCampaignMessage,
+} from '@feedback/proto/feedback/messaging/v1/messaging';
+import type { DirectoryBinding } from '../domain/directory-binding.js';
+import type { RecipientStatus } from '../domain/sharing-status.use-cases.js';
+import type { RejectedPhone, SmsCampaign, SmsSharing } from '../domain/sharing.js';
+
+export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
+  return {
+    id: c.id,
+    accountId: c.accountId,
+    name: c.name,
+    nodeId: c.nodeId,
+    flowId: c.flowId,
+    channelId: c.channelId,
+    messageTemplate: c.messageTemplate,
+    createdAt: c.createdAt.toISOString(),
+  };
+}
+
+/** Back to the spec's body shape, so the domain validates what the caller sent, field names included. */
+export function perPhone(map: { [phone: string]: Attributes }): Record<string, Record<string, string>> {
+  return Object.fromEntries(Object.entries(map).map(([phone, a]) => [phone, a.values]));
+}
+
+export function sharingStatusMessage(sharing: SmsSharing, recipients: RecipientStatus[]): GetSmsSharingResponse {
+  return {
+    sharingId: sharing.id,
+    campaignId: sharing.campaignId,
+    createdAt: sharing.createdAt.toISOString(),
+    accepted: sharing.accepted,
+    duplicate: sharing.duplicates,
+    rejectedPhones: rejectedMessages(sharing.rejected),
+    recipients: recipients.map((r) => ({ phone: r.phone, status: r.status, error: r.error ?? '', updatedAt: r.updatedAt?.toISOString() ?? '' })),
+  };
+}
+
+export function rejectedMessages(rejected: RejectedPhone[]): RejectedPhoneMessage[] {
+  return rejected.map((r) => ({ phone: r.phone, reason: r.reason, row: r.row ?? 0 }));
+}
+
+export function bindingMessage(b: DirectoryBinding): DirectoryBindingMessage {
+  return {
+    accountId: b.accountId,
+    campaignId: b.campaignId,
+    directoryId: b.directoryId,
+    fileName: b.fileName,
+    createdAt: b.createdAt.toISOString(),
+    updatedAt: b.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, onShutdown } from '@feedback/kit-core';
+import { createGrpcClient, startGrpcServer } from '@feedback/kit-grpc';
+import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
+import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
+import { FileServiceClient } from '@feedback/proto/feedback/file/v1/file';
+import { MessagingServiceService } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { ShortenerServiceClient } from '@feedback/proto/feedback/shortener/v1/shortener';
+import { SurveyServiceClient } from '@feedback/proto/feedback/survey/v1/survey';
+import { filePorts } from './adapters/grpc/file.client.js';
+import { shortenerPort } from './adapters/grpc/shortener.client.js';
+import { surveyPorts } from './adapters/grpc/survey.client.js';
+import { startDlrServer } from './adapters/http/dlr.server.js';
+import { parseHttpProviderConfig } from './adapters/http/http-provider.config.js';
+import { HttpSmsProvider } from './adapters/http/http-sms.provider.js';
+import { runDispatchConsumer } from './adapters/kafka/dispatch.consumer.js';
+import { runFileUploadedConsumer } from './adapters/kafka/file-uploaded.consumer.js';
+import { messagingIndexes } from './adapters/mongo/indexes.js';
+import { KANNEL_DELIVERY_RULE, type DeliveryRule } from './domain/delivery-report.js';
+import type { SmsProvider } from './domain/ports.js';
+import { loadEnv } from './env.js';
+import { messagingHandlers } from './grpc/messaging.handlers.js';
+import { messagingDeps } from './wiring.js';
+
+// The one wiring place of the messaging service.
+const config = loadEnv();
+const logger = createLogger('messaging', config.LOG_LEVEL);
+const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+await ensureIndexes(mongo.db, messagingIndexes);
+
+// Without a configured secret the callback URLs of this process are signed with a random one:
+// reports for messages sent before a restart are then refused (and logged).
+const dlrSecret = config.DLR_SECRET ?? randomBytes(32).toString('base64url');
+if (!config.DLR_SECRET) logger.warn('DLR_SECRET unset: delivery reports do not survive a restart');
+let provider: SmsProvider | undefined;
+let dlrRule: DeliveryRule = KANNEL_DELIVERY_RULE;
+let statusParam = 'status';
+if (config.SMS_PROVIDER === 'http') {
+  if (!config.SMS_HTTP_PROVIDER) throw new Error('invalid configuration:\n  SMS_HTTP_PROVIDER: required when SMS_PROVIDER=http');
+  const httpConfig = parseHttpProviderConfig(config.SMS_HTTP_PROVIDER);
+  provider = new HttpSmsProvider({ config: httpConfig, dlrBaseUrl: config.DLR_PUBLIC_URL, dlrSecret });
+  if (httpConfig.dlr) {
+    dlrRule = { delivered: httpConfig.dlr.delivered, failed: httpConfig.dlr.failed };
+    statusParam = httpConfig.dlr.status_param;
+  }
+}
+
+const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'messaging', logger });
+const topics = { dispatch: config.SMS_DISPATCH_TOPIC, status: config.SMS_STATUS_TOPIC };
+await ensureTopics(kafka, [{ topic: topics.dispatch, numPartitions: 6 }, { topic: topics.status, numPartitions: 3 }, { topic: config.FILE_UPLOADED_TOPIC, numPartitions: 3 }]);
+const producer = createProducer(kafka, { logger });
+await producer.connect();
+const survey = createGrpcClient(SurveyServiceClient, config.SURVEY_GRPC_ADDR, { deadlineMs: config.PEER_DEADLINE_MS, logger });
+const shortener = createGrpcClient(ShortenerServiceClient, config.SHORTENER_GRPC_ADDR, { deadlineMs: config.PEER_DEADLINE_MS, logger });
+const fileService = createGrpcClient(FileServiceClient, config.FILE_GRPC_ADDR, { deadlineMs: config.PEER_DEADLINE_MS, logger });
+
+const deps = messagingDeps({
+  db: mongo.db,
+  producer,
+  topics,
+  survey: surveyPorts(survey),
+  shortener: shortenerPort(shortener),
+  provider,
+  files: filePorts(fileService),
+  settings: { defaultRegion: config.DEFAULT_PHONE_REGION, maxPhones: config.MAX_PHONES_PER_SHARING },
+  logger,
+});
+const dlr = await startDlrServer({ host: config.DLR_HOST, port: config.DLR_PORT, secret: dlrSecret, statusParam, rule: dlrRule, deps, logger });
+const consumer = await runDispatchConsumer({
+  kafka,
+  topic: topics.dispatch,
+  groupId: config.SMS_DISPATCH_GROUP,
+  deps,
+  logger,
+  maxAttempts: config.SMS_DISPATCH_MAX_ATTEMPTS,
+  // Without its consumer the service would silently stop sending: restart it instead.
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+});
+const csvConsumer = await runFileUploadedConsumer({
+  kafka,
+  topic: config.FILE_UPLOADED_TOPIC,
+  groupId: config.FILE_UPLOADED_GROUP,
+  deps,
+  logger,
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+});
+const server = await startGrpcServer({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  logger,
+  services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }],
+});
+logger.info({ port: server.port, provider: deps.provider.name, dlr: dlr.url }, 'messaging service listening');
+
+onShutdown(logger, [
+  { name: 'mongo', close: () => mongo.close() },
+  { name: 'kafka-producer', close: () => producer.disconnect() },
+  {
+    name: 'peers',
+    close: async () => {
+      survey.close();
+      shortener.close();
+      fileService.close();
+    },
+  },
+  consumer,
+  csvConsumer,
+  { name: 'dlr-server', close: () => dlr.close() },
+  { name: 'grpc', close: () => server.shutdown() },
+]);

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { createCampaign } from '../src/domain/campaign.use-cases.js';
+import { dispatchSms, UndeliverableEventError, type DispatchDeps } from '../src/domain/dispatch.use-case.js';
+import type { SmsProvider, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
+import { RetriableSendError } from '../src/domain/send-sms.use-case.js';
+import type { DispatchEvent } from '../src/domain/sharing.js';
+import type { SmsMessage } from '../src/domain/sms-message.js';
+import { MemoryCampaigns, MemoryMessages, ScriptedProvider } from './fakes/memory-deps.js';
+
+/** The survey service as the dispatcher sees it: one link per (channel, phone), activations counted. */
+class FakeSurvey implements SurveyChannels, SurveyLinks {
+  readonly activations: Parameters<SurveyLinks['activate']>[0][] = [];
+  readonly channels: Parameters<SurveyChannels['createSmsChannel']>[0][] = [];
+  async createSmsChannel(c: Parameters<SurveyChannels['createSmsChannel']>[0]) {
+    this.channels.push(c);
+    return `channel-${this.channels.length}`;
+  }
+  async activate(a: Parameters<SurveyLinks['activate']>[0]) {
+    this.activations.push(a);
+    return `https://api.example/s/token-${a.phone}`;
+  }
+}
+
+async function setup(provider: SmsProvider = new ScriptedProvider([{ outcome: 'accepted' }])) {
+  const survey = new FakeSurvey();
+  const campaigns = new MemoryCampaigns();
+  const statuses: SmsMessage[] = [];
+  const clock = { now: () => new Date('2026-11-23T10:00:00Z') };
+  const campaign = await createCampaign(
+    { campaigns, channels: survey, clock, newId: () => 'camp-1' },
+    { accountId: 'acc', name: 'Kasım', nodeId: 'node', nodeName: 'Şube', flowId: 'flow', messageTemplate: 'Sayın {{name}}, {{link}} {{ missing }}', linkTtlDays: 0 },
+  );
+  const deps: DispatchDeps = {
+    campaigns,
+    links: survey,
+    shortener: { shorten: async (url) => `https://s.example/${url.split('-').pop()}` },
+    messages: new MemoryMessages(),
+    provider,
+    statusEvents: { changed: async (m) => void statuses.push({ ...m }) },
+    clock,
+  };
+  return { deps, survey, campaign, statuses };
+}
+
+const event = (phone: string, attributes: Record<string, string> = {}): DispatchEvent => ({
+  sharingId: 'sh-1',
+  accountId: 'acc',
+  campaignId: 'camp-1',
+  recipient: { phone, input: phone, attributes, builtInResponses: { customerDetailInfo1: 'x' } },
+});
+
+describe('dispatching one recipient', () => {
+  it('activates the link, shortens it, renders the template and sends once', async () => {
+    const provider = new ScriptedProvider([{ outcome: 'accepted' }]);
+    const { deps, survey, campaign, statuses } = await setup(provider);
+    expect(survey.channels).toEqual([{ accountId: 'acc', name: 'Kasım', nodeId: 'node', nodeName: 'Şube', flowId: 'flow', linkTtlDays: 0 }]);
+    expect(campaign.channelId).toBe('channel-1');
+
+    expect(await dispatchSms(deps, event('905321234567', { name: 'Ayşe', link: 'spoofed' }))).toBe('sent');
+    expect(provider.calls.map((c) => c.text)).toEqual(['Sayın Ayşe, https://s.example/905321234567 ']);
+    expect(survey.activations[0]).toMatchObject({ channelId: 'channel-1', phone: '905321234567', builtInResponses: { customerDetailInfo1: 'x' } });
+    expect(statuses.map((s) => s.status)).toEqual(['sent']);
+
+    // Redelivered: no second activation, no second SMS.
+    expect(await dispatchSms(deps, event('905321234567', { name: 'Ayşe' }))).toBe('already_handled');
+    expect(survey.activations).toHaveLength(1);
+    expect(provider.calls).toHaveLength(1);
+  });
+
+  it('renders an attribute the recipient lacks as empty', async () => {
+    const provider = new ScriptedProvider([{ outcome: 'accepted' }]);
+    const { deps } = await setup(provider);
+    await dispatchSms(deps, event('905551112233'));
+    expect(provider.calls[0]!.text).toBe('Sayın , https://s.example/905551112233 ');
+  });
+
+  it('an event of an unknown campaign can never succeed', async () => {
+    const { deps } = await setup();
+    await expect(dispatchSms(deps, { ...event('905321234567'), campaignId: 'gone' })).rejects.toBeInstanceOf(UndeliverableEventError);
+  });
+
+  it('a retriable provider refusal throws after publishing the status; the retry sends', async () => {
+    const provider = new ScriptedProvider([{ outcome: 'rejected', retriable: true, reason: 'HTTP 503' }, { outcome: 'accepted' }]);
+    const { deps, statuses } = await setup(provider);
+    await expect(dispatchSms(deps, event('905321234567'))).rejects.toBeInstanceOf(RetriableSendError);
+    expect(await dispatchSms(deps, event('905321234567'))).toBe('sent');
+    expect(statuses.map((s) => [s.status, s.attempts])).toEqual([
+      ['retryable', 1],
+      ['sent', 2],
+    ]);
+  });
+
+  it('a failing peer throws before anything is claimed, so the retry starts afresh', async () => {
+    const { deps } = await setup();
+    const links = deps.links;
+    let fail = true;
+    deps.links = { activate: async (a) => (fail ? Promise.reject(new Error('survey unavailable')) : links.activate(a)) };
+    await expect(dispatchSms(deps, event('905321234567'))).rejects.toThrow(/survey unavailable/);
+    expect(await deps.messages.findById('sh-1.905321234567')).toBeNull();
+    fail = false;
+    expect(await dispatchSms(deps, event('905321234567'))).toBe('sent');
+  });
+});
+
+describe('a claim left "sending" by a crashed process', () => {
+  // The crash: the record was claimed, then the process died before (or while) handing it over.
+  async function crashedClaim(provider: ScriptedProvider) {
+    const { deps } = await setup(provider);
+    await deps.messages.claim({ id: 'sh-1.905321234567', accountId: 'acc', sharingId: 'sh-1', campaignId: 'camp-1', phone: '905321234567', text: 't', provider: provider.name, createdAt: new Date() });
+    return deps;
+  }
+
+  it('is handed again to an idempotent provider (the outbox), so the SMS arrives there exactly once', async () => {
+    const provider = new ScriptedProvider([{ outcome: 'accepted' }], true);
+    const deps = await crashedClaim(provider);
+    expect(await dispatchSms(deps, event('905321234567'))).toBe('sent');
+    expect(provider.calls).toHaveLength(1);
+    expect(await deps.messages.findById('sh-1.905321234567')).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(await dispatchSms(deps, event('905321234567'))).toBe('already_handled');
+  });
+
+  it('is never handed again to any other provider (at most once)', async () => {
+    const provider = new ScriptedProvider([{ outcome: 'accepted' }]);
+    const deps = await crashedClaim(provider);
+    expect(await dispatchSms(deps, event('905321234567'))).toBe('already_handled');
+    expect(provider.calls).toHaveLength(0);
+  });
+});
+
+describe('creating a campaign', () => {
+  it('validates name and template before creating the channel', async () => {
+    const survey = new FakeSurvey();
+    const deps = { campaigns: new MemoryCampaigns(), channels: survey, clock: { now: () => new Date() }, newId: () => 'c' };
+    const base = { accountId: 'acc', name: 'n', nodeId: 'node', nodeName: '', flowId: 'flow', messageTemplate: 'Hi {{link}}', linkTtlDays: 0 };
+    await expect(createCampaign(deps, { ...base, name: ' ' })).rejects.toMatchObject({ fields: { name: expect.any(String) } });
+    await expect(createCampaign(deps, { ...base, messageTemplate: 'Hi {{name}}' })).rejects.toMatchObject({ fields: { message_template: 'must contain {{link}}' } });
+    await expect(createCampaign(deps, { ...base, flowId: '' })).rejects.toMatchObject({ fields: { flow_id: 'is required' } });
+    expect(survey.channels).toHaveLength(0);
+  });
+});

@@ -1,0 +1,85 @@
+import type { CampaignRepository, DispatchPublisher, MessageRepository, OutgoingSms, ProviderResult, SharingRepository, SmsProvider } from '../../src/domain/ports.js';
+import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
+import { REPORTABLE_STATUSES, type SmsMessage } from '../../src/domain/sms-message.js';
+
+/** In-memory ports for domain rules only; the Mongo adapters are tested against the real server. */
+export class MemoryCampaigns implements CampaignRepository {
+  readonly items = new Map<string, SmsCampaign>();
+  async insert(c: SmsCampaign) {
+    this.items.set(c.id, c);
+  }
+  async findById(accountId: string, id: string) {
+    const c = this.items.get(id);
+    return c && c.accountId === accountId ? c : null;
+  }
+}
+
+export class MemorySharings implements SharingRepository {
+  readonly items = new Map<string, { sharing: SmsSharing; recipients: Recipient[] }>();
+  async insert(sharing: SmsSharing, recipients: Recipient[]) {
+    this.items.set(sharing.id, { sharing, recipients });
+  }
+  async findById(accountId: string, id: string) {
+    const s = this.items.get(id)?.sharing;
+    return s && s.accountId === accountId ? s : null;
+  }
+  async listRecipientPhones(sharingId: string) {
+    return (this.items.get(sharingId)?.recipients ?? []).map((r) => r.phone).sort();
+  }
+}
+
+export class MemoryDispatch implements DispatchPublisher {
+  readonly events: DispatchEvent[] = [];
+  async publish(events: DispatchEvent[]) {
+    this.events.push(...events);
+  }
+}
+
+export class MemoryMessages implements MessageRepository {
+  readonly items = new Map<string, SmsMessage>();
+  async claim(m: Parameters<MessageRepository['claim']>[0], opts: { takeOverSending?: boolean } = {}) {
+    const existing = this.items.get(m.id);
+    if (!existing) {
+      const msg: SmsMessage = { ...m, status: 'sending', attempts: 1, providerMessageId: null, error: null, updatedAt: m.createdAt };
+      this.items.set(m.id, msg);
+      return { ...msg };
+    }
+    if (existing.status !== 'retryable' && !(opts.takeOverSending && existing.status === 'sending')) return null;
+    existing.status = 'sending';
+    existing.attempts++;
+    return { ...existing };
+  }
+  async finish(id: string, attempt: number, o: { status: SmsMessage['status']; providerMessageId?: string; error?: string }, at: Date) {
+    const m = this.items.get(id);
+    if (!m || m.status !== 'sending' || m.attempts !== attempt) return;
+    Object.assign(m, { status: o.status, providerMessageId: o.providerMessageId ?? null, error: o.error ?? null, updatedAt: at });
+  }
+  async applyDeliveryReport(id: string, status: 'delivered' | 'failed', at: Date) {
+    const m = this.items.get(id);
+    if (!m || !REPORTABLE_STATUSES.includes(m.status)) return null;
+    Object.assign(m, { status, updatedAt: at });
+    return { ...m };
+  }
+  async findById(id: string) {
+    return this.items.get(id) ?? null;
+  }
+  async listBySharing(sharingId: string) {
+    return [...this.items.values()].filter((m) => m.sharingId === sharingId);
+  }
+}
+
+/** Answers with the scripted results in turn (the last one repeats) and records every call. */
+export class ScriptedProvider implements SmsProvider {
+  readonly name = 'scripted';
+  readonly calls: OutgoingSms[] = [];
+  constructor(
+    private readonly results: (ProviderResult | Error)[],
+    readonly idempotent = false,
+  ) {}
+  async send(sms: OutgoingSms): Promise<ProviderResult> {
+    this.calls.push(sms);
+    const r = this.results[Math.min(this.calls.length - 1, this.results.length - 1)]!;
+    if (r instanceof Error) throw r;
+    return r;
+  }
+}

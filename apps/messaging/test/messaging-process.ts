@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createGrpcClient, type GrpcClient } from '@feedback/kit-grpc';
+import { MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { closedPort, sleep } from './helpers.js';
+
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+export interface MessagingProcess {
+  child: ChildProcess;
+  client: GrpcClient<MessagingServiceClient>;
+  /** What it wrote to stderr/stdout (warnings and errors), for failure messages. */
+  output(): string;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export const freePort = closedPort;
+
+/**
+ * A private messaging service (`node --import tsx src/main.ts`, as infra/apps.sh starts it) with
+ * the given environment, resolved once its gRPC port answers.
+ */
+export async function startMessagingProcess(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<MessagingProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: APP_DIR,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const collect = (b: Buffer) => void (out = (out + b.toString()).slice(-20_000));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = once(child, 'exit');
+  const client = createGrpcClient(MessagingServiceClient, `127.0.0.1:${env.GRPC_PORT}`, { deadlineMs: 30_000 });
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`messaging exited with ${child.exitCode}:\n${out}`);
+    try {
+      await client.listSmsMessages({ accountId: 'ready-check', phone: '', limit: 1, cursor: '' }, { deadlineMs: 1_000 });
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`messaging did not answer within ${readyTimeoutMs} ms:\n${out}`);
+      }
+      await sleep(200);
+    }
+  }
+  return {
+    child,
+    client,
+    output: () => out,
+    async kill(signal) {
+      client.close();
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}

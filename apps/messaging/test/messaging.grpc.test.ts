@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { createGrpcClient, startGrpcServer, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
+import { createKafka, createProducer, ensureTopics, type ConsumerHandle, type Producer } from '@feedback/kit-kafka';
+import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import { MessagingServiceClient, MessagingServiceService, SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
+import type { Consumer } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js';
+import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
+import type { SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
+import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
+import { messagingDeps } from '../src/wiring.js';
+import { logger, stack, uniq, waitFor } from './helpers.js';
+
+/** The survey and shortener peers are faked (they are other services, not infrastructure). */
+const survey: SurveyChannels & SurveyLinks = {
+  createSmsChannel: async () => 'channel-1',
+  activate: async (a) => `http://api.local/s/tok-${a.phone}`,
+};
+const shortener = { shorten: async (url: string) => `http://go.local/${url.slice(-4)}` };
+
+describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB and Kafka', () => {
+  const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'messaging-test', logger });
+  const topics = { dispatch: uniq('sms.dispatch'), status: uniq('sms.status') };
+  let mongo: MongoHandle;
+  let producer: Producer;
+  let server: RunningGrpcServer;
+  let client: GrpcClient<MessagingServiceClient>;
+  let consumer: ConsumerHandle;
+  let deps: ReturnType<typeof messagingDeps>;
+  const statuses: SmsStatusChanged[] = [];
+  const deadLetters: string[] = [];
+  let watcher: Consumer;
+
+  beforeAll(async () => {
+    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
+    await ensureIndexes(mongo.db, messagingIndexes);
+    await ensureTopics(kafka, [{ topic: topics.dispatch, numPartitions: 3 }, { topic: topics.status }, { topic: `${topics.dispatch}.dlq` }]);
+    producer = createProducer(kafka, { logger });
+    await producer.connect();
+    deps = messagingDeps({ db: mongo.db, producer, topics, survey, shortener, settings: { defaultRegion: 'TR', maxPhones: 100 }, logger });
+    server = await startGrpcServer({ host: '127.0.0.1', port: 0, logger, services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }] });
+    client = createGrpcClient(MessagingServiceClient, server.address, { deadlineMs: 20_000 });
+    consumer = await runDispatchConsumer({ kafka, topic: topics.dispatch, groupId: uniq('dispatch'), deps, logger, retryBackoffMs: 100 });
+    watcher = kafka.consumer({ groupId: uniq('watch') });
+    await watcher.connect();
+    await watcher.subscribe({ topics: [topics.status, `${topics.dispatch}.dlq`], fromBeginning: true });
+    await watcher.run({
+      eachMessage: async ({ topic, message }) => {
+        if (topic === topics.status) statuses.push(SmsStatusChanged.decode(message.value!));
+        else deadLetters.push(message.value!.toString());
+      },
+    });
+  });
+  afterAll(async () => {
+    await watcher?.disconnect();
+    await consumer?.stop();
+    client?.close();
+    await server?.shutdown();
+    await producer?.disconnect();
+    await mongo?.db.dropDatabase().catch(() => undefined);
+    await mongo?.close();
+  });
+
+  it('creates a campaign and a sharing, dispatches every accepted phone once through the outbox, and reports statuses', async () => {
+    const { campaign } = await client.createSmsCampaign({
+      accountId: 'acc-1',
+      name: 'Kasım anketi',
+      nodeId: 'node-1',
+      nodeName: 'İstanbul',
+      flowId: 'flow-1',
+      messageTemplate: 'Merhaba {{name}}, görüşünüz: {{link}}',
+      linkTtlDays: 0,
+    });
+    expect(campaign).toMatchObject({ accountId: 'acc-1', channelId: 'channel-1', name: 'Kasım anketi' });
+
+    const res = await client.createSmsSharing({
+      accountId: 'acc-1',
+      campaignId: campaign!.id,
+      phoneNumbers: ['+90 532 123 45 67', '0532 123 45 67', '05551112233', 'not a phone'],
+      customAttributes: { '+90 532 123 45 67': { values: { name: 'Çağrı' } } },
+      builtInResponses: {},
+    });
+    expect(res).toMatchObject({ accepted: 2, rejected: 1, duplicate: 1, rejectedPhones: [{ phone: 'not a phone', reason: 'not_a_number' }] });
+
+    await waitFor('both SMS in the outbox', async () => (await client.listSmsMessages({ accountId: 'acc-1', phone: '', limit: 10, cursor: '' })).messages.length === 2);
+    const first = await client.listSmsMessages({ accountId: 'acc-1', phone: '0532 123 45 67', limit: 10, cursor: '' });
+    expect(first.messages).toHaveLength(1);
+    expect(first.messages[0]).toMatchObject({ phone: '905321234567', sharingId: res.sharingId, text: 'Merhaba Çağrı, görüşünüz: http://go.local/4567', status: 'sent' });
+    const other = await client.listSmsMessages({ accountId: 'acc-1', phone: '05551112233', limit: 10, cursor: '' });
+    expect(other.messages[0]!.text).toBe('Merhaba , görüşünüz: http://go.local/2233');
+
+    const sharing = await client.getSmsSharing({ accountId: 'acc-1', sharingId: res.sharingId });
+    expect(sharing.recipients.map((r) => [r.phone, r.status])).toEqual([
+      ['905321234567', 'sent'],
+      ['905551112233', 'sent'],
+    ]);
+    await waitFor('sms.status events', () => statuses.filter((s) => s.sharingId === res.sharingId).length === 2);
+
+    // Kafka redelivers the events (here: published again): nothing is sent twice.
+    const recipients = await mongo.db.collection('sharing_recipients').find({ sharing_id: res.sharingId }).toArray();
+    await deps.dispatch.publish(
+      recipients.map((r) => ({ sharingId: res.sharingId, accountId: 'acc-1', campaignId: campaign!.id, recipient: { phone: r.phone, input: r.input, attributes: r.attributes, builtInResponses: r.built_in_responses } })),
+    );
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await mongo.db.collection('sms_outbox').countDocuments({ sharing_id: res.sharingId })).toBe(2);
+  });
+
+  it('answers NOT_FOUND for another account’s campaign and sharing, INVALID_ARGUMENT naming the field', async () => {
+    const { campaign } = await client.createSmsCampaign({ accountId: 'acc-2', name: 'c', nodeId: 'n', nodeName: '', flowId: 'f', messageTemplate: '{{link}}', linkTtlDays: 0 });
+    await expect(client.createSmsSharing({ accountId: 'acc-1', campaignId: campaign!.id, phoneNumbers: ['05321234567'], customAttributes: {}, builtInResponses: {} })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    await expect(client.createSmsSharing({ accountId: 'acc-2', campaignId: 'x', phoneNumbers: ['05321234567'], customAttributes: {}, builtInResponses: {} })).rejects.toMatchObject({
+      kind: 'invalid',
+      fields: { campaign_id: 'must be a UUID' },
+    });
+    const tooMany = Array.from({ length: 101 }, (_, i) => `0532123${String(i).padStart(4, '0')}`);
+    await expect(client.createSmsSharing({ accountId: 'acc-2', campaignId: campaign!.id, phoneNumbers: tooMany, customAttributes: {}, builtInResponses: {} })).rejects.toMatchObject({
+      kind: 'invalid',
+    });
+    await expect(client.getSmsSharing({ accountId: 'acc-2', sharingId: randomUUID() })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('dead-letters an undecodable event at once', async () => {
+    await producer.publish(topics.dispatch, [{ key: 'x', value: 'not protobuf at all', eventId: randomUUID() }]);
+    await waitFor('the dead letter', () => deadLetters.includes('not protobuf at all'));
+  });
+});
+

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
+import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
+import { MongoOutboxProvider } from '../src/adapters/mongo/outbox.provider.js';
+import { listOutbox } from '../src/domain/outbox.use-cases.js';
+import { sendSms } from '../src/domain/send-sms.use-case.js';
+import { logger, stack, uniq } from './helpers.js';
+
+describe('outbox provider on the stack MongoDB', () => {
+  let mongo: MongoHandle;
+  let outbox: MongoOutboxProvider;
+  let t = Date.parse('2026-11-23T10:00:00.000Z');
+
+  beforeAll(async () => {
+    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
+    await ensureIndexes(mongo.db, messagingIndexes);
+    // Distinct, increasing times make "newest first" observable.
+    outbox = new MongoOutboxProvider(mongo.db, () => new Date((t += 1_000)));
+  });
+  afterAll(async () => {
+    await mongo?.db.dropDatabase().catch(() => undefined);
+    await mongo?.close();
+  });
+
+  it('records what it was handed once, listable by account and phone, newest first, paginated', async () => {
+    const messages = new MongoMessageRepository(mongo.db);
+    const deps = { messages, provider: outbox, clock: { now: () => new Date() } };
+    const sharingId = randomUUID();
+    for (const [phone, text] of [
+      ['905321234567', 'first'],
+      ['905321234567', 'second'],
+      ['905551112233', 'other phone'],
+      ['905321234567', 'third'],
+    ] as const) {
+      // A different sharing each, so one phone gets several messages.
+      const sid = text === 'other phone' ? sharingId : randomUUID();
+      expect(await sendSms(deps, { accountId: 'acc-1', sharingId: sid, campaignId: 'c', phone, text })).toBe('sent');
+    }
+    await sendSms(deps, { accountId: 'acc-2', sharingId: randomUUID(), campaignId: 'c', phone: '905321234567', text: 'foreign' });
+    // A repeated hand-over of one message id is recorded once.
+    await outbox.send({ messageId: `${sharingId}.905551112233`, accountId: 'acc-1', sharingId, to: '905551112233', text: 'other phone' });
+
+    const settings = { defaultRegion: 'TR' };
+    const page1 = await listOutbox({ outbox, settings }, { accountId: 'acc-1', phone: '0532 123 45 67', limit: 2 });
+    expect(page1.items.map((m) => m.text)).toEqual(['third', 'second']);
+    expect(page1.items[0]).toMatchObject({ phone: '905321234567', status: 'sent', accountId: 'acc-1' });
+    expect(page1.nextCursor).not.toBeNull();
+    const page2 = await listOutbox({ outbox, settings }, { accountId: 'acc-1', phone: '+905321234567', limit: 2, cursor: page1.nextCursor! });
+    expect(page2.items.map((m) => m.text)).toEqual(['first']);
+    expect(page2.nextCursor).toBeNull();
+
+    const all = await listOutbox({ outbox, settings }, { accountId: 'acc-1' });
+    expect(all.items.map((m) => m.text)).toEqual(['third', 'other phone', 'second', 'first']);
+    await expect(listOutbox({ outbox, settings }, { accountId: 'acc-1', phone: '12' })).rejects.toMatchObject({ fields: { phone: 'too_short' } });
+  });
+});

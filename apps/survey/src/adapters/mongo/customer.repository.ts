@@ -1,0 +1,95 @@
+import { isDuplicateKeyError } from '@feedback/kit-stores';
+import type { Collection, Db } from 'mongodb';
+import type { Customer, CustomerChanges, IdentifierKind } from '../../domain/customer.js';
+import type { CustomerRepository } from '../../domain/ports.js';
+import { CUSTOMER_INDEX } from './indexes.js';
+
+interface CustomerDoc {
+  _id: string;
+  account_id: string;
+  external_id?: string;
+  email?: string;
+  email_lower?: string;
+  phone?: string;
+  name?: string;
+  schema: Record<string, string>;
+  attributes: Record<string, string>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const FIELD: Record<IdentifierKind, 'external_id' | 'email_lower' | 'phone'> = { externalId: 'external_id', email: 'email_lower', phone: 'phone' };
+
+const toCustomer = (d: CustomerDoc): Customer => ({
+  id: d._id,
+  accountId: d.account_id,
+  ...(d.external_id !== undefined ? { externalId: d.external_id } : {}),
+  ...(d.email !== undefined ? { email: d.email } : {}),
+  ...(d.phone !== undefined ? { phone: d.phone } : {}),
+  ...(d.name !== undefined ? { name: d.name } : {}),
+  schema: d.schema ?? {},
+  attributes: d.attributes ?? {},
+  createdAt: d.created_at,
+  updatedAt: d.updated_at,
+});
+
+/** Dotted paths merge a map key by key instead of replacing it (keys are checked in domain/). */
+const merged = (field: string, values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [`${field}.${k}`, v]));
+
+export class MongoCustomerRepository implements CustomerRepository {
+  private readonly customers: Collection<CustomerDoc>;
+
+  constructor(db: Db) {
+    this.customers = db.collection<CustomerDoc>('customers');
+  }
+
+  async findBy(accountId: string, kind: IdentifierKind, value: string): Promise<Customer | null> {
+    const doc = await this.customers.findOne({ account_id: accountId, [FIELD[kind]]: value }, { hint: CUSTOMER_INDEX[kind] });
+    return doc ? toCustomer(doc) : null;
+  }
+
+  async findById(accountId: string, id: string): Promise<Customer | null> {
+    const doc = await this.customers.findOne({ _id: id, account_id: accountId });
+    return doc ? toCustomer(doc) : null;
+  }
+
+  async insert(c: Customer): Promise<'created' | 'duplicate'> {
+    try {
+      await this.customers.insertOne({
+        _id: c.id,
+        account_id: c.accountId,
+        ...(c.externalId !== undefined ? { external_id: c.externalId } : {}),
+        ...(c.email !== undefined ? { email: c.email, email_lower: c.email.toLowerCase() } : {}),
+        ...(c.phone !== undefined ? { phone: c.phone } : {}),
+        ...(c.name !== undefined ? { name: c.name } : {}),
+        schema: c.schema,
+        attributes: c.attributes,
+        created_at: c.createdAt,
+        updated_at: c.updatedAt,
+      });
+      return 'created';
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return 'duplicate';
+      throw err;
+    }
+  }
+
+  async update(accountId: string, id: string, ch: CustomerChanges): Promise<Customer | 'duplicate' | null> {
+    const set: Record<string, unknown> = {
+      ...(ch.externalId !== undefined ? { external_id: ch.externalId } : {}),
+      ...(ch.email !== undefined ? { email: ch.email, email_lower: ch.email.toLowerCase() } : {}),
+      ...(ch.phone !== undefined ? { phone: ch.phone } : {}),
+      ...(ch.name !== undefined ? { name: ch.name } : {}),
+      ...merged('schema', ch.schema),
+      ...merged('attributes', ch.attributes),
+      updated_at: ch.updatedAt,
+    };
+    try {
+      const doc = await this.customers.findOneAndUpdate({ _id: id, account_id: accountId }, { $set: set }, { returnDocument: 'after' });
+      return doc ? toCustomer(doc) : null;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return 'duplicate';
+      throw err;
+    }
+  }
+}

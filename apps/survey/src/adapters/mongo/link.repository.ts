@@ -1,0 +1,108 @@
+import { isDuplicateKeyError } from '@feedback/kit-stores';
+import type { Collection, Db } from 'mongodb';
+import type { SurveyLink } from '../../domain/link.js';
+import type { LinkActivation, LinkRepository } from '../../domain/ports.js';
+
+interface LinkDoc {
+  _id: string;
+  account_id: string;
+  channel_id: string;
+  customer_id: string;
+  node_id: string;
+  flow_id: string;
+  node_name: string;
+  flow_name: string;
+  channel_name: string;
+  token: string;
+  activation: number;
+  activated_at: Date;
+  answered_at: Date | null;
+  expires_at: Date;
+  built_in_responses: Record<string, string>;
+  created_at: Date;
+}
+
+const toLink = (d: LinkDoc): SurveyLink => ({
+  id: d._id,
+  accountId: d.account_id,
+  channelId: d.channel_id,
+  customerId: d.customer_id,
+  nodeId: d.node_id,
+  flowId: d.flow_id,
+  nodeName: d.node_name,
+  flowName: d.flow_name,
+  channelName: d.channel_name,
+  token: d.token,
+  activation: d.activation,
+  activatedAt: d.activated_at,
+  answeredAt: d.answered_at ?? null,
+  expiresAt: d.expires_at,
+  builtInResponses: d.built_in_responses ?? {},
+  createdAt: d.created_at,
+});
+
+export class MongoLinkRepository implements LinkRepository {
+  private readonly links: Collection<LinkDoc>;
+
+  constructor(db: Db) {
+    this.links = db.collection<LinkDoc>('links');
+  }
+
+  async activate(a: LinkActivation): Promise<SurveyLink> {
+    const filter = { account_id: a.accountId, channel_id: a.channelId, customer_id: a.customerId };
+    const update = {
+      $set: {
+        node_id: a.nodeId,
+        flow_id: a.flowId,
+        node_name: a.nodeName,
+        flow_name: a.flowName,
+        channel_name: a.channelName,
+        activated_at: a.activatedAt,
+        answered_at: null,
+        expires_at: a.expiresAt,
+        built_in_responses: a.builtInResponses,
+      },
+      $inc: { activation: 1 },
+      $setOnInsert: { _id: a.newId, token: a.newToken, created_at: a.activatedAt },
+    };
+    // Two first activations racing: one upsert inserts, the other may hit the unique key;
+    // on its second try the document exists and it becomes a plain update.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await this.links.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' });
+        if (!doc) throw new Error('upsert returned no document');
+        return toLink(doc);
+      } catch (err) {
+        if (!isDuplicateKeyError(err) || attempt >= 2) throw err;
+      }
+    }
+  }
+
+  async findByToken(token: string): Promise<SurveyLink | null> {
+    const doc = await this.links.findOne({ token });
+    return doc ? toLink(doc) : null;
+  }
+
+  async findActive(q: { accountId: string; customerId: string; nodeId: string; channelId?: string; now: Date }): Promise<SurveyLink[]> {
+    const docs = await this.links
+      .find(
+        {
+          account_id: q.accountId,
+          customer_id: q.customerId,
+          node_id: q.nodeId,
+          ...(q.channelId ? { channel_id: q.channelId } : {}),
+          answered_at: null,
+          expires_at: { $gt: q.now },
+        },
+        { hint: 'account_customer_node' },
+      )
+      .limit(500)
+      .toArray();
+    return docs.map(toLink);
+  }
+
+  async markAnswered(linkId: string, activation: number, at: Date): Promise<boolean> {
+    const res = await this.links.updateOne({ _id: linkId, activation, answered_at: null }, { $set: { answered_at: at } });
+    return res.modifiedCount === 1;
+  }
+}

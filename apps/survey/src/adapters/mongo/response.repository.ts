@@ -1,0 +1,114 @@
+import { isDuplicateKeyError } from '@feedback/kit-stores';
+import type { Collection, Db } from 'mongodb';
+import type { ResponsePage, ResponseRepository } from '../../domain/ports.js';
+import type { AnswerValue, SurveyResponse } from '../../domain/response.js';
+import { responseSortKey } from '../../domain/responses.use-case.js';
+
+interface AnswerDoc {
+  question_key: string;
+  option_keys: string[];
+  text?: string;
+  number?: number;
+}
+
+interface ResponseDoc {
+  _id: string;
+  account_id: string;
+  flow_id: string;
+  channel_id: string;
+  node_id: string;
+  customer_id: string;
+  link_id: string;
+  activation: number;
+  answers: AnswerDoc[];
+  built_in_responses: Record<string, string>;
+  answered_at: Date;
+  /** answered_at + id: one field to page on (newest first), so a page is one index range. */
+  sort_key: string;
+  /** Set until survey.answered is confirmed by Kafka: the outbox. */
+  event_pending_since?: Date;
+}
+
+const toAnswerDoc = (a: AnswerValue): AnswerDoc => ({
+  question_key: a.questionKey,
+  option_keys: a.optionKeys,
+  ...(a.text !== undefined ? { text: a.text } : {}),
+  ...(a.number !== undefined ? { number: a.number } : {}),
+});
+
+const toAnswer = (a: AnswerDoc): AnswerValue => ({
+  questionKey: a.question_key,
+  optionKeys: a.option_keys ?? [],
+  ...(a.text !== undefined ? { text: a.text } : {}),
+  ...(a.number !== undefined ? { number: a.number } : {}),
+});
+
+const toResponse = (d: ResponseDoc): SurveyResponse => ({
+  id: d._id,
+  accountId: d.account_id,
+  flowId: d.flow_id,
+  channelId: d.channel_id,
+  nodeId: d.node_id,
+  customerId: d.customer_id,
+  linkId: d.link_id,
+  activation: d.activation,
+  answers: d.answers.map(toAnswer),
+  builtInResponses: d.built_in_responses ?? {},
+  answeredAt: d.answered_at,
+});
+
+export class MongoResponseRepository implements ResponseRepository {
+  private readonly responses: Collection<ResponseDoc>;
+
+  constructor(db: Db) {
+    this.responses = db.collection<ResponseDoc>('responses');
+  }
+
+  async insert(r: SurveyResponse): Promise<'created' | 'duplicate'> {
+    try {
+      await this.responses.insertOne({
+        _id: r.id,
+        account_id: r.accountId,
+        flow_id: r.flowId,
+        channel_id: r.channelId,
+        node_id: r.nodeId,
+        customer_id: r.customerId,
+        link_id: r.linkId,
+        activation: r.activation,
+        answers: r.answers.map(toAnswerDoc),
+        built_in_responses: r.builtInResponses,
+        answered_at: r.answeredAt,
+        sort_key: responseSortKey(r),
+        event_pending_since: r.answeredAt,
+      });
+      return 'created';
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return 'duplicate';
+      throw err;
+    }
+  }
+
+  async list(p: ResponsePage): Promise<SurveyResponse[]> {
+    const filter = {
+      account_id: p.accountId,
+      ...(p.flowId ? { flow_id: p.flowId } : {}),
+      ...(p.before ? { sort_key: { $lt: p.before } } : {}),
+    };
+    const hint = p.flowId ? 'account_flow_newest' : 'account_newest';
+    const docs = await this.responses.find(filter, { hint }).sort({ sort_key: -1 }).limit(p.limit).toArray();
+    return docs.map(toResponse);
+  }
+
+  async unpublished(before: Date, limit: number): Promise<SurveyResponse[]> {
+    const docs = await this.responses
+      .find({ event_pending_since: { $lte: before } }, { hint: 'event_pending' })
+      .sort({ event_pending_since: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(toResponse);
+  }
+
+  async markPublished(id: string): Promise<void> {
+    await this.responses.updateOne({ _id: id }, { $unset: { event_pending_since: '' } });
+  }
+}

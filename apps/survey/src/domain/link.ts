@@ -1,0 +1,31 @@
+/** A customer's personal link of one channel: one per (account, channel, customer). */
+export interface SurveyLink {
+  id: string;
+  accountId: string;
+  channelId: string;
+  customerId: string;
+  nodeId: string;
+  flowId: string;
+  /** Snapshots of the channel at the last activation, so the active query reads one collection. */
+  nodeName: string;
+  flowName: string;
+  channelName: string;
+  token: string;
+  /** Counts activations; a response belongs to one activation. */
+  activation: number;
+  activatedAt: Date;
+  answeredAt: Date | null;
+  expiresAt: Date;
+  builtInResponses: Record<string, string>;
+  createdAt: Date;
+}
+
+export type LinkState = 'active' | 'answered' | 'expired';
+
+/** Answered wins over expired: "you answered already" is the truer page for such a link. */
+export function linkState(link: Pick<SurveyLink, 'answeredAt' | 'expiresAt'>, now: Date): LinkState {
+  if (link.answeredAt) return 'answered';
+  return link.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,108 @@
+import type { Logger } from '@feedback/kit-core';
+import type { Channel } from './channel.js';
+import type { Customer, CustomerChanges, IdentifierKind } from './customer.js';
+import type { Flow } from './flow.js';
+import type { SurveyLink } from './link.js';
+import type { SurveyResponse } from './response.js';
+
+/*
+ * Storage and peer ports. The store gives MongoDB's guarantees: unique indexes and atomic
+ * single-document updates (findOneAndUpdate, upserts); every rule that must hold under
+ * concurrency rests on one of them.
+ */
+
+export interface ChannelRepository {
+  insert(channel: Channel): Promise<void>;
+  findById(accountId: string, id: string): Promise<Channel | null>;
+  /** Newest first. */
+  list(accountId: string): Promise<Channel[]>;
+}
+
+export interface CustomerRepository {
+  /** By one identifier (email lower-cased, phone as E.164 digits); index lookups only. */
+  findBy(accountId: string, kind: IdentifierKind, value: string): Promise<Customer | null>;
+  findById(accountId: string, id: string): Promise<Customer | null>;
+  /** 'duplicate' when another customer holds one of its identifiers (unique indexes), also under races. */
+  insert(customer: Customer): Promise<'created' | 'duplicate'>;
+  /** The customer after the change; 'duplicate' when an identifier belongs to another customer by now. */
+  update(accountId: string, id: string, changes: CustomerChanges): Promise<Customer | 'duplicate' | null>;
+}
+
+export interface LinkActivation {
+  accountId: string;
+  channelId: string;
+  customerId: string;
+  nodeId: string;
+  flowId: string;
+  nodeName: string;
+  flowName: string;
+  channelName: string;
+  activatedAt: Date;
+  expiresAt: Date;
+  builtInResponses: Record<string, string>;
+  /** Used only when the link is created by this call. */
+  newId: string;
+  newToken: string;
+}
+
+export interface LinkRepository {
+  /**
+   * Creates the (account, channel, customer) link or re-activates it, atomically: activation
+   * + 1, activated_at and expires_at moved, answered_at cleared; id and token kept.
+   */
+  activate(a: LinkActivation): Promise<SurveyLink>;
+  findByToken(token: string): Promise<SurveyLink | null>;
+  /** Activated, unanswered links expiring after `now`, of one customer on one node (and channel). */
+  findActive(q: { accountId: string; customerId: string; nodeId: string; channelId?: string; now: Date }): Promise<SurveyLink[]>;
+  /** Sets answered_at if that activation is still the link's current one and unanswered. */
+  markAnswered(linkId: string, activation: number, at: Date): Promise<boolean>;
+}
+
+export interface ResponsePage {
+  accountId: string;
+  flowId?: string;
+  limit: number;
+  /** Only responses ordered before this key (see responseSortKey). */
+  before?: string;
+}
+
+export interface ResponseRepository {
+  /** 'duplicate' when that activation of the link has a response already (a second submit). */
+  insert(response: SurveyResponse): Promise<'created' | 'duplicate'>;
+  /** Newest first. */
+  list(page: ResponsePage): Promise<SurveyResponse[]>;
+  /** The outbox: responses whose survey.answered is not confirmed by Kafka yet, answered before `before`. */
+  unpublished(before: Date, limit: number): Promise<SurveyResponse[]>;
+  markPublished(id: string): Promise<void>;
+}
+
+/** The flow service. null for unknown flows and other accounts' flows alike. */
+export interface FlowCatalog {
+  get(accountId: string, flowId: string): Promise<Flow | null>;
+}
+
+export interface SurveyEvents {
+  /** survey.answered, event id `survey.answered:<response id>`: a retry repeats it. */
+  answered(response: SurveyResponse): Promise<void>;
+}
+
+export interface SurveyConfig {
+  /** Links are `${publicBaseUrl}/s/${token}`. */
+  publicBaseUrl: string;
+  defaultPhoneRegion: string;
+  defaultLinkTtlDays: number;
+}
+
+export interface SurveyDeps {
+  channels: ChannelRepository;
+  customers: CustomerRepository;
+  links: LinkRepository;
+  responses: ResponseRepository;
+  flows: FlowCatalog;
+  events: SurveyEvents;
+  clock: { now(): Date };
+  newId: () => string;
+  newToken: () => string;
+  logger: Logger;
+  config: SurveyConfig;
+}

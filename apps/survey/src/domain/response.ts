@@ -1,0 +1,22 @@
+/** One answer as given (and stored): option keys for choices, text or number otherwise. */
+export interface AnswerValue {
+  questionKey: string;
+  optionKeys: string[];
+  text?: string;
+  number?: number;
+}
+
+/** The answers of one activation of one link. */
+export interface SurveyResponse {
+  id: string;
+  accountId: string;
+  flowId: string;
+  channelId: string;
+  nodeId: string;
+  customerId: string;
+  linkId: string;
+  activation: number;
+  answers: AnswerValue[];
+  builtInResponses: Record<string, string>;
+  answeredAt: Date;
+}

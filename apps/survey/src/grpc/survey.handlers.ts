@@ -1,0 +1,86 @@
+import { unary } from '@feedback/kit-grpc';
+import type { SurveyServiceServer } from '@feedback/proto/feedback/survey/v1/survey';
+import { activateSurveyLink } from '../domain/activation.use-case.js';
+import { listActiveSurveys } from '../domain/active-surveys.use-case.js';
+import { createChannel, getChannel, listChannels } from '../domain/channel.use-cases.js';
+import type { SurveyDeps } from '../domain/ports.js';
+import { listResponses } from '../domain/responses.use-case.js';
+import { getSurveyPage, submitAnswers } from '../domain/survey-page.use-cases.js';
+import { answerValue, channelMessage, flowMessage, kindOf, responseMessage, stateMessage } from './survey.messages.js';
+
+const EMPTY_CUSTOMER = { phoneNumber: '', email: '', externalId: '', name: '', schema: {} };
+
+/** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
+export function surveyHandlers(deps: SurveyDeps): SurveyServiceServer {
+  return {
+    createChannel: unary(async (req) => ({
+      channel: channelMessage(
+        await createChannel(deps, req.accountId, {
+          name: req.name,
+          nodeId: req.nodeId,
+          nodeName: req.nodeName,
+          flowId: req.flowId,
+          linkTtlDays: req.linkTtlDays,
+          kind: kindOf(req.kind),
+        }),
+      ),
+    })),
+    describeChannel: unary(async (req) => ({ channel: channelMessage(await getChannel(deps, req.accountId, req.channelId)) })),
+    listChannels: unary(async (req) => ({ channels: (await listChannels(deps, req.accountId)).map(channelMessage) })),
+    activateSurveyLink: unary(async (req) => {
+      const a = await activateSurveyLink(deps, {
+        accountId: req.accountId,
+        channelId: req.channelId,
+        customer: { ...EMPTY_CUSTOMER, ...req.customer },
+        customAttributes: req.customAttributes,
+        builtInResponses: req.builtInResponses,
+      });
+      return {
+        customerId: a.customer.id,
+        linkId: a.link.id,
+        linkToken: a.link.token,
+        linkUrl: a.url,
+        activatedAt: a.link.activatedAt.toISOString(),
+        expiresAt: a.link.expiresAt.toISOString(),
+        customerCreated: a.created,
+        channelId: a.link.channelId,
+      };
+    }),
+    listActiveSurveys: unary(async (req) => ({
+      surveys: (await listActiveSurveys(deps, req)).map(({ link, url }) => ({
+        linkUrl: url,
+        surveyName: link.flowName,
+        activatedAt: link.activatedAt.toISOString(),
+        nodeId: link.nodeId,
+        nodeName: link.nodeName,
+        channelId: link.channelId,
+        channelName: link.channelName,
+        flowId: link.flowId,
+        expiresAt: link.expiresAt.toISOString(),
+      })),
+    })),
+    getSurveyPage: unary(async (req) => {
+      const page = await getSurveyPage(deps, req.token);
+      return {
+        state: stateMessage[page.state],
+        flow: flowMessage(page.flow),
+        customerName: page.customerName,
+        language: page.language,
+        builtInResponses: page.link.builtInResponses,
+        activatedAt: page.link.activatedAt.toISOString(),
+        expiresAt: page.link.expiresAt.toISOString(),
+        ...(page.link.answeredAt ? { answeredAt: page.link.answeredAt.toISOString() } : {}),
+        channelId: page.link.channelId,
+        nodeName: page.link.nodeName,
+      };
+    }),
+    submitAnswers: unary(async (req) => {
+      const response = await submitAnswers(deps, req.token, req.answers.map(answerValue));
+      return { responseId: response.id, answeredAt: response.answeredAt.toISOString() };
+    }),
+    listResponses: unary(async (req) => {
+      const page = await listResponses(deps, req);
+      return { responses: page.responses.map(responseMessage), nextPageToken: page.nextPageToken };
+    }),
+  };
+}

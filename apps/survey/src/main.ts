@@ -1,0 +1,52 @@
+import { createLogger, onShutdown } from '@feedback/kit-core';
+import { createGrpcClient, startGrpcServer } from '@feedback/kit-grpc';
+import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
+import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
+import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
+import { SurveyServiceService } from '@feedback/proto/feedback/survey/v1/survey';
+import { surveyIndexes } from './adapters/mongo/indexes.js';
+import { loadEnv } from './env.js';
+import { surveyHandlers } from './grpc/survey.handlers.js';
+import { startOutboxJob } from './jobs/outbox.job.js';
+import { surveyServiceDeps } from './wiring.js';
+
+// The one wiring place of the survey service.
+const config = loadEnv();
+const logger = createLogger('survey', config.LOG_LEVEL);
+const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+await ensureIndexes(mongo.db, surveyIndexes);
+const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'survey', logger });
+await ensureTopics(kafka, [{ topic: config.SURVEY_ANSWERED_TOPIC, numPartitions: 3 }]);
+const producer = createProducer(kafka, { logger });
+await producer.connect();
+const flowClient = createGrpcClient(FlowServiceClient, config.FLOW_GRPC_ADDR, { deadlineMs: config.FLOW_DEADLINE_MS, logger });
+
+const deps = surveyServiceDeps({
+  db: mongo.db,
+  flowClient,
+  flowCacheEntries: config.FLOW_CACHE_ENTRIES,
+  producer,
+  answeredTopic: config.SURVEY_ANSWERED_TOPIC,
+  logger,
+  config: {
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    defaultPhoneRegion: config.DEFAULT_PHONE_REGION,
+    defaultLinkTtlDays: config.DEFAULT_LINK_TTL_DAYS,
+  },
+});
+const server = await startGrpcServer({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  logger,
+  services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps) }],
+});
+const outbox = startOutboxJob(deps, config.OUTBOX_INTERVAL_MS);
+logger.info({ port: server.port, public_base_url: config.PUBLIC_BASE_URL, phone_region: config.DEFAULT_PHONE_REGION }, 'survey service listening');
+
+onShutdown(logger, [
+  { name: 'mongo', close: () => mongo.close() },
+  { name: 'kafka-producer', close: () => producer.disconnect() },
+  { name: 'flow-client', close: async () => flowClient.close() },
+  outbox,
+  { name: 'grpc', close: () => server.shutdown() },
+]);

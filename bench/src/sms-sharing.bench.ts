@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { readStackFile } from '@feedback/dev-stack';
+import { Kafka, logLevel } from 'kafkajs';
+import { MongoClient } from 'mongodb';
+import { cpuSeconds, pidOf } from './process-stats.js';
+
+const PHONES = Number(process.env.BENCH_SMS_PHONES ?? 5_000);
+/** Accept-latency samples (each a sharing of PHONES recipients that the stack then dispatches). */
+const REQUESTS = Number(process.env.BENCH_SMS_REQUESTS ?? 5);
+/** The messaging service's database in the running stack (read only: the outbox count). */
+const MESSAGING_DB = process.env.BENCH_MESSAGING_DB ?? 'messaging';
+const PROCESSES = ['gateway', 'messaging', 'survey', 'shortener', 'mongo', 'kafka'];
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+const uniq = () => randomBytes(4).toString('hex');
+/** Distinct valid Turkish mobiles per run and request, so every recipient is really dispatched. */
+const phoneList = (run: number, request: number) => Array.from({ length: PHONES }, (_, i) => `+90 53${run % 10} ${String(request * PHONES + i).padStart(7, '0')}`);
+
+/**
+ * SMS sharing through the running stack, as an integrator sends it:
+ * (a) `POST /v1/sms_campaigns/{id}/sms_sharings` with PHONES phones: accepted latency p50/p99
+ *     (the gateway's checks, messaging's normalization, the sharing's bulk insert and the
+ *     publishing of one sms.dispatch event per recipient all happen before the answer);
+ * (b) recipients per second from that request until the provider (the outbox) holds all of
+ *     them, against a baseline measured in the same run: the same number of messages through a
+ *     bare kafkajs produce and consume, each consumed batch written with one insertMany, which
+ *     is the transport and the writes the system cannot avoid. CPU per recipient per process.
+ * A fresh account per run keeps the four-tier limit out of the way.
+ */
+export async function smsSharingBench() {
+  const stack = readStackFile();
+  const { base_url: baseUrl, admin_token: adminToken } = stack;
+  if (!baseUrl || !adminToken) throw new Error('the stack file has no base_url/admin_token: is the gateway up?');
+  const mongo = new MongoClient(stack.mongo_url, { maxPoolSize: 8 });
+  await mongo.connect();
+  try {
+    const baseline = await bareBaseline(stack.kafka_brokers, mongo);
+    const setup = await newCampaign(baseUrl, adminToken);
+    const run = Number.parseInt(uniq(), 16);
+    const outbox = mongo.db(MESSAGING_DB).collection('sms_outbox');
+
+    // (b) first, on an idle dispatcher: one request, then until the provider holds every recipient.
+    const pids = PROCESSES.map((n) => [n, pidOf(n)] as const).filter((p): p is readonly [string, number] => p[1] !== undefined);
+    const cpuBefore = pids.map(([, pid]) => cpuSeconds(pid));
+    const started = performance.now();
+    const first = await share(baseUrl, setup, phoneList(run, 0));
+    let sent = 0;
+    let lastProgress = performance.now();
+    while (sent < first.accepted) {
+      await new Promise((r) => setTimeout(r, 250));
+      const n = await outbox.countDocuments({ sharing_id: first.id });
+      if (n > sent) lastProgress = performance.now();
+      sent = n;
+      if (performance.now() - lastProgress > 60_000) throw new Error(`dispatch stalled at ${sent}/${first.accepted}`);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const cpuPerRecipient = Object.fromEntries(pids.map(([name, pid], i) => [name, Number((((cpuSeconds(pid) - cpuBefore[i]!) * 1000) / sent).toFixed(3))]));
+    const subjectRps = sent / seconds;
+
+    // (a) more samples of the accept latency (their recipients are dispatched after the run).
+    const latencies = [first.ms];
+    let errors = 0;
+    for (let i = 1; i < REQUESTS; i++) {
+      try {
+        latencies.push((await share(baseUrl, setup, phoneList(run, i))).ms);
+      } catch (err) {
+        errors++;
+        console.error((err as Error).message);
+      }
+    }
+
+    const result = {
+      name: 'sms-sharing',
+      phones: PHONES,
+      accept_ms: { p50: Math.round(quantile(latencies, 0.5)), p99: Math.round(quantile(latencies, 0.99)), samples: latencies.map(Math.round), errors, goal_p50: 250 },
+      dispatch: { recipients: sent, seconds: Number(seconds.toFixed(1)), recipients_per_sec: Math.round(subjectRps) },
+      baseline: { label: 'kafkajs produce+consume, insertMany per batch', seconds: Number(baseline.seconds.toFixed(2)), recipients_per_sec: Math.round(baseline.rps) },
+      ratio: Number((subjectRps / baseline.rps).toFixed(3)),
+      goal_ratio: 0.5,
+      cpu_ms_per_recipient: cpuPerRecipient,
+      backlog_left: (REQUESTS - 1) * PHONES,
+    };
+    console.log(JSON.stringify(result, null, 2));
+    return result;
+  } finally {
+    await mongo.close();
+  }
+}
+
+interface Setup {
+  campaignId: string;
+  token: string;
+}
+
+async function newCampaign(baseUrl: string, adminToken: string): Promise<Setup> {
+  const admin = async (path: string, body: unknown) => {
+    const res = await fetch(`${baseUrl}/admin/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`admin POST ${path} → ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, string>;
+  };
+  const account = await admin('/accounts', { name: `bench-sms-${uniq()}` });
+  const token = await admin(`/accounts/${account.id}/tokens`, { kind: 'api', name: 'bench' });
+  const node = await admin(`/accounts/${account.id}/nodes`, { name: 'Bench store' });
+  const flow = await admin(`/accounts/${account.id}/flows`, { name: 'Bench', questions: [{ key: 'nps', body: { en: 'Recommend us?' }, style: 'nps' }] });
+  const campaign = await admin(`/accounts/${account.id}/sms_campaigns`, { name: 'Bench SMS', node_id: node.id, flow_id: flow.id, message_template: 'Merhaba {{name}}, görüşünüz: {{link}}' });
+  return { campaignId: campaign.id!, token: token.token! };
+}
+
+async function share(baseUrl: string, setup: Setup, phones: string[]): Promise<{ id: string; accepted: number; ms: number }> {
+  const body = JSON.stringify({ phone_numbers: phones, custom_attributes: Object.fromEntries(phones.slice(0, 100).map((p, i) => [p, { name: `Müşteri ${i}` }])) });
+  const t0 = performance.now();
+  const res = await fetch(`${baseUrl}/v1/sms_campaigns/${setup.campaignId}/sms_sharings`, {
+    method: 'POST',
+    headers: { authorization: `Token token=${setup.token}`, 'content-type': 'application/json' },
+    body,
+  });
+  const json = (await res.json()) as { id?: string; accepted?: number };
+  const ms = performance.now() - t0;
+  if (res.status !== 200 || !json.id) throw new Error(`sharing → ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return { id: json.id, accepted: json.accepted ?? phones.length, ms };
+}
+
+/** PHONES messages produced (batches of 500, like messaging's publisher), consumed, and written with insertMany per consumed batch. */
+async function bareBaseline(brokers: string[], mongo: MongoClient): Promise<{ seconds: number; rps: number }> {
+  const kafka = new Kafka({ brokers, clientId: 'bench-sms-baseline', logLevel: logLevel.NOTHING });
+  const topic = `bench.sms.${uniq()}`;
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic, numPartitions: 6 }], waitForLeaders: true });
+  const db = mongo.db(`bench_sms_${uniq()}`);
+  const docs = db.collection<{ _id: string; phone: string; text: string; status: string; created_at: Date }>('sms_messages');
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const consumer = kafka.consumer({ groupId: `bench-sms-${uniq()}` });
+  await Promise.all([producer.connect(), consumer.connect()]);
+  await consumer.subscribe({ topics: [topic], fromBeginning: true });
+  let written = 0;
+  let done!: () => void;
+  const allWritten = new Promise<void>((r) => (done = r));
+  await consumer.run({
+    eachBatch: async ({ batch }) => {
+      const rows = batch.messages.map((m) => ({ _id: m.key!.toString(), phone: m.key!.toString(), text: m.value!.toString(), status: 'sent', created_at: new Date() }));
+      if (rows.length) await docs.insertMany(rows, { ordered: false });
+      written += rows.length;
+      if (written >= PHONES) done();
+    },
+  });
+  await new Promise((r) => setTimeout(r, 3_000)); // the group's first join, outside the timing
+  const t0 = performance.now();
+  for (let i = 0; i < PHONES; i += 500) {
+    const messages = Array.from({ length: Math.min(500, PHONES - i) }, (_, j) => ({ key: `90532${String(i + j).padStart(7, '0')}`, value: `Merhaba, görüşünüz: https://s.example/${i + j}` }));
+    await producer.send({ topic, acks: -1, messages });
+  }
+  await allWritten;
+  const seconds = (performance.now() - t0) / 1000;
+  await consumer.disconnect();
+  await producer.disconnect();
+  await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+  await admin.disconnect();
+  await db.dropDatabase();
+  return { seconds, rps: PHONES / seconds };
+}

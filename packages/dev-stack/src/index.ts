@@ -1,0 +1,1 @@
+export { readStackFile, type StackFile } from './stack-file.js';

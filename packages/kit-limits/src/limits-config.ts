@@ -1,0 +1,84 @@
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/** One tier: at most `limit` admissions per `windowSeconds`, per key. */
+export interface Tier {
+  /** Names the tier in RateLimit / RateLimit-Policy headers; defaults to "t<index>". */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface LimitsConfig {
+  /** false: every request is admitted and no headers are sent (on-premise may turn limits off). */
+  enabled: boolean;
+  tiers: Tier[];
+}
+
+/** The spec's SMS sharing tiers (spec §8): 20/5 s, 40/25 s, 80/125 s, 160/625 s. */
+export const DEFAULT_LIMITS: LimitsConfig = {
+  enabled: true,
+  tiers: [
+    { name: 't0', limit: 20, windowSeconds: 5 },
+    { name: 't1', limit: 40, windowSeconds: 25 },
+    { name: 't2', limit: 80, windowSeconds: 125 },
+    { name: 't3', limit: 160, windowSeconds: 625 },
+  ],
+};
+
+export class LimitsConfigError extends Error {
+  override name = 'LimitsConfigError';
+}
+
+// Strict objects: a misspelt key ("windows_seconds") is an error, not a silently default tier.
+const tierSchema = z.strictObject({
+  // A token-like name keeps the sf-string in the headers free of quotes and escapes.
+  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'must be 1-32 of a-z, 0-9, "_", "-"').optional(),
+  limit: z.number().int().min(1).max(1_000_000_000),
+  // A month at most: keys live as long as their window.
+  window_seconds: z.number().int().min(1).max(31 * 24 * 3600),
+});
+
+const fileSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    tiers: z.array(tierSchema).max(16),
+  })
+  .superRefine((cfg, ctx) => {
+    if (cfg.enabled && cfg.tiers.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'at least one tier is needed while enabled (set "enabled": false to turn limits off)' });
+    }
+    const seen = new Set<string>();
+    cfg.tiers.forEach((t, i) => {
+      const name = t.name ?? `t${i}`;
+      if (seen.has(name)) ctx.addIssue({ code: 'custom', path: ['tiers', i, 'name'], message: `duplicate tier name "${name}"` });
+      seen.add(name);
+    });
+  });
+
+/**
+ * Validates a parsed config document (`{"enabled": true, "tiers": [{"limit": 20, "window_seconds": 5}]}`).
+ * Errors name every offending field, e.g. `tiers.1.window_seconds: ...`.
+ */
+export function parseLimitsConfig(doc: unknown, source = 'limits config'): LimitsConfig {
+  const result = fileSchema.safeParse(doc);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+    throw new LimitsConfigError(`${source} is invalid:\n${lines.join('\n')}`);
+  }
+  return {
+    enabled: result.data.enabled,
+    tiers: result.data.tiers.map((t, i) => ({ name: t.name ?? `t${i}`, limit: t.limit, windowSeconds: t.window_seconds })),
+  };
+}
+
+/** Parses file text as YAML for .yaml/.yml paths, JSON otherwise, then validates it. */
+export function parseLimitsFile(text: string, path: string): LimitsConfig {
+  let doc: unknown;
+  try {
+    doc = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+  } catch (err) {
+    throw new LimitsConfigError(`${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
+  }
+  return parseLimitsConfig(doc, path);
+}
