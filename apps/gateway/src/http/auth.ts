@@ -18,7 +18,7 @@ export type Authenticator = (kinds: readonly TokenKind[]) => (req: FastifyReques
  */
 export function makeAuthenticator(tokens: Pick<TokenRepository, 'findByHash'>): Authenticator {
   return (kinds) => async (req) => {
-    const principal = await authenticate(tokens, req.headers.authorization, kinds);
+    const principal = await authenticate(tokens, authorizationHeader(req), kinds);
     req.principal = principal;
     const ctx = currentContext();
     if (ctx) {
@@ -26,6 +26,18 @@ export function makeAuthenticator(tokens: Pick<TokenRepository, 'findByHash'>): 
       ctx.tokenId = principal.tokenId;
     }
   };
+}
+
+/**
+ * The request's one Authorization header. Node keeps the first of several and drops the rest;
+ * two credentials in one request are ambiguous (a proxy may have read the other one), so a
+ * repeated header counts as none: the caller gets the uniform 401.
+ */
+export function authorizationHeader(req: FastifyRequest): string | undefined {
+  const raw = req.raw.rawHeaders;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') seen++;
+  return seen === 1 ? req.headers.authorization : undefined;
 }
 
 export function principalOf(req: FastifyRequest): Principal {

@@ -1,0 +1,63 @@
+import { request } from 'node:http';
+import { createLogger } from '@feedback/kit-core';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiToken } from '../src/accounts/domain/account.js';
+import { hashToken, newTokenSecret } from '../src/accounts/domain/token-secret.js';
+import { buildApi } from '../src/http/build-api.js';
+import { createMetrics } from '../src/http/metrics.js';
+
+/** GET with the given Authorization header lines (an array sends the header once per value). */
+function get(port: number, path: string, authorization: string | string[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { authorization } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject).end();
+  });
+}
+
+// Node keeps the first of two Authorization headers; which one a proxy in front read is unknown.
+describe('a repeated Authorization header', () => {
+  const secret = newTokenSecret('api');
+  const adminToken = 'a'.repeat(32);
+  const token: ApiToken = { id: 't1', accountId: 'a1', kind: 'api', name: 'n', hash: hashToken(secret), createdAt: new Date(), revokedAt: null };
+  let api: FastifyInstance;
+  let port: number;
+
+  beforeAll(async () => {
+    api = await buildApi({
+      logger: createLogger('gateway-test', 'silent'),
+      metrics: createMetrics('gateway-test'),
+      tokens: { findByHash: async (h) => (h === token.hash ? token : null) },
+      adminToken,
+      readiness: [],
+      bodyLimitBytes: 1024 * 1024,
+      features: [
+        {
+          routes: (ctx) => async (app) => void app.get('/private', { onRequest: ctx.auth(['api']) }, async () => ({ ok: true })),
+          adminRoutes: async (app) => void app.get('/private', async () => ({ ok: true })),
+        },
+      ],
+    });
+    await api.listen({ host: '127.0.0.1', port: 0 });
+    port = (api.server.address() as { port: number }).port;
+  });
+  afterAll(() => api?.close());
+
+  it('is refused with the uniform 401 on token routes, whichever comes first', async () => {
+    expect((await get(port, '/private', `Bearer ${secret}`)).status).toBe(200);
+    for (const pair of [[`Bearer ${secret}`, 'Bearer other'], ['Bearer other', `Bearer ${secret}`], [`Bearer ${secret}`, `Bearer ${secret}`]]) {
+      const res = await get(port, '/private', pair);
+      expect(res.status).toBe(401);
+      expect(JSON.parse(res.body)).toMatchObject({ code: 13001, errors: null });
+    }
+  });
+
+  it('is refused on admin routes too', async () => {
+    expect((await get(port, '/admin/v1/private', `Bearer ${adminToken}`)).status).toBe(200);
+    expect((await get(port, '/admin/v1/private', [`Bearer ${adminToken}`, 'Bearer x'])).status).toBe(401);
+  });
+});
