@@ -21,11 +21,13 @@ describe('sanitizeFilename', () => {
   });
 
   it('refuses names that are empty, dots only, or too long', () => {
-    for (const bad of ['', '   ', '.', '..', 'dir/', '\u0001\u0002', 'x'.repeat(256)]) {
+    for (const bad of ['', '   ', '.', '..', 'dir/', '\u0001\u0002', 'x'.repeat(201)]) {
       expect(() => sanitizeFilename(bad), JSON.stringify(bad)).toThrow(expect.objectContaining({ kind: 'invalid' }));
     }
-    expect(sanitizeFilename('ş'.repeat(127))).toHaveLength(127); // 254 bytes
-    expect(() => sanitizeFilename('ş'.repeat(128))).toThrow(/An error occured/);
+    // At most 200 bytes: the public blob URL's last segment (the router's limit) must hold it.
+    expect(sanitizeFilename('x'.repeat(200))).toHaveLength(200);
+    expect(sanitizeFilename('ş'.repeat(100))).toHaveLength(100); // 200 bytes
+    expect(() => sanitizeFilename('ş'.repeat(101))).toThrow(/An error occured/);
   });
 });
 

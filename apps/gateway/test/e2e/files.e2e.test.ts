@@ -148,6 +148,19 @@ describe('files (spec 4.5 to 4.8)', { timeout: 60_000 }, () => {
     expect(await get.text()).toBe('{}');
   });
 
+  it('serves every filename it accepts: 200 bytes is served, 201 is refused at upload', async () => {
+    for (const name of ['x'.repeat(196) + '.csv', '😀'.repeat(50)]) {
+      const up = await uploadForm(owner.apiToken, dirId, [['filename', name], ['file', new Blob(['a']), 'a']]);
+      expect(up.status).toBe(201);
+      const get = await fetch(String(up.json.data!.url));
+      expect(get.status, name).toBe(200);
+      expect(await get.text()).toBe('a');
+    }
+    const tooLong = await uploadForm(owner.apiToken, dirId, [['filename', 'x'.repeat(197) + '.csv'], ['file', new Blob(['a']), 'a']]);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json).toMatchObject({ code: 13000, errors: { filename: 'must be at most 200 bytes' } });
+  });
+
   it('streams a larger file intact', async () => {
     const data = randomBytes(12 * 1024 * 1024 + 5);
     const up = await uploadForm(owner.apiToken, dirId, [['filename', 'big.bin'], ['file', new Blob([data]), 'big.bin']]);
