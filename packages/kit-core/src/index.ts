@@ -5,3 +5,4 @@ export * from './logger.js';
 export * from './request-context.js';
 export * from './shutdown.js';
 export * from './dates.js';
+export * from './unicode.js';

@@ -12,6 +12,7 @@ import { healthRoutes, type ReadinessCheck } from './health.routes.js';
 import { registerMetrics, type Metrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { registerRequestContext } from './request-context.js';
+import { registerUnicodeCheck } from './unicode-check.js';
 
 export interface ApiDeps {
   logger: Logger;
@@ -37,6 +38,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   registerRequestContext(app);
   registerErrorHandling(app);
+  registerUnicodeCheck(app);
   registerMetrics(app, deps.metrics, 'api');
   await registerOpenApi(app, {
     title: 'Customer Feedback Service API',

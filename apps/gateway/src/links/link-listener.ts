@@ -7,6 +7,7 @@ import { baseFastifyOptions } from '../http/fastify-options.js';
 import { registerMetrics, type Metrics } from '../http/metrics.js';
 import { registerOpenApi } from '../http/openapi.js';
 import { registerRequestContext } from '../http/request-context.js';
+import { registerUnicodeCheck } from '../http/unicode-check.js';
 import { linkRoutes, notFoundPage, type LinkRoutesDeps } from './links.routes.js';
 import { redirectFastPath } from './redirect.fast-path.js';
 
@@ -35,6 +36,7 @@ export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
   });
   registerRequestContext(app);
   registerErrorHandling(app);
+  registerUnicodeCheck(app);
   registerMetrics(app, deps.metrics, 'link');
   app.get('/health', async () => ({ status: 'ok' }));
   if (deps.links) {

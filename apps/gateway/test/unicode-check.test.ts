@@ -1,0 +1,71 @@
+import { createLogger } from '@feedback/kit-core';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApi } from '../src/http/build-api.js';
+import { createMetrics } from '../src/http/metrics.js';
+import { buildLink } from '../src/links/link-listener.js';
+import { LinkResolver } from '../src/links/link.resolver.js';
+
+// JSON's "\ud800" is a lone surrogate; protobuf's UTF-8 encoding would store U+FFFD in its place
+// before the service could refuse it. So both listeners refuse it before any gRPC call.
+describe('lone UTF-16 surrogates in a JSON body', () => {
+  const logger = createLogger('gateway-test', 'silent');
+  const received: unknown[] = [];
+  let api: FastifyInstance;
+  let link: FastifyInstance;
+  const portOf = (app: FastifyInstance) => (app.server.address() as { port: number }).port;
+  const post = (app: FastifyInstance, path: string, json: string) =>
+    fetch(`http://127.0.0.1:${portOf(app)}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json });
+
+  beforeAll(async () => {
+    api = await buildApi({
+      logger,
+      metrics: createMetrics('gateway-test'),
+      tokens: { findByHash: async () => null },
+      adminToken: 'x'.repeat(32),
+      readiness: [],
+      bodyLimitBytes: 1024 * 1024,
+      features: [{ routes: () => async (app) => void app.post('/directories', async (req) => (received.push(req.body), { ok: true })) }],
+    });
+    await api.listen({ host: '127.0.0.1', port: 0 });
+    const shortener = {
+      resolve: async () => Promise.reject(new Error('not used')),
+      shorten: async (req: unknown) => (received.push(req), { link: { code: 'abc1234', fullUrl: '', shortUrl: 'http://s/abc1234', accountId: '', domain: '', createdAt: '' } }),
+    };
+    link = await buildLink({
+      logger,
+      metrics: createMetrics('gateway-test'),
+      links: {
+        shortener,
+        links: new LinkResolver(shortener, null, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1_000, logger }),
+        clicks: { record: () => {} },
+        limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
+        redirectStatus: 302,
+      },
+    });
+    await link.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await link?.close();
+  });
+
+  it('answers 400 naming the field on the API listener, and lets a surrogate pair through', async () => {
+    const bad = await post(api, '/directories', '{"name": "sur\\udc00"}');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error_message: 'An error occured', data: 'An error occured', code: 13000, errors: { 'body.name': 'is not valid Unicode' } });
+    const nested = await post(api, '/directories', '{"q": [{"title": "\\ud800x"}]}');
+    expect(await nested.json()).toMatchObject({ errors: { 'body.q[0].title': 'is not valid Unicode' } });
+    expect(received).toEqual([]);
+    expect((await post(api, '/directories', '{"name": "\\ud83d\\ude00"}')).status).toBe(200);
+    expect(received).toEqual([{ name: '😀' }]);
+  });
+
+  it('answers 400 for POST /shorten on the link listener without calling the shortener', async () => {
+    received.length = 0;
+    const bad = await post(link, '/shorten', '{"url": "https://example.com/\\ud800"}');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: 13000, errors: { 'body.url': 'is not valid Unicode' } });
+    expect(received).toEqual([]);
+  });
+});
