@@ -15,7 +15,7 @@ export interface LimitsConfig {
   tiers: Tier[];
 }
 
-/** The spec's SMS sharing tiers (spec §8): 20/5 s, 40/25 s, 80/125 s, 160/625 s. */
+/** The default SMS sharing tiers (docs/api.md "Limits"): 20/5 s, 40/25 s, 80/125 s, 160/625 s. */
 export const DEFAULT_LIMITS: LimitsConfig = {
   enabled: true,
   tiers: [
@@ -42,7 +42,8 @@ const tierSchema = z.strictObject({
 const fileSchema = z
   .strictObject({
     enabled: z.boolean().default(true),
-    tiers: z.array(tierSchema).max(16),
+    // Optional only so that `enabled: false` alone turns limits off; enabled needs a tier (below).
+    tiers: z.array(tierSchema).max(16).default([]),
   })
   .superRefine((cfg, ctx) => {
     if (cfg.enabled && cfg.tiers.length === 0) {

@@ -13,12 +13,15 @@ describe('limits config validation', () => {
     });
   });
 
-  it('defaults to the spec tiers', () => {
+  it('defaults to the four documented tiers', () => {
     expect(DEFAULT_LIMITS.tiers.map((t) => [t.limit, t.windowSeconds])).toEqual([[20, 5], [40, 25], [80, 125], [160, 625]]);
   });
 
   it('may be disabled without tiers', () => {
     expect(parseLimitsConfig({ enabled: false, tiers: [] })).toEqual({ enabled: false, tiers: [] });
+    // An operator turning limits off writes just that.
+    expect(parseLimitsFile('enabled: false\n', 'sms-limits.yaml')).toEqual({ enabled: false, tiers: [] });
+    expect(() => parseLimitsFile('{"enabled": true}', 'sms-limits.json')).toThrow(/tiers: at least one tier/);
   });
 
   it('names every offending field', () => {

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { readStackFile } from '@feedback/dev-stack';
+
+const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
+/** The local stack's ports (infra/ports.json): where the services this gateway calls answer. */
+const PORTS = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../infra/ports.json', import.meta.url)), 'utf8')) as Record<string, number>;
+
+export interface GatewayProcess {
+  baseUrl: string;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const { port } = srv.address() as { port: number };
+  srv.close();
+  await once(srv, 'close');
+  return port;
+}
+
+/**
+ * Another gateway process (`node --import tsx src/main.ts`, as infra/apps.sh starts it) on free
+ * ports, in front of the running stack's services, database and Redis unless `env` says
+ * otherwise; resolved once its /ready answers 200.
+ */
+export async function startGatewayProcess(env: Record<string, string> = {}, readyTimeoutMs = 60_000): Promise<GatewayProcess> {
+  const stack = readStackFile();
+  const apiPort = await freePort();
+  const peer = (name: string) => `127.0.0.1:${PORTS[`${name}_GRPC_PORT`]}`;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: APP_DIR,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      API_PORT: String(apiPort),
+      LINK_PORT: String(await freePort()),
+      ADMIN_TOKEN: stack.admin_token!,
+      MONGO_URL: stack.mongo_url,
+      REDIS_URL: stack.redis_url,
+      KAFKA_BROKERS: stack.kafka_brokers.join(','),
+      PUBLIC_BASE_URL: stack.base_url!,
+      PUBLIC_SHORTENER_URL: stack.shortener_url!,
+      FLOW_GRPC_ADDR: peer('FLOW'),
+      FILE_GRPC_ADDR: peer('FILE'),
+      SHORTENER_GRPC_ADDR: peer('SHORTENER'),
+      SURVEY_GRPC_ADDR: peer('SURVEY'),
+      MESSAGING_GRPC_ADDR: peer('MESSAGING'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const collect = (b: Buffer) => void (out = (out + b.toString()).slice(-20_000));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = once(child, 'exit');
+  const baseUrl = `http://127.0.0.1:${apiPort}`;
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}:\n${out}`);
+    const ok = await fetch(`${baseUrl}/ready`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`gateway did not get ready within ${readyTimeoutMs} ms:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    output: () => out,
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
