@@ -56,9 +56,17 @@ describe('checkTargetUrl', () => {
     expect(reason('https://example.com/\ud800')).toBe('is not valid Unicode');
   });
 
+  it('refuses a raw backslash, which browsers and other parsers read as different hosts', () => {
+    expect(reason('https://evil.example\\@bank.example/')).toMatch(/backslash/);
+    expect(reason('https://example.com\\foo')).toMatch(/backslash/);
+    expect(reason('https://example.com/a?path=C:\\x')).toMatch(/backslash/);
+    expect(reason('https://example.com/a?path=C:%5Cx')).toBeUndefined();
+  });
+
   it('refuses links to the short domain itself, however spelled', () => {
     expect(reason('https://sho.rt/abc')).toMatch(/short link domain/);
     expect(reason('http://SHO.RT:80/abc')).toMatch(/short link domain/);
+    expect(reason('https://sho.rt./abc')).toMatch(/short link domain/);
     expect(reason('https://sho.rt.example/abc')).toBeUndefined();
   });
 
@@ -66,5 +74,28 @@ describe('checkTargetUrl', () => {
     const local = { maxLength: 2048, shortBase: 'http://127.0.0.1:8081' };
     expect(reason('http://127.0.0.1:8081/abc', local)).toMatch(/short link domain/);
     expect(reason('http://127.0.0.1:8080/s/x', local)).toBeUndefined();
+  });
+
+  it('refuses every loopback spelling of a loopback short domain', () => {
+    const local = { maxLength: 2048, shortBase: 'http://127.0.0.1:8081' };
+    for (const url of [
+      'http://localhost:8081/abc',
+      'http://LOCALHOST.:8081/abc',
+      'http://app.localhost:8081/abc',
+      'http://[::ffff:127.0.0.1]:8081/abc',
+      'http://[0:0:0:0:0:ffff:7f00:1]:8081/abc',
+      'http://[::1]:8081/abc',
+      'http://[::]:8081/abc',
+      'http://127.1:8081/abc',
+      'http://0x7f.0.0.1:8081/abc',
+      'http://2130706433:8081/abc',
+      'http://127.8.9.10:8081/abc',
+      'http://0.0.0.0:8081/abc',
+    ]) {
+      expect(reason(url, local), url).toMatch(/short link domain/);
+    }
+    expect(reason('http://localhost:3000/app', local)).toBeUndefined();
+    expect(reason('http://[::ffff:7f00:1]:8081/abc', { maxLength: 2048, shortBase: 'http://localhost:8081' })).toMatch(/short link domain/);
+    expect(reason('http://localhost/x')).toBeUndefined(); // sho.rt is not a loopback host
   });
 });

@@ -1,4 +1,4 @@
-import { errors } from '@feedback/kit-core';
+import { errors, hasLoneSurrogate } from '@feedback/kit-core';
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 const LEADING_JUNK = /^[\s\p{Cc}]+/u;
@@ -6,7 +6,6 @@ const HTTP_PREFIX = /^https?:\/\//i;
 // Spaces, control characters and Unicode line/paragraph separators: a URL carrying them
 // raw would be changed by every parser on the way, so we ask for them percent-encoded.
 const UNSAFE_CHARS = /[\s\p{Cc}\u2028\u2029]/u;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const DANGEROUS_SCHEMES = new Set(['javascript', 'data', 'file', 'vbscript', 'blob', 'filesystem']);
 
 export interface TargetRules {
@@ -27,8 +26,11 @@ export function checkTargetUrl(url: unknown, rules: TargetRules): { hostname: st
   // Browsers skip leading spaces and control characters before the scheme; so do we, to name it.
   const scheme = SCHEME.exec(url.replace(LEADING_JUNK, ''))?.[1]?.toLowerCase();
   if (scheme && DANGEROUS_SCHEMES.has(scheme)) throw invalid(`the ${scheme}: scheme is not allowed; use http or https`);
-  if (LONE_SURROGATE.test(url)) throw invalid('is not valid Unicode');
+  if (hasLoneSurrogate(url)) throw invalid('is not valid Unicode');
   if (UNSAFE_CHARS.test(url)) throw invalid('must not contain spaces or control characters (percent-encode them)');
+  // Browsers read "https://evil.example\@bank.example/" as host evil.example, other parsers as
+  // bank.example; the URL is stored as given, so a raw backslash is refused, never guessed at.
+  if (url.includes('\\')) throw invalid('must not contain a backslash (percent-encode it as %5C)');
   if (!HTTP_PREFIX.test(url)) throw invalid('must be an absolute URL starting with http:// or https://');
   let parsed: URL;
   try {
@@ -43,10 +45,25 @@ export function checkTargetUrl(url: unknown, rules: TargetRules): { hostname: st
   return { hostname: parsed.hostname };
 }
 
-/** Same host as the short domain; its port only matters when the short domain names one (local set-ups). */
+/**
+ * Same host as the short domain; its port only matters when the short domain names one (local
+ * set-ups). Every spelling of the loopback host (localhost, *.localhost, 127.0.0.0/8, 0.0.0.0,
+ * [::1], [::ffff:127.0.0.1], …) counts as one host, and a trailing dot is ignored.
+ */
 function pointsAt(target: URL, short: URL): boolean {
-  if (target.hostname !== short.hostname) return false;
+  if (hostIdentity(target.hostname) !== hostIdentity(short.hostname)) return false;
   return short.port === '' || effectivePort(target) === effectivePort(short);
+}
+
+// WHATWG URL has already made IPv4 dotted-decimal (0x7f.1, 2130706433 → 127.0.0.1) and IPv6
+// compressed lower case ([0:0:0:0:0:ffff:7f00:1] → [::ffff:7f00:1]).
+const LOOPBACK_V4 = /^(127\.\d+\.\d+\.\d+|0\.0\.0\.0)$/;
+const LOOPBACK_V6 = /^\[(::1?|::(ffff:)?7f[0-9a-f]{2}:[0-9a-f]{1,4}|::ffff:0:0)\]$/;
+
+function hostIdentity(hostname: string): string {
+  const host = hostname.replace(/\.+$/, '');
+  const loopback = host === 'localhost' || host.endsWith('.localhost') || LOOPBACK_V4.test(host) || LOOPBACK_V6.test(host);
+  return loopback ? '(loopback)' : host;
 }
 
 function effectivePort(u: URL): string {
