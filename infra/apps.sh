@@ -84,7 +84,7 @@ start_app() {
       env_vars+=" PUBLIC_BASE_URL=http://127.0.0.1:$API_PORT PUBLIC_SHORTENER_URL=http://127.0.0.1:$LINK_PORT ADMIN_TOKEN=$(admin_token)"
       env_vars+=" SHORTENER_GRPC_ADDR=127.0.0.1:$SHORTENER_GRPC_PORT REDIS_URL=redis://127.0.0.1:$REDIS_PORT KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
       env_vars+=" MESSAGING_GRPC_ADDR=127.0.0.1:$MESSAGING_GRPC_PORT SMS_MAX_PHONES_PER_SHARING=${MAX_PHONES_PER_SHARING:-10000}"
-      # SMS_LIMITS_FILE unset: the spec's four tiers (kit-limits); set it to try other tiers.
+      # SMS_LIMITS_FILE unset: the default four tiers (docs/api.md "Limits"); set it to try other tiers.
       [ -n "${SMS_LIMITS_FILE:-}" ] && env_vars+=" SMS_LIMITS_FILE=$SMS_LIMITS_FILE"
       # Local callers (tests, benchmarks, curl) are not limited on POST /shorten; the limit test
       # calls from another loopback address (docs/decisions.md "Short links").

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # S3-compatible blob store. The pinned MinIO release is refused by the Go module proxy
-# (403 "module version not available"), so this runs versitygw v1.7.0, DESIGN's fallback
+# (403 "module version not available"), so this runs versitygw v1.7.0 instead
 # (see docs/decisions.md). A `minio` binary put in the cache's bin/ is preferred if present.
 source "$(dirname "$0")/lib.sh"
 NAME=s3

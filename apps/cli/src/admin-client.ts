@@ -1,4 +1,4 @@
-/** A small client of the admin API (DESIGN section 3). Errors carry the API's error body. */
+/** A small client of the admin API (docs/api.md "Admin API"). Errors carry the API's error body. */
 export class AdminApiError extends Error {
   constructor(
     readonly status: number,

@@ -2,7 +2,7 @@ import { ProcessingOutcome, ProcessingState } from '@feedback/proto/feedback/fil
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFileService, uniq, upload, type TestFileService } from './stack.js';
 
-// Spec 4.5 against the real MongoDB-compatible server, where only inserts are atomic.
+// The workflow claim (docs/api.md "Workflows on files") against the real MongoDB-compatible server, where only inserts are atomic.
 describe('workflow claims over gRPC', () => {
   let svc: TestFileService;
   const account = uniq('acc');

@@ -36,7 +36,7 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       /** Whose X-Forwarded-For the link listener believes for the client IP: false (default), true, a hop count, or IPs/CIDRs. */
       TRUST_PROXY: env.string('false'),
       // SMS sharing; docs/decisions.md "SMS sharing".
-      /** The tier file (JSON or YAML, reloaded when it changes); unset → the spec's four tiers. */
+      /** The tier file (JSON or YAML, reloaded when it changes); unset → the default four tiers (docs/api.md "Limits"). */
       SMS_LIMITS_FILE: z.string().optional(),
       /** Hard cap on phone_numbers per sharing (400 above); keep it equal to messaging's MAX_PHONES_PER_SHARING. */
       SMS_MAX_PHONES_PER_SHARING: env.int(10_000, 1),

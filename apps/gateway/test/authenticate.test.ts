@@ -4,7 +4,7 @@ import { authenticate } from '../src/accounts/domain/authenticate.js';
 import { hashToken, newTokenSecret, parseAuthorization } from '../src/accounts/domain/token-secret.js';
 
 describe('parseAuthorization', () => {
-  it('reads the three header forms of the spec', () => {
+  it('reads the three documented header forms', () => {
     expect(parseAuthorization('Bearer abc-123')).toBe('abc-123');
     expect(parseAuthorization('Token token=abc_123')).toBe('abc_123');
     expect(parseAuthorization('Token token="abc_123"')).toBe('abc_123');

@@ -26,10 +26,10 @@ function raw(port: number, request: string): Promise<{ status: number; headers: 
 }
 
 const portOf = (app: FastifyInstance) => (app.server.address() as { port: number }).port;
-const specBody = (code: number, errors: Record<string, string> | null) => expect.objectContaining({ code, errors, error_message: expect.any(String), data: expect.any(String) });
+const publicErrorBody = (code: number, errors: Record<string, string> | null) => expect.objectContaining({ code, errors, error_message: expect.any(String), data: expect.any(String) });
 
 // Both listeners on port 0: what fails before a route (router limits, Node's HTTP parser) answers
-// the spec's error body too, never fastify's `{"error", "code": "FST_ERR_…"}` or Node's empty one.
+// the public error body too, never fastify's `{"error", "code": "FST_ERR_…"}` or Node's empty one.
 describe('errors raised before the route', () => {
   const logger = createLogger('gateway-test', 'silent');
   let api: FastifyInstance;
@@ -65,7 +65,7 @@ describe('errors raised before the route', () => {
     await link?.close();
   });
 
-  it('answers an over-long path parameter with 414 / 13021 in the spec body', async () => {
+  it('answers an over-long path parameter with 414 / 13021 in the error body', async () => {
     const res = await fetch(`http://127.0.0.1:${portOf(api)}/external/v1/flows/${'a'.repeat(201)}`);
     expect(res.status).toBe(414);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -77,21 +77,21 @@ describe('errors raised before the route', () => {
   it.each([
     ['api', () => api],
     ['link', () => link],
-  ])('answers what Node refuses in the spec body on the %s listener', async (_, app) => {
+  ])('answers what Node refuses in the error body on the %s listener', async (_, app) => {
     const port = portOf(app());
     const huge = await raw(port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
     expect(huge.status).toBe(431);
     expect(huge.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(huge.body)).toEqual(specBody(13022, { headers: 'are too large' }));
+    expect(JSON.parse(huge.body)).toEqual(publicErrorBody(13022, { headers: 'are too large' }));
     expect(Number(huge.headers['content-length'])).toBe(Buffer.byteLength(huge.body));
 
     const badLength = await raw(port, 'POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
     expect(badLength.status).toBe(400);
-    expect(JSON.parse(badLength.body)).toEqual(specBody(13000, { request: 'is not valid HTTP' }));
+    expect(JSON.parse(badLength.body)).toEqual(publicErrorBody(13000, { request: 'is not valid HTTP' }));
 
     const badMethod = await raw(port, 'FR@B /health HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(badMethod.status).toBe(400);
-    expect(JSON.parse(badMethod.body)).toEqual(specBody(13000, { request: 'is not valid HTTP' }));
+    expect(JSON.parse(badMethod.body)).toEqual(publicErrorBody(13000, { request: 'is not valid HTTP' }));
     expect(badMethod.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -14,7 +14,7 @@ import { caughtUp, FILE_GRPC_ADDR, FILE_UPLOADED_TOPIC, topicEnds, uploadFile } 
 import { logger, stack, uniq, waitFor } from './helpers.js';
 
 /*
- * Spec 4.5 end to end on the running stack: its file service (:50054) stores the uploads and
+ * The CSV workflow (docs/api.md "Workflows on files") end to end on the running stack: its file service (:50054) stores the uploads and
  * publishes file.uploaded on its Kafka topic; this test's messaging (own database, own consumer
  * group) binds a directory and consumes those events. Survey and shortener are not involved:
  * nothing is dispatched here.

@@ -83,7 +83,7 @@ export function kindForGrpcStatus(grpc: number): ErrorKind {
   return hit ? hit[0] : 'internal';
 }
 
-/** The public error body of the spec: {error_message, data, code, errors}. */
+/** The public error body (docs/errors.md): {error_message, data, code, errors}. */
 export interface ErrorBody {
   error_message: string;
   data: unknown;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError, ERROR_TABLE, errorBody, kindForGrpcStatus } from '../src/errors.js';
 
 describe('error table', () => {
-  it('gives the spec body with the message repeated in data', () => {
+  it('gives the public error body with the message repeated in data', () => {
     expect(errorBody(new AppError('unauthenticated'))).toEqual({
       error_message: 'Wrong authentication token', data: 'Wrong authentication token', code: 13001, errors: null,
     });

@@ -10,7 +10,7 @@ export interface LimitsConfigSource {
 }
 
 export interface WatchLimitsOptions {
-  /** The file; unset → the spec's defaults, nothing watched. Usually `process.env.SMS_LIMITS_FILE`. */
+  /** The file; unset → the default tiers (docs/api.md "Limits"), nothing watched. Usually `process.env.SMS_LIMITS_FILE`. */
   path: string | undefined;
   logger: Logger;
   /** How often the file's stat is compared (default 1000 ms). */

@@ -5,7 +5,7 @@ import type { Admission } from './fixed-window.js';
  * lists: `RateLimit-Policy` names every tier with its quota and window
  * (`"t0";q=20;w=5, "t1";q=40;w=25`), `RateLimit` the binding tier's service limit
  * (`"t0";r=3;t=2`), and a refusal adds `Retry-After` in seconds. Retry-After equals the
- * RateLimit `t` of the binding tier, never earlier (the draft's §6 asks for that), and that
+ * RateLimit `t` of the binding tier, never earlier (section 6 of the draft asks for that), and that
  * tier is the last of the full ones to reset.
  * Nothing when limits are disabled. No `pk` parameter: it would only echo the caller's own account.
  */

@@ -24,7 +24,7 @@ export interface TierLimiterOptions {
  * Admits a request for a key (an account) only if every configured tier has room, atomically
  * in one Redis round trip; a refused request consumes nothing. While Redis is unreachable or
  * slow, an in-process limiter with the same algorithm decides, so an answer never takes
- * longer than `redisTimeoutMs` (DESIGN §3 "Rate limits").
+ * longer than `redisTimeoutMs` (docs/decisions.md "SMS sharing").
  */
 export class TierLimiter {
   private readonly prefix: string;

@@ -3,7 +3,7 @@ import type { Logger } from '@feedback/kit-core';
 
 export interface MongoOptions {
   url: string;
-  /** Each service owns exactly one database (DESIGN §2). */
+  /** Each service owns exactly one database (docs/architecture.md). */
   dbName: string;
   logger: Logger;
   /** Shows up in server logs and currentOp; defaults to dbName. */

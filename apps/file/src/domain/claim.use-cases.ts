@@ -17,8 +17,8 @@ export interface Claim {
 const MAX_ROUNDS = 10;
 
 /**
- * Spec 4.5: "the latest unprocessed file is processed; when no unprocessed file exists, the
- * workflow does not run". The newest live file of the name decides:
+ * The workflow rule (docs/api.md "Workflows on files"): the latest unprocessed file of a name is processed;
+ * with no unprocessed file the workflow does not run. The newest live file of the name decides:
  * - it has a processing record (claimed, done or superseded): nothing to run;
  * - it has none: record it as processing, which succeeds for exactly one caller (an insert
  *   against its id); the loser looks again and finds it claimed.

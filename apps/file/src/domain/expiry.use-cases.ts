@@ -12,7 +12,7 @@ export interface ExpiryOptions {
 }
 
 /**
- * Spec section 3: a file past retention loses its bytes and gets expired_at. Each file is
+ * Retention (docs/api.md "Limits", docs/decisions.md "Expiry"): a file past retention loses its bytes and gets expired_at. Each file is
  * leased first, and a lease is granted to exactly one replica (see ExpiryRepository.lease), so
  * two replicas never expire the same file. The steps after it are idempotent and ordered so that
  * a lease holder that dies midway is finished by the next one: remove the object, set expired_at

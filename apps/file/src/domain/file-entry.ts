@@ -1,5 +1,5 @@
 /**
- * Where a file stands in workflows (spec 4.5): the latest unprocessed file of a name is
+ * Where a file stands in workflows (docs/api.md "Workflows on files"): the latest unprocessed file of a name is
  * claimed and processed; older unprocessed ones of that name are superseded by that claim.
  */
 export type ProcessingState = 'unprocessed' | 'processing' | 'processed' | 'failed' | 'superseded';

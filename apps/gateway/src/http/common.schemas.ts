@@ -1,6 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 
-/** The spec's error body; every error the gateway answers has this shape. */
+/** The public error body (docs/errors.md); every error the gateway answers has this shape. */
 export const ErrorBodySchema = Type.Object(
   {
     error_message: Type.String(),

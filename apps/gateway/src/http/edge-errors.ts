@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.js';
 
 /**
- * Errors raised before a route runs still answer the spec's body. Fastify's router reports an
+ * Errors raised before a route runs still answer the public error body (docs/errors.md). Fastify's router reports an
  * over-long path parameter (414) or a malformed URL (400) through `frameworkErrors`; left alone
  * it would answer `{"error": …, "code": "FST_ERR_…"}`.
  */
@@ -20,7 +20,7 @@ export function frameworkError(err: Error & { code?: string }, req: FastifyReque
 /**
  * Node's HTTP parser refuses some requests before fastify sees them (headers over the size
  * limit, a bad Content-Length or method, a request that took too long). Fastify's default
- * answer is its own body; this writes the spec's body as a raw HTTP response and closes.
+ * answer is its own body; this writes the public error body as a raw HTTP response and closes.
  */
 export function clientErrorHandler(this: { log: { debug(o: object, m: string): void } }, err: Error & { code?: string }, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -31,7 +31,7 @@ export function clientErrorHandler(this: { log: { debug(o: object, m: string): v
   socket.destroy();
 }
 
-/** The whole HTTP/1.1 response for a parser error code, with the spec's body. */
+/** The whole HTTP/1.1 response for a parser error code, with the public error body. */
 export function rawErrorResponse(parserCode: string | undefined): string {
   let status: number;
   let error: AppError;

@@ -22,7 +22,7 @@ function fieldPath(v: { instancePath?: string; params?: Record<string, unknown> 
   return `${context}${path}${missing ? `.${String(missing)}` : ''}`;
 }
 
-/** The one place where anything thrown in a request becomes the spec's error body. */
+/** The one place where anything thrown in a request becomes the public error body (docs/errors.md). */
 export function toAppError(err: FastifyError | AppError | Error, req: FastifyRequest): AppError {
   if (err instanceof AppError) return err;
   const fe = err as FastifyError;

@@ -5,7 +5,7 @@ import { genReqId } from './request-context.js';
 
 /**
  * What both listeners share: our logger and request ids, strict validation, 503 while closing,
- * and the spec's error body also for what fails before a route (router, Node's HTTP parser).
+ * and the public error body (docs/errors.md) also for what fails before a route (router, Node's HTTP parser).
  */
 export function baseFastifyOptions(logger: Logger, bodyLimit: number) {
   return {

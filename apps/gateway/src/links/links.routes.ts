@@ -26,7 +26,7 @@ export function notFoundPage(reply: FastifyReply) {
 export const linkRoutes =
   (deps: LinkRoutesDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    // JSON only (spec 4.10): a text/plain body is refused with 415 rather than half-parsed.
+    // JSON only (docs/decisions.md "POST /shorten"): a text/plain body is refused with 415 rather than half-parsed.
     app.removeContentTypeParser('text/plain');
     app.addSchema(ErrorBodySchema);
 

@@ -18,7 +18,7 @@ export const ShortenBody = Type.Object(
   { additionalProperties: false, examples: [{ url: example.fullUrl }] },
 );
 
-/** Spec section 2.8, exactly. */
+/** The short link object, exactly (docs/api.md "Routes"). */
 export const ShortenedLinkSchema = Type.Object(
   {
     id: Type.String({ description: 'generated short code' }),

@@ -9,7 +9,7 @@ const FILE_KEYS = ['created_at', 'directory', 'directory_id', 'expired_at', 'fil
 
 type Account = Awaited<ReturnType<typeof api.newAccount>>;
 
-describe('file directories (spec 4.3, 4.4)', () => {
+describe('file directories', () => {
   let owner: Account;
   beforeAll(async () => {
     owner = await api.newAccount('directories');
@@ -69,7 +69,7 @@ describe('file directories (spec 4.3, 4.4)', () => {
   });
 });
 
-describe('files (spec 4.5 to 4.8)', { timeout: 60_000 }, () => {
+describe('files', { timeout: 60_000 }, () => {
   let owner: Account;
   let dirId: string;
   beforeAll(async () => {
@@ -77,7 +77,7 @@ describe('files (spec 4.5 to 4.8)', { timeout: 60_000 }, () => {
     dirId = await directory(owner, 'uploads');
   });
 
-  it('uploads, lists, shows, downloads (whole, ranges, HEAD) and deletes a file with exactly the spec fields', async () => {
+  it('uploads, lists, shows, downloads (whole, ranges, HEAD) and deletes a file with exactly the documented fields', async () => {
     const csv = Buffer.from('phone,name\n+905321112233,Ayşe\n');
     const up = await uploadForm(owner.apiToken, dirId, [['filename', 'customers.csv'], ['file', new Blob([csv], { type: 'text/csv' }), 'local-name.csv']]);
     expect(up.status).toBe(201);

@@ -32,7 +32,7 @@ describe('GET /external/v1/flows/{flowId}', () => {
     flowId = (await api.admin('POST', `/accounts/${owner.id}/flows`, FLOW)).id!;
   });
 
-  it('returns exactly the spec shape with an integration token (Bearer)', async () => {
+  it('returns exactly the documented shape with an integration token (Bearer)', async () => {
     const res = await api.request('GET', `/external/v1/flows/${flowId}`, {
       headers: { authorization: `Bearer ${owner.integrationToken}`, accept: 'application/json' },
     });

@@ -7,7 +7,7 @@ const adminHeaders = { authorization: `Bearer ${api.adminToken}`, 'content-type'
 const uniqueHost = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}.example.com`;
 
 describe('POST {shortener_url}/shorten', () => {
-  it('answers exactly the spec\'s link object', async () => {
+  it('answers exactly the documented link object', async () => {
     const url = 'https://survey.example.com/s/7Hq2?lang=tr';
     const res = await shorten({ url });
     expect(res.status).toBe(200);

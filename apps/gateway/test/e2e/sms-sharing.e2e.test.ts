@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_KEYS } from './stack-client.js';
 import { randomPhone, smsClient, waitFor } from './sms-client.js';
 
-// The SMS path of DESIGN section 2 over HTTP against the running stack: gateway → messaging →
+// The SMS path (docs/architecture.md "Request paths") over HTTP against the running stack: gateway → messaging →
 // Kafka → dispatch consumer → survey link → short link → outbox provider; then the customer's tap.
 describe('SMS sharing end to end', () => {
   const sms = smsClient();
@@ -59,7 +59,7 @@ describe('SMS sharing end to end', () => {
     const surveyUrl = tap.headers.get('location')!;
     expect(surveyUrl).toMatch(new RegExp(`^${sms.baseUrl.replace(/[.]/g, '\\.')}/s/[\\w-]+$`));
 
-    // The integrator's CRM finds that customer's open survey by phone (spec 4.1).
+    // The integrator's CRM finds that customer's open survey by phone (docs/api.md "Active surveys").
     const active = await sms.request('POST', `/external/v1/nodes/${setup.nodeId}/active_surveys`, {
       headers: { authorization: `Bearer ${setup.account.integrationToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ customer: { phone_number: local } }),

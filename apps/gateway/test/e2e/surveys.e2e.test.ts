@@ -28,7 +28,7 @@ describe('POST /external/v1/nodes/{node_id}/active_surveys', () => {
 
   const list = (body: unknown, node = acc.nodeId) => activeSurveys(acc.integrationToken, node, body);
 
-  it('finds the customer by every combination of identifiers, in exactly the spec\'s shape', async () => {
+  it('finds the customer by every combination of identifiers, in exactly the documented shape', async () => {
     const ids = { phone_number: '+905321112233', email: 'ada@example.com', external_id: 'C-1001' } as const;
     const keys = Object.keys(ids) as (keyof typeof ids)[];
     const combos = [1, 2, 3, 4, 5, 6, 7].map((mask) => keys.filter((_, i) => mask & (1 << i)));

@@ -28,7 +28,7 @@ export type CsvWorkflowResult =
 const COMPLETE_ATTEMPTS = 4;
 
 /**
- * Spec 4.5 for a directory bound to an SMS campaign: an upload of the bound name claims the
+ * The file workflow (docs/api.md "Workflows on files") for a directory bound to an SMS campaign: an upload of the bound name claims the
  * latest unprocessed file of that name (an older one uploaded before the claim is superseded;
  * none means the workflow does not run), reads its rows, makes one sharing through the same use
  * case as the API (bad rows stored on it as rejected, with their line) and ends the claim.

@@ -1,5 +1,5 @@
 /**
- * A file-service directory's file name bound to an SMS campaign (spec 4.5 workflows): every
+ * A file-service directory's file name bound to an SMS campaign (docs/api.md "Workflows on files"): every
  * upload of that name into the directory makes a sharing from the latest unprocessed file.
  */
 export interface DirectoryBinding {

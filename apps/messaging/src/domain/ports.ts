@@ -144,7 +144,7 @@ export interface ClaimedFile {
 /** The file service, as the CSV workflow needs it. */
 export interface WorkflowFiles {
   directoryExists(accountId: string, directoryId: string): Promise<boolean>;
-  /** The latest unprocessed file of the name, claimed for `claimer`; null when none (spec 4.5). */
+  /** The latest unprocessed file of the name, claimed for `claimer`; null when none (docs/api.md "Workflows on files"). */
   claimLatest(q: { accountId: string; directoryId: string; filename: string; claimer: string }): Promise<{ file: ClaimedFile | null; superseded: number }>;
   /** The file's CSV records, streamed; a file that is not CSV throws CsvFormatError. */
   records(file: ClaimedFile): AsyncIterable<CsvRecord>;

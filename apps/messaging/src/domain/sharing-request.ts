@@ -1,6 +1,6 @@
 import { errors, type AppError } from '@feedback/kit-core';
 
-/** The body of spec §2.3, shape-checked (phones are normalized later, one by one). */
+/** The sharing body (docs/api.md "SMS sharing"), shape-checked (phones are normalized later, one by one). */
 export interface SharingRequest {
   phoneNumbers: unknown[];
   customAttributes: Record<string, Record<string, string>>;
@@ -8,7 +8,7 @@ export interface SharingRequest {
 }
 
 export interface SharingLimits {
-  /** Hard cap on phone_numbers (DESIGN §3; default 10,000): above it the request is refused. */
+  /** Hard cap on phone_numbers (docs/decisions.md "SMS sharing"; default 10,000): above it the request is refused. */
   maxPhones: number;
 }
 

@@ -38,7 +38,7 @@ export interface SmsSharing {
   rejected: RejectedPhone[];
 }
 
-/** What the API answers on creation (DESIGN §3 "SMS sharing response"). */
+/** What the API answers on creation (docs/api.md "SMS sharing"). */
 export interface SharingSummary {
   id: string;
   accepted: number;

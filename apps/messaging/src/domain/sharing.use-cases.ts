@@ -16,7 +16,7 @@ export interface SharingDeps {
 export interface CreateSharingCommand {
   accountId: string;
   campaignId: string;
-  /** The request body as received (spec §2.3). */
+  /** The request body as received (docs/api.md "SMS sharing"). */
   body: unknown;
   /** Given by a CSV workflow, where it is also the file's claimer; new otherwise. */
   sharingId?: string;

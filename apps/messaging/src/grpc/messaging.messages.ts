@@ -22,7 +22,7 @@ export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
   };
 }
 
-/** Back to the spec's body shape, so the domain validates what the caller sent, field names included. */
+/** Back to the API's body shape (docs/api.md "SMS sharing"), so the domain validates what the caller sent, field names included. */
 export function perPhone(map: { [phone: string]: Attributes }): Record<string, Record<string, string>> {
   return Object.fromEntries(Object.entries(map).map(([phone, a]) => [phone, a.values]));
 }

@@ -29,7 +29,7 @@ export interface LinkSettings {
   maxUrlLength: number;
 }
 
-/** `<domain base>/<code>`; customer domains are served over https (spec section 8: port 443). */
+/** `<domain base>/<code>`; customer domains are served over https (port 443: docs/api.md "Two listeners"). */
 export function shortUrlOf(link: Pick<Link, 'code' | 'domain'>, settings: Pick<LinkSettings, 'shortBase'>): string {
   return `${link.domain ? `https://${link.domain}` : settings.shortBase}/${link.code}`;
 }

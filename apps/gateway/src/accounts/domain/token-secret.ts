@@ -14,7 +14,7 @@ export function hashToken(secret: string): string {
 }
 
 /**
- * Reads the secret out of an Authorization header. Accepted forms (spec section 5):
+ * Reads the secret out of an Authorization header. Accepted forms (docs/api.md "Authentication"):
  * `Bearer <token>`, `Token token=<token>`, `Token token="<token>"`. Anything else is undefined.
  */
 export function parseAuthorization(header: string | undefined): string | undefined {

@@ -6,7 +6,7 @@ import { accountView, issuedTokenView, nodeView, tokenInfoView } from './admin.v
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
-/** DESIGN section 3's admin API: accounts, their tokens and nodes (the gateway's own database). */
+/** The admin API (docs/api.md "Admin API"): accounts, their tokens and nodes (the gateway's own database). */
 export const accountsRoutes =
   (deps: AccountsDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -5,7 +5,7 @@ import type { FilesPort } from './files.port.js';
 import { errorResponses } from '../../http/common.schemas.js';
 import { AccountParams, DirectoryBody, DirectoryCollection, DirectoryEnvelope } from './files.schemas.js';
 
-/** Spec 4.3 and 4.4. */
+/** Create and list directories (docs/decisions.md "Directories"). */
 export const directoriesRoutes =
   (deps: { files: FilesPort; auth: Authenticator }): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -13,7 +13,7 @@ export interface FilesFeatureDeps {
   maxUploadBytes: number;
 }
 
-/** The file service's routes (spec 4.3 to 4.8) and the public blob URLs. */
+/** The file service's routes (docs/api.md) and the public blob URLs. */
 export function filesFeature(deps: FilesFeatureDeps): ApiFeature {
   return {
     schemas: fileSchemas,

@@ -5,7 +5,7 @@ import type { FilesPort } from './files.port.js';
 import { errorResponses } from '../../http/common.schemas.js';
 import { DirectoryParams, FileCollection, FileEnvelope, FileParams } from './files.schemas.js';
 
-/** Spec 4.6 to 4.8 (upload, 4.5, is upload.routes.ts). Another account's ids answer 404 like unknown ones. */
+/** List, show and delete files (docs/api.md; the upload is upload.routes.ts). Another account's ids answer 404 like unknown ones. */
 export const filesRoutes =
   (deps: { files: FilesPort; auth: Authenticator; publicBaseUrl: string }): FastifyPluginAsyncTypebox =>
   async (app) => {

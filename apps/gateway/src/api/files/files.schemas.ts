@@ -4,7 +4,7 @@ const datetime = (description: string) => Type.String({ format: 'date-time', des
 const blobUrl = (description: string) =>
   Type.String({ description, examples: ['https://api.example.com/public/v2/storage/blobs/q8Zx…/customers.csv'] });
 
-/** Spec 2.4. */
+/** A directory (docs/decisions.md "File service"). */
 export const DirectorySchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -15,7 +15,7 @@ export const DirectorySchema = Type.Object(
   { $id: 'FileDirectory' },
 );
 
-/** Spec 2.5. */
+/** A file entry (docs/decisions.md "File service"). */
 export const FileEntrySchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -34,11 +34,11 @@ export const FileEntrySchema = Type.Object(
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
-/** Spec 2.6 single-item envelope: `object` repeats the item's object, `url` is the endpoint path. */
+/** The single-item envelope (docs/decisions.md "Envelopes"): `object` repeats the item's object, `url` is the endpoint path. */
 const single = (item: string, object: string) =>
   Type.Object({ object: Type.Literal(object), url: Type.String({ description: 'Endpoint path.' }), data: ref(item) });
 
-/** Spec 2.6 collection envelope. */
+/** The collection envelope (docs/decisions.md "Envelopes"). */
 const collection = (item: string) =>
   Type.Object({ object: Type.Literal('collection'), url: Type.String({ description: 'Endpoint path.' }), data: Type.Array(ref(item)) });
 

@@ -58,7 +58,7 @@ export async function receiveUpload(req: FastifyRequest, files: FilesPort, targe
   }
 }
 
-/** @fastify/multipart and busboy errors as the spec's errors; a programming error stays a 500. */
+/** @fastify/multipart and busboy errors as the API's errors (docs/errors.md); a programming error stays a 500. */
 function multipartError(err: unknown, maxBytes: number): unknown {
   if (err instanceof AppError || err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError) return err;
   switch ((err as { code?: unknown }).code) {

@@ -19,7 +19,7 @@ export interface UploadRouteDeps {
 }
 
 /**
- * Spec 4.5. Multipart parsing is registered in this plugin only, so no other route accepts
+ * The upload (docs/decisions.md "Uploads stream end to end"). Multipart parsing is registered in this plugin only, so no other route accepts
  * multipart bodies.
  */
 export const uploadRoutes =

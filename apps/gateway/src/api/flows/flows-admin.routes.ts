@@ -6,7 +6,7 @@ import type { FlowsPort } from './flows.port.js';
 import { FlowDefinitionSchema } from './flows.schemas.js';
 import { flowView } from './flows.views.js';
 
-/** POST /admin/v1/accounts/{account_id}/flows (DESIGN section 3). */
+/** POST /admin/v1/accounts/{account_id}/flows (docs/api.md "Admin API"). */
 export const flowsAdminRoutes =
   (deps: { flows: Pick<FlowsPort, 'createFlow'>; accounts: AccountRepository }): FastifyPluginAsyncTypebox =>
   async (app) => {

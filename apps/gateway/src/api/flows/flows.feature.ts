@@ -5,7 +5,7 @@ import type { FlowsPort } from './flows.port.js';
 import { flowsRoutes } from './flows.routes.js';
 import { FlowSchema } from './flows.schemas.js';
 
-/** Flow details (spec 2.7) and creating flows (admin). */
+/** Flow details (docs/flows.md) and creating flows (admin). */
 export function flowsFeature(deps: { flows: FlowsPort; accounts: AccountRepository }): ApiFeature {
   return {
     schemas: [FlowSchema],

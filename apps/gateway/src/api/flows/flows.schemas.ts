@@ -15,7 +15,7 @@ const QuestionSchema = Type.Object({
   options: Type.Array(OptionSchema),
 });
 
-/** The flow exactly as spec section 2.7 shows it. */
+/** The flow exactly as docs/flows.md shows it. */
 export const FlowSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),

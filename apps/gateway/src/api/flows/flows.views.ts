@@ -1,6 +1,6 @@
 import type { Flow } from '@feedback/proto/feedback/flow/v1/flow';
 
-/** Spec 2.7: exactly id, name, questions (no account or timestamps). */
+/** docs/flows.md: exactly id, name, questions (no account or timestamps). */
 export function flowView(flow: Flow | undefined) {
   if (!flow) throw new Error('flow service answered without a flow');
   return {

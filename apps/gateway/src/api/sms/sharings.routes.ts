@@ -24,7 +24,7 @@ export interface SharingsRoutesDeps {
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
-/** Spec 4.2 (create an SMS sharing) and its status. */
+/** Create an SMS sharing and show its status (docs/api.md "SMS sharing"). */
 export const sharingsRoutes =
   (deps: SharingsRoutesDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

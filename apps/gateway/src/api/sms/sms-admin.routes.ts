@@ -7,7 +7,7 @@ import type { SmsPort } from './sms.port.js';
 import { CampaignBody, SmsMessagesPageSchema, SmsMessagesQuery } from './sms.schemas.js';
 import { campaignView, messagesPageView } from './sms.views.js';
 
-/** POST .../sms_campaigns and GET .../sms_messages (DESIGN section 3). */
+/** POST .../sms_campaigns and GET .../sms_messages (docs/api.md "Admin API"). */
 export const smsAdminRoutes =
   (deps: { sms: Pick<SmsPort, 'createSmsCampaign' | 'listSmsMessages'>; accounts: AccountRepository; nodes: NodeRepository }): FastifyPluginAsyncTypebox =>
   async (app) => {

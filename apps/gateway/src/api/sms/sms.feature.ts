@@ -22,7 +22,7 @@ export interface SmsFeatureDeps {
   disabledAccounts?: readonly string[];
 }
 
-/** SMS sharing (spec 4.2) with its status, and the admin side: campaigns and the outbox. */
+/** SMS sharing (docs/api.md "SMS sharing") with its status, and the admin side: campaigns and the outbox. */
 export function smsFeature(deps: SmsFeatureDeps): ApiFeature {
   const disabledAccounts = new Set(deps.disabledAccounts ?? []);
   return {

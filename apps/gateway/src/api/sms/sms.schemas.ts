@@ -13,7 +13,7 @@ const PerPhone = (description: string, example: Record<string, string>) =>
     examples: [{ [PHONE_EXAMPLE]: example }],
   });
 
-/** Spec 2.3; messaging checks the details (phones one by one, attribute sizes) and names the field. */
+/** The sharing body (docs/api.md "SMS sharing"); messaging checks the details (phones one by one, attribute sizes) and names the field. */
 export const sharingBodySchema = (maxPhones: number) =>
   Type.Object(
     {

@@ -7,7 +7,7 @@ import type { SurveysPort } from './surveys.port.js';
 import { ActiveSurveyListSchema, ActiveSurveysBody, NodeParams } from './surveys.schemas.js';
 import { activeSurveysView } from './surveys.views.js';
 
-/** Spec 4.1: a customer's active surveys on one node of the caller's account. */
+/** docs/api.md "Active surveys": a customer's active surveys on one node of the caller's account. */
 export const activeSurveysRoutes =
   (deps: { surveys: Pick<SurveysPort, 'listActiveSurveys'>; nodes: Pick<NodeRepository, 'findById'>; auth: Authenticator; formatDate: (at: string) => string }): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -19,7 +19,7 @@ export interface SurveysFeatureDeps {
   publicBaseUrl?: string;
 }
 
-/** Active surveys (spec 4.1), personal links, the survey page, and channels and responses (admin). */
+/** Active surveys, personal links (docs/api.md), the survey page, and channels and responses (admin). */
 export function surveysFeature(deps: SurveysFeatureDeps): ApiFeature {
   const formatDate = displayDateFormatter(deps.displayTimeZone);
   return {

@@ -11,7 +11,7 @@ const identifiers = {
   external_id: Type.Optional(Type.String({ maxLength: 200, description: 'The account\'s unique customer id.' })),
 };
 
-// Active survey query (spec 2.1 / 2.2).
+// Active survey query (docs/api.md "Active surveys").
 
 export const NodeParams = Type.Object({ node_id: Id('A node (domain/unit) of the caller\'s account.') });
 

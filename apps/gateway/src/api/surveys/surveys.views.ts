@@ -3,7 +3,7 @@ import type { ActivateSurveyLinkResponse, ActiveSurvey, Answer, Channel, SurveyR
 
 const iso = (s: string) => isoWithOffset(new Date(s));
 
-/** Spec 2.2: count and surveys with exactly Link, SurveyName, LastActivationDate, UnitName. */
+/** docs/api.md "Active surveys": count and surveys with exactly Link, SurveyName, LastActivationDate, UnitName. */
 export function activeSurveysView(surveys: ActiveSurvey[], formatDate: (at: string) => string) {
   return {
     count: surveys.length,

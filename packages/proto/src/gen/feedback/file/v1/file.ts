@@ -3124,7 +3124,7 @@ export const FileServiceService = {
     responseDeserialize: (value: Buffer): ReadBlobResponse => ReadBlobResponse.decode(value),
   },
   /**
-   * Workflows (spec 4.5): atomically claims the latest unprocessed file of a name in a
+   * Workflows (docs/api.md "Workflows on files"): atomically claims the latest unprocessed file of a name in a
    * directory and marks the older unprocessed ones of that name superseded. No file: `file` unset.
    */
   claimLatestFile: {
@@ -3176,7 +3176,7 @@ export interface FileServiceServer extends UntypedServiceImplementation {
    */
   readBlob: handleServerStreamingCall<ReadBlobRequest, ReadBlobResponse>;
   /**
-   * Workflows (spec 4.5): atomically claims the latest unprocessed file of a name in a
+   * Workflows (docs/api.md "Workflows on files"): atomically claims the latest unprocessed file of a name in a
    * directory and marks the older unprocessed ones of that name superseded. No file: `file` unset.
    */
   claimLatestFile: handleUnaryCall<ClaimLatestFileRequest, ClaimLatestFileResponse>;
@@ -3298,7 +3298,7 @@ export interface FileServiceClient extends Client {
     options?: Partial<CallOptions>,
   ): ClientReadableStream<ReadBlobResponse>;
   /**
-   * Workflows (spec 4.5): atomically claims the latest unprocessed file of a name in a
+   * Workflows (docs/api.md "Workflows on files"): atomically claims the latest unprocessed file of a name in a
    * directory and marks the older unprocessed ones of that name superseded. No file: `file` unset.
    */
   claimLatestFile(

@@ -3360,7 +3360,7 @@ export const MessagingServiceService = {
     responseDeserialize: (value: Buffer): ListSmsMessagesResponse => ListSmsMessagesResponse.decode(value),
   },
   /**
-   * Binds a file-service directory's file name to an SMS campaign (spec 4.5 workflows): each
+   * Binds a file-service directory's file name to an SMS campaign (docs/api.md "Workflows on files"): each
    * file.uploaded of that name into the directory makes one sharing from the rows of the latest
    * unprocessed file of the name (a CSV with a header row; phone or phone_number required;
    * external_id, email, name and any other column become custom attributes). One binding per
@@ -3398,7 +3398,7 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
   /** What the outbox provider was handed, newest first, paginated. */
   listSmsMessages: handleUnaryCall<ListSmsMessagesRequest, ListSmsMessagesResponse>;
   /**
-   * Binds a file-service directory's file name to an SMS campaign (spec 4.5 workflows): each
+   * Binds a file-service directory's file name to an SMS campaign (docs/api.md "Workflows on files"): each
    * file.uploaded of that name into the directory makes one sharing from the rows of the latest
    * unprocessed file of the name (a CSV with a header row; phone or phone_number required;
    * external_id, email, name and any other column become custom attributes). One binding per
@@ -3483,7 +3483,7 @@ export interface MessagingServiceClient extends Client {
     callback: (error: ServiceError | null, response: ListSmsMessagesResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Binds a file-service directory's file name to an SMS campaign (spec 4.5 workflows): each
+   * Binds a file-service directory's file name to an SMS campaign (docs/api.md "Workflows on files"): each
    * file.uploaded of that name into the directory makes one sharing from the rows of the latest
    * unprocessed file of the name (a CSV with a header row; phone or phone_number required;
    * external_id, email, name and any other column become custom attributes). One binding per
