@@ -29,6 +29,16 @@ const deps = {
   settings: { shortBase: config.PUBLIC_SHORTENER_URL, maxUrlLength: config.MAX_URL_LENGTH },
 };
 
+// gRPC first: a restarted shortener serves redirects and shortens at once, while its click
+// consumer joins the group in the background (that can take a session timeout).
+const server = await startGrpcServer({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  logger,
+  services: [{ definition: ShortenerServiceService, implementation: shortenerHandlers(deps) }],
+});
+logger.info({ port: server.port }, 'shortener service listening');
+
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'shortener', logger });
 const clicks = await runClickConsumer({
   kafka,
@@ -41,14 +51,6 @@ const clicks = await runClickConsumer({
   // Without its consumer the service would silently stop counting: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
-
-const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  logger,
-  services: [{ definition: ShortenerServiceService, implementation: shortenerHandlers(deps) }],
-});
-logger.info({ port: server.port }, 'shortener service listening');
 
 onShutdown(logger, [
   { name: 'mongo', close: () => mongo.close() },

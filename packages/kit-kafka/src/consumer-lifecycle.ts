@@ -2,7 +2,7 @@ import type { Logger } from '@feedback/kit-core';
 import type { ConsumerRunConfig, Kafka } from 'kafkajs';
 import { defaultDeadLetterTopic } from './dead-letter.js';
 import { createProducer, type Producer } from './producer.js';
-import { ensureTopics } from './topics.js';
+import { ensureTopics, type TopicSpec } from './topics.js';
 
 /** What every consumer of this kit shares: group, subscription, timings, dead letters, crash. */
 export interface ConsumerLifecycleOptions {
@@ -22,6 +22,14 @@ export interface ConsumerLifecycleOptions {
   minBytes?: number;
   /** Called when kafkajs gives up and will not restart the consumer (e.g. to shut the process down). */
   onCrash?: (err: Error) => void;
+  /** Topics to create first if missing (not best effort: a failure fails the start). */
+  ensureTopics?: TopicSpec[];
+  /**
+   * Return the handle at once and connect, subscribe and join the group in the background. A
+   * restarted member may wait a whole session timeout to join (the killed member's session must
+   * expire first); a service should not stop serving meanwhile. A failed start goes to onCrash.
+   */
+  background?: boolean;
 }
 
 /** Shaped like kit-core's Closer, so it can be handed to onShutdown as is. */
@@ -66,11 +74,16 @@ export async function startConsumerLifecycle(
   const abort = new AbortController();
 
   let stopping: Promise<void> | undefined;
+  let running = false;
   const stop = () => {
     stopping ??= (async () => {
       abort.abort();
       try {
-        await consumer.disconnect(); // waits for the batch in hand, then leaves the group
+        // Waits for the batch in hand, then leaves the group. A consumer still joining has no
+        // batch in hand, and its join may wait out a dead member's session: do not wait for it.
+        const disconnected = consumer.disconnect();
+        if (running) await disconnected;
+        else await Promise.race([disconnected.catch(() => undefined), new Promise((r) => setTimeout(r, 1_000).unref())]);
       } finally {
         await deadLetters.disconnect();
       }
@@ -85,19 +98,35 @@ export async function startConsumerLifecycle(
     opts.onCrash?.(payload.error);
   });
 
-  try {
-    const dlqTopics = [...new Set(opts.topics.map(deadLetterTopic))];
-    await ensureTopics(kafka, dlqTopics.map((topic) => ({ topic }))).catch((err: unknown) =>
-      log.warn({ err, topics: dlqTopics }, 'could not ensure dead-letter topics'),
-    );
-    await deadLetters.connect();
-    await consumer.connect();
-    await consumer.subscribe({ topics: opts.topics, fromBeginning: opts.fromBeginning ?? false });
-    await consumer.run(run({ log, deadLetters, deadLetterTopic, signal: abort.signal }));
-  } catch (err) {
-    await stop().catch(() => undefined);
-    throw err;
+  const start = async () => {
+    try {
+      await ensureTopics(kafka, opts.ensureTopics ?? []);
+      const dlqTopics = [...new Set(opts.topics.map(deadLetterTopic))];
+      await ensureTopics(kafka, dlqTopics.map((topic) => ({ topic }))).catch((err: unknown) =>
+        log.warn({ err, topics: dlqTopics }, 'could not ensure dead-letter topics'),
+      );
+      await deadLetters.connect();
+      await consumer.connect();
+      await consumer.subscribe({ topics: opts.topics, fromBeginning: opts.fromBeginning ?? false });
+      await consumer.run(run({ log, deadLetters, deadLetterTopic, signal: abort.signal }));
+    } catch (err) {
+      await stop().catch(() => undefined);
+      throw err;
+    }
+    running = true;
+    log.info({ topics: opts.topics }, 'consumer running');
+  };
+  const handle = { name: `kafka-consumer:${groupId}`, stop, close: stop };
+  if (!opts.background) {
+    await start();
+    return handle;
   }
-  log.info({ topics: opts.topics }, 'consumer running');
-  return { name: `kafka-consumer:${groupId}`, stop, close: stop };
+  let stoppedByCaller = false;
+  const stopByCaller = () => ((stoppedByCaller = true), stop());
+  start().catch((err: unknown) => {
+    if (stoppedByCaller) return;
+    log.fatal({ err }, 'kafka consumer could not start');
+    opts.onCrash?.(err as Error);
+  });
+  return { ...handle, stop: stopByCaller, close: stopByCaller };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '@feedback/kit-core';
-import { ensureTopics, PoisonMessageError, runBatchConsumer, type ConsumedMessage, type ConsumerHandle } from '@feedback/kit-kafka';
+import { PoisonMessageError, runBatchConsumer, type ConsumedMessage, type ConsumerHandle } from '@feedback/kit-kafka';
 import { LinkClicked } from '@feedback/proto/feedback/shortener/v1/shortener';
 import type { Kafka } from 'kafkajs';
 import type { ClickRecord } from '../../domain/click-counting.js';
@@ -15,19 +15,22 @@ export interface ClickConsumerOptions {
   fromBeginning?: boolean;
   sessionTimeout?: number;
   heartbeatInterval?: number;
-  /** Called when kafkajs gives up and will not restart the consumer. */
+  /** Called when kafkajs gives up and will not restart the consumer, or it could not start. */
   onCrash?: (err: Error) => void;
 }
 
 /**
+ * Returns at once; the consumer joins its group in the background (kit-kafka's `background`),
+ * so the service serves while a restarted member waits for the old session to expire.
  * Reads `link.clicked` a batch at a time (kit-kafka's batch consumer): one write per link per
  * batch keeps up however many gateways publish. Offsets are committed after the write; a crash
  * before the commit redelivers the batch, which the checkpointed tallies absorb. Undecodable
  * records go to `<topic>.dlq` untouched.
  */
-export async function runClickConsumer(opts: ClickConsumerOptions): Promise<ConsumerHandle> {
-  await ensureTopics(opts.kafka, [{ topic: opts.topic, numPartitions: 3 }]);
+export function runClickConsumer(opts: ClickConsumerOptions): Promise<ConsumerHandle> {
   return runBatchConsumer({
+    background: true,
+    ensureTopics: [{ topic: opts.topic, numPartitions: 3 }],
     kafka: opts.kafka,
     groupId: opts.groupId,
     topics: [opts.topic],
