@@ -13,14 +13,17 @@ write_stack_json() {
   # Keys added by the apps (base_url, ...) live in stack.apps.json and are merged in.
   node -e '
     const fs = require("fs");
-    const [file, appsFile, mongo, kafka, s3, ak, sk, redis] = process.argv.slice(1);
+    const [file, appsFile, mongo, kafka, s3, ak, sk, redis, ...grpc] = process.argv.slice(1);
     let apps = {};
     try { apps = JSON.parse(fs.readFileSync(appsFile, "utf8")); } catch {}
     const stack = { ...apps, mongo_url: mongo, kafka_brokers: [kafka],
-      s3: { endpoint: s3, access_key: ak, secret_key: sk, region: "us-east-1" }, redis_url: redis };
+      s3: { endpoint: s3, access_key: ak, secret_key: sk, region: "us-east-1" }, redis_url: redis,
+      grpc: Object.fromEntries(grpc.map((kv) => kv.split("="))) };
     fs.writeFileSync(file, JSON.stringify(stack, null, 2) + "\n");
   ' "$tmp" "$LOCAL_DIR/stack.apps.json" "mongodb://127.0.0.1:$MONGO_PORT" "127.0.0.1:$KAFKA_PORT" \
-    "http://127.0.0.1:$S3_PORT" "$S3_ACCESS_KEY" "$S3_SECRET_KEY" "redis://127.0.0.1:$REDIS_PORT"
+    "http://127.0.0.1:$S3_PORT" "$S3_ACCESS_KEY" "$S3_SECRET_KEY" "redis://127.0.0.1:$REDIS_PORT" \
+    "flow=127.0.0.1:$FLOW_GRPC_PORT" "file=127.0.0.1:$FILE_GRPC_PORT" "shortener=127.0.0.1:$SHORTENER_GRPC_PORT" \
+    "survey=127.0.0.1:$SURVEY_GRPC_PORT" "messaging=127.0.0.1:$MESSAGING_GRPC_PORT"
   mv "$tmp" "$f"
 }
 

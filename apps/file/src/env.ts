@@ -1,4 +1,4 @@
-import { env, loadConfig } from '@feedback/kit-core';
+import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -6,8 +6,8 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
   loadConfig(
     {
       GRPC_HOST: env.string('0.0.0.0'),
-      GRPC_PORT: env.port(50054),
-      MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
+      GRPC_PORT: env.port(LOCAL_PORTS.FILE_GRPC_PORT),
+      MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       MONGO_DB: env.string('file'),
       S3_ENDPOINT: env.url('http://127.0.0.1:9000'),
       S3_ACCESS_KEY: env.string(),
@@ -18,7 +18,7 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       S3_PART_SIZE_BYTES: env.int(8 * 1024 * 1024, 5 * 1024 * 1024),
       /** HTTP/2 flow-control window per upload stream (see grpc/flow-control.ts). */
       GRPC_FLOW_CONTROL_WINDOW_BYTES: env.int(1024 * 1024, 65_535),
-      KAFKA_BROKERS: env.list('127.0.0.1:9092'),
+      KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
       FILE_UPLOADED_TOPIC: env.string('file.uploaded'),
       FILE_EXPIRED_TOPIC: env.string('file.expired'),
       MAX_UPLOAD_BYTES: env.int(1024 * 1024 * 1024, 1),
@@ -26,6 +26,8 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       EXPIRY_INTERVAL_MS: env.int(60_000, 100),
       EXPIRY_LEASE_MS: env.int(5 * 60_000, 1_000),
       EXPIRY_BATCH: env.int(100, 1),
+      /** Unfinished multipart uploads older than this are aborted; above the gateway's stream deadline (1 h). */
+      STALE_UPLOAD_SECONDS: env.int(6 * 60 * 60, 60),
       LOG_LEVEL: env.logLevel(),
     },
     vars,

@@ -1,11 +1,11 @@
-import { env, loadConfig } from '@feedback/kit-core';
+import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
 
 export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
   loadConfig(
     {
       GRPC_HOST: env.string('0.0.0.0'),
-      GRPC_PORT: env.port(50052),
-      MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
+      GRPC_PORT: env.port(LOCAL_PORTS.FLOW_GRPC_PORT),
+      MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       MONGO_DB: env.string('flow'),
       FLOW_CACHE_ENTRIES: env.int(10_000, 1),
       LOG_LEVEL: env.logLevel(),

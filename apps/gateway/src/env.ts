@@ -1,4 +1,4 @@
-import { env, loadConfig } from '@feedback/kit-core';
+import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
 import { z } from 'zod';
 import { peerAddressVars } from './grpc-peers.js';
 import { isTimeZone } from './api/surveys/display-date.js';
@@ -8,12 +8,12 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
   loadConfig(
     {
       HOST: env.string('0.0.0.0'),
-      API_PORT: env.port(8080),
-      LINK_PORT: env.port(8081),
-      PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
-      PUBLIC_SHORTENER_URL: env.url('http://127.0.0.1:8081'),
+      API_PORT: env.port(LOCAL_PORTS.API_PORT),
+      LINK_PORT: env.port(LOCAL_PORTS.LINK_PORT),
+      PUBLIC_BASE_URL: env.url(`http://${localAddr('API_PORT')}`),
+      PUBLIC_SHORTENER_URL: env.url(`http://${localAddr('LINK_PORT')}`),
       ADMIN_TOKEN: z.string().min(24, 'must be at least 24 characters'),
-      MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
+      MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       MONGO_DB: env.string('gateway'),
       ...peerAddressVars(PEERS),
       /** Largest file an upload may carry (413 / 13004 above). */
@@ -24,8 +24,8 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       BODY_LIMIT_BYTES: env.int(1024 * 1024, 1024),
       TOKEN_CACHE_TTL_MS: env.int(30_000),
       // Link listener ({shortener_url}); docs/decisions.md "Short links".
-      REDIS_URL: env.string('redis://127.0.0.1:6379'),
-      KAFKA_BROKERS: env.list('127.0.0.1:9092'),
+      REDIS_URL: env.string(`redis://${localAddr('REDIS_PORT')}`),
+      KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
       CLICKS_TOPIC: env.string('link.clicked'),
       REDIRECT_STATUS: z.enum(['301', '302', '303', '307', '308']).default('302').transform((s) => Number(s) as 301 | 302 | 303 | 307 | 308),
       LINK_CACHE_TTL_MS: env.int(10 * 60_000, 1000),

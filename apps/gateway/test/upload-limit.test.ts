@@ -13,7 +13,7 @@ import { buildApi } from '../src/http/build-api.js';
 import { createMetrics } from '../src/http/metrics.js';
 
 const LIMIT = 1024 * 1024;
-const FILE_ADDR = process.env.FILE_GRPC_ADDR ?? '127.0.0.1:50054';
+const FILE_ADDR = readStackFile().grpc.file;
 const BUCKET = process.env.S3_BUCKET ?? 'feedback-files';
 
 /** Sends `total` bytes of file content chunked (no Content-Length), so only the stream can tell its size. */

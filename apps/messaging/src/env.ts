@@ -1,4 +1,4 @@
-import { env, loadConfig } from '@feedback/kit-core';
+import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
 import { z } from 'zod';
 import { isPhoneRegion } from './domain/phone-numbers.js';
 
@@ -6,19 +6,23 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
   loadConfig(
     {
       GRPC_HOST: env.string('0.0.0.0'),
-      GRPC_PORT: env.port(50056),
-      MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
+      GRPC_PORT: env.port(LOCAL_PORTS.MESSAGING_GRPC_PORT),
+      MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       MONGO_DB: env.string('messaging'),
-      KAFKA_BROKERS: env.list('127.0.0.1:9092'),
+      KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
       SMS_DISPATCH_TOPIC: env.string('sms.dispatch'),
       SMS_STATUS_TOPIC: env.string('sms.status'),
       SMS_DISPATCH_GROUP: env.string('messaging-sms-dispatch'),
       /** Attempts of one recipient (provider or peer down) before its event is dead-lettered. */
       SMS_DISPATCH_MAX_ATTEMPTS: env.int(6, 1),
-      SURVEY_GRPC_ADDR: env.string('127.0.0.1:50053'),
-      SHORTENER_GRPC_ADDR: env.string('127.0.0.1:50055'),
+      /** sms.dispatch events of one partition handled at once (README "Throughput"). */
+      SMS_DISPATCH_CONCURRENCY: env.int(16, 1),
+      /** Partitions of sms.dispatch one process handles at once. */
+      SMS_DISPATCH_PARTITIONS_CONCURRENTLY: env.int(3, 1),
+      SURVEY_GRPC_ADDR: env.string(localAddr('SURVEY_GRPC_PORT')),
+      SHORTENER_GRPC_ADDR: env.string(localAddr('SHORTENER_GRPC_PORT')),
       /** The file service, for CSV workflows (BindDirectory, file.uploaded). */
-      FILE_GRPC_ADDR: env.string('127.0.0.1:50054'),
+      FILE_GRPC_ADDR: env.string(localAddr('FILE_GRPC_PORT')),
       FILE_UPLOADED_TOPIC: env.string('file.uploaded'),
       FILE_UPLOADED_GROUP: env.string('messaging-csv'),
       /** Deadline of every call to the survey and shortener services. */
@@ -32,9 +36,9 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       SMS_HTTP_PROVIDER: z.string().optional(),
       /** The delivery-report listener (internal; the SMS gateway calls it). */
       DLR_HOST: env.string('0.0.0.0'),
-      DLR_PORT: env.port(8091),
+      DLR_PORT: env.port(LOCAL_PORTS.MESSAGING_DLR_PORT),
       /** How the SMS gateway reaches that listener. */
-      DLR_PUBLIC_URL: env.url('http://127.0.0.1:8091'),
+      DLR_PUBLIC_URL: env.url(`http://${localAddr('MESSAGING_DLR_PORT')}`),
       /** Signs callback URLs; at least 32 characters. */
       DLR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
       LOG_LEVEL: env.logLevel(),

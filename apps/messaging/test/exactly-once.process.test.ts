@@ -32,8 +32,9 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     FILE_UPLOADED_TOPIC: uniq('file.uploaded'),
     FILE_UPLOADED_GROUP: uniq('csv'),
     SMS_PROVIDER: 'outbox',
-    SURVEY_GRPC_ADDR: '127.0.0.1:50053',
-    SHORTENER_GRPC_ADDR: '127.0.0.1:50055',
+    SURVEY_GRPC_ADDR: stack.grpc.survey,
+    SHORTENER_GRPC_ADDR: stack.grpc.shortener,
+    FILE_GRPC_ADDR: stack.grpc.file,
     DLR_HOST: '127.0.0.1',
     DLR_SECRET: randomBytes(32).toString('base64url'),
   };
@@ -78,7 +79,7 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
   }
 
   it('kill -9 mid-dispatch, restart: all 300 dispatched, each phone in the outbox once', { timeout: 90_000 }, async () => {
-    const flows = createGrpcClient(FlowServiceClient, '127.0.0.1:50052', { deadlineMs: 10_000 });
+    const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 10_000 });
     const { flow } = await flows.createFlow({ accountId: account, name: 'EO', questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }] });
     flows.close();
 

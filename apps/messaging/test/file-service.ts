@@ -3,9 +3,10 @@ import { once } from 'node:events';
 import { callMetadata, statusToAppError } from '@feedback/kit-grpc';
 import type { File, FileServiceClient } from '@feedback/proto/feedback/file/v1/file';
 import type { Admin } from 'kafkajs';
+import { readStackFile } from '@feedback/dev-stack';
 
 /** The stack's file service (infra/ports.json FILE_GRPC_PORT) and the topic it publishes uploads on. */
-export const FILE_GRPC_ADDR = process.env.FILE_GRPC_ADDR ?? '127.0.0.1:50054';
+export const FILE_GRPC_ADDR = readStackFile().grpc.file;
 export const FILE_UPLOADED_TOPIC = 'file.uploaded';
 
 /** A client-streaming upload as the gateway makes it: metadata, the bytes, the trailer that completes it. */

@@ -1,15 +1,15 @@
-import { env, loadConfig } from '@feedback/kit-core';
+import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
 
 export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
   loadConfig(
     {
       GRPC_HOST: env.string('0.0.0.0'),
-      GRPC_PORT: env.port(50055),
-      MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
+      GRPC_PORT: env.port(LOCAL_PORTS.SHORTENER_GRPC_PORT),
+      MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       MONGO_DB: env.string('shortener'),
-      KAFKA_BROKERS: env.list('127.0.0.1:9092'),
+      KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
       /** The service's own short domain (the gateway's link listener), as short URLs start. */
-      PUBLIC_SHORTENER_URL: env.url('http://127.0.0.1:8081').transform((u) => u.replace(/\/+$/, '')),
+      PUBLIC_SHORTENER_URL: env.url(`http://${localAddr('LINK_PORT')}`).transform((u) => u.replace(/\/+$/, '')),
       SHORT_CODE_LENGTH: env.int(7, 6).refine((n) => n <= 32, 'must be at most 32'),
       MAX_URL_LENGTH: env.int(2048, 32),
       CLICKS_TOPIC: env.string('link.clicked'),

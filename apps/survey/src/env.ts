@@ -1,21 +1,21 @@
-import { env, loadConfig } from '@feedback/kit-core';
+import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
 import { isPhoneRegion } from './domain/phone.js';
 
 export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
   loadConfig(
     {
       GRPC_HOST: env.string('0.0.0.0'),
-      GRPC_PORT: env.port(50053),
-      MONGO_URL: env.string('mongodb://127.0.0.1:27017'),
+      GRPC_PORT: env.port(LOCAL_PORTS.SURVEY_GRPC_PORT),
+      MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       MONGO_DB: env.string('survey'),
-      FLOW_GRPC_ADDR: env.string('127.0.0.1:50052'),
+      FLOW_GRPC_ADDR: env.string(localAddr('FLOW_GRPC_PORT')),
       /** Deadline of each call to the flow service. */
       FLOW_DEADLINE_MS: env.int(3_000, 100),
       FLOW_CACHE_ENTRIES: env.int(1_000, 1),
-      KAFKA_BROKERS: env.list('127.0.0.1:9092'),
+      KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
       SURVEY_ANSWERED_TOPIC: env.string('survey.answered'),
       /** Survey links are `${PUBLIC_BASE_URL}/s/<token>` (the gateway's API listener). */
-      PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
+      PUBLIC_BASE_URL: env.url(`http://${localAddr('API_PORT')}`),
       /** ISO 3166 region for phone numbers written without a country code. */
       DEFAULT_PHONE_REGION: env.string('TR').refine(isPhoneRegion, 'must be a supported ISO 3166-1 region code, e.g. TR'),
       DEFAULT_LINK_TTL_DAYS: env.int(7, 1).refine((d) => d <= 365, 'must be at most 365'),

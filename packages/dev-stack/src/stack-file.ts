@@ -10,6 +10,8 @@ export interface StackFile {
   kafka_brokers: string[];
   s3: { endpoint: string; access_key: string; secret_key: string; region: string };
   redis_url: string;
+  /** The services' gRPC addresses (host:port) by name. */
+  grpc: Record<'flow' | 'file' | 'shortener' | 'survey' | 'messaging', string>;
 }
 
 /** Finds .local/stack.json from the current folder upwards (or FEEDBACK_STACK_FILE). */

@@ -6,3 +6,5 @@ export * from './request-context.js';
 export * from './shutdown.js';
 export * from './dates.js';
 export * from './unicode.js';
+export * from './question-styles.js';
+export * from './local-ports.js';

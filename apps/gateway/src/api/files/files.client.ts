@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
-import { errors, type AppError } from '@feedback/kit-core';
+import { errors, type AppError, localAddr } from '@feedback/kit-core';
 import type { ServiceError } from '@grpc/grpc-js';
 import { callMetadata, createGrpcClient, statusToAppError } from '@feedback/kit-grpc';
 import {
@@ -40,7 +40,7 @@ export function connectFileService(address: string, opts: PeerOptions) {
 }
 
 /** The file service: unary calls and the upload and download streams. */
-export const filePeer: GrpcPeer<FilesPort> = { defaultAddr: '127.0.0.1:50054', connect: connectFileService };
+export const filePeer: GrpcPeer<FilesPort> = { defaultAddr: localAddr('FILE_GRPC_PORT'), connect: connectFileService };
 
 function startUpload(raw: FileServiceClient, meta: UploadMetadata, deadline: number): UploadStream {
   let failure: AppError | undefined;

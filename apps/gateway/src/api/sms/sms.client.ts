@@ -1,5 +1,6 @@
+import { localAddr } from '@feedback/kit-core';
 import { MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { unaryPeer } from '../../grpc-peers.js';
 
 /** The messaging service; its kit-grpc client is the SmsPort. */
-export const messagingPeer = unaryPeer(MessagingServiceClient, '127.0.0.1:50056');
+export const messagingPeer = unaryPeer(MessagingServiceClient, localAddr('MESSAGING_GRPC_PORT'));
