@@ -10,7 +10,9 @@ import { createMetrics } from '../src/http/metrics.js';
 /** GET with the given Authorization header lines (an array sends the header once per value). */
 function get(port: number, path: string, authorization: string | string[]): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { authorization } }, (res) => {
+    // A flat [name, value, …] list sends each line as given, a repeated name included.
+    const headers = ['host', `127.0.0.1:${port}`, ...[authorization].flat().flatMap((value) => ['authorization', value])];
+    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (d: string) => (body += d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
