@@ -53,6 +53,7 @@ const job = startMaintenance(deps, {
   intervalMs: config.EXPIRY_INTERVAL_MS,
   leaseMs: config.EXPIRY_LEASE_MS,
   batch: config.EXPIRY_BATCH,
+  staleUploadMs: config.STALE_UPLOAD_SECONDS * 1000,
 });
 logger.info({ port: server.port, bucket: config.S3_BUCKET, retention_s: config.FILE_RETENTION_SECONDS }, 'file service listening');
 

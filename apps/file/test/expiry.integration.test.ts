@@ -41,7 +41,7 @@ describe('file expiry with two replicas', () => {
     );
     expect(await objectKeys(a.s3, a.bucket, `${account}/`)).toHaveLength(6);
 
-    const opts = { intervalMs: 100, leaseMs: 30_000, batch: 2 };
+    const opts = { intervalMs: 100, leaseMs: 30_000, batch: 2, staleUploadMs: 6 * 3600_000 };
     const jobs = [startMaintenance(a.deps, { ...opts, holder: 'replica-a' }), startMaintenance(b.deps, { ...opts, holder: 'replica-b' })];
     try {
       await waitFor('every file expired', async () => {

@@ -201,6 +201,34 @@ function metaHeaders(meta: ItemBucketMetadata): Record<string, string> {
   );
 }
 
+/**
+ * Aborts the multipart uploads of `bucket` begun before `olderThan`, at most `limit` per call;
+ * answers how many. putStream aborts its own upload when it fails, but a process killed midway
+ * (or an S3 server that went away) leaves the upload open, and its parts stay in the bucket,
+ * invisible to object listings, until someone aborts it. Run it from a periodic sweep with an
+ * age no live upload reaches. An upload aborted meanwhile by someone else is not an error.
+ */
+export async function abortStaleUploads(client: Client, bucket: string, olderThan: Date, limit = 100): Promise<number> {
+  let aborted = 0;
+  let keyMarker = '';
+  let uploadIdMarker = '';
+  for (;;) {
+    const page = await client.listIncompleteUploadsQuery(bucket, '', keyMarker, uploadIdMarker, '');
+    for (const upload of page.uploads) {
+      if (!(upload.initiated.getTime() < olderThan.getTime())) continue; // also skips an unreadable date
+      try {
+        await client.abortMultipartUpload(bucket, upload.key, upload.uploadId);
+      } catch (err) {
+        if (errorCode(err) !== 'NoSuchUpload') throw err;
+      }
+      if (++aborted >= limit) return aborted;
+    }
+    if (!page.isTruncated || !page.nextKeyMarker) return aborted;
+    keyMarker = page.nextKeyMarker;
+    uploadIdMarker = page.nextUploadIdMarker ?? '';
+  }
+}
+
 /** The object as a stream, or null when there is no such key. */
 export async function getStream(client: Client, bucket: string, key: string): Promise<Readable | null> {
   try {

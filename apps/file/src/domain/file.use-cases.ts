@@ -51,6 +51,15 @@ export async function deleteFile(deps: Deps, accountId: string, directoryId: str
   return file;
 }
 
+/**
+ * Aborts multipart uploads older than `maxAgeMs`: a file service or S3 server that died midway
+ * leaves its upload open, and the parts sent so far would stay in the bucket for ever. The age
+ * must exceed the longest upload the gateway allows (its stream deadline).
+ */
+export async function sweepStaleUploads(deps: Pick<Deps, 'blobs' | 'clock'>, maxAgeMs: number, limit = 100): Promise<number> {
+  return deps.blobs.abortStaleUploads(new Date(deps.clock.now().getTime() - maxAgeMs), limit);
+}
+
 /** Removes listed objects that no entry owns (an interrupted upload or delete). */
 export async function sweepObjects(deps: Pick<Deps, 'files' | 'sweepList' | 'blobs' | 'clock'>, limit = 100): Promise<number> {
   const due = await deps.sweepList.due(deps.clock.now(), limit);

@@ -84,6 +84,8 @@ export interface BlobStore {
   read(key: string, range?: { offset: number; length: number }): Promise<Readable | null>;
   /** Idempotent: removing a missing object succeeds. */
   remove(key: string): Promise<void>;
+  /** Aborts unfinished multipart uploads begun before `olderThan` (at most `limit`); answers how many. */
+  abortStaleUploads(olderThan: Date, limit: number): Promise<number>;
 }
 
 export interface FileEvents {

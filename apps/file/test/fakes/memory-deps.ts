@@ -114,6 +114,7 @@ export function memoryDeps(over: Partial<FileServiceDeps> = {}) {
       async remove(key) {
         objects.delete(key);
       },
+      abortStaleUploads: async () => 0,
     },
     events: {
       async uploaded(file) {

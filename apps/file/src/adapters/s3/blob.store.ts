@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { getStream, isNotFound, putStream, type S3Client } from '@feedback/kit-stores';
+import { abortStaleUploads, getStream, isNotFound, putStream, type S3Client } from '@feedback/kit-stores';
 import type { BlobStore, StoredBlob } from '../../domain/ports.js';
 
 /** The bytes of every file, in one bucket, under keys the domain makes unique per upload. */
@@ -27,5 +27,9 @@ export class S3BlobStore implements BlobStore {
 
   async remove(key: string): Promise<void> {
     await this.s3.removeObject(this.bucket, key);
+  }
+
+  abortStaleUploads(olderThan: Date, limit: number): Promise<number> {
+    return abortStaleUploads(this.s3, this.bucket, olderThan, limit);
   }
 }
