@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts and stops the services and the gateway (from source, with tsx), after the infrastructure.
-#   infra/apps.sh up [--record FILE] | down [FILE] | status
+#   infra/apps.sh up [--record FILE] | down [FILE] | status | restart APP...
+# APP_NODE_FLAGS (e.g. --cpu-prof) are given to node when an app starts (bench/profile.sh).
 source "$(dirname "$0")/lib.sh"
 # Order matters: services first, the gateway (which checks them for /ready) last.
 APPS=(flow file shortener survey messaging gateway)
@@ -91,7 +92,7 @@ start_app() {
       env_vars+=" SHORTEN_RATE_LIMIT_EXEMPT=${SHORTEN_RATE_LIMIT_EXEMPT-127.0.0.1} SHORTEN_RATE_LIMIT_POINTS=${SHORTEN_RATE_LIMIT_POINTS:-300}" ;;
   esac
   # shellcheck disable=SC2046,SC2086
-  (cd "$REPO_ROOT/apps/$name" && start_bg "$name" env $(common_env) $env_vars node --import tsx src/main.ts)
+  (cd "$REPO_ROOT/apps/$name" && start_bg "$name" env $(common_env) $env_vars node ${APP_NODE_FLAGS:-} --import tsx src/main.ts)
   wait_for "$name" 90 app_ready "$name"
   log "$name ready"
 }
@@ -123,6 +124,14 @@ up() {
 
 down() { stop_each stop_pid "${1:-}" "${APPS[@]}"; }
 
+restart() { # restart APP... : stops them, then starts them in the stack's order
+  local a
+  for a in "$@"; do [[ " ${APPS[*]} " == *" $a "* ]] || die "unknown app '$a' (apps: ${APPS[*]})"; done
+  for a in "$@"; do stop_pid "$a"; done
+  for a in "${APPS[@]}"; do [[ " $* " == *" $a "* ]] && start_app "$a"; done
+  return 0
+}
+
 status() {
   local a
   for a in "${APPS[@]}"; do
@@ -130,4 +139,4 @@ status() {
   done
 }
 
-run_subcommand "up down status" "$@"
+run_subcommand "up down status restart" "$@"

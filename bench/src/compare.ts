@@ -20,11 +20,14 @@ export interface Summary {
   p99: number;
   requests: number;
   errors: number;
+  /** The load generator's own CPU per request (ms), median round. */
+  loadgenCpuMs?: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-function summarize(name: string, label: string, runs: LoadResult[]): Summary {
+/** One side of a comparison over its rounds: the median round's rates, the totals of counts. */
+export function summarize(name: string, label: string, runs: LoadResult[]): Summary {
   return {
     name,
     label,
@@ -33,6 +36,7 @@ function summarize(name: string, label: string, runs: LoadResult[]): Summary {
     p99: median(runs.map((r) => r.p99)),
     requests: runs.reduce((s, r) => s + r.requests, 0),
     errors: runs.reduce((s, r) => s + r.errors, 0),
+    ...(runs.every((r) => r.loadgenCpuMs !== undefined) && { loadgenCpuMs: median(runs.map((r) => r.loadgenCpuMs!)) }),
   };
 }
 
@@ -62,10 +66,13 @@ export async function compare(c: Comparison) {
 
 export function report(name: string, rows: Summary[], ratio: number, setup: Record<string, number>) {
   console.log(`\n== ${name} (${Object.entries(setup).map(([k, v]) => `${k}=${v}`).join(', ')})`);
-  console.log(`${'side'.padEnd(34)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'errors'.padStart(7)}`);
+  console.log(
+    `${'side'.padEnd(34)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'errors'.padStart(7)} ${'loadgen CPU ms/req'.padStart(19)}`,
+  );
   for (const r of rows) {
+    const loadgen = r.loadgenCpuMs === undefined ? '' : r.loadgenCpuMs.toFixed(3);
     console.log(
-      `${r.label.padEnd(34)} ${String(r.rps).padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.requests).padStart(9)} ${String(r.errors).padStart(7)}`,
+      `${r.label.padEnd(34)} ${String(r.rps).padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.requests).padStart(9)} ${String(r.errors).padStart(7)} ${loadgen.padStart(19)}`,
     );
   }
   console.log(`ratio (subject/baseline req/s): ${ratio.toFixed(3)}`);

@@ -9,6 +9,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 export async function runLoop(o: { concurrency: number; durationSec: number; op: () => Promise<unknown> }): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const until = started + o.durationSec * 1000;
   const worker = async () => {
@@ -24,6 +25,9 @@ export async function runLoop(o: { concurrency: number; durationSec: number; op:
   };
   await Promise.all(Array.from({ length: o.concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests: latencies.length, errors };
+  const requests = latencies.length;
+  const loadgenCpuMs = requests > 0 ? (cpu.user + cpu.system) / 1000 / requests : 0;
+  return { rps: requests / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests, errors, loadgenCpuMs };
 }

@@ -1,12 +1,18 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { activeSurveysBench } from './active-surveys.bench.js';
 import { flowDetailsBench } from './flow-details.bench.js';
 import { mongoLookupsBench } from './mongo-lookups.bench.js';
 import { redirectsBench } from './redirects.bench.js';
 import { shortenBench } from './shorten.bench.js';
 import { smsSharingBench } from './sms-sharing.bench.js';
+import { writeSummary } from './summary.js';
 import { uploadBench } from './upload.bench.js';
 
-// `./stack bench [name...]`: runs the named benchmarks (default: all) against the running stack.
+// `./stack bench [all|name...]`: runs the named benchmarks (default: all) against the running stack;
+// a run of several writes one markdown table of them to .local/bench/summary.md.
 const BENCHES: Record<string, (o: { durationSec: number; rounds: number }) => Promise<unknown>> = {
+  'active-surveys': activeSurveysBench,
   'flow-details': flowDetailsBench,
   'mongo-lookups': mongoLookupsBench,
   redirects: redirectsBench,
@@ -15,11 +21,19 @@ const BENCHES: Record<string, (o: { durationSec: number; rounds: number }) => Pr
   upload: uploadBench,
 };
 
-const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const names = process.argv.slice(2).filter((a) => !a.startsWith('--') && a !== 'all');
 const durationSec = Number(process.env.BENCH_DURATION_SEC ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-for (const name of names.length ? names : Object.keys(BENCHES)) {
-  const bench = BENCHES[name];
-  if (!bench) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHES).join(', ')}`);
-  await bench({ durationSec, rounds });
+const chosen = names.length ? names : Object.keys(BENCHES);
+for (const name of chosen) if (!BENCHES[name]) throw new Error(`unknown benchmark ${name}; known: all, ${Object.keys(BENCHES).join(', ')}`);
+const since = new Date();
+const cpu: Record<string, Record<string, number>> = {};
+for (const name of chosen) {
+  const result = (await BENCHES[name]!({ durationSec, rounds })) as { cpuPerRequestMs?: Record<string, number> } | undefined;
+  if (result?.cpuPerRequestMs) cpu[name] = result.cpuPerRequestMs;
+}
+if (chosen.length > 1) {
+  const dir = join(process.cwd(), '..', '.local', 'bench');
+  mkdirSync(dir, { recursive: true });
+  console.log(`\nsummary: ${writeSummary(dir, since, cpu)}`);
 }

@@ -2,7 +2,8 @@ import { readStackFile } from '@feedback/dev-stack';
 import autocannon from 'autocannon';
 import { startBareServer } from './bare-server.js';
 import { compare } from './compare.js';
-import { cpuSeconds, pidOf } from './process-stats.js';
+import { runLoad } from './load.js';
+import { cpuPerRequest } from './process-stats.js';
 
 /** GET {shortener_url}/{code} through the link listener vs a bare Node server answering the same 302. */
 export async function redirectsBench(opts: { durationSec: number; rounds: number }) {
@@ -18,8 +19,6 @@ export async function redirectsBench(opts: { durationSec: number; rounds: number
   const first = await fetch(url, { redirect: 'manual' });
   const location = first.headers.get('location') ?? '';
   const bare = await startBareServer({ status: 302, headers: { location, 'cache-control': 'private, no-store' }, body: '' });
-  const pids = ['gateway', 'shortener', 'mongo'].map((n) => [n, pidOf(n)] as const);
-  const cpuBefore = pids.map(([, pid]) => (pid ? cpuSeconds(pid) : 0));
   try {
     const result = await compare({
       name: 'redirects',
@@ -30,11 +29,13 @@ export async function redirectsBench(opts: { durationSec: number; rounds: number
       connections: 16,
     });
     console.log(`p99 under 10 ms: ${result.subject.p99 < 10 ? 'yes' : 'NO'}; at least half the bare rate: ${result.ratio >= 0.5 ? 'yes' : 'NO'}`);
-    console.log(
-      `CPU seconds during the run: ${pids.map(([n, pid], i) => `${n} ${pid ? (cpuSeconds(pid) - cpuBefore[i]!).toFixed(1) : '?'}`).join(', ')}`,
+    // Where the time goes: CPU per request of each process on the path, in one more subject run.
+    const { perRequest } = await cpuPerRequest(['gateway', 'shortener', 'mongo'], () =>
+      runLoad({ url, expectStatus: 302, connections: 16, durationSec: opts.durationSec }),
     );
+    console.log(`CPU per request: ${Object.entries(perRequest).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')} (shortener/mongo: cache misses and clicks)`);
     await verifyClicks(stack, 20_000);
-    return result;
+    return { ...result, cpuPerRequestMs: perRequest };
   } finally {
     bare.stop();
   }

@@ -1,20 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readStackFile } from '@feedback/dev-stack';
 import { MongoClient } from 'mongodb';
-import { report, type Summary } from './compare.js';
+import { report, summarize } from './compare.js';
 import { runLoop } from './driver-loop.js';
 import { runLoad, type LoadResult } from './load.js';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const summarize = (label: string, runs: LoadResult[]): Summary => ({
-  name: 'shorten',
-  label,
-  rps: Math.round(median(runs.map((r) => r.rps))),
-  p50: median(runs.map((r) => r.p50)),
-  p99: median(runs.map((r) => r.p99)),
-  requests: runs.reduce((s, r) => s + r.requests, 0),
-  errors: runs.reduce((s, r) => s + r.errors, 0),
-});
+import { cpuPerRequest } from './process-stats.js';
 
 /**
  * POST {shortener_url}/shorten (gateway → gRPC → shortener → db) vs the floor under it: an
@@ -53,11 +43,13 @@ export async function shortenBench(opts: { durationSec: number; rounds: number }
       base.push(await direct(opts.durationSec));
       subj.push(await viaApi(opts.durationSec));
     }
-    const b = summarize('mongodb driver insertOne (direct)', base);
-    const s = summarize('POST /shorten (gateway → shortener)', subj);
+    const b = summarize('shorten', 'mongodb driver insertOne (direct)', base);
+    const s = summarize('shorten', 'POST /shorten (gateway → shortener)', subj);
     const ratio = b.rps > 0 ? s.rps / b.rps : 0;
     report('shorten', [b, s], ratio, { rounds: opts.rounds, durationSec: opts.durationSec, connections: concurrency });
-    return { baseline: b, subject: s, ratio };
+    const { perRequest } = await cpuPerRequest(['gateway', 'shortener', 'mongo'], () => viaApi(opts.durationSec));
+    console.log(`CPU per request: ${Object.entries(perRequest).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}`);
+    return { baseline: b, subject: s, ratio, cpuPerRequestMs: perRequest };
   } finally {
     await db.dropDatabase().catch(() => undefined);
     await client.close();

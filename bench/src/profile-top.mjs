@@ -1,0 +1,39 @@
+// node bench/src/profile-top.mjs DIR : the top frames by self time of each .cpuprofile in DIR
+// (written by node --cpu-prof; DIR/pids.txt names the process of each pid). Used by bench/profile.sh.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.argv[2];
+const TOP = Number(process.env.PROFILE_TOP ?? 25);
+const names = new Map(
+  readFileSync(join(dir, 'pids.txt'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split(' ')),
+);
+const out = [];
+// CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (others: tsx's loader).
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0')) {
+  const pid = file.split('.')[3];
+  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length); // µs per sample
+  const self = new Map();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url ? `${url.replace(/^.*\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '').replace(/^file:\/\/.*\/(apps|packages)\//, '$1/')}:${lineNumber + 1}` : '';
+    const key = `${functionName || '(anonymous)'} ${where}`.trim();
+    self.set(key, (self.get(key) ?? 0) + node.hitCount);
+    total += node.hitCount;
+  }
+  const idle = ['(idle)', '(program)'].reduce((s, k) => s + (self.get(k) ?? 0), 0);
+  out.push(`## ${names.get(pid) ?? 'pid ' + pid} (${((total - idle) * interval / 1000).toFixed(0)} ms busy of ${((profile.endTime - profile.startTime) / 1000).toFixed(0)} ms)`, '');
+  out.push('| self % of busy | frame |', '|---|---|');
+  for (const [key, hits] of [...self].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
+    out.push(`| ${((100 * hits) / Math.max(1, total - idle)).toFixed(1)} | \`${key}\` |`);
+  }
+  out.push('');
+}
+writeFileSync(join(dir, 'top.md'), out.join('\n'));
+console.log(out.join('\n'));
+console.log(`(written to ${join(dir, 'top.md')})`);
