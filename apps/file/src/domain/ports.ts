@@ -4,10 +4,9 @@ import type { Directory } from './directory.js';
 import type { FileEntry, ProcessingOutcome, ProcessingState } from './file-entry.js';
 
 /*
- * On FerretDB (local) a filtered update is a read, then a whole-document write: two concurrent
- * updates of one document can both "win", and one can undo the other's change. Only an insert
- * against a unique key (or a delete) is atomic. So every rule that must hold under concurrency is
- * an insert of a record with a deterministic key, and every document has at most one writer.
+ * Rules that must hold under concurrency (one claim of a file per workflow, one expiry per entry)
+ * are inserts of a record with a deterministic key (kit-stores insertOnce): atomic on MongoDB,
+ * one round trip, and the record keeps who won (docs/decisions.md "File service").
  */
 
 export interface DirectoryRepository {
