@@ -1,3 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { name: 'gateway' } });
+// test/fuzz/ is the `fuzz` project of the root vitest.config.ts, run as a step of its own.
+export default defineConfig({ test: { name: 'gateway', exclude: [...configDefaults.exclude, 'test/fuzz/**'] } });

@@ -1,0 +1,107 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { stackClient } from './stack-client.js';
+
+/**
+ * An account with one real resource of every kind the public and admin routes take by id, made
+ * the way an operator and an integrator make them. `ids` is keyed by the OpenAPI path parameter
+ * names (`flowId`, `node_id`, ...): the tenancy matrix and the schemathesis runs look ids up
+ * there by name, so a route whose parameter is missing here fails loudly instead of going
+ * untested. `secrets` holds what must never appear in an answer to anyone else.
+ */
+export interface TenantFixture {
+  accountId: string;
+  apiToken: string;
+  integrationToken: string;
+  ids: Record<string, string>;
+  secrets: string[];
+}
+
+export async function populatedAccount(label: string): Promise<TenantFixture> {
+  const stack = stackClient();
+  // 503 is the documented "try again" of a busy or restarting service: the fixture retries it.
+  const api = {
+    ...stack,
+    async admin(method: string, path: string, body?: unknown) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await stack.admin(method, path, body);
+        } catch (err) {
+          if (attempt >= 5 || !/ → 503 /.test(String(err))) throw err;
+          await new Promise((r) => setTimeout(r, 1000 * attempt));
+        }
+      }
+    },
+  };
+  const tag = `${label}-${randomBytes(4).toString('hex')}`;
+  const account = await api.newAccount(`tenant ${tag}`);
+  const node = await api.admin('POST', `/accounts/${account.id}/nodes`, { name: `node ${tag}` });
+  const flow = await api.admin('POST', `/accounts/${account.id}/flows`, {
+    name: `flow ${tag}`,
+    questions: [{ key: 'nps', body: { en: `question ${tag}` }, style: 'nps' }],
+  });
+  const channel = await api.admin('POST', `/accounts/${account.id}/channels`, { name: `channel ${tag}`, node_id: node.id, flow_id: flow.id, link_ttl_days: 7 });
+  const campaign = await api.admin('POST', `/accounts/${account.id}/sms_campaigns`, {
+    name: `campaign ${tag}`,
+    node_id: node.id,
+    flow_id: flow.id,
+    message_template: 'Hello {{name}}: {{link}}',
+  });
+  const domain = `go-${tag}.example.com`;
+  await api.admin('POST', `/accounts/${account.id}/domains`, { domain });
+
+  const integration = { authorization: `Bearer ${account.integrationToken}`, 'content-type': 'application/json' };
+  const apiAuth = { authorization: `Bearer ${account.apiToken}` };
+  const customerEmail = `customer-${tag}@example.com`;
+  const link = await api.request('POST', `/external/v1/link_channels/${channel.id}/links`, {
+    headers: integration,
+    body: JSON.stringify({ customer: { external_id: `cust-${tag}`, email: customerEmail, name: `Customer ${tag}` }, short_link: true }),
+  });
+  if (link.status !== 200) throw new Error(`personal link: ${link.status} ${link.text}`);
+  const surveyToken = new URL(String(link.json.link)).pathname.split('/').pop()!;
+  const code = new URL(String(link.json.short_link)).pathname.slice(1);
+
+  const dir = await api.request('POST', `/v2/file_service/${account.id}/directories`, {
+    headers: { ...apiAuth, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `dir ${tag}` }),
+  });
+  if (dir.status !== 201) throw new Error(`directory: ${dir.status} ${dir.text}`);
+  const directoryId = String((dir.json.data as Record<string, unknown>).id);
+  const form = new FormData();
+  form.append('filename', `file-${tag}.csv`);
+  form.append('file', new Blob([`phone\n+90532${randomInt(1_000_000, 9_999_999)}\n`]), 'x.csv');
+  const upload = await fetch(`${api.baseUrl}/v2/file_service/directory/${directoryId}/files`, { method: 'POST', headers: apiAuth, body: form });
+  const uploaded = (await upload.json()) as { data?: Record<string, unknown> };
+  if (upload.status !== 201 || !uploaded.data) throw new Error(`upload: ${upload.status} ${JSON.stringify(uploaded)}`);
+  const blobPath = new URL(String(uploaded.data.url)).pathname.split('/');
+
+  const sharing = await api.request('POST', `/v1/sms_campaigns/${campaign.id}/sms_sharings`, {
+    headers: { ...apiAuth, 'content-type': 'application/json', 'idempotency-key': `tenant-${tag}` },
+    body: JSON.stringify({ phone_numbers: [`+90532${randomInt(1_000_000, 9_999_999)}`] }),
+  });
+  if (sharing.status !== 200) throw new Error(`sms sharing: ${sharing.status} ${sharing.text}`);
+
+  const ids: Record<string, string> = {
+    account_id: account.id,
+    token_id: account.apiTokenId,
+    flowId: flow.id!,
+    node_id: node.id!,
+    channel_id: channel.id!,
+    campaign_id: campaign.id!,
+    sharing_id: String(sharing.json.id),
+    directory_id: directoryId,
+    file_entry_id: String(uploaded.data.id),
+    blob_token: blobPath[blobPath.length - 2]!,
+    filename: decodeURIComponent(blobPath[blobPath.length - 1]!),
+    token: surveyToken,
+    code,
+    domain,
+  };
+  return {
+    accountId: account.id,
+    apiToken: account.apiToken,
+    integrationToken: account.integrationToken,
+    ids,
+    // Names only this account has: any of them in an answer to another identity is a leak.
+    secrets: [...new Set([...Object.values(ids), tag, customerEmail])],
+  };
+}
