@@ -8,3 +8,4 @@ export * from './dates.js';
 export * from './unicode.js';
 export * from './question-styles.js';
 export * from './local-ports.js';
+export * from './outage.js';

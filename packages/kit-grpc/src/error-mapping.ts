@@ -1,16 +1,17 @@
 import { Metadata, status, type StatusObject } from '@grpc/grpc-js';
-import { AppError, ERROR_TABLE, errors, kindForGrpcStatus, type ErrorKind } from '@feedback/kit-core';
+import { AppError, ERROR_TABLE, errors, kindForGrpcStatus, toPublicError, type ErrorKind } from '@feedback/kit-core';
 import { ErrorDetail } from '@feedback/proto/feedback/common/v1/error_details';
 
 /** Binary trailer holding the ErrorDetail protobuf on every non-OK status we send. */
 export const ERROR_DETAIL_KEY = 'feedback-error-bin';
 
 /**
- * The gRPC status for a thrown value. Only an AppError's message and fields reach the peer;
- * anything else becomes a generic INTERNAL (the caller logs the original).
+ * The gRPC status for a thrown value. Only an AppError's message and fields reach the peer; an
+ * unreachable database or object store becomes UNAVAILABLE (503 / 13009 at the gateway), anything
+ * else a generic INTERNAL (the caller logs the original).
  */
 export function appErrorToStatus(err: unknown): StatusObject {
-  const app = err instanceof AppError ? err : errors.internal();
+  const app = toPublicError(err);
   const metadata = new Metadata();
   const detail = ErrorDetail.encode({ code: app.code, message: app.message, fields: app.fields }).finish();
   metadata.set(ERROR_DETAIL_KEY, Buffer.from(detail));

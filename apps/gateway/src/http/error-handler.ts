@@ -1,4 +1,4 @@
-import { AppError, ERROR_TABLE, errorBody, errors, type ErrorKind } from '@feedback/kit-core';
+import { AppError, ERROR_TABLE, errorBody, errors, isOutage, type ErrorKind } from '@feedback/kit-core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Fastify's own error codes → our kinds, with the field the caller should look at. */
@@ -40,12 +40,21 @@ export function toAppError(err: FastifyError | AppError | Error, req: FastifyReq
   if (fe.statusCode === 413) return errors.tooLarge();
   if (fe.statusCode === 415) return errors.unsupportedMediaType();
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return errors.invalid({});
+  // The gateway's own database (tokens, accounts) unreachable: retry later, not a bug.
+  if (isOutage(err)) {
+    req.log.warn({ err }, 'a dependency is unreachable');
+    return errors.unavailable();
+  }
   req.log.error({ err }, 'unhandled error');
   return errors.internal();
 }
 
+/** Seconds a client should wait before retrying a 503 (a peer, the database or S3 away). */
+export const UNAVAILABLE_RETRY_AFTER_SEC = 5;
+
 export function sendError(reply: FastifyReply, err: AppError) {
   if (err.kind === 'internal' || err.kind === 'unavailable') reply.request.log.warn({ kind: err.kind }, err.message);
+  if (err.kind === 'unavailable') reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SEC));
   return reply.status(ERROR_TABLE[err.kind].http).type('application/json; charset=utf-8').send(errorBody(err));
 }
 
