@@ -1,6 +1,6 @@
 import { readStackFile } from '@feedback/dev-stack';
 import { MongoClient, type Collection } from 'mongodb';
-import { report, type Summary } from './compare.js';
+import { report, summarize } from './compare.js';
 import { runLoop } from './driver-loop.js';
 import type { LoadResult } from './load.js';
 import { pidOf, rssMiB } from './process-stats.js';
@@ -17,16 +17,6 @@ interface Person {
   name: string;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const summarize = (label: string, runs: LoadResult[]): Summary => ({
-  name: 'mongo-lookups',
-  label,
-  rps: Math.round(median(runs.map((r) => r.rps))),
-  p50: median(runs.map((r) => r.p50)),
-  p99: median(runs.map((r) => r.p99)),
-  requests: runs.reduce((s, r) => s + r.requests, 0),
-  errors: runs.reduce((s, r) => s + r.errors, 0),
-});
 
 const phoneOf = (i: number) => `90532${String(i).padStart(7, '0')}`;
 const accountOf = (i: number) => `acct-${i % ACCOUNTS}`;
@@ -92,8 +82,8 @@ export async function mongoLookupsBench(opts: { durationSec: number; rounds: num
         base.push(await byId(concurrency, opts.durationSec));
         subj.push(await byIndex(concurrency, opts.durationSec));
       }
-      const b = summarize('findOne by _id (baseline)', base);
-      const s = summarize('findOne by (account, phone)', subj);
+      const b = summarize('mongo-lookups', 'findOne by _id (baseline)', base);
+      const s = summarize('mongo-lookups', 'findOne by (account, phone)', subj);
       const ratio = b.rps > 0 ? s.rps / b.rps : 0;
       report(`mongo-lookups-c${concurrency}`, [b, s], ratio, {
         docs: DOCS,

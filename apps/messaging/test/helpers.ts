@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { readStackFile } from '@feedback/dev-stack';
+import { freePort, readStackFile } from '@feedback/dev-stack';
 import { createLogger } from '@feedback/kit-core';
 
 /** The running local stack (`./stack up`); never a mock. */
@@ -46,11 +46,4 @@ export function ensureKannel(): { settings: KannelSettings; stop: () => void } {
 }
 
 /** A port nothing listens on (fetch refuses "bad ports" such as 9, so not those). */
-export async function closedPort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const srv = createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => srv.once('listening', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
+export const closedPort = freePort;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@feedback/dev-stack';
 import { AppError } from '@feedback/kit-core';
 import { ensureTopics } from '@feedback/kit-kafka';
 import { createGrpcClient } from '@feedback/kit-grpc';
@@ -10,14 +10,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { kafka, stack, uniq, waitFor } from './helpers.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 function tsx(args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {

@@ -1,1 +1,2 @@
 export { readStackFile, type StackFile } from './stack-file.js';
+export { freePort } from './free-port.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@feedback/kit-core';
 import { readStackFile } from '@feedback/dev-stack';
+import { createS3, ensureBucket, type S3Client } from '../src/index.js';
 
 export const stack = readStackFile();
 export const logger = createLogger('kit-stores-test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -8,4 +9,11 @@ export const logger = createLogger('kit-stores-test', process.env.TEST_LOG_LEVEL
 /** A fresh name per test, so runs never see each other's data. */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomBytes(6).toString('hex')}`;
+}
+
+/** A client of the running stack's S3, with `bucket` created. */
+export async function s3WithBucket(bucket: string): Promise<S3Client> {
+  const s3 = createS3({ endpoint: stack.s3.endpoint, accessKey: stack.s3.access_key, secretKey: stack.s3.secret_key, region: stack.s3.region, logger });
+  await ensureBucket(s3, bucket, stack.s3.region);
+  return s3;
 }

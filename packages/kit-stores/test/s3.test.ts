@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3, ensureBucket, getStream, putStream, statObject, type S3Client } from '../src/index.js';
-import { logger, stack, uniqueName } from './helpers.js';
+import { logger, s3WithBucket, stack, uniqueName } from './helpers.js';
 
 const MiB = 1024 * 1024;
 
@@ -36,14 +36,7 @@ describe('s3', () => {
   let s3: S3Client;
 
   beforeAll(async () => {
-    s3 = createS3({
-      endpoint: stack.s3.endpoint,
-      accessKey: stack.s3.access_key,
-      secretKey: stack.s3.secret_key,
-      region: stack.s3.region,
-      logger,
-    });
-    await ensureBucket(s3, bucket, stack.s3.region);
+    s3 = await s3WithBucket(bucket);
   });
   afterAll(async () => {
     if (!s3) return;

@@ -1,3 +1,5 @@
+import type { QuestionStyle } from '@feedback/kit-core';
+
 /** A survey flow: its questions, each with a text per language, a style and answer options. */
 export type LocalizedText = Record<string, string>;
 
@@ -33,17 +35,6 @@ export interface FlowDefinition {
   }>;
 }
 
-/**
- * The question styles we accept (docs/flows.md explains each):
- * - choice styles list their answers as options, at least two;
- * - scale styles have a fixed scale, options optionally label its points;
- * - input and display styles take no options.
- */
-export const CHOICE_STYLES = ['single_choice', 'multiple_choice', 'dropdown'] as const;
-export const SCALE_STYLES = ['nps', 'csat', 'ces', 'star_rating', 'emoji_rating', 'yes_no'] as const;
-export const INPUT_STYLES = ['short_text', 'long_text', 'email', 'phone', 'number', 'date', 'statement'] as const;
-export const QUESTION_STYLES = [...CHOICE_STYLES, ...SCALE_STYLES, ...INPUT_STYLES] as const;
-export type QuestionStyle = (typeof QUESTION_STYLES)[number];
 
 export const FLOW_LIMITS = {
   nameLength: 200,

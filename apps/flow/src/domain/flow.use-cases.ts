@@ -1,5 +1,5 @@
-import { errors, type Clock } from '@feedback/kit-core';
-import type { Flow, FlowDefinition, QuestionStyle } from './flow.js';
+import { errors, type Clock, type QuestionStyle } from '@feedback/kit-core';
+import type { Flow, FlowDefinition } from './flow.js';
 import type { FlowRepository } from './ports.js';
 import { validateFlowDefinition } from './validate-flow.js';
 

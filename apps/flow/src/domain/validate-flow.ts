@@ -1,13 +1,5 @@
-import { errors } from '@feedback/kit-core';
-import {
-  CHOICE_STYLES,
-  FLOW_LIMITS,
-  INPUT_STYLES,
-  QUESTION_STYLES,
-  type FlowDefinition,
-  type LocalizedText,
-  type QuestionStyle,
-} from './flow.js';
+import { errors, isChoiceStyle, isInputStyle, isQuestionStyle, QUESTION_STYLES } from '@feedback/kit-core';
+import { FLOW_LIMITS, type FlowDefinition, type LocalizedText } from './flow.js';
 
 type Problems = Record<string, string>;
 
@@ -43,15 +35,15 @@ export function validateFlowDefinition(def: FlowDefinition): void {
     const at = `questions[${i}]`;
     checkKey(`${at}.key`, q.key, questionKeys, problems);
     checkText(`${at}.body`, q.body, problems);
-    if (!(QUESTION_STYLES as readonly string[]).includes(q.style)) {
+    const style = q.style;
+    if (!isQuestionStyle(style)) {
       problems[`${at}.style`] = `must be one of ${QUESTION_STYLES.join(', ')}`;
       return;
     }
-    const style = q.style as QuestionStyle;
     const options = q.options ?? [];
-    if ((CHOICE_STYLES as readonly string[]).includes(style) && options.length < 2) {
+    if (isChoiceStyle(style) && options.length < 2) {
       problems[`${at}.options`] = `a ${style} question needs at least two options`;
-    } else if ((INPUT_STYLES as readonly string[]).includes(style) && options.length > 0) {
+    } else if (isInputStyle(style) && options.length > 0) {
       problems[`${at}.options`] = `a ${style} question takes no options`;
     } else if (options.length === 1) {
       problems[`${at}.options`] = 'give at least two options, or none';

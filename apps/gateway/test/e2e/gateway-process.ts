@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { readStackFile } from '@feedback/dev-stack';
+import { freePort, readStackFile } from '@feedback/dev-stack';
+
+export { freePort };
 
 const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
 /** The local stack's ports (infra/ports.json): where the services this gateway calls answer. */
@@ -13,16 +14,6 @@ export interface GatewayProcess {
   baseUrl: string;
   output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address() as { port: number };
-  srv.close();
-  await once(srv, 'close');
-  return port;
 }
 
 /**

@@ -1,33 +1,13 @@
-import { errors } from '@feedback/kit-core';
+import { errors, isChoiceStyle, isRequiredStyle, scaleOf, textLimitOf } from '@feedback/kit-core';
 import type { Flow, FlowQuestion } from './flow.js';
 import { normalizePhone } from './phone.js';
 import type { AnswerValue } from './response.js';
 
 /*
- * What an answer to each question style of docs/flows.md may be. The only place these rules
- * live: the page renders from the same styles, the service enforces them on submit.
+ * What an answer to each question style of docs/flows.md may be: the styles' table (choices,
+ * scales, text limits) is kit-core's question-styles.ts, shared with the flow service and the
+ * survey page; the service enforces it here on submit.
  */
-
-export const CHOICE_STYLES = ['single_choice', 'multiple_choice', 'dropdown'];
-/** Integer points of each scale; yes_no is 1 (yes) or 0 (no). */
-export const SCALES: Record<string, { min: number; max: number }> = {
-  nps: { min: 0, max: 10 },
-  csat: { min: 1, max: 5 },
-  ces: { min: 1, max: 7 },
-  star_rating: { min: 1, max: 5 },
-  emoji_rating: { min: 1, max: 5 },
-  yes_no: { min: 0, max: 1 },
-};
-/** Longest text answer per text style. */
-export const TEXT_LIMITS: Record<string, number> = { short_text: 500, long_text: 5000, email: 254, phone: 40, date: 10 };
-
-/**
- * flow/v1 has no "required" flag: choice and scale questions must be answered, input questions
- * may be left empty, a statement takes no answer. When flows get a flag, it replaces this.
- */
-export function isRequired(q: Pick<FlowQuestion, 'style'>): boolean {
-  return CHOICE_STYLES.includes(q.style) || q.style in SCALES;
-}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -45,7 +25,7 @@ function checkAnswer(q: FlowQuestion, a: AnswerValue, phoneRegion: string): Answ
   const base = { questionKey: q.key, optionKeys: [] as string[] };
   const text = a.text?.trim();
   if (q.style === 'statement') return 'takes no answer';
-  if (CHOICE_STYLES.includes(q.style)) {
+  if (isChoiceStyle(q.style)) {
     if (text || a.number !== undefined) return 'answer with option_keys';
     const keys = new Set(q.options.map((o) => o.key));
     const unknown = a.optionKeys.find((k) => !keys.has(k));
@@ -54,7 +34,7 @@ function checkAnswer(q: FlowQuestion, a: AnswerValue, phoneRegion: string): Answ
     if (q.style !== 'multiple_choice' && a.optionKeys.length !== 1) return 'choose exactly one option';
     return { ...base, optionKeys: [...a.optionKeys] };
   }
-  const scale = SCALES[q.style];
+  const scale = scaleOf(q.style);
   if (scale) {
     const n = a.number;
     if (a.optionKeys.length > 0 || text || n === undefined) return `answer with a number from ${scale.min} to ${scale.max}`;
@@ -67,7 +47,7 @@ function checkAnswer(q: FlowQuestion, a: AnswerValue, phoneRegion: string): Answ
   }
   // The text styles.
   if (a.optionKeys.length > 0 || a.number !== undefined || !text) return 'answer with text';
-  const limit = TEXT_LIMITS[q.style] ?? TEXT_LIMITS.long_text!;
+  const limit = textLimitOf(q.style);
   if (text.length > limit) return `must be at most ${limit} characters`;
   if (q.style === 'email' && !EMAIL.test(text)) return 'is not an e-mail address';
   if (q.style === 'date' && !isDate(text)) return 'must be a date as YYYY-MM-DD';
@@ -95,7 +75,7 @@ export function validateAnswers(flow: Flow, answers: AnswerValue[], phoneRegion:
   for (const q of flow.questions) {
     const a = given.get(q.key);
     if (!a || isEmpty(a)) {
-      if (isRequired(q)) problems[`answers.${q.key}`] = 'is required';
+      if (isRequiredStyle(q.style)) problems[`answers.${q.key}`] = 'is required';
       continue;
     }
     const checked = checkAnswer(q, a, phoneRegion);

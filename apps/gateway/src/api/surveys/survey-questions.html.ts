@@ -1,29 +1,17 @@
+import { isChoiceStyle, isRequiredStyle, scaleOf, TEXT_LIMITS, type Scale } from '@feedback/kit-core';
 import type { Question } from '@feedback/proto/feedback/flow/v1/flow';
 import { html, type Html } from './html.js';
 import { fieldName, type FormValues } from './survey-form.js';
 import { localized, type Chrome } from './survey-page.i18n.js';
 
-/** The points of each scale style (apps/survey's answer-rules.ts enforces the same). */
-const SCALES: Record<string, { min: number; max: number }> = {
-  nps: { min: 0, max: 10 },
-  csat: { min: 1, max: 5 },
-  ces: { min: 1, max: 7 },
-  star_rating: { min: 1, max: 5 },
-  emoji_rating: { min: 1, max: 5 },
-  yes_no: { min: 0, max: 1 },
-};
-const CHOICE = ['single_choice', 'multiple_choice', 'dropdown'];
 const EMOJI = ['😞', '🙁', '😐', '🙂', '😄'];
 const INPUTS: Record<string, { type: string; maxLength: number; extra?: Html }> = {
-  short_text: { type: 'text', maxLength: 500 },
-  email: { type: 'email', maxLength: 254, extra: html`autocomplete="email" inputmode="email"` },
-  phone: { type: 'tel', maxLength: 40, extra: html`autocomplete="tel"` },
+  short_text: { type: 'text', maxLength: TEXT_LIMITS.short_text },
+  email: { type: 'email', maxLength: TEXT_LIMITS.email, extra: html`autocomplete="email" inputmode="email"` },
+  phone: { type: 'tel', maxLength: TEXT_LIMITS.phone, extra: html`autocomplete="tel"` },
   number: { type: 'text', maxLength: 40, extra: html`inputmode="decimal"` },
-  date: { type: 'date', maxLength: 10 },
+  date: { type: 'date', maxLength: TEXT_LIMITS.date },
 };
-
-/** Choice and scale questions must be answered (flow/v1 has no "required" flag yet). */
-export const isRequired = (q: Question) => CHOICE.includes(q.style) || q.style in SCALES;
 
 export interface QuestionContext {
   lang: string;
@@ -50,7 +38,7 @@ function choice(q: Question, c: QuestionContext): Html {
   )}</div>`;
 }
 
-function scale(q: Question, c: QuestionContext, points: { min: number; max: number }): Html {
+function scale(q: Question, c: QuestionContext, points: Scale): Html {
   const name = fieldName('n', q.key);
   const values = Array.from({ length: points.max - points.min + 1 }, (_, i) => points.min + i);
   const labels = q.options.map((o) => text(o, c));
@@ -85,8 +73,9 @@ export function questionHtml(q: Question, c: QuestionContext): Html {
   const body = text(q, c);
   if (q.style === 'statement') return html`<section class="q statement"><p>${body}</p></section>`;
   const error = c.errors[`answers.${q.key}`];
-  const field = CHOICE.includes(q.style) ? choice(q, c) : SCALES[q.style] ? scale(q, c, SCALES[q.style]!) : input(q, c);
-  const mark = isRequired(q) ? html` <abbr class="req" title="${c.chrome.required}">*</abbr>` : '';
+  const points = scaleOf(q.style);
+  const field = isChoiceStyle(q.style) ? choice(q, c) : points ? scale(q, c, points) : input(q, c);
+  const mark = isRequiredStyle(q.style) ? html` <abbr class="req" title="${c.chrome.required}">*</abbr>` : '';
   return html`<fieldset class="q${error ? ' invalid' : ''}" id="q-${q.key}" data-style="${q.style}"><legend>${body}${mark}</legend>${
     error ? html`<p class="error" role="alert">${error}</p>` : ''
   }${field}</fieldset>`;
