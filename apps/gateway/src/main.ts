@@ -18,6 +18,7 @@ import { surveysFeature } from './api/surveys/surveys.feature.js';
 import { loadEnv } from './env.js';
 import { connectPeers } from './grpc-peers.js';
 import { buildApi } from './http/build-api.js';
+import { gracefulClose } from './http/graceful-close.js';
 import { createMetrics } from './http/metrics.js';
 import { parseTrustProxy } from './http/trust-proxy.js';
 import { ClickPublisher } from './links/click.publisher.js';
@@ -109,6 +110,8 @@ const link = await buildLink({
   },
 });
 
+// SIGTERM: stop accepting, answer what is in flight, let kept-alive connections go (2 s for idle ones).
+const closeHttp = [gracefulClose(api, { graceMs: 2_000 }), gracefulClose(link, { graceMs: 2_000 })];
 await api.listen({ host: config.HOST, port: config.API_PORT });
 await link.listen({ host: config.HOST, port: config.LINK_PORT });
 
@@ -119,6 +122,6 @@ onShutdown(logger, [
   { name: 'sms-limits', close: async () => (smsLimits.close(), void (await limitsRedis.quit())) },
   { name: 'kafka-producer', close: () => producer.disconnect() },
   { name: 'clicks', close: () => clicks.close() },
-  { name: 'link-http', close: () => link.close() },
-  { name: 'api-http', close: () => api.close() },
+  // Closed first: both listeners drain at once, while everything they call is still open.
+  { name: 'http', close: () => Promise.all(closeHttp.map((close) => close())) },
 ]);
