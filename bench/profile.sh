@@ -18,6 +18,11 @@ mkdir -p "$dir"
 trap 'infra/apps.sh restart "${apps[@]}" >/dev/null 2>&1 || true' EXIT
 APP_NODE_FLAGS="--cpu-prof --cpu-prof-dir=$dir" infra/apps.sh restart "${apps[@]}"
 for a in "${apps[@]}"; do echo "$(pid_of "$a") $a"; done >"$dir/pids.txt"
+# The load window on the profiles' clock (CLOCK_MONOTONIC µs, as process.hrtime): profile-top.mjs
+# counts only samples inside it, so start-up (module loading, tsx compiling) stays out of the table.
+now_us() { node -p 'String(process.hrtime.bigint() / 1000n)'; }
+start_us="$(now_us)"
 (cd bench && node --import tsx src/main.ts "$bench")
+echo "$start_us $(now_us)" >"$dir/window.txt"
 for a in "${apps[@]}"; do stop_pid "$a"; done # SIGTERM: node writes each profile as it exits
 node bench/src/profile-top.mjs "$dir"

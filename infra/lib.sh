@@ -78,7 +78,9 @@ start_bg() { # start_bg NAME CMD... : starts a daemon with a fresh log and its p
   local logf="$LOG_DIR/$name.log"
   # A fresh log per start, so readiness checks never read an earlier run's lines.
   [ -f "$logf" ] && mv -f "$logf" "$logf.prev"
-  nohup "$@" >"$logf" 2>&1 </dev/null &
+  # Descriptors 3-9 closed: a daemon must not inherit a lock its starter holds (`flock
+  # /tmp/bench.lock ./stack profile ...` restarts apps, which would keep the lock for their life).
+  nohup "$@" >"$logf" 2>&1 </dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
   local pid=$!
   echo "$pid $(proc_start_time "$pid" || true)" >"$(pid_file "$name")"
 }
