@@ -29,6 +29,8 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       CLICKS_TOPIC: env.string('link.clicked'),
       REDIRECT_STATUS: z.enum(['301', '302', '303', '307', '308']).default('302').transform((s) => Number(s) as 301 | 302 | 303 | 307 | 308),
       LINK_CACHE_TTL_MS: env.int(10 * 60_000, 1000),
+      /** Longest URL POST /shorten takes; keep it equal to the shortener's MAX_URL_LENGTH. */
+      MAX_URL_LENGTH: env.int(2048, 32),
       SHORTEN_RATE_LIMIT_POINTS: env.int(300, 1),
       SHORTEN_RATE_LIMIT_WINDOW_SEC: env.int(60, 1),
       /** Client IPs never limited on POST /shorten (an operator's own systems). */

@@ -107,6 +107,7 @@ const link = await buildLink({
       logger,
     }),
     redirectStatus: config.REDIRECT_STATUS,
+    maxUrlLength: config.MAX_URL_LENGTH,
   },
 });
 

@@ -1,10 +1,17 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { errorResponses } from './common.schemas.js';
 
 /** OpenAPI 3 from the route schemas, at /openapi.json, and a browsable page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, opts: { title: string; description: string; serverUrl?: string }) {
   await app.register(swagger, {
+    // A path parameter over 200 characters is 414 on every route that has one (the router's limit).
+    transform: ({ schema, url }) => {
+      if (!schema || schema.hide || !url.includes(':')) return { schema, url };
+      const response = (schema.response ?? {}) as Record<string, unknown>;
+      return { schema: { ...schema, response: { ...errorResponses(414), ...response } }, url };
+    },
     openapi: {
       openapi: '3.0.3',
       info: { title: opts.title, description: opts.description, version: '1.0.0' },

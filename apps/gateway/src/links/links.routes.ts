@@ -3,7 +3,7 @@ import { errors } from '@feedback/kit-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorBodySchema, errorResponses } from '../http/common.schemas.js';
 import type { ClientRateLimiter, ShortenPort } from './links.port.js';
-import { ShortenBody, ShortenedLinkSchema } from './links.schemas.js';
+import { shortenBody, ShortenedLinkSchema } from './links.schemas.js';
 import { redirectHeaders, SHORT_CODE } from './redirect.views.js';
 
 export interface LinkRoutesDeps {
@@ -12,6 +12,8 @@ export interface LinkRoutesDeps {
   clicks: { record(code: string): void };
   limiter: ClientRateLimiter;
   redirectStatus: 301 | 302 | 303 | 307 | 308;
+  /** Longest URL POST /shorten takes (the shortener's MAX_URL_LENGTH); default 2048. */
+  maxUrlLength?: number;
 }
 
 const NOT_FOUND_PAGE =
@@ -51,7 +53,7 @@ export const linkRoutes =
           summary: 'Shorten a URL',
           description:
             'No authentication; limited per client IP (429 with Retry-After). http and https only, at most MAX_URL_LENGTH characters, never the short domain itself. The URL is kept exactly as given.',
-          body: ShortenBody,
+          body: shortenBody(deps.maxUrlLength),
           response: { 200: ShortenedLinkSchema, ...errorResponses(400, 413, 415, 429) },
         },
       },
@@ -65,7 +67,20 @@ export const linkRoutes =
     app.get<{ Params: { code: string } }>(
       '/:code',
       // One log line per tap would cost more than the redirect itself; clicks are events instead.
-      { logLevel: 'warn', schema: { hide: true } },
+      // No params schema: a malformed code must answer the 404 page, not a 400 in JSON.
+      {
+        logLevel: 'warn',
+        config: { swagger: { exposeHeadRoute: true } },
+        schema: {
+          tags: ['links'],
+          summary: 'Follow a short link',
+          description: 'Redirects to the full URL (302 by default, REDIRECT_STATUS); HEAD answers the same without counting a click. An unknown or malformed code (over 200 characters included) answers a small HTML page, never JSON.',
+          response: {
+            302: { description: 'Redirect; `Location` is the full URL (ASCII form).', type: 'null' },
+            404: { description: 'No such link.', content: { 'text/html': { schema: { type: 'string' } } } },
+          },
+        },
+      },
       async (req, reply) => {
         const code = req.params.code;
         const fullUrl = SHORT_CODE.test(code) ? await deps.links.fullUrl(code) : null;

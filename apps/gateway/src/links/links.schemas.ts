@@ -7,16 +7,20 @@ const example = {
   createdAt: '2026-11-22T09:30:00.123Z',
 };
 
-export const ShortenBody = Type.Object(
+/** The shortener's default MAX_URL_LENGTH; the gateway's MAX_URL_LENGTH must equal the shortener's. */
+export const DEFAULT_MAX_URL_LENGTH = 2048;
+
+/** The body of POST /shorten; its maxLength is the one enforced (the other URL rules are the shortener's). */
+export const shortenBody = (maxUrlLength = DEFAULT_MAX_URL_LENGTH) =>
+  Type.Object(
   {
-    // The precise length limit and URL rules are the shortener's; this only bounds the work.
-    url: Type.String({ maxLength: 16 * 1024, description: 'The URL to shorten: http or https, kept exactly as given.' }),
+    url: Type.String({ maxLength: maxUrlLength, description: 'The URL to shorten: http or https, kept exactly as given.' }),
     domain: Type.Optional(
       Type.String({ minLength: 1, maxLength: 253, description: 'A configured customer domain to use instead of the service\'s own.' }),
     ),
   },
   { additionalProperties: false, examples: [{ url: example.fullUrl }] },
-);
+  );
 
 /** The short link object, exactly (docs/api.md "Routes"). */
 export const ShortenedLinkSchema = Type.Object(

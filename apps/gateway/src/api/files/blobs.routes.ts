@@ -8,6 +8,14 @@ import { BlobParams } from './files.schemas.js';
 /** 416 has no row in ERROR_TABLE: it exists only here, at the HTTP edge (docs/errors.md). */
 const RANGE_NOT_SATISFIABLE_CODE = 13020;
 
+const binary = (description: string) => ({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } });
+/** For the OpenAPI document only (the bytes are streamed, never serialized); typed loosely so replies are too. */
+const BLOB_RESPONSES: Record<number, unknown> = {
+  200: binary('The whole file (HEAD: the same headers, no bytes). `Content-Type` is the stored type.'),
+  206: binary('The requested byte range (`Content-Range`).'),
+  ...errorResponses(404, 410, 416),
+};
+
 /** ASCII fallback plus the RFC 6266 / 8187 UTF-8 form, so any filename survives the header. */
 function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
@@ -25,12 +33,13 @@ export const blobsRoutes =
     app.get(
       '/public/v2/storage/blobs/:blob_token/:filename',
       {
+        config: { swagger: { exposeHeadRoute: true } }, // HEAD is part of the contract here
         schema: {
           tags: ['files'],
           summary: 'Download a file (public URL)',
           description: 'The `url` / `proxy_url` of a file entry. Supports HEAD and single `Range: bytes=` requests. 410 once the file expired, 404 after deletion.',
           params: BlobParams,
-          response: errorResponses(404, 410, 416),
+          response: BLOB_RESPONSES,
         },
       },
       async (req, reply) => {

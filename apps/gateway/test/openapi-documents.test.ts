@@ -1,0 +1,83 @@
+import { createLogger } from '@feedback/kit-core';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FilesPort } from '../src/api/files/files.port.js';
+import { filesFeature } from '../src/api/files/files.feature.js';
+import { buildApi } from '../src/http/build-api.js';
+import { createMetrics } from '../src/http/metrics.js';
+import { buildLink } from '../src/links/link-listener.js';
+import { LinkResolver } from '../src/links/link.resolver.js';
+
+type Doc = { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: { maxLength?: number } }>; responses: Record<string, { content?: Record<string, unknown> }>; requestBody?: { content: Record<string, { schema: { properties: Record<string, { maxLength?: number }> } }> } }>> };
+
+// What generated clients and fuzzers read: every answer a route gives is in its listener's
+// document, and declared limits are the enforced ones.
+describe('the OpenAPI documents', () => {
+  const logger = createLogger('gateway-test', 'silent');
+  let api: FastifyInstance;
+  let link: FastifyInstance;
+  let apiDoc: Doc;
+  let linkDoc: Doc;
+
+  beforeAll(async () => {
+    const unused = () => Promise.reject(new Error('not used'));
+    const files = new Proxy({}, { get: () => unused }) as unknown as FilesPort;
+    api = await buildApi({
+      logger,
+      metrics: createMetrics('gateway-test'),
+      tokens: { findByHash: async () => null },
+      adminToken: 'x'.repeat(32),
+      readiness: [],
+      bodyLimitBytes: 1024 * 1024,
+      features: [filesFeature({ files, publicBaseUrl: 'http://127.0.0.1', maxUploadBytes: 1024 })],
+    });
+    const shortener = { resolve: unused, shorten: unused };
+    link = await buildLink({
+      logger,
+      metrics: createMetrics('gateway-test'),
+      links: {
+        shortener,
+        links: new LinkResolver(shortener, null, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1_000, logger }),
+        clicks: { record: () => {} },
+        limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
+        redirectStatus: 302,
+        maxUrlLength: 2048,
+      },
+    });
+    apiDoc = (await api.inject('/openapi.json')).json();
+    linkDoc = (await link.inject('/openapi.json')).json();
+  });
+  afterAll(async () => {
+    await api?.close();
+    await link?.close();
+  });
+
+  it('lists GET and HEAD /{code} on the link listener, with its redirect and its HTML 404', () => {
+    const code = linkDoc.paths['/{code}'];
+    expect(code?.get?.responses).toHaveProperty('302');
+    expect(code?.get?.responses['404']?.content).toHaveProperty(['text/html']);
+    expect(code).toHaveProperty('head');
+  });
+
+  it('declares the URL length POST /shorten enforces', async () => {
+    const body = linkDoc.paths['/shorten']!.post!.requestBody!.content['application/json']!.schema;
+    expect(body.properties.url!.maxLength).toBe(2048);
+    const res = await link.inject({ method: 'POST', url: '/shorten', payload: { url: `https://example.com/${'a'.repeat(2049)}` } });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('describes blob downloads (200, 206, HEAD) with the filename limit the router enforces', () => {
+    const blob = apiDoc.paths['/public/v2/storage/blobs/{blob_token}/{filename}']!;
+    expect(Object.keys(blob.get!.responses).sort()).toEqual(['200', '206', '404', '410', '414', '416']);
+    expect(blob.get!.responses['200']!.content).toHaveProperty(['application/octet-stream']);
+    expect(blob).toHaveProperty('head');
+    expect(blob.get!.parameters!.find((p) => p.name === 'filename')!.schema.maxLength).toBe(200);
+  });
+
+  it('documents 414 on every route with a path parameter', () => {
+    for (const [path, methods] of Object.entries(apiDoc.paths)) {
+      if (!path.includes('{')) continue;
+      for (const [method, op] of Object.entries(methods)) expect(op.responses, `${method} ${path}`).toHaveProperty('414');
+    }
+  });
+});
