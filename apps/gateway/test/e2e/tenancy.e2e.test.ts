@@ -89,10 +89,10 @@ beforeAll(async () => {
     { name: "A's integration token", kind: 'integrationToken', headers: bearer(A.integrationToken) },
     { name: 'the admin token', kind: 'adminToken', headers: bearer(api.adminToken) },
   ];
-});
+}, 120_000);
 
 describe('tenancy matrix over /openapi.json', () => {
-  it('knows an id for every path parameter of the document (add new ones to tenant-fixture.ts)', async () => {
+  it('knows an id for every path parameter of the document (add new ones to tenant-fixture.ts)', { timeout: 120_000 }, async () => {
     const a = await populatedAccount('tenancy-names');
     const unknown = withIds.flatMap((o) => o.params.filter((p) => !(p in a.ids)).map((p) => `${o.method} ${o.path}: {${p}}`));
     expect(unknown, 'path parameters with no id in the tenant fixture').toEqual([]);
@@ -100,7 +100,7 @@ describe('tenancy matrix over /openapi.json', () => {
     expect(operations.length).toBeGreaterThan(20);
   });
 
-  it.each(withIds.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: refused to every other identity, without data', async (_, o) => {
+  it.each(withIds.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: refused to every other identity, without data', { timeout: 60_000 }, async (_, o) => {
     const kinds = kindsOf(o.op);
     if (kinds.length === 0) {
       // A public route: the id in the path is itself the capability (a blob token, a survey

@@ -2,7 +2,14 @@ import { Type } from '@fastify/type-provider-typebox';
 
 const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
 
-export const NameBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+/**
+ * A name: 1-200 characters, not only whitespace (the service trims it). The pattern spells out
+ * the whitespace String.prototype.trim removes, so that every JSON Schema dialect reads it alike.
+ */
+const NON_BLANK = '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
+const name = () => Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'Not only whitespace; stored trimmed.' });
+
+export const NameBody = Type.Object({ name: name() }, { additionalProperties: false });
 
 export const AccountSchema = Type.Object({ id: Type.String(), name: Type.String(), created_at }, { $id: 'Account' });
 export const NodeSchema = Type.Object({ id: Type.String(), name: Type.String(), created_at }, { $id: 'Node' });
@@ -12,7 +19,7 @@ export const TokenBody = Type.Object(
     kind: Type.Union([Type.Literal('api'), Type.Literal('integration')], {
       description: 'api: `Token token=` for SMS and files; integration: `Bearer` for active surveys. Both read flows.',
     }),
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: name(),
   },
   { additionalProperties: false },
 );
