@@ -74,6 +74,14 @@ describe('the OpenAPI documents', () => {
     expect(blob.get!.parameters!.find((p) => p.name === 'filename')!.schema.maxLength).toBe(200);
   });
 
+  it('describes the upload\'s multipart body', () => {
+    const upload = apiDoc.paths['/v2/file_service/directory/{directory_id}/files']!.post!;
+    const form = upload.requestBody!.content['multipart/form-data']!.schema as unknown as { required: string[]; properties: Record<string, { format?: string; maxLength?: number }> };
+    expect(form.required.sort()).toEqual(['file', 'filename']);
+    expect(form.properties.file!.format).toBe('binary');
+    expect(form.properties.filename!.maxLength).toBe(200);
+  });
+
   it('documents 414 on every route with a path parameter', () => {
     for (const [path, methods] of Object.entries(apiDoc.paths)) {
       if (!path.includes('{')) continue;

@@ -3,14 +3,27 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from './common.schemas.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A body fastify does not parse (a streamed upload), described for the OpenAPI document only. */
+    openapiBody?: unknown;
+  }
+}
+
 /** OpenAPI 3 from the route schemas, at /openapi.json, and a browsable page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, opts: { title: string; description: string; serverUrl?: string }) {
   await app.register(swagger, {
     // A path parameter over 200 characters is 414 on every route that has one (the router's limit).
-    transform: ({ schema, url }) => {
-      if (!schema || schema.hide || !url.includes(':')) return { schema, url };
+    // A route whose body fastify does not parse (a streamed upload) describes it in
+    // `config.openapiBody`, for the document only.
+    transform: ({ schema, url, route }) => {
+      if (!schema || schema.hide) return { schema, url };
+      const docBody = (route.config as { openapiBody?: unknown } | undefined)?.openapiBody;
       const response = (schema.response ?? {}) as Record<string, unknown>;
-      return { schema: { ...schema, response: { ...errorResponses(414), ...response } }, url };
+      return {
+        schema: { ...schema, ...(docBody ? { body: docBody } : {}), ...(url.includes(':') && { response: { ...errorResponses(414), ...response } }) },
+        url,
+      };
     },
     openapi: {
       openapi: '3.0.3',

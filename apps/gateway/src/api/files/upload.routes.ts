@@ -11,6 +11,16 @@ import { DirectoryParams, FileEnvelope } from './files.schemas.js';
 
 const SMALL_BODY_BYTES = 1024 * 1024;
 
+/** The multipart body, for the OpenAPI document (the body is streamed, never validated as a whole). */
+const UPLOAD_FORM = {
+  type: 'object',
+  required: ['file', 'filename'],
+  properties: {
+    file: { type: 'string', format: 'binary', description: 'The bytes; the part\'s own Content-Type is kept.' },
+    filename: { type: 'string', minLength: 1, maxLength: 200, description: 'The entry\'s name: its last path segment, at most 200 bytes (UTF-8).' },
+  },
+};
+
 export interface UploadRouteDeps {
   files: FilesPort;
   auth: Authenticator;
@@ -50,6 +60,7 @@ export const uploadRoutes =
       '/v2/file_service/directory/:directory_id/files',
       {
         onRequest: [deps.auth(['api']), checkHeaders],
+        config: { openapiBody: UPLOAD_FORM },
         schema: {
           tags: ['files'],
           security: [{ apiToken: [] }],
