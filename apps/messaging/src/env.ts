@@ -16,9 +16,9 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       /** Attempts of one recipient (provider or peer down) before its event is dead-lettered. */
       SMS_DISPATCH_MAX_ATTEMPTS: env.int(6, 1),
       /** sms.dispatch events of one partition handled at once (README "Throughput"). */
-      SMS_DISPATCH_CONCURRENCY: env.int(16, 1),
+      SMS_DISPATCH_CONCURRENCY: env.int(8, 1),
       /** Partitions of sms.dispatch one process handles at once. */
-      SMS_DISPATCH_PARTITIONS_CONCURRENTLY: env.int(3, 1),
+      SMS_DISPATCH_PARTITIONS_CONCURRENTLY: env.int(2, 1),
       SURVEY_GRPC_ADDR: env.string(localAddr('SURVEY_GRPC_PORT')),
       SHORTENER_GRPC_ADDR: env.string(localAddr('SHORTENER_GRPC_PORT')),
       /** The file service, for CSV workflows (BindDirectory, file.uploaded). */

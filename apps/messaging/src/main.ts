@@ -73,6 +73,8 @@ const consumer = await runDispatchConsumer({
   deps,
   logger,
   maxAttempts: config.SMS_DISPATCH_MAX_ATTEMPTS,
+  concurrency: config.SMS_DISPATCH_CONCURRENCY,
+  partitions: config.SMS_DISPATCH_PARTITIONS_CONCURRENTLY,
   // Without its consumer the service would silently stop sending: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });

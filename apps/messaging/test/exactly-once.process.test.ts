@@ -97,7 +97,9 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     expect(res).toMatchObject({ accepted: PHONES, rejected: 0, duplicate: 0 });
     sharingId = res.sharingId;
 
-    await waitFor('some messages in the outbox', async () => (await outbox().countDocuments()) >= 15, 45_000);
+    await waitFor('some messages in the outbox', async () => (await outbox().countDocuments()) >= 15, 45_000).catch((err: Error) => {
+      throw new Error(`${err.message}\n${first.output()}`);
+    });
     await first.kill('SIGKILL');
     const atKill = await outbox().countDocuments();
     const claimedAtKill = await mongo.db.collection('sms_messages').countDocuments({ status: 'sending' });

@@ -16,25 +16,31 @@ export interface RunConsumerOptions extends ConsumerLifecycleOptions {
   /** Which handler errors are worth retrying; default every error but PoisonMessageError. */
   isRetriable?: (err: unknown) => boolean;
   partitionsConsumedConcurrently?: number;
+  /**
+   * Messages of one partition's batch handled at once (default 1: strictly in order). Above 1,
+   * order within a partition is given up for throughput: use it only where the handler does not
+   * depend on it. The committed offset only ever covers a contiguous run of finished messages,
+   * so a crash redelivers every message that was in flight or after it.
+   */
+  concurrency?: number;
 }
 
-/** One message at a time, each retried in place and dead-lettered after `maxAttempts`. */
+/** One message at a time (or `concurrency` at once), each retried in place and dead-lettered after `maxAttempts`. */
 export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
   return startConsumerLifecycle(opts, ({ log, deadLetters, deadLetterTopic, signal }) => ({
     // Offsets are resolved by hand, only after a message reached an outcome, and committed at
     // once (threshold 1): a crash mid-handler leaves that message uncommitted, so it is
-    // redelivered, and at most the message in hand is replayed after a crash.
+    // redelivered, and at most the messages in hand are replayed after a crash.
     eachBatchAutoResolve: false,
     autoCommit: true,
     autoCommitThreshold: 1,
     partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
     eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }) => {
       const live = () => !signal.aborted && isRunning() && !isStale();
-      for (const message of batch.messages) {
-        if (!live()) return;
+      const handle = (message: (typeof batch.messages)[number]) => {
         const msg = toConsumedMessage(batch.topic, batch.partition, message);
         const requestId = sanitizeRequestId(msg.headers[KAFKA_HEADERS.requestId]) ?? newRequestId();
-        const outcome = await runWithContext({ requestId }, () =>
+        return runWithContext({ requestId }, () =>
           processMessage(msg, {
             group: opts.groupId,
             handler: opts.handler,
@@ -50,11 +56,56 @@ export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
             signal,
           }),
         );
-        if (outcome === 'abandoned') return;
-        resolveOffset(message.offset);
-        await commitOffsetsIfNecessary();
-        await heartbeat();
+      };
+      const concurrency = Math.max(1, opts.concurrency ?? 1);
+      if (concurrency === 1) {
+        for (const message of batch.messages) {
+          if (!live()) return;
+          if ((await handle(message)) === 'abandoned') return;
+          resolveOffset(message.offset);
+          await commitOffsetsIfNecessary();
+          await heartbeat();
+        }
+        return;
       }
+      // A window of `concurrency` messages in flight; the offset advances over the finished prefix.
+      const messages = batch.messages;
+      const finished = new Array<boolean>(messages.length).fill(false);
+      let next = 0;
+      let prefix = 0;
+      let stop = false;
+      // One commit at a time; offsets resolved meanwhile go with a follow-up commit.
+      let dirty = false;
+      let committer: Promise<void> | undefined;
+      const flush = () => {
+        dirty = true;
+        committer ??= (async () => {
+          try {
+            while (dirty) {
+              dirty = false;
+              await commitOffsetsIfNecessary();
+              await heartbeat();
+            }
+          } finally {
+            committer = undefined;
+          }
+        })();
+        return committer;
+      };
+      const worker = async () => {
+        while (!stop && next < messages.length) {
+          if (!live()) return void (stop = true);
+          const i = next++;
+          if ((await handle(messages[i]!)) === 'abandoned') return void (stop = true);
+          finished[i] = true;
+          if (prefix !== i) continue; // an earlier message is still in flight
+          while (prefix < messages.length && finished[prefix]) prefix++;
+          resolveOffset(messages[prefix - 1]!.offset);
+          await flush();
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, messages.length) }, worker));
+      if (prefix > 0) await commitOffsetsIfNecessary();
     },
   }));
 }

@@ -13,6 +13,14 @@ export interface DispatchConsumerOptions {
   /** Attempts before a failing event (provider or peer down) is dead-lettered; default 6. */
   maxAttempts?: number;
   retryBackoffMs?: number;
+  /**
+   * Events of one partition handled at once (default 1). Each waits mostly on the survey and
+   * shortener services and the database, so a window of them keeps those busy; the per-(sharing,
+   * phone) claim, not the order of events, is what keeps each SMS at most once.
+   */
+  concurrency?: number;
+  /** Partitions handled at once (default 1). */
+  partitions?: number;
   onCrash?: (err: Error) => void;
 }
 
@@ -31,6 +39,8 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
     logger: opts.logger,
     maxAttempts: opts.maxAttempts ?? 6,
     retryBackoffMs: opts.retryBackoffMs ?? 1_000,
+    concurrency: opts.concurrency ?? 1,
+    partitionsConsumedConcurrently: opts.partitions ?? 1,
     onCrash: opts.onCrash,
     handler: async (msg) => {
       let event;
