@@ -1,3 +1,4 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { name: 'cli' } });
+// Each test runs feedbackctl (node + tsx) several times against the stack.
+export default defineConfig({ test: { name: 'cli', testTimeout: 60_000 } });

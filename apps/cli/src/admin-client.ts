@@ -17,6 +17,15 @@ export interface Channel {
   created_at: string;
 }
 
+export interface SmsCampaign {
+  id: string;
+  name: string;
+  node_id: string;
+  flow_id: string;
+  message_template: string;
+  created_at: string;
+}
+
 export interface AdminClientOptions {
   baseUrl: string;
   adminToken: string;
@@ -48,6 +57,9 @@ export function adminClient(opts: AdminClientOptions) {
     createChannel: (accountId: string, channel: { name: string; node_id: string; flow_id: string; link_ttl_days?: number }) =>
       call<Channel>('POST', `/accounts/${enc(accountId)}/channels`, channel),
     listChannels: (accountId: string) => call<{ data: Channel[] }>('GET', `/accounts/${enc(accountId)}/channels`),
+    createCampaign: (accountId: string, campaign: { name: string; node_id: string; flow_id: string; message_template: string; link_ttl_days?: number }) =>
+      call<SmsCampaign>('POST', `/accounts/${enc(accountId)}/sms_campaigns`, campaign),
+    listCampaigns: (accountId: string) => call<{ data: SmsCampaign[] }>('GET', `/accounts/${enc(accountId)}/sms_campaigns`),
   };
 }
 

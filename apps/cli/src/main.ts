@@ -15,8 +15,11 @@ const USAGE = `feedbackctl: the admin API from the command line
   flows create --account ID --file flow.json
   channels create --account ID --name NAME --node NODE_ID --flow FLOW_ID [--ttl-days DAYS]
   channels list --account ID
-  seed                     a demo account, both token kinds, a node, a flow, a channel
-                           and a working personal survey link
+  campaigns create --account ID --name NAME --node NODE_ID --flow FLOW_ID --template TEXT [--ttl-days DAYS]
+                           an SMS campaign; TEXT needs {{link}}, may use {{name}} and other attributes
+  campaigns list --account ID
+  seed                     a demo account, both token kinds, a node, a flow, a channel,
+                           a working personal survey link and an SMS campaign
 
 Options: --url BASE_URL --admin-token TOKEN (default: FEEDBACK_BASE_URL / FEEDBACK_ADMIN_TOKEN,
 else the running local stack's .local/stack.json). Output is JSON.`;
@@ -31,6 +34,11 @@ function connection(values: { url?: string; 'admin-token'?: string }) {
   }
   if (!baseUrl || !adminToken) throw new Error('no base URL or admin token: pass --url and --admin-token');
   return { baseUrl, client: adminClient({ baseUrl, adminToken }) };
+}
+
+function ttlDays(ttl: string | undefined): { link_ttl_days?: number } {
+  if (ttl !== undefined && !/^\d+$/.test(ttl)) throw new Error('--ttl-days must be a whole number of days');
+  return ttl ? { link_ttl_days: Number(ttl) } : {};
 }
 
 async function run(argv: string[]): Promise<unknown> {
@@ -48,6 +56,7 @@ async function run(argv: string[]): Promise<unknown> {
       node: { type: 'string' },
       flow: { type: 'string' },
       'ttl-days': { type: 'string' },
+      template: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -70,12 +79,11 @@ async function run(argv: string[]): Promise<unknown> {
     case 'tokens revoke': return (await client.revokeToken(need('account'), need('token'))) ?? { revoked: values.token };
     case 'nodes create': return client.createNode(need('account'), need('name'));
     case 'flows create': return client.createFlow(need('account'), JSON.parse(readFileSync(need('file'), 'utf8')));
-    case 'channels create': {
-      const ttl = values['ttl-days'];
-      if (ttl !== undefined && !/^\d+$/.test(ttl)) throw new Error('--ttl-days must be a whole number of days');
-      return client.createChannel(need('account'), { name: need('name'), node_id: need('node'), flow_id: need('flow'), ...(ttl ? { link_ttl_days: Number(ttl) } : {}) });
-    }
+    case 'channels create': return client.createChannel(need('account'), { name: need('name'), node_id: need('node'), flow_id: need('flow'), ...ttlDays(values['ttl-days']) });
     case 'channels list': return client.listChannels(need('account'));
+    case 'campaigns create':
+      return client.createCampaign(need('account'), { name: need('name'), node_id: need('node'), flow_id: need('flow'), message_template: need('template'), ...ttlDays(values['ttl-days']) });
+    case 'campaigns list': return client.listCampaigns(need('account'));
     case 'seed': return seed(client, { baseUrl });
     default: throw new Error(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
   }

@@ -18,6 +18,8 @@ export const DEMO_FLOW = {
   ],
 };
 
+export const DEMO_SMS_TEMPLATE = 'Merhaba {{name}}, ziyaretinizi değerlendirir misiniz? {{link}}';
+
 export const DEMO_CUSTOMER = { external_id: 'demo-customer-1', email: 'demo@example.com', phone_number: '+905321234567', name: 'Demo Customer' };
 
 /** A personal link through the public API, as an integrator makes one with the integration token. */
@@ -33,8 +35,9 @@ async function personalLink(baseUrl: string, token: string, channelId: string, d
 }
 
 /**
- * A demo account with both token kinds, a node, a flow and a link channel, and a personal survey
- * link of the demo customer: everything an integrator needs to try the API and open the page.
+ * A demo account with both token kinds, a node, a flow and a link channel, a personal survey
+ * link of the demo customer, and an SMS campaign of the same node and flow: everything an
+ * integrator needs to try the API, open the page and send a sharing.
  */
 export async function seed(client: AdminClient, opts: { baseUrl: string; fetch?: typeof fetch }) {
   const account = await client.createAccount('Demo shop');
@@ -44,6 +47,7 @@ export async function seed(client: AdminClient, opts: { baseUrl: string; fetch?:
   const flow = await client.createFlow(account.id, DEMO_FLOW);
   const channel = await client.createChannel(account.id, { name: 'Demo web', node_id: node.id, flow_id: flow.id, link_ttl_days: 7 });
   const surveyLink = await personalLink(opts.baseUrl, integrationToken.token, channel.id, opts.fetch ?? fetch);
+  const campaign = await client.createCampaign(account.id, { name: 'Demo SMS', node_id: node.id, flow_id: flow.id, message_template: DEMO_SMS_TEMPLATE, link_ttl_days: 7 });
   return {
     account_id: account.id,
     api_token: apiToken.token,
@@ -53,5 +57,6 @@ export async function seed(client: AdminClient, opts: { baseUrl: string; fetch?:
     channel_id: channel.id,
     customer: DEMO_CUSTOMER,
     survey_link: surveyLink,
+    sms_campaign_id: campaign.id,
   };
 }

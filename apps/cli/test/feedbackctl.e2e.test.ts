@@ -14,7 +14,7 @@ describe('feedbackctl', () => {
   it('seeds a demo account whose tokens and flow work through the public API', async () => {
     const { stdout } = await cli('seed');
     const out = JSON.parse(stdout) as Record<string, string>;
-    expect(Object.keys(out).sort()).toEqual(['account_id', 'api_token', 'channel_id', 'customer', 'flow_id', 'integration_token', 'node_id', 'survey_link']);
+    expect(Object.keys(out).sort()).toEqual(['account_id', 'api_token', 'channel_id', 'customer', 'flow_id', 'integration_token', 'node_id', 'sms_campaign_id', 'survey_link']);
     const { base_url } = readStackFile();
     // The printed personal link opens the survey, and the customer's active surveys list it.
     expect(out.survey_link).toMatch(new RegExp(`^${base_url}/s/[\\w-]{32}$`));
@@ -31,6 +31,38 @@ describe('feedbackctl', () => {
     expect(viaIntegration.status).toBe(200);
     const viaApi = await fetch(`${base_url}/external/v1/flows/${out.flow_id}`, { headers: { authorization: `Token token="${out.api_token}"` } });
     expect(((await viaApi.json()) as { name: string }).name).toBe('Store visit');
+  });
+
+  it('seeds an SMS campaign the printed API token can send a sharing with', async () => {
+    const out = JSON.parse((await cli('seed')).stdout) as Record<string, string>;
+    const { base_url } = readStackFile();
+    const campaigns = JSON.parse((await cli('campaigns', 'list', '--account', out.account_id!)).stdout) as { data: Array<{ id: string; node_id: string; message_template: string }> };
+    expect(campaigns.data).toEqual([expect.objectContaining({ id: out.sms_campaign_id, node_id: out.node_id, message_template: expect.stringContaining('{{link}}') })]);
+    const sharing = await fetch(`${base_url}/v1/sms_campaigns/${out.sms_campaign_id}/sms_sharings`, {
+      method: 'POST',
+      headers: { authorization: `Token token=${out.api_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ phone_numbers: ['+905321234567'] }),
+    });
+    expect(sharing.status).toBe(200);
+    expect(await sharing.json()).toMatchObject({ campaign_id: out.sms_campaign_id, accepted: 1 });
+  });
+
+  it('creates and lists SMS campaigns, newest first; a template without {{link}} is refused', async () => {
+    const account = JSON.parse((await cli('accounts', 'create', '--name', 'cli campaigns')).stdout) as { id: string };
+    const node = JSON.parse((await cli('nodes', 'create', '--account', account.id, '--name', 'Store')).stdout) as { id: string };
+    const flowFile = join(mkdtempSync(join(tmpdir(), 'cli-')), 'flow.json');
+    writeFileSync(flowFile, JSON.stringify({ name: 'F', questions: [{ key: 'nps', body: { en: 'NPS?' }, style: 'nps' }] }));
+    const flow = JSON.parse((await cli('flows', 'create', '--account', account.id, '--file', flowFile)).stdout) as { id: string };
+    const create = async (name: string) =>
+      JSON.parse((await cli('campaigns', 'create', '--account', account.id, '--name', name, '--node', node.id, '--flow', flow.id, '--template', 'Hi {{name}}: {{link}}', '--ttl-days', '3')).stdout) as Record<string, unknown>;
+    const first = await create('first');
+    expect(first).toMatchObject({ name: 'first', node_id: node.id, flow_id: flow.id, message_template: 'Hi {{name}}: {{link}}' });
+    const second = await create('second');
+    const list = JSON.parse((await cli('campaigns', 'list', '--account', account.id)).stdout) as { data: Array<{ id: string }> };
+    expect(list.data.map((c) => c.id)).toEqual([second.id, first.id]);
+    const bad = (await cli('campaigns', 'create', '--account', account.id, '--name', 'x', '--node', node.id, '--flow', flow.id, '--template', 'no link').catch((e: unknown) => e)) as { code: number; stderr: string };
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stderr)).toMatchObject({ code: 13000, errors: { message_template: expect.any(String) } });
   });
 
   it('creates and revokes a token', async () => {

@@ -7,6 +7,8 @@ export interface CampaignRepository {
   insert(campaign: SmsCampaign): Promise<void>;
   /** Only the account's own campaign: a foreign id reads as missing. */
   findById(accountId: string, id: string): Promise<SmsCampaign | null>;
+  /** The account's campaigns, newest first. */
+  listByAccount(accountId: string, limit: number): Promise<SmsCampaign[]>;
 }
 
 export interface SharingRepository {

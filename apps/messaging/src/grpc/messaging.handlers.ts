@@ -14,6 +14,7 @@ export type MessagingHandlerDeps = CampaignDeps & SharingDeps & BindDeps & { mes
 export function messagingHandlers(deps: MessagingHandlerDeps): MessagingServiceServer {
   return {
     createSmsCampaign: unary(async (req) => ({ campaign: campaignMessage(await createCampaign(deps, req)) })),
+    listSmsCampaigns: unary(async (req) => ({ campaigns: (await deps.campaigns.listByAccount(req.accountId, 1_000)).map(campaignMessage) })),
     createSmsSharing: unary(async (req) => {
       const body = { phone_numbers: req.phoneNumbers, custom_attributes: perPhone(req.customAttributes), built_in_responses: perPhone(req.builtInResponses) };
       const s = await createSharing(deps, { accountId: req.accountId, campaignId: req.campaignId, body });

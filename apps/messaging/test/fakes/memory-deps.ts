@@ -12,6 +12,9 @@ export class MemoryCampaigns implements CampaignRepository {
     const c = this.items.get(id);
     return c && c.accountId === accountId ? c : null;
   }
+  async listByAccount(accountId: string, limit: number) {
+    return [...this.items.values()].filter((c) => c.accountId === accountId).reverse().slice(0, limit);
+  }
 }
 
 export class MemorySharings implements SharingRepository {

@@ -9,7 +9,7 @@ import { campaignView, messagesPageView } from './sms.views.js';
 
 /** POST .../sms_campaigns and GET .../sms_messages (docs/api.md "Admin API"). */
 export const smsAdminRoutes =
-  (deps: { sms: Pick<SmsPort, 'createSmsCampaign' | 'listSmsMessages'>; accounts: AccountRepository; nodes: NodeRepository }): FastifyPluginAsyncTypebox =>
+  (deps: { sms: Pick<SmsPort, 'createSmsCampaign' | 'listSmsCampaigns' | 'listSmsMessages'>; accounts: AccountRepository; nodes: NodeRepository }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const common = { tags: ['admin'], security: [{ adminToken: [] }] };
 
@@ -41,6 +41,23 @@ export const smsAdminRoutes =
           linkTtlDays: req.body.link_ttl_days ?? 0,
         });
         return reply.status(201).send(campaignView(campaign));
+      },
+    );
+
+    app.get(
+      '/accounts/:account_id/sms_campaigns',
+      {
+        schema: {
+          ...common,
+          summary: 'List an account\'s SMS campaigns, newest first',
+          params: AccountParams,
+          response: { 200: Type.Object({ data: Type.Array(Type.Unsafe({ $ref: 'SmsCampaign#' })) }), ...errorResponses(401, 404) },
+        },
+      },
+      async (req) => {
+        await requireAccount(deps, req.params.account_id);
+        const { campaigns } = await deps.sms.listSmsCampaigns({ accountId: req.params.account_id });
+        return { data: campaigns.map(campaignView) };
       },
     );
 

@@ -5,6 +5,8 @@ import type {
   CreateSmsSharingResponse,
   GetSmsSharingRequest,
   GetSmsSharingResponse,
+  ListSmsCampaignsRequest,
+  ListSmsCampaignsResponse,
   ListSmsMessagesRequest,
   ListSmsMessagesResponse,
 } from '@feedback/proto/feedback/messaging/v1/messaging';
@@ -12,6 +14,7 @@ import type {
 /** What the SMS routes need from the messaging service. */
 export interface SmsPort {
   createSmsCampaign(req: CreateSmsCampaignRequest): Promise<CreateSmsCampaignResponse>;
+  listSmsCampaigns(req: ListSmsCampaignsRequest): Promise<ListSmsCampaignsResponse>;
   createSmsSharing(req: CreateSmsSharingRequest): Promise<CreateSmsSharingResponse>;
   getSmsSharing(req: GetSmsSharingRequest): Promise<GetSmsSharingResponse>;
   listSmsMessages(req: ListSmsMessagesRequest): Promise<ListSmsMessagesResponse>;

@@ -13,8 +13,12 @@ interface CampaignDoc {
   created_at: Date;
 }
 
+const CACHE_ENTRIES = 1_000;
+
 export class MongoCampaignRepository implements CampaignRepository {
   private readonly docs: Collection<CampaignDoc>;
+  /** Every sms.dispatch event looks its campaign up: 5,000 recipients, one campaign. */
+  private readonly cache = new Map<string, SmsCampaign>();
 
   constructor(db: Db) {
     this.docs = db.collection<CampaignDoc>('campaigns');
@@ -25,7 +29,36 @@ export class MongoCampaignRepository implements CampaignRepository {
   }
 
   async findById(accountId: string, id: string): Promise<SmsCampaign | null> {
+    const key = `${accountId}/${id}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const campaign = await this.load(accountId, id);
+    // A campaign never changes once created (there is no update), so it may be kept; a miss is
+    // not kept, since the campaign may be created right after.
+    if (campaign) {
+      if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(key, campaign);
+    }
+    return campaign;
+  }
+
+  async listByAccount(accountId: string, limit: number): Promise<SmsCampaign[]> {
+    return (await this.docs.find({ account_id: accountId }).sort({ created_at: -1 }).limit(limit).toArray()).map(toCampaign);
+  }
+
+  private async load(accountId: string, id: string): Promise<SmsCampaign | null> {
     const d = await this.docs.findOne({ _id: id, account_id: accountId });
-    return d ? { id: d._id, accountId: d.account_id, name: d.name, nodeId: d.node_id, flowId: d.flow_id, channelId: d.channel_id, messageTemplate: d.message_template, createdAt: d.created_at } : null;
+    return d ? toCampaign(d) : null;
   }
 }
+
+const toCampaign = (d: CampaignDoc): SmsCampaign => ({
+  id: d._id,
+  accountId: d.account_id,
+  name: d.name,
+  nodeId: d.node_id,
+  flowId: d.flow_id,
+  channelId: d.channel_id,
+  messageTemplate: d.message_template,
+  createdAt: d.created_at,
+});

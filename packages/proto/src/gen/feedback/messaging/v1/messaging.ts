@@ -48,6 +48,14 @@ export interface CreateSmsCampaignResponse {
   campaign?: SmsCampaign | undefined;
 }
 
+export interface ListSmsCampaignsRequest {
+  accountId: string;
+}
+
+export interface ListSmsCampaignsResponse {
+  campaigns: SmsCampaign[];
+}
+
 /** One phone's free attributes (custom_attributes) or built-in responses. */
 export interface Attributes {
   values: { [key: string]: string };
@@ -665,6 +673,150 @@ export const CreateSmsCampaignResponse: MessageFns<CreateSmsCampaignResponse> = 
     message.campaign = (object.campaign !== undefined && object.campaign !== null)
       ? SmsCampaign.fromPartial(object.campaign)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseListSmsCampaignsRequest(): ListSmsCampaignsRequest {
+  return { accountId: "" };
+}
+
+export const ListSmsCampaignsRequest: MessageFns<ListSmsCampaignsRequest> = {
+  encode(message: ListSmsCampaignsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSmsCampaignsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSmsCampaignsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSmsCampaignsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListSmsCampaignsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSmsCampaignsRequest>, I>>(base?: I): ListSmsCampaignsRequest {
+    return ListSmsCampaignsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSmsCampaignsRequest>, I>>(object: I): ListSmsCampaignsRequest {
+    const message = createBaseListSmsCampaignsRequest();
+    message.accountId = object.accountId ?? "";
+    return message;
+  },
+};
+
+function createBaseListSmsCampaignsResponse(): ListSmsCampaignsResponse {
+  return { campaigns: [] };
+}
+
+export const ListSmsCampaignsResponse: MessageFns<ListSmsCampaignsResponse> = {
+  encode(message: ListSmsCampaignsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.campaigns) {
+      SmsCampaign.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSmsCampaignsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSmsCampaignsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.campaigns.push(SmsCampaign.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSmsCampaignsResponse {
+    return {
+      campaigns: globalThis.Array.isArray(object?.campaigns)
+        ? object.campaigns.map((e: any) => SmsCampaign.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListSmsCampaignsResponse): unknown {
+    const obj: any = {};
+    if (message.campaigns?.length) {
+      obj.campaigns = message.campaigns.map((e) => SmsCampaign.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSmsCampaignsResponse>, I>>(base?: I): ListSmsCampaignsResponse {
+    return ListSmsCampaignsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSmsCampaignsResponse>, I>>(object: I): ListSmsCampaignsResponse {
+    const message = createBaseListSmsCampaignsResponse();
+    message.campaigns = object.campaigns?.map((e) => SmsCampaign.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3319,6 +3471,18 @@ export const MessagingServiceService = {
       Buffer.from(CreateSmsCampaignResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateSmsCampaignResponse => CreateSmsCampaignResponse.decode(value),
   },
+  /** The account's SMS campaigns, newest first (at most 1,000). */
+  listSmsCampaigns: {
+    path: "/feedback.messaging.v1.MessagingService/ListSmsCampaigns" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSmsCampaignsRequest): Buffer =>
+      Buffer.from(ListSmsCampaignsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSmsCampaignsRequest => ListSmsCampaignsRequest.decode(value),
+    responseSerialize: (value: ListSmsCampaignsResponse): Buffer =>
+      Buffer.from(ListSmsCampaignsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSmsCampaignsResponse => ListSmsCampaignsResponse.decode(value),
+  },
   /**
    * Validates and normalizes the phones (invalid ones rejected with a reason, duplicates counted
    * and dropped), stores the sharing and publishes its sms.dispatch events before answering.
@@ -3386,6 +3550,8 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
    * INVALID_ARGUMENT names the bad field (name, message_template, ...).
    */
   createSmsCampaign: handleUnaryCall<CreateSmsCampaignRequest, CreateSmsCampaignResponse>;
+  /** The account's SMS campaigns, newest first (at most 1,000). */
+  listSmsCampaigns: handleUnaryCall<ListSmsCampaignsRequest, ListSmsCampaignsResponse>;
   /**
    * Validates and normalizes the phones (invalid ones rejected with a reason, duplicates counted
    * and dropped), stores the sharing and publishes its sms.dispatch events before answering.
@@ -3428,6 +3594,22 @@ export interface MessagingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateSmsCampaignResponse) => void,
+  ): ClientUnaryCall;
+  /** The account's SMS campaigns, newest first (at most 1,000). */
+  listSmsCampaigns(
+    request: ListSmsCampaignsRequest,
+    callback: (error: ServiceError | null, response: ListSmsCampaignsResponse) => void,
+  ): ClientUnaryCall;
+  listSmsCampaigns(
+    request: ListSmsCampaignsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSmsCampaignsResponse) => void,
+  ): ClientUnaryCall;
+  listSmsCampaigns(
+    request: ListSmsCampaignsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSmsCampaignsResponse) => void,
   ): ClientUnaryCall;
   /**
    * Validates and normalizes the phones (invalid ones rejected with a reason, duplicates counted
