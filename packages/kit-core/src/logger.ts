@@ -19,6 +19,13 @@ export const REDACT_PATHS = [
 ];
 
 /**
+ * LOG_REQUESTS: which HTTP requests get an access-log line (docs/decisions.md "Request logging"):
+ * all (one line per request, at completion), errors (5xx and failed ones), off.
+ */
+export const REQUEST_LOGGING = ['all', 'errors', 'off'] as const;
+export type RequestLogging = (typeof REQUEST_LOGGING)[number];
+
+/**
  * One pino logger per process. Every line carries the current request id (from the
  * async context) and secrets are redacted.
  */
@@ -42,5 +49,8 @@ export function createLogger(
     },
     ...options,
   };
-  return destination ? pino(opts, destination) : pino(opts);
+  // Asynchronous stdout (sonic-boom, sync: false): a line is queued and written without blocking
+  // the request that logged it; pino flushes what is queued when the process exits, and
+  // onShutdown flushes after the closers.
+  return pino(opts, destination ?? pino.destination({ dest: 1, sync: false }));
 }

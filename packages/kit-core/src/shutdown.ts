@@ -24,6 +24,8 @@ export function onShutdown(logger: Logger, closers: Closer[], opts: { timeoutMs?
         logger.error({ err: closeErr, component: c.name }, 'error while closing');
       }
     }
+    // The log is written asynchronously (createLogger): what is queued goes out before the exit.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
   });
   return close;
 }

@@ -43,6 +43,8 @@ function startCall(call: Call, path: string, logger: Logger) {
   const finish = (err?: unknown, extra: Record<string, unknown> = {}) => {
     if (finished) return;
     finished = true;
+    // Answered calls (a result or an AppError) are logged at debug only: below it, nothing is built or run.
+    if ((err === undefined || err === null || err instanceof AppError) && !logger.isLevelEnabled('debug')) return;
     const log = { method: path, duration_ms: Math.round(performance.now() - started), ...extra };
     runWithContext(ctx, () => {
       if (err === undefined || err === null) logger.debug(log, 'grpc call');

@@ -44,6 +44,9 @@ function bind(server: Server, address: string): Promise<number> {
 
 export async function startGrpcServer(opts: GrpcServerOptions): Promise<RunningGrpcServer> {
   const { host = '0.0.0.0', logger, shutdownGraceMs = 10_000 } = opts;
+  // Channelz stays on here (LEAN_CHANNEL_OPTIONS is for clients): grpc-js 1.14's forceShutdown
+  // only cuts the sessions its channelz bookkeeping tracks, so without it the grace period
+  // would not end stuck calls (test/shutdown.test.ts).
   const server = new Server();
   const names = opts.services.map((s) => serviceName(s.definition)).filter((n): n is string => n !== undefined);
   const health = createHealthService(names);
