@@ -1,4 +1,4 @@
-import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { env, loadConfig, LOCAL_PORTS, localAddr, REQUEST_LOGGING } from '@feedback/kit-core';
 import { z } from 'zod';
 import { peerAddressVars } from './grpc-peers.js';
 import { isTimeZone } from './api/surveys/display-date.js';
@@ -51,6 +51,8 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       /** IANA time zone of the active survey list's LastActivationDate. */
       DISPLAY_TIME_ZONE: z.string().default('UTC').refine(isTimeZone, 'must be an IANA time zone name, e.g. Europe/Istanbul'),
       LOG_LEVEL: env.logLevel(),
+      /** Access lines: all (one per request, at completion), errors (5xx and failed), off (docs/decisions.md "Request logging"). */
+      LOG_REQUESTS: z.enum(REQUEST_LOGGING).default('all'),
     },
     vars,
   );

@@ -56,6 +56,7 @@ const smsLimiter = new TierLimiter({ redis: limitsRedis, limits: smsLimits, logg
 
 const api = await buildApi({
   logger,
+  requestLogging: config.LOG_REQUESTS,
   metrics,
   tokens: accounts.tokens,
   adminToken: config.ADMIN_TOKEN,
@@ -92,6 +93,7 @@ const clicks = new ClickPublisher(producer, { topic: config.CLICKS_TOPIC, batchS
 clicks.start();
 const link = await buildLink({
   logger,
+  requestLogging: config.LOG_REQUESTS,
   metrics,
   trustProxy: parseTrustProxy(config.TRUST_PROXY),
   publicUrl: config.PUBLIC_SHORTENER_URL,

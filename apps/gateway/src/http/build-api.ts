@@ -1,10 +1,9 @@
 import type { TSchema, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Logger } from '@feedback/kit-core';
+import type { Logger, RequestLogging } from '@feedback/kit-core';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { TokenRepository } from '../accounts/domain/ports.js';
 import { makeAdminAuth } from './admin-auth.js';
 import type { ApiFeature } from './api-feature.js';
-import { makeAuthenticator } from './auth.js';
+import { makeAuthenticator, type TokenLookup } from './auth.js';
 import { ErrorBodySchema } from './common.schemas.js';
 import { registerErrorHandling } from './error-handler.js';
 import { baseFastifyOptions } from './fastify-options.js';
@@ -16,9 +15,11 @@ import { registerUnicodeCheck } from './unicode-check.js';
 
 export interface ApiDeps {
   logger: Logger;
+  /** LOG_REQUESTS: access lines for every request (default), errors only, or none. */
+  requestLogging?: RequestLogging;
   metrics: Metrics;
   /** Who may call: every feature's routes authenticate against these. */
-  tokens: Pick<TokenRepository, 'findByHash'>;
+  tokens: TokenLookup;
   adminToken: string;
   readiness: ReadinessCheck[];
   bodyLimitBytes: number;
@@ -29,7 +30,7 @@ export interface ApiDeps {
 /** The API listener ({base_url}). Pure construction: main.ts decides its features and where it listens. */
 export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    ...baseFastifyOptions(deps.logger, deps.bodyLimitBytes),
+    ...baseFastifyOptions(deps.logger, deps.bodyLimitBytes, deps.requestLogging),
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

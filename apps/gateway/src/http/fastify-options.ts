@@ -1,5 +1,6 @@
-import type { Logger } from '@feedback/kit-core';
-import { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import type { Logger, RequestLogging } from '@feedback/kit-core';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { AccessLogController } from './access-log.js';
 import { clientErrorHandler, frameworkError } from './edge-errors.js';
 import { genReqId } from './request-context.js';
 
@@ -7,11 +8,12 @@ import { genReqId } from './request-context.js';
  * What both listeners share: our logger and request ids, strict validation, 503 while closing,
  * and the public error body (docs/errors.md) also for what fails before a route (router, Node's HTTP parser).
  */
-export function baseFastifyOptions(logger: Logger, bodyLimit: number) {
+export function baseFastifyOptions(logger: Logger, bodyLimit: number, requestLogging: RequestLogging = 'all') {
   return {
     loggerInstance: logger as FastifyBaseLogger,
     genReqId,
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // One access line per request at completion, or fewer (LOG_REQUESTS); see access-log.ts.
+    logController: new AccessLogController(requestLogging),
     bodyLimit,
     return503OnClosing: true,
     frameworkErrors: frameworkError,

@@ -19,11 +19,18 @@ export function createMetrics(service: string) {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, listener: string) {
+  // Label sets bound once per (method, route, status): prom-client otherwise builds and hashes
+  // the label object on every observation. Routes and statuses are few, so the map stays small.
+  const bound = new Map<string, { observe(seconds: number): void }>();
   app.addHook('onResponse', (req, reply, done) => {
-    metrics.requests.observe(
-      { listener, method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    const route = req.routeOptions.url ?? 'unmatched';
+    const key = `${req.method} ${reply.statusCode} ${route}`;
+    let child = bound.get(key);
+    if (!child) {
+      child = metrics.requests.labels({ listener, method: req.method, route, status: String(reply.statusCode) });
+      bound.set(key, child);
+    }
+    child.observe(reply.elapsedTime / 1000);
     done();
   });
 }

@@ -1,4 +1,4 @@
-import { META, type Logger } from '@feedback/kit-core';
+import { META, type Logger, type RequestLogging } from '@feedback/kit-core';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { frameworkError } from '../http/edge-errors.js';
@@ -13,6 +13,8 @@ import { redirectFastPath } from './redirect.fast-path.js';
 
 export interface LinkDeps {
   logger: Logger;
+  /** LOG_REQUESTS (the redirect fast path writes no access line either way). */
+  requestLogging?: RequestLogging;
   metrics: Metrics;
   /** The short link routes; left out, only /health is served. */
   links?: LinkRoutesDeps & { links: { cached(code: string): string | undefined } };
@@ -24,7 +26,7 @@ export interface LinkDeps {
 /** The link listener ({shortener_url}): POST /shorten and GET /{code}. */
 export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    ...baseFastifyOptions(deps.logger, 16 * 1024),
+    ...baseFastifyOptions(deps.logger, 16 * 1024, deps.requestLogging),
     routerOptions: { maxParamLength: 200 },
     // A person following an over-long "code" gets the same page as for an unknown one.
     frameworkErrors: (err, req, reply) =>

@@ -26,6 +26,11 @@ export class CachedTokenRepository implements TokenRepository {
     });
   }
 
+  /** The cached answer without waiting: the token, null for a known miss, undefined when not cached. */
+  cachedByHash(hash: string): ApiToken | null | undefined {
+    return this.cache.get(hash)?.token;
+  }
+
   async findByHash(hash: string): Promise<ApiToken | null> {
     const hit = this.cache.get(hash);
     if (hit) return hit.token;

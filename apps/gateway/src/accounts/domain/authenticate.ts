@@ -1,5 +1,5 @@
 import { errors } from '@feedback/kit-core';
-import type { Principal, TokenKind } from './account.js';
+import type { ApiToken, Principal, TokenKind } from './account.js';
 import type { TokenRepository } from './ports.js';
 import { hashToken, parseAuthorization } from './token-secret.js';
 
@@ -15,7 +15,11 @@ export async function authenticate(
 ): Promise<Principal> {
   const secret = parseAuthorization(header);
   if (!secret) throw errors.unauthenticated();
-  const token = await tokens.findByHash(hashToken(secret));
+  return admit(await tokens.findByHash(hashToken(secret)), allowed);
+}
+
+/** The Principal of a looked-up token, or the uniform 401 (unknown, revoked, wrong kind). */
+export function admit(token: ApiToken | null, allowed: readonly TokenKind[]): Principal {
   if (!token || token.revokedAt || !allowed.includes(token.kind)) throw errors.unauthenticated();
   return { accountId: token.accountId, tokenId: token.id, kind: token.kind };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { TokenKind } from './account.js';
 
 const PREFIX: Record<TokenKind, string> = { api: 'fbk_api_', integration: 'fbk_int_' };
@@ -8,9 +8,12 @@ export function newTokenSecret(kind: TokenKind): string {
   return PREFIX[kind] + randomBytes(32).toString('base64url');
 }
 
-/** Tokens carry 256 bits of entropy, so a plain SHA-256 is a safe, fast lookup key. */
+/**
+ * Tokens carry 256 bits of entropy, so a plain SHA-256 is a safe, fast lookup key. crypto.hash
+ * is the one-shot form (no Hash object per request; same digest as createHash).
+ */
 export function hashToken(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /**
