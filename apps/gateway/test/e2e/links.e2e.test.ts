@@ -77,7 +77,7 @@ describe('bad input never gives a redirect or a 5xx, always the error shape', ()
     ['file: URL', { url: 'file:///etc/passwd' }, json, 400, 'url'],
     ['ftp: URL', { url: 'ftp://example.com/x' }, json, 400, 'url'],
     ['relative URL', { url: '/just/a/path' }, json, 400, 'url'],
-    ['too long', { url: long }, json, 400, 'url'],
+    ['too long', { url: long }, json, 400, 'body.url'], // the schema's maxLength (MAX_URL_LENGTH), as documented
     ['the short domain itself', { url: `${base}/abcdefg` }, json, 400, 'url'],
     ['credentials in the URL', { url: 'https://bank.example@evil.example/login' }, json, 400, 'url'],
     ['raw spaces', { url: 'https://example.com/a b' }, json, 400, 'url'],
