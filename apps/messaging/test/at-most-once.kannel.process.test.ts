@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { createGrpcClient } from '@feedback/kit-grpc';
 import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
@@ -8,6 +10,13 @@ import { ensureKannel, logger, sleep, stack, uniq, waitFor, type KannelSettings 
 import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
 
 const PHONES = 60;
+
+/** infra/apps.sh's kannel_provider_json, run as `SMS_PROVIDER=http ./stack up` runs it. */
+function appsShKannelProvider(k: KannelSettings): string {
+  const appsSh = fileURLToPath(new URL('../../../infra/apps.sh', import.meta.url));
+  const script = `source "$(dirname "$1")/lib.sh"; eval "$(sed -n '/^kannel_provider_json()/,/^}/p' "$1")"; kannel_provider_json "$2" "$3"`;
+  return execFileSync('bash', ['-c', script, 'bash', appsSh, k.KANNEL_SENDSMS_USER, k.KANNEL_SENDSMS_PASSWORD], { encoding: 'utf8' });
+}
 
 /*
  * At most once at a real SMS gateway across a crash: a private messaging process with the http
@@ -46,14 +55,8 @@ describe('a sharing through Kannel survives kill -9: no phone gets two SMS', () 
       SURVEY_GRPC_ADDR: stack.grpc.survey,
       SHORTENER_GRPC_ADDR: stack.grpc.shortener,
       SMS_PROVIDER: 'http',
-      // infra/apps.sh's Kannel provider (kannel_provider_json).
-      SMS_HTTP_PROVIDER: JSON.stringify({
-        url: k.KANNEL_SENDSMS_URL,
-        method: 'GET',
-        query: { username: k.KANNEL_SENDSMS_USER, password: k.KANNEL_SENDSMS_PASSWORD, from: 'FEEDBACK', to: '{to}', text: '{text}', charset: 'UTF-8', coding: '2', 'dlr-mask': '3', 'dlr-url': '{dlr_url}' },
-        success: { body_regex: '^(0|3): ' },
-        dlr: { url_query: 'status=%d', status_param: 'status', delivered: ['1'], failed: ['2', '16'] },
-      }),
+      // Exactly what `SMS_PROVIDER=http ./stack up` gives the stack's messaging service.
+      SMS_HTTP_PROVIDER: appsShKannelProvider(k),
       // The same listener after the restart: reports of messages the first process sent still land.
       DLR_HOST: '127.0.0.1',
       DLR_PORT: String(dlrPort),
