@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { Channel, ChannelKind } from '../../domain/channel.js';
 import type { ChannelRepository } from '../../domain/ports.js';
+import { ID_INDEX } from './indexes.js';
 
 interface ChannelDoc {
   _id: string;
@@ -51,7 +52,7 @@ export class MongoChannelRepository implements ChannelRepository {
   }
 
   async findById(accountId: string, id: string): Promise<Channel | null> {
-    const doc = await this.channels.findOne({ _id: id, account_id: accountId });
+    const doc = await this.channels.findOne({ _id: id, account_id: accountId }, { hint: ID_INDEX });
     return doc ? toChannel(doc) : null;
   }
 

@@ -2,7 +2,7 @@ import { isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { Customer, CustomerChanges, IdentifierKind } from '../../domain/customer.js';
 import type { CustomerRepository } from '../../domain/ports.js';
-import { CUSTOMER_INDEX } from './indexes.js';
+import { CUSTOMER_INDEX, ID_INDEX, ID_KEY } from './indexes.js';
 
 interface CustomerDoc {
   _id: string;
@@ -49,7 +49,7 @@ export class MongoCustomerRepository implements CustomerRepository {
   }
 
   async findById(accountId: string, id: string): Promise<Customer | null> {
-    const doc = await this.customers.findOne({ _id: id, account_id: accountId });
+    const doc = await this.customers.findOne({ _id: id, account_id: accountId }, { hint: ID_INDEX });
     return doc ? toCustomer(doc) : null;
   }
 
@@ -85,7 +85,7 @@ export class MongoCustomerRepository implements CustomerRepository {
       updated_at: ch.updatedAt,
     };
     try {
-      const doc = await this.customers.findOneAndUpdate({ _id: id, account_id: accountId }, { $set: set }, { returnDocument: 'after' });
+      const doc = await this.customers.findOneAndUpdate({ _id: id, account_id: accountId }, { $set: set }, { returnDocument: 'after', hint: ID_KEY });
       return doc ? toCustomer(doc) : null;
     } catch (err) {
       if (isDuplicateKeyError(err)) return 'duplicate';

@@ -2,6 +2,7 @@ import { isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { SurveyLink } from '../../domain/link.js';
 import type { LinkActivation, LinkRepository } from '../../domain/ports.js';
+import { ID_INDEX, LINK_INDEX } from './indexes.js';
 
 interface LinkDoc {
   _id: string;
@@ -94,7 +95,7 @@ export class MongoLinkRepository implements LinkRepository {
           answered_at: null,
           expires_at: { $gt: q.now },
         },
-        { hint: 'account_customer_node' },
+        { hint: LINK_INDEX.customerNode },
       )
       .limit(500)
       .toArray();
@@ -102,7 +103,7 @@ export class MongoLinkRepository implements LinkRepository {
   }
 
   async markAnswered(linkId: string, activation: number, at: Date): Promise<boolean> {
-    const res = await this.links.updateOne({ _id: linkId, activation, answered_at: null }, { $set: { answered_at: at } });
+    const res = await this.links.updateOne({ _id: linkId, activation, answered_at: null }, { $set: { answered_at: at } }, { hint: ID_INDEX });
     return res.modifiedCount === 1;
   }
 }
