@@ -3,8 +3,11 @@ import { join } from 'node:path';
 
 const TICKS_PER_SEC = 100; // Linux USER_HZ
 
-/** The pid of a process started by infra/*.sh or infra/apps.sh (.local/run/<name>.pid holds "PID STARTTIME"). */
+/** The pid of a process started by infra/*.sh or infra/apps.sh (.local/run/<name>.pid holds "PID STARTTIME"), or given in BENCH_PIDS. */
 export function pidOf(name: string, localDir = join(process.cwd(), '..', '.local')): number | undefined {
+  // BENCH_PIDS="gateway=123,flow=456" names processes started by hand (bench/bundle.sh).
+  const given = process.env.BENCH_PIDS?.split(',').find((p) => p.startsWith(`${name}=`));
+  if (given) return Number(given.slice(name.length + 1));
   try {
     const pid = Number(readFileSync(join(localDir, 'run', `${name}.pid`), 'utf8').trim().split(/\s+/)[0]);
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
