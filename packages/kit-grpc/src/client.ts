@@ -109,7 +109,7 @@ export function createGrpcClient<C extends Client>(
       new Promise((resolve, reject) => {
         const started = performance.now();
         const deadline = Date.now() + (callOpts.deadlineMs ?? defaultDeadlineMs);
-        method.call(raw, request, callMetadata(), { deadline }, (err, response) => {
+        const done = (err: ServiceError | null, response: unknown) => {
           // The debug lines cost an object and a clock read per call; built only when they are written.
           const debug = logger?.isLevelEnabled('debug') ? logger : undefined;
           if (!err) {
@@ -122,7 +122,17 @@ export function createGrpcClient<C extends Client>(
             'grpc client call failed',
           );
           reject(appErr);
-        });
+        };
+        // grpc-js captures a stack trace (`new Error()`) on every unary call, only to append the
+        // caller's stack to a failed call's error, and a failure becomes an AppError here, which
+        // drops it. With no frames to capture that Error is cheap (it was ~5% of the gateway's CPU).
+        const stackTraceLimit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+          method.call(raw, request, callMetadata(), { deadline }, done);
+        } finally {
+          Error.stackTraceLimit = stackTraceLimit;
+        }
       });
   }
 
