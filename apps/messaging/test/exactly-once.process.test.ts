@@ -78,7 +78,7 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     expect(await mongo.db.collection('sms_messages').countDocuments({ sharing_id: sharingId, status: { $ne: 'sent' } })).toBe(0);
   }
 
-  it('kill -9 mid-dispatch, restart: all 300 dispatched, each phone in the outbox once', { timeout: 90_000 }, async () => {
+  it('kill -9 mid-dispatch, restart: all 300 dispatched, each phone in the outbox once', { timeout: 240_000 }, async () => {
     const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 10_000 });
     const { flow } = await flows.createFlow({ accountId: account, name: 'EO', questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }] });
     flows.close();
@@ -106,7 +106,7 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     expect(atKill, 'the kill came after the last message: nothing was left to test').toBeLessThan(PHONES);
 
     const second = await start();
-    await waitFor(`all ${PHONES} in the outbox (${atKill} at the kill)`, async () => (await outbox().countDocuments()) >= PHONES, 70_000).catch((err: Error) => {
+    await waitFor(`all ${PHONES} in the outbox (${atKill} at the kill)`, async () => (await outbox().countDocuments()) >= PHONES, 120_000).catch((err: Error) => {
       throw new Error(`${err.message}\n${second.output()}`);
     });
     await sleep(500); // a duplicate would arrive right after the last first one
