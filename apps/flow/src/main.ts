@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, onShutdown, systemClock } from '@feedback/kit-core';
-import { startGrpcServer } from '@feedback/kit-grpc';
+import { memoizeSerialization, startGrpcServer } from '@feedback/kit-grpc';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { FlowServiceService } from '@feedback/proto/feedback/flow/v1/flow';
 import { CachedFlowRepository } from './adapters/cached-flow.repository.js';
@@ -21,7 +21,7 @@ const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
   logger,
-  services: [{ definition: FlowServiceService, implementation: flowHandlers(deps) }],
+  services: [{ definition: memoizeSerialization(FlowServiceService, ['getFlow']), implementation: flowHandlers(deps) }],
 });
 logger.info({ port: server.port }, 'flow service listening');
 

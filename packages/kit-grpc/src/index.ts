@@ -11,3 +11,4 @@ export { appErrorToStatus, statusToAppError, ERROR_DETAIL_KEY } from './error-ma
 export { callMetadata, contextFromMetadata } from './metadata.js';
 export { createHealthService } from './health.service.js';
 export { unary } from './unary.js';
+export { memoizeSerialization } from './memoized-answers.js';
