@@ -109,3 +109,10 @@ export async function insertOnce<T extends Document & { _id: string }>(collectio
 function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }
+
+/**
+ * Options for a query or update whose filter names `_id` and more fields (`{_id, account_id}`):
+ * MongoDB picks the `_id` index by itself, but the local server (SecantusDB) scans the whole
+ * collection unless told (docs/decisions.md "Local MongoDB server"). Harmless on MongoDB.
+ */
+export const BY_ID = { hint: '_id_' } as const;

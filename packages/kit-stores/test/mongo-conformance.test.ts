@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMongo, type MongoHandle } from '../src/index.js';
+import { BY_ID, connectMongo, type MongoHandle } from '../src/index.js';
 import { logger, stack, uniqueName } from './helpers.js';
 
 /**
@@ -53,6 +53,11 @@ describe('mongo server conformance', () => {
     expect(stages(byPhone.queryPlanner?.winningPlan)).toContain('IXSCAN');
     expect(indexNames(byPhone.queryPlanner?.winningPlan)).toContain('account_phone');
     expect(byPhone.executionStats?.totalDocsExamined).toBeLessThanOrEqual(1);
+    // `_id` and another field: MongoDB picks the _id index by itself, SecantusDB 0.7 only when
+    // hinted, so the services pass BY_ID with such filters (reads and updates alike).
+    const byIdAndAccount = await people.find({ _id: 'p42', account: 'a0' }, BY_ID).explain('executionStats');
+    expect(indexNames(byIdAndAccount.queryPlanner?.winningPlan)).toContain('_id_');
+    expect(byIdAndAccount.executionStats?.totalDocsExamined).toBeLessThanOrEqual(1);
     // The check can fail: an unindexed field is scanned.
     const unindexed = await people.find({ phone: '905327' }).explain();
     expect(stages(unindexed.queryPlanner?.winningPlan)).not.toContain('IXSCAN');

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { BY_ID } from '@feedback/kit-stores';
 import type { CampaignRepository } from '../../domain/ports.js';
 import type { SmsCampaign } from '../../domain/sharing.js';
 
@@ -47,7 +48,7 @@ export class MongoCampaignRepository implements CampaignRepository {
   }
 
   private async load(accountId: string, id: string): Promise<SmsCampaign | null> {
-    const d = await this.docs.findOne({ _id: id, account_id: accountId });
+    const d = await this.docs.findOne({ _id: id, account_id: accountId }, BY_ID);
     return d ? toCampaign(d) : null;
   }
 }

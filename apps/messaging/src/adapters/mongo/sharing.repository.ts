@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { BY_ID, isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { SharingRepository } from '../../domain/ports.js';
 import type { Recipient, RejectedPhone, SmsSharing } from '../../domain/sharing.js';
@@ -60,7 +60,7 @@ export class MongoSharingRepository implements SharingRepository {
   }
 
   async findById(accountId: string, id: string): Promise<SmsSharing | null> {
-    const d = await this.sharings.findOne({ _id: id, account_id: accountId });
+    const d = await this.sharings.findOne({ _id: id, account_id: accountId }, BY_ID);
     return d ? { id: d._id, accountId: d.account_id, campaignId: d.campaign_id, createdAt: d.created_at, accepted: d.accepted, duplicates: d.duplicates, rejected: d.rejected } : null;
   }
 
