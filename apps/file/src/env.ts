@@ -28,8 +28,6 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       EXPIRY_BATCH: env.int(100, 1),
       /** Unfinished multipart uploads older than this are aborted; above the gateway's stream deadline (1 h). */
       STALE_UPLOAD_SECONDS: env.int(6 * 60 * 60, 60),
-      /** Unfinished multipart uploads older than this are aborted; above the gateway's stream deadline (1 h). */
-      STALE_UPLOAD_SECONDS: env.int(6 * 60 * 60, 60),
       LOG_LEVEL: env.logLevel(),
     },
     vars,
