@@ -2,9 +2,24 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const infrastructureModules = [
-  '@grpc/*', 'kafkajs', 'mongodb', 'minio', 'ioredis', 'fastify', '@fastify/*', 'rate-limiter-flexible',
-  'pino', '@feedback/proto', '@feedback/proto/*', '@feedback/kit-grpc', '@feedback/kit-kafka', '@feedback/kit-stores',
-  'node:http', 'node:net', 'node:fs', 'node:fs/promises',
+  '@grpc/*',
+  'kafkajs',
+  'mongodb',
+  'minio',
+  'ioredis',
+  'fastify',
+  '@fastify/*',
+  'rate-limiter-flexible',
+  'pino',
+  '@feedback/proto',
+  '@feedback/proto/*',
+  '@feedback/kit-grpc',
+  '@feedback/kit-kafka',
+  '@feedback/kit-stores',
+  'node:http',
+  'node:net',
+  'node:fs',
+  'node:fs/promises',
 ];
 
 export default tseslint.config(
@@ -21,9 +36,14 @@ export default tseslint.config(
     // Domain code is plain TypeScript: rules only, its ports passed in. Adapters live elsewhere.
     files: ['apps/*/src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: infrastructureModules, message: 'domain/ must not import infrastructure; take a port as an argument instead.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: infrastructureModules, message: 'domain/ must not import infrastructure; take a port as an argument instead.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -11,10 +11,9 @@ const check = process.argv.includes('--check');
 const buf = join(root, 'node_modules/.bin/buf');
 
 function generate(outDir) {
-  const template = readFileSync(join(root, 'proto/buf.gen.yaml'), 'utf8').replace(
-    /out: .*/,
-    `out: ${outDir}`,
-  ).replace(/local: \.\.\/node_modules/, `local: ${join(root, 'node_modules')}`);
+  const template = readFileSync(join(root, 'proto/buf.gen.yaml'), 'utf8')
+    .replace(/out: .*/, `out: ${outDir}`)
+    .replace(/local: \.\.\/node_modules/, `local: ${join(root, 'node_modules')}`);
   const tmpl = join(tmpdir(), `buf-gen-${process.pid}.yaml`);
   writeFileSync(tmpl, template);
   try {
@@ -41,10 +40,17 @@ if (!check) {
     generate(fresh);
     const want = listFiles(fresh).sort();
     let have = [];
-    try { have = listFiles(committed).sort(); } catch { /* missing folder is stale */ }
+    try {
+      have = listFiles(committed).sort();
+    } catch {
+      /* missing folder is stale */
+    }
     const stale = [...new Set([...want, ...have])].filter((f) => {
-      try { return readFileSync(join(fresh, f), 'utf8') !== readFileSync(join(committed, f), 'utf8'); }
-      catch { return true; }
+      try {
+        return readFileSync(join(fresh, f), 'utf8') !== readFileSync(join(committed, f), 'utf8');
+      } catch {
+        return true;
+      }
     });
     if (stale.length > 0) {
       console.error(`proto: generated code is stale; run \`pnpm proto:gen\` and commit:\n  ${stale.join('\n  ')}`);

@@ -94,19 +94,33 @@ export async function activeSurveysBench(opts: { durationSec: number; rounds: nu
     // The survey service's queries (adapters/mongo/customer.repository.ts findBy, link.repository.ts findActive).
     const directLookup = async (kind: Kind, i: number) => {
       const filter =
-        kind === 'phone' ? { account_id: accountId, phone: phoneOf(i) } : kind === 'email' ? { account_id: accountId, email_lower: emailOf(i) } : { account_id: accountId, external_id: externalIdOf(i) };
+        kind === 'phone'
+          ? { account_id: accountId, phone: phoneOf(i) }
+          : kind === 'email'
+            ? { account_id: accountId, email_lower: emailOf(i) }
+            : { account_id: accountId, external_id: externalIdOf(i) };
       const hint = kind === 'phone' ? CUSTOMER_INDEX.phone : kind === 'email' ? CUSTOMER_INDEX.email : CUSTOMER_INDEX.externalId;
       const customer = await customers.findOne(filter, { hint });
       if (!customer) return [];
       return links
-        .find({ account_id: accountId, customer_id: customer._id, node_id: nodeId, answered_at: null, expires_at: { $gt: new Date() } }, { hint: 'account_customer_node' })
+        .find(
+          { account_id: accountId, customer_id: customer._id, node_id: nodeId, answered_at: null, expires_at: { $gt: new Date() } },
+          { hint: 'account_customer_node' },
+        )
         .limit(MAX_LINKS)
         .toArray();
     };
     const url = `${stack.base_url}/external/v1/nodes/${nodeId}/active_surveys`;
     const headers = { authorization: `Bearer ${set.integration_token}`, 'content-type': 'application/json' };
     const bodyOf = (kind: Kind, i: number) =>
-      JSON.stringify({ customer: kind === 'phone' ? { phone_number: `+${phoneOf(i)}` } : kind === 'email' ? { email: emailOf(i) } : { external_id: externalIdOf(i) } });
+      JSON.stringify({
+        customer:
+          kind === 'phone'
+            ? { phone_number: `+${phoneOf(i)}` }
+            : kind === 'email'
+              ? { email: emailOf(i) }
+              : { external_id: externalIdOf(i) },
+      });
 
     // Both sides must find the same surveys before their speed means anything.
     for (const kind of KINDS) {
@@ -116,14 +130,17 @@ export async function activeSurveysBench(opts: { durationSec: number; rounds: nu
         const api = (await res.json()) as { count?: number };
         const direct = await directLookup(kind, i);
         if (res.status !== 200 || api.count !== expectedActive(i) || direct.length !== expectedActive(i)) {
-          throw new Error(`customer ${i} by ${kind}: expected ${expectedActive(i)} active surveys, API ${res.status} ${JSON.stringify(api)}, direct ${direct.length}`);
+          throw new Error(
+            `customer ${i} by ${kind}: expected ${expectedActive(i)} active surveys, API ${res.status} ${JSON.stringify(api)}, direct ${direct.length}`,
+          );
         }
       }
     }
 
     const results = [];
     for (const kind of KINDS) {
-      const apiRun = (durationSec: number) => runLoad({ url, method: 'POST', headers, nextBody: () => bodyOf(kind, pick()), connections: CONNECTIONS, durationSec });
+      const apiRun = (durationSec: number) =>
+        runLoad({ url, method: 'POST', headers, nextBody: () => bodyOf(kind, pick()), connections: CONNECTIONS, durationSec });
       const directRun = (durationSec: number) =>
         runLoop({
           concurrency: CONNECTIONS,
@@ -146,7 +163,13 @@ export async function activeSurveysBench(opts: { durationSec: number; rounds: nu
       const b = summarize(name, 'driver: customer + links (baseline)', base);
       const s = summarize(name, 'API → gateway → gRPC survey', subj);
       const ratio = b.rps > 0 ? s.rps / b.rps : 0;
-      report(name, [b, s], ratio, { customers: population, links: population * CHANNELS, rounds: opts.rounds, durationSec: opts.durationSec, connections: CONNECTIONS });
+      report(name, [b, s], ratio, {
+        customers: population,
+        links: population * CHANNELS,
+        rounds: opts.rounds,
+        durationSec: opts.durationSec,
+        connections: CONNECTIONS,
+      });
       results.push({ kind, baseline: b, subject: s, ratio });
     }
 
@@ -158,10 +181,23 @@ export async function activeSurveysBench(opts: { durationSec: number; rounds: nu
     const benchUsed = process.cpuUsage(benchCpu);
     const benchMs = (benchUsed.user + benchUsed.system) / 1000;
     const api = await cpuPerRequest(['gateway', 'survey', 'mongo'], () =>
-      runLoad({ url, method: 'POST', headers, nextBody: () => bodyOf('phone', pick()), connections: CONNECTIONS, durationSec: opts.durationSec }),
+      runLoad({
+        url,
+        method: 'POST',
+        headers,
+        nextBody: () => bodyOf('phone', pick()),
+        connections: CONNECTIONS,
+        durationSec: opts.durationSec,
+      }),
     );
-    const fmt = (o: Record<string, number>) => Object.entries(o).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ');
-    const directCpu = { 'mongo (direct)': direct.perRequest.mongo ?? 0, 'bench driver (direct)': direct.result.requests > 0 ? benchMs / direct.result.requests : 0 };
+    const fmt = (o: Record<string, number>) =>
+      Object.entries(o)
+        .map(([k, v]) => `${k} ${v.toFixed(3)} ms`)
+        .join(', ');
+    const directCpu = {
+      'mongo (direct)': direct.perRequest.mongo ?? 0,
+      'bench driver (direct)': direct.result.requests > 0 ? benchMs / direct.result.requests : 0,
+    };
     console.log(`\nCPU per request by phone, API (${Math.round(api.result.rps)} req/s): ${fmt(api.perRequest)}`);
     console.log(`CPU per request by phone, direct (${Math.round(direct.result.rps)} req/s): ${fmt(directCpu)}`);
     const cpu = { ...api.perRequest, ...directCpu };
@@ -187,9 +223,12 @@ export async function activeSurveysBench(opts: { durationSec: number; rounds: nu
 async function dataset(db: Db, baseUrl: string, adminToken: string): Promise<Marker> {
   const markers = db.collection<Marker>(MARKER);
   let marker = await markers.findOne({ _id: 'dataset' });
-  const usable = marker && process.env.BENCH_SURVEY_RELOAD !== '1' && marker.customers === CUSTOMERS && (await gatewayKnows(baseUrl, marker));
+  const usable =
+    marker && process.env.BENCH_SURVEY_RELOAD !== '1' && marker.customers === CUSTOMERS && (await gatewayKnows(baseUrl, marker));
   if (marker && usable && marker.state === 'complete') {
-    console.log(`reusing ${marker.customers} customers and ${marker.links} links loaded ${marker.loaded_at.toISOString()} in ${marker.load_seconds?.toFixed(0)} s`);
+    console.log(
+      `reusing ${marker.customers} customers and ${marker.links} links loaded ${marker.loaded_at.toISOString()} in ${marker.load_seconds?.toFixed(0)} s`,
+    );
     return marker;
   }
   if (marker && !usable) {
@@ -203,7 +242,16 @@ async function dataset(db: Db, baseUrl: string, adminToken: string): Promise<Mar
   }
   if (!marker) {
     const setup = await createAccount(baseUrl, adminToken);
-    marker = { _id: 'dataset', state: 'loading', customers: CUSTOMERS, links: CUSTOMERS * CHANNELS, ...setup, loaded_at: new Date(), loaded: 0, load_seconds: 0 };
+    marker = {
+      _id: 'dataset',
+      state: 'loading',
+      customers: CUSTOMERS,
+      links: CUSTOMERS * CHANNELS,
+      ...setup,
+      loaded_at: new Date(),
+      loaded: 0,
+      load_seconds: 0,
+    };
     await markers.insertOne(marker);
   } else {
     console.log(`resuming the load at customer ${marker.loaded} of ${marker.customers}`);
@@ -216,11 +264,15 @@ async function dataset(db: Db, baseUrl: string, adminToken: string): Promise<Mar
   const budgetSec = Number(process.env.BENCH_SURVEY_LOAD_BUDGET_SEC ?? 0);
   const { seconds, loaded } = await load(db, markers, marker, budgetSec > 0 ? performance.now() + budgetSec * 1000 : Infinity);
   if (loaded < CUSTOMERS) {
-    console.log(`load budget spent: ${loaded} of ${CUSTOMERS} customers in (${seconds.toFixed(0)} s so far); measuring over those, the next run goes on loading`);
+    console.log(
+      `load budget spent: ${loaded} of ${CUSTOMERS} customers in (${seconds.toFixed(0)} s so far); measuring over those, the next run goes on loading`,
+    );
     return { ...marker, loaded, load_seconds: seconds };
   }
   await markers.updateOne({ _id: 'dataset' }, { $set: { state: 'complete', loaded: CUSTOMERS, load_seconds: seconds } });
-  console.log(`loaded ${CUSTOMERS} customers and ${marker.links} links in ${seconds.toFixed(0)} s (${Math.round((CUSTOMERS + marker.links) / seconds)} docs/s)`);
+  console.log(
+    `loaded ${CUSTOMERS} customers and ${marker.links} links in ${seconds.toFixed(0)} s (${Math.round((CUSTOMERS + marker.links) / seconds)} docs/s)`,
+  );
   return { ...marker, state: 'complete', loaded: CUSTOMERS, load_seconds: seconds };
 }
 
@@ -265,9 +317,22 @@ async function createAccount(baseUrl: string, adminToken: string) {
   });
   const channels = [];
   for (let c = 0; c < CHANNELS; c++) {
-    channels.push(await admin(`/accounts/${account.id}/channels`, { name: `Bench channel ${c}`, node_id: node.id, flow_id: flow.id, link_ttl_days: TTL_DAYS }));
+    channels.push(
+      await admin(`/accounts/${account.id}/channels`, {
+        name: `Bench channel ${c}`,
+        node_id: node.id,
+        flow_id: flow.id,
+        link_ttl_days: TTL_DAYS,
+      }),
+    );
   }
-  return { account_id: account.id!, integration_token: token, node_id: node.id!, flow_id: flow.id!, channel_ids: channels.map((c) => c.id!) };
+  return {
+    account_id: account.id!,
+    integration_token: token,
+    node_id: node.id!,
+    flow_id: flow.id!,
+    channel_ids: channels.map((c) => c.id!),
+  };
 }
 
 /** A UUID derived from the account and customer number, so a resumed load writes the same ids. */
@@ -337,7 +402,9 @@ async function load(db: Db, markers: Collection<Marker>, m: Marker, until: numbe
           const channel = byId.get(m.channel_ids[c]!)!;
           const state = c === 0 ? 'active' : i % 4 === 0 ? 'answered' : i % 4 === 1 ? 'expired' : 'active';
           // Expired links were activated more than a TTL ago; the others within the last week.
-          const activated = new Date(state === 'expired' ? now - (TTL_DAYS + 10) * DAY_MS : now - ((i + c) % 7) * DAY_MS - (i % 86_400) * 1000);
+          const activated = new Date(
+            state === 'expired' ? now - (TTL_DAYS + 10) * DAY_MS : now - ((i + c) % 7) * DAY_MS - (i % 86_400) * 1000,
+          );
           const tokenAt = (k * CHANNELS + c) * 24;
           // The shape of MongoLinkRepository.activate's upsert.
           linkDocs.push({
@@ -366,7 +433,9 @@ async function load(db: Db, markers: Collection<Marker>, m: Marker, until: numbe
       while (finished.delete(loaded)) loaded = Math.min(loaded + BATCH, CUSTOMERS);
       const s = (performance.now() - started) / 1000;
       await markers.updateOne({ _id: 'dataset' }, { $set: { loaded, load_seconds: earlier + s } });
-      process.stdout.write(`\rloading: ${loaded}/${CUSTOMERS} customers, ${Math.round(((loaded - resumedAt) * (1 + CHANNELS)) / s)} docs/s   `);
+      process.stdout.write(
+        `\rloading: ${loaded}/${CUSTOMERS} customers, ${Math.round(((loaded - resumedAt) * (1 + CHANNELS)) / s)} docs/s   `,
+      );
     }
   };
   await Promise.all([worker(), worker()]);

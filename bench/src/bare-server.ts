@@ -13,7 +13,10 @@ export interface BareResponse {
 }
 
 export async function startBareServer(res: BareResponse): Promise<{ url: string; stop: () => void }> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   child.send(res);
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve(m as number));

@@ -65,7 +65,11 @@ export async function compare(c: Comparison) {
 }
 
 export function report(name: string, rows: Summary[], ratio: number, setup: Record<string, number>) {
-  console.log(`\n== ${name} (${Object.entries(setup).map(([k, v]) => `${k}=${v}`).join(', ')})`);
+  console.log(
+    `\n== ${name} (${Object.entries(setup)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')})`,
+  );
   console.log(
     `${'side'.padEnd(34)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'errors'.padStart(7)} ${'loadgen CPU ms/req'.padStart(19)}`,
   );

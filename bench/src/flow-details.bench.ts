@@ -50,8 +50,9 @@ export async function flowDetailsBench(opts: { durationSec: number; rounds: numb
       runLoad({ url, headers, connections: 16, durationSec: opts.durationSec }),
     );
     console.log(
-      `CPU per request: ${Object.entries(perRequest).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}` +
-        ' (mongo = the database server; flow cache hits skip it)',
+      `CPU per request: ${Object.entries(perRequest)
+        .map(([k, v]) => `${k} ${v.toFixed(3)} ms`)
+        .join(', ')}` + ' (mongo = the database server; flow cache hits skip it)',
     );
     return { ...comparison, cpuPerRequestMs: perRequest };
   } finally {

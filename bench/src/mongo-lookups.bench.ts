@@ -17,7 +17,6 @@ interface Person {
   name: string;
 }
 
-
 const phoneOf = (i: number) => `90532${String(i).padStart(7, '0')}`;
 const accountOf = (i: number) => `acct-${i % ACCOUNTS}`;
 
@@ -95,7 +94,10 @@ export async function mongoLookupsBench(opts: { durationSec: number; rounds: num
     }
     const verdict = results[0]!.subject.p99 <= 10 ? 'meets' : 'MISSES';
     console.log(`single lookups by (account, phone): p99 ${results[0]!.subject.p99.toFixed(2)} ms — ${verdict} the 10 ms goal`);
-    if (mongoPid) console.log(`mongo server resident memory: idle ${rssIdle.toFixed(0)} MiB, after load and lookups ${rssMiB(mongoPid).toFixed(0)} MiB (after load ${rssLoaded.toFixed(0)} MiB)`);
+    if (mongoPid)
+      console.log(
+        `mongo server resident memory: idle ${rssIdle.toFixed(0)} MiB, after load and lookups ${rssMiB(mongoPid).toFixed(0)} MiB (after load ${rssLoaded.toFixed(0)} MiB)`,
+      );
     return { load_seconds: loaded.load_seconds, results };
   } finally {
     await client.close();

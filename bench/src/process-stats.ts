@@ -9,7 +9,11 @@ export function pidOf(name: string, localDir = join(process.cwd(), '..', '.local
   const given = process.env.BENCH_PIDS?.split(',').find((p) => p.startsWith(`${name}=`));
   if (given) return Number(given.slice(name.length + 1));
   try {
-    const pid = Number(readFileSync(join(localDir, 'run', `${name}.pid`), 'utf8').trim().split(/\s+/)[0]);
+    const pid = Number(
+      readFileSync(join(localDir, 'run', `${name}.pid`), 'utf8')
+        .trim()
+        .split(/\s+/)[0],
+    );
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;

@@ -12,7 +12,9 @@ const names = new Map(
     .map((l) => l.split(' ')),
 );
 // window.txt (bench/profile.sh): start and end of the benchmark in µs of the profiles' clock.
-const window = existsSync(join(dir, 'window.txt')) ? readFileSync(join(dir, 'window.txt'), 'utf8').trim().split(/\s+/).map(Number) : undefined;
+const window = existsSync(join(dir, 'window.txt'))
+  ? readFileSync(join(dir, 'window.txt'), 'utf8').trim().split(/\s+/).map(Number)
+  : undefined;
 const out = [];
 // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (others: tsx's loader).
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0')) {
@@ -31,7 +33,9 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile') && f
   let total = 0;
   for (const node of profile.nodes) {
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url ? `${url.replace(/^.*\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '').replace(/^file:\/\/.*\/(apps|packages)\//, '$1/')}:${lineNumber + 1}` : '';
+    const where = url
+      ? `${url.replace(/^.*\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '').replace(/^file:\/\/.*\/(apps|packages)\//, '$1/')}:${lineNumber + 1}`
+      : '';
     const key = `${functionName || '(anonymous)'} ${where}`.trim();
     const n = hits.get(node.id) ?? 0;
     self.set(key, (self.get(key) ?? 0) + n);
@@ -39,9 +43,15 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile') && f
   }
   const idle = ['(idle)', '(program)'].reduce((s, k) => s + (self.get(k) ?? 0), 0);
   const span = Math.min(to, profile.endTime) - Math.max(from, profile.startTime);
-  out.push(`## ${names.get(pid) ?? 'pid ' + pid} (${((total - idle) * interval / 1000).toFixed(0)} ms busy of ${(span / 1000).toFixed(0)} ms${window ? ' of the benchmark' : ''})`, '');
+  out.push(
+    `## ${names.get(pid) ?? 'pid ' + pid} (${(((total - idle) * interval) / 1000).toFixed(0)} ms busy of ${(span / 1000).toFixed(0)} ms${window ? ' of the benchmark' : ''})`,
+    '',
+  );
   out.push('| self % of busy | frame |', '|---|---|');
-  for (const [key, hits] of [...self].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
+  for (const [key, hits] of [...self]
+    .filter(([k]) => k !== '(idle)')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP)) {
     out.push(`| ${((100 * hits) / Math.max(1, total - idle)).toFixed(1)} | \`${key}\` |`);
   }
   out.push('');

@@ -28,12 +28,18 @@ export async function redirectsBench(opts: { durationSec: number; rounds: number
       rounds: opts.rounds,
       connections: 16,
     });
-    console.log(`p99 under 10 ms: ${result.subject.p99 < 10 ? 'yes' : 'NO'}; at least half the bare rate: ${result.ratio >= 0.5 ? 'yes' : 'NO'}`);
+    console.log(
+      `p99 under 10 ms: ${result.subject.p99 < 10 ? 'yes' : 'NO'}; at least half the bare rate: ${result.ratio >= 0.5 ? 'yes' : 'NO'}`,
+    );
     // Where the time goes: CPU per request of each process on the path, in one more subject run.
     const { perRequest } = await cpuPerRequest(['gateway', 'shortener', 'mongo'], () =>
       runLoad({ url, expectStatus: 302, connections: 16, durationSec: opts.durationSec }),
     );
-    console.log(`CPU per request: ${Object.entries(perRequest).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')} (shortener/mongo: cache misses and clicks)`);
+    console.log(
+      `CPU per request: ${Object.entries(perRequest)
+        .map(([k, v]) => `${k} ${v.toFixed(3)} ms`)
+        .join(', ')} (shortener/mongo: cache misses and clicks)`,
+    );
     await verifyClicks(stack, 20_000);
     return { ...result, cpuPerRequestMs: perRequest };
   } finally {

@@ -23,7 +23,14 @@ export async function shortenBench(opts: { durationSec: number; rounds: number }
     runLoop({
       concurrency,
       durationSec,
-      op: () => links.insertOne({ _id: randomBytes(6).toString('base64url'), full_url: url, account_id: null, domain: null, created_at: new Date() }),
+      op: () =>
+        links.insertOne({
+          _id: randomBytes(6).toString('base64url'),
+          full_url: url,
+          account_id: null,
+          domain: null,
+          created_at: new Date(),
+        }),
     });
   const viaApi = (durationSec: number) =>
     runLoad({
@@ -48,7 +55,11 @@ export async function shortenBench(opts: { durationSec: number; rounds: number }
     const ratio = b.rps > 0 ? s.rps / b.rps : 0;
     report('shorten', [b, s], ratio, { rounds: opts.rounds, durationSec: opts.durationSec, connections: concurrency });
     const { perRequest } = await cpuPerRequest(['gateway', 'shortener', 'mongo'], () => viaApi(opts.durationSec));
-    console.log(`CPU per request: ${Object.entries(perRequest).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}`);
+    console.log(
+      `CPU per request: ${Object.entries(perRequest)
+        .map(([k, v]) => `${k} ${v.toFixed(3)} ms`)
+        .join(', ')}`,
+    );
     return { baseline: b, subject: s, ratio, cpuPerRequestMs: perRequest };
   } finally {
     await db.dropDatabase().catch(() => undefined);

@@ -14,7 +14,8 @@ const PROCESSES = ['gateway', 'messaging', 'survey', 'shortener', 'mongo', 'kafk
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
 const uniq = () => randomBytes(4).toString('hex');
 /** Distinct valid Turkish mobiles per run and request, so every recipient is really dispatched. */
-const phoneList = (run: number, request: number) => Array.from({ length: PHONES }, (_, i) => `+90 53${run % 10} ${String(request * PHONES + i).padStart(7, '0')}`);
+const phoneList = (run: number, request: number) =>
+  Array.from({ length: PHONES }, (_, i) => `+90 53${run % 10} ${String(request * PHONES + i).padStart(7, '0')}`);
 
 /**
  * SMS sharing through the running stack, as an integrator sends it:
@@ -47,7 +48,9 @@ export async function smsSharingBench() {
     const first = await share(baseUrl, setup, phoneList(run, 0));
     const sent = await untilDispatched(outbox, [first]);
     const seconds = (performance.now() - started) / 1000;
-    const cpuPerRecipient = Object.fromEntries(pids.map(([name, pid], i) => [name, Number((((cpuSeconds(pid) - cpuBefore[i]!) * 1000) / sent).toFixed(3))]));
+    const cpuPerRecipient = Object.fromEntries(
+      pids.map(([name, pid], i) => [name, Number((((cpuSeconds(pid) - cpuBefore[i]!) * 1000) / sent).toFixed(3))]),
+    );
     const subjectRps = sent / seconds;
 
     // (a) more samples of the accept latency, back to back; their recipients are dispatched before the run ends.
@@ -72,9 +75,24 @@ export async function smsSharingBench() {
     const result = {
       name: 'sms-sharing',
       phones: PHONES,
-      accept_ms: { p50: Math.round(quantile(latencies, 0.5)), p99: Math.round(quantile(latencies, 0.99)), samples: latencies.map(Math.round), errors, goal_p50: 250 },
-      dispatch: { recipients: sent, seconds: Number(seconds.toFixed(1)), recipients_per_sec: Math.round(subjectRps), backlog_drain_per_sec: Math.round(drainRps) },
-      baseline: { label: 'kafkajs produce+consume, insertMany per batch', seconds: Number(baseline.seconds.toFixed(2)), recipients_per_sec: Math.round(baseline.rps) },
+      accept_ms: {
+        p50: Math.round(quantile(latencies, 0.5)),
+        p99: Math.round(quantile(latencies, 0.99)),
+        samples: latencies.map(Math.round),
+        errors,
+        goal_p50: 250,
+      },
+      dispatch: {
+        recipients: sent,
+        seconds: Number(seconds.toFixed(1)),
+        recipients_per_sec: Math.round(subjectRps),
+        backlog_drain_per_sec: Math.round(drainRps),
+      },
+      baseline: {
+        label: 'kafkajs produce+consume, insertMany per batch',
+        seconds: Number(baseline.seconds.toFixed(2)),
+        recipients_per_sec: Math.round(baseline.rps),
+      },
       ratio: Number((subjectRps / baseline.rps).toFixed(3)),
       goal_ratio: 0.5,
       cpu_ms_per_recipient: cpuPerRecipient,
@@ -119,13 +137,24 @@ async function newCampaign(baseUrl: string, adminToken: string): Promise<Setup> 
   const account = await admin('/accounts', { name: `bench-sms-${uniq()}` });
   const token = await admin(`/accounts/${account.id}/tokens`, { kind: 'api', name: 'bench' });
   const node = await admin(`/accounts/${account.id}/nodes`, { name: 'Bench store' });
-  const flow = await admin(`/accounts/${account.id}/flows`, { name: 'Bench', questions: [{ key: 'nps', body: { en: 'Recommend us?' }, style: 'nps' }] });
-  const campaign = await admin(`/accounts/${account.id}/sms_campaigns`, { name: 'Bench SMS', node_id: node.id, flow_id: flow.id, message_template: 'Merhaba {{name}}, görüşünüz: {{link}}' });
+  const flow = await admin(`/accounts/${account.id}/flows`, {
+    name: 'Bench',
+    questions: [{ key: 'nps', body: { en: 'Recommend us?' }, style: 'nps' }],
+  });
+  const campaign = await admin(`/accounts/${account.id}/sms_campaigns`, {
+    name: 'Bench SMS',
+    node_id: node.id,
+    flow_id: flow.id,
+    message_template: 'Merhaba {{name}}, görüşünüz: {{link}}',
+  });
   return { campaignId: campaign.id!, token: token.token! };
 }
 
 async function share(baseUrl: string, setup: Setup, phones: string[]): Promise<{ id: string; accepted: number; ms: number }> {
-  const body = JSON.stringify({ phone_numbers: phones, custom_attributes: Object.fromEntries(phones.slice(0, 100).map((p, i) => [p, { name: `Müşteri ${i}` }])) });
+  const body = JSON.stringify({
+    phone_numbers: phones,
+    custom_attributes: Object.fromEntries(phones.slice(0, 100).map((p, i) => [p, { name: `Müşteri ${i}` }])),
+  });
   const t0 = performance.now();
   const res = await fetch(`${baseUrl}/v1/sms_campaigns/${setup.campaignId}/sms_sharings`, {
     method: 'POST',
@@ -156,7 +185,13 @@ async function bareBaseline(brokers: string[], mongo: MongoClient): Promise<{ se
   const allWritten = new Promise<void>((r) => (done = r));
   await consumer.run({
     eachBatch: async ({ batch }) => {
-      const rows = batch.messages.map((m) => ({ _id: m.key!.toString(), phone: m.key!.toString(), text: m.value!.toString(), status: 'sent', created_at: new Date() }));
+      const rows = batch.messages.map((m) => ({
+        _id: m.key!.toString(),
+        phone: m.key!.toString(),
+        text: m.value!.toString(),
+        status: 'sent',
+        created_at: new Date(),
+      }));
       if (rows.length) await docs.insertMany(rows, { ordered: false });
       written += rows.length;
       if (written >= PHONES) done();
@@ -165,7 +200,10 @@ async function bareBaseline(brokers: string[], mongo: MongoClient): Promise<{ se
   await new Promise((r) => setTimeout(r, 3_000)); // the group's first join, outside the timing
   const t0 = performance.now();
   for (let i = 0; i < PHONES; i += 500) {
-    const messages = Array.from({ length: Math.min(500, PHONES - i) }, (_, j) => ({ key: `90532${String(i + j).padStart(7, '0')}`, value: `Merhaba, görüşünüz: https://s.example/${i + j}` }));
+    const messages = Array.from({ length: Math.min(500, PHONES - i) }, (_, j) => ({
+      key: `90532${String(i + j).padStart(7, '0')}`,
+      value: `Merhaba, görüşünüz: https://s.example/${i + j}`,
+    }));
     await producer.send({ topic, acks: -1, messages });
   }
   await allWritten;

@@ -12,8 +12,20 @@ const GOALS: [prefix: string, ratio: number][] = [
 ];
 const goalOf = (name: string) => GOALS.find(([prefix]) => name.startsWith(prefix))?.[1];
 
-interface Row { label: string; rps: number; p50: number; p99: number; errors: number; loadgenCpuMs?: number }
-interface Result { name: string; rows?: Row[]; ratio?: number; at?: string }
+interface Row {
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  loadgenCpuMs?: number;
+}
+interface Result {
+  name: string;
+  rows?: Row[];
+  ratio?: number;
+  at?: string;
+}
 
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '' : n.toFixed(digits));
 
@@ -45,7 +57,11 @@ export function writeSummary(dir: string, since: Date, cpu: Record<string, Recor
   if (cpuRows.length) {
     lines.push('', 'CPU per request of each process on the path (ms):', '');
     for (const [name, perProcess] of cpuRows) {
-      lines.push(`- ${name}: ${Object.entries(perProcess).map(([p, ms]) => `${p} ${ms.toFixed(3)}`).join(', ')}`);
+      lines.push(
+        `- ${name}: ${Object.entries(perProcess)
+          .map(([p, ms]) => `${p} ${ms.toFixed(3)}`)
+          .join(', ')}`,
+      );
     }
   }
   const file = join(dir, 'summary.md');

@@ -53,7 +53,11 @@ export async function uploadBench() {
   const stack = readStackFile();
   const base = stack.base_url!;
   const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
-    const res = await fetch(base + path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(base + path, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { id: string; token: string; data: { id: string } };
   };
@@ -63,7 +67,13 @@ export async function uploadBench() {
   const apiHeaders = { authorization: `Token token=${token}` };
   const directoryId = (await call('POST', `/v2/file_service/${account.id}/directories`, apiHeaders, { name: 'bench' })).data.id;
 
-  const s3 = createS3({ endpoint: stack.s3.endpoint, accessKey: stack.s3.access_key, secretKey: stack.s3.secret_key, region: stack.s3.region, logger: createLogger('bench', 'silent') });
+  const s3 = createS3({
+    endpoint: stack.s3.endpoint,
+    accessKey: stack.s3.access_key,
+    secretKey: stack.s3.secret_key,
+    region: stack.s3.region,
+    logger: createLogger('bench', 'silent'),
+  });
   const bucket = process.env.S3_BUCKET ?? 'feedback-files';
   const directKeys: string[] = [];
   const uploaded: string[] = [];
@@ -83,7 +93,11 @@ export async function uploadBench() {
       const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
       const req = request(`${base}/v2/file_service/directory/${directoryId}/files`, {
         method: 'POST',
-        headers: { ...apiHeaders, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + bytes + tail.length },
+        headers: {
+          ...apiHeaders,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + bytes + tail.length,
+        },
       });
       req.on('response', (res) => {
         let body = '';
@@ -122,16 +136,32 @@ export async function uploadBench() {
     const ratio = overall(apiMBs) / overall(directMBs);
     console.log(`\n== upload (${size / MiB} MiB per upload, rounds=${rounds}, alternating)`);
     console.log(`${'side'.padEnd(44)} ${'MB/s overall'.padStart(14)}  runs`);
-    console.log(`${'direct minio-client putObject'.padEnd(44)} ${overall(directMBs).toFixed(1).padStart(14)}  ${directMBs.map((x) => x.toFixed(1)).join(' ')}`);
-    console.log(`${'HTTP multipart → gateway → gRPC → file → S3'.padEnd(44)} ${overall(apiMBs).toFixed(1).padStart(14)}  ${apiMBs.map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(
+      `${'direct minio-client putObject'.padEnd(44)} ${overall(directMBs).toFixed(1).padStart(14)}  ${directMBs.map((x) => x.toFixed(1)).join(' ')}`,
+    );
+    console.log(
+      `${'HTTP multipart → gateway → gRPC → file → S3'.padEnd(44)} ${overall(apiMBs).toFixed(1).padStart(14)}  ${apiMBs.map((x) => x.toFixed(1)).join(' ')}`,
+    );
     console.log(`ratio (API/direct MB/s): ${ratio.toFixed(3)}  (goal ≥ 0.6)`);
-    console.log(`peak RSS growth during API uploads: gateway ${growth.gateway!.toFixed(1)} MiB, file service ${growth.file!.toFixed(1)} MiB  (goal ≤ 128 each)`);
+    console.log(
+      `peak RSS growth during API uploads: gateway ${growth.gateway!.toFixed(1)} MiB, file service ${growth.file!.toFixed(1)} MiB  (goal ≤ 128 each)`,
+    );
     const dir = join(process.cwd(), '..', '.local', 'bench');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'upload.json'), JSON.stringify({ name: 'upload', sizeMiB: size / MiB, rounds, directMBs, apiMBs, ratio, rssGrowthMiB: growth, at: new Date().toISOString() }, null, 2));
+    writeFileSync(
+      join(dir, 'upload.json'),
+      JSON.stringify(
+        { name: 'upload', sizeMiB: size / MiB, rounds, directMBs, apiMBs, ratio, rssGrowthMiB: growth, at: new Date().toISOString() },
+        null,
+        2,
+      ),
+    );
     return { ratio, growth };
   } finally {
     if (directKeys.length) await s3.removeObjects(bucket, directKeys).catch(() => undefined);
-    for (const id of uploaded) await fetch(`${base}/v2/file_service/directory/${directoryId}/files/${id}`, { method: 'DELETE', headers: apiHeaders }).catch(() => undefined);
+    for (const id of uploaded)
+      await fetch(`${base}/v2/file_service/directory/${directoryId}/files/${id}`, { method: 'DELETE', headers: apiHeaders }).catch(
+        () => undefined,
+      );
   }
 }

@@ -75,7 +75,10 @@ describe('pid files of the local stack', () => {
     expect(lib(local, 'is_running demo && echo yes || echo no')).toBe('yes');
     lib(local, 'wait_for demo 5 grep -q "first run" "$LOG_DIR/demo.log"; stop_pid demo');
     expect(alive(pid)).toBe(false);
-    lib(local, 'start_bg demo bash -c "echo second run; sleep 30"; wait_for demo 5 grep -q "second run" "$LOG_DIR/demo.log"; stop_pid demo');
+    lib(
+      local,
+      'start_bg demo bash -c "echo second run; sleep 30"; wait_for demo 5 grep -q "second run" "$LOG_DIR/demo.log"; stop_pid demo',
+    );
     const log = readFileSync(join(local, 'logs/demo.log'), 'utf8');
     expect(log).toContain('second run');
     expect(log).not.toContain('first run'); // an old "Kafka Server started" can no longer fake readiness

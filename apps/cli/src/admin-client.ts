@@ -49,16 +49,23 @@ export function adminClient(opts: AdminClientOptions) {
   return {
     createAccount: (name: string) => call<{ id: string; name: string; created_at: string }>('POST', '/accounts', { name }),
     createToken: (accountId: string, kind: 'api' | 'integration', name: string) =>
-      call<{ id: string; kind: string; name: string; token: string; created_at: string }>('POST', `/accounts/${enc(accountId)}/tokens`, { kind, name }),
+      call<{ id: string; kind: string; name: string; token: string; created_at: string }>('POST', `/accounts/${enc(accountId)}/tokens`, {
+        kind,
+        name,
+      }),
     listTokens: (accountId: string) => call<{ data: unknown[] }>('GET', `/accounts/${enc(accountId)}/tokens`),
     revokeToken: (accountId: string, tokenId: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/tokens/${enc(tokenId)}`),
-    createNode: (accountId: string, name: string) => call<{ id: string; name: string; created_at: string }>('POST', `/accounts/${enc(accountId)}/nodes`, { name }),
-    createFlow: (accountId: string, flow: unknown) => call<{ id: string; name: string; questions: unknown[] }>('POST', `/accounts/${enc(accountId)}/flows`, flow),
+    createNode: (accountId: string, name: string) =>
+      call<{ id: string; name: string; created_at: string }>('POST', `/accounts/${enc(accountId)}/nodes`, { name }),
+    createFlow: (accountId: string, flow: unknown) =>
+      call<{ id: string; name: string; questions: unknown[] }>('POST', `/accounts/${enc(accountId)}/flows`, flow),
     createChannel: (accountId: string, channel: { name: string; node_id: string; flow_id: string; link_ttl_days?: number }) =>
       call<Channel>('POST', `/accounts/${enc(accountId)}/channels`, channel),
     listChannels: (accountId: string) => call<{ data: Channel[] }>('GET', `/accounts/${enc(accountId)}/channels`),
-    createCampaign: (accountId: string, campaign: { name: string; node_id: string; flow_id: string; message_template: string; link_ttl_days?: number }) =>
-      call<SmsCampaign>('POST', `/accounts/${enc(accountId)}/sms_campaigns`, campaign),
+    createCampaign: (
+      accountId: string,
+      campaign: { name: string; node_id: string; flow_id: string; message_template: string; link_ttl_days?: number },
+    ) => call<SmsCampaign>('POST', `/accounts/${enc(accountId)}/sms_campaigns`, campaign),
     listCampaigns: (accountId: string) => call<{ data: SmsCampaign[] }>('GET', `/accounts/${enc(accountId)}/sms_campaigns`),
   };
 }

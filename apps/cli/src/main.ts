@@ -69,23 +69,44 @@ async function run(argv: string[]): Promise<unknown> {
   if (values.help || !group) return USAGE;
   const { baseUrl, client } = connection(values);
   switch (`${group} ${action ?? ''}`.trim()) {
-    case 'accounts create': return client.createAccount(need('name'));
+    case 'accounts create':
+      return client.createAccount(need('name'));
     case 'tokens create': {
       const kind = need('kind');
       if (kind !== 'api' && kind !== 'integration') throw new Error('--kind must be api or integration');
       return client.createToken(need('account'), kind, need('name'));
     }
-    case 'tokens list': return client.listTokens(need('account'));
-    case 'tokens revoke': return (await client.revokeToken(need('account'), need('token'))) ?? { revoked: values.token };
-    case 'nodes create': return client.createNode(need('account'), need('name'));
-    case 'flows create': return client.createFlow(need('account'), JSON.parse(readFileSync(need('file'), 'utf8')));
-    case 'channels create': return client.createChannel(need('account'), { name: need('name'), node_id: need('node'), flow_id: need('flow'), ...ttlDays(values['ttl-days']) });
-    case 'channels list': return client.listChannels(need('account'));
+    case 'tokens list':
+      return client.listTokens(need('account'));
+    case 'tokens revoke':
+      return (await client.revokeToken(need('account'), need('token'))) ?? { revoked: values.token };
+    case 'nodes create':
+      return client.createNode(need('account'), need('name'));
+    case 'flows create':
+      return client.createFlow(need('account'), JSON.parse(readFileSync(need('file'), 'utf8')));
+    case 'channels create':
+      return client.createChannel(need('account'), {
+        name: need('name'),
+        node_id: need('node'),
+        flow_id: need('flow'),
+        ...ttlDays(values['ttl-days']),
+      });
+    case 'channels list':
+      return client.listChannels(need('account'));
     case 'campaigns create':
-      return client.createCampaign(need('account'), { name: need('name'), node_id: need('node'), flow_id: need('flow'), message_template: need('template'), ...ttlDays(values['ttl-days']) });
-    case 'campaigns list': return client.listCampaigns(need('account'));
-    case 'seed': return seed(client, { baseUrl });
-    default: throw new Error(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+      return client.createCampaign(need('account'), {
+        name: need('name'),
+        node_id: need('node'),
+        flow_id: need('flow'),
+        message_template: need('template'),
+        ...ttlDays(values['ttl-days']),
+      });
+    case 'campaigns list':
+      return client.listCampaigns(need('account'));
+    case 'seed':
+      return seed(client, { baseUrl });
+    default:
+      throw new Error(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
   }
 }
 

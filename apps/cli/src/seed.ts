@@ -3,7 +3,11 @@ import { AdminApiError, type AdminClient } from './admin-client.js';
 export const DEMO_FLOW = {
   name: 'Store visit',
   questions: [
-    { key: 'nps', body: { en: 'How likely are you to recommend us to a friend?', tr: 'Bizi bir arkadaşınıza tavsiye etme olasılığınız nedir?' }, style: 'nps' },
+    {
+      key: 'nps',
+      body: { en: 'How likely are you to recommend us to a friend?', tr: 'Bizi bir arkadaşınıza tavsiye etme olasılığınız nedir?' },
+      style: 'nps',
+    },
     {
       key: 'liked_most',
       body: { en: 'What did you like most?', tr: 'En çok neyi beğendiniz?' },
@@ -20,7 +24,12 @@ export const DEMO_FLOW = {
 
 export const DEMO_SMS_TEMPLATE = 'Merhaba {{name}}, ziyaretinizi değerlendirir misiniz? {{link}}';
 
-export const DEMO_CUSTOMER = { external_id: 'demo-customer-1', email: 'demo@example.com', phone_number: '+905321234567', name: 'Demo Customer' };
+export const DEMO_CUSTOMER = {
+  external_id: 'demo-customer-1',
+  email: 'demo@example.com',
+  phone_number: '+905321234567',
+  name: 'Demo Customer',
+};
 
 /** A personal link through the public API, as an integrator makes one with the integration token. */
 async function personalLink(baseUrl: string, token: string, channelId: string, doFetch: typeof fetch) {
@@ -47,7 +56,13 @@ export async function seed(client: AdminClient, opts: { baseUrl: string; fetch?:
   const flow = await client.createFlow(account.id, DEMO_FLOW);
   const channel = await client.createChannel(account.id, { name: 'Demo web', node_id: node.id, flow_id: flow.id, link_ttl_days: 7 });
   const surveyLink = await personalLink(opts.baseUrl, integrationToken.token, channel.id, opts.fetch ?? fetch);
-  const campaign = await client.createCampaign(account.id, { name: 'Demo SMS', node_id: node.id, flow_id: flow.id, message_template: DEMO_SMS_TEMPLATE, link_ttl_days: 7 });
+  const campaign = await client.createCampaign(account.id, {
+    name: 'Demo SMS',
+    node_id: node.id,
+    flow_id: flow.id,
+    message_template: DEMO_SMS_TEMPLATE,
+    link_ttl_days: 7,
+  });
   return {
     account_id: account.id,
     api_token: apiToken.token,

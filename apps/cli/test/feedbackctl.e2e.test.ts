@@ -7,14 +7,25 @@ import { readStackFile } from '@feedback/dev-stack';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: new URL('..', import.meta.url).pathname });
+const cli = (...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: new URL('..', import.meta.url).pathname });
 
 // feedbackctl against the running stack, as an operator would use it.
 describe('feedbackctl', () => {
   it('seeds a demo account whose tokens and flow work through the public API', async () => {
     const { stdout } = await cli('seed');
     const out = JSON.parse(stdout) as Record<string, string>;
-    expect(Object.keys(out).sort()).toEqual(['account_id', 'api_token', 'channel_id', 'customer', 'flow_id', 'integration_token', 'node_id', 'sms_campaign_id', 'survey_link']);
+    expect(Object.keys(out).sort()).toEqual([
+      'account_id',
+      'api_token',
+      'channel_id',
+      'customer',
+      'flow_id',
+      'integration_token',
+      'node_id',
+      'sms_campaign_id',
+      'survey_link',
+    ]);
     const { base_url } = readStackFile();
     // The printed personal link opens the survey, and the customer's active surveys list it.
     expect(out.survey_link).toMatch(new RegExp(`^${base_url}/s/[\\w-]{32}$`));
@@ -27,17 +38,25 @@ describe('feedbackctl', () => {
       body: JSON.stringify({ customer: { external_id: 'demo-customer-1' } }),
     });
     expect(((await active.json()) as { surveys: Array<{ Link: string }> }).surveys.map((s) => s.Link)).toEqual([out.survey_link]);
-    const viaIntegration = await fetch(`${base_url}/external/v1/flows/${out.flow_id}`, { headers: { authorization: `Bearer ${out.integration_token}` } });
+    const viaIntegration = await fetch(`${base_url}/external/v1/flows/${out.flow_id}`, {
+      headers: { authorization: `Bearer ${out.integration_token}` },
+    });
     expect(viaIntegration.status).toBe(200);
-    const viaApi = await fetch(`${base_url}/external/v1/flows/${out.flow_id}`, { headers: { authorization: `Token token="${out.api_token}"` } });
+    const viaApi = await fetch(`${base_url}/external/v1/flows/${out.flow_id}`, {
+      headers: { authorization: `Token token="${out.api_token}"` },
+    });
     expect(((await viaApi.json()) as { name: string }).name).toBe('Store visit');
   });
 
   it('seeds an SMS campaign the printed API token can send a sharing with', async () => {
     const out = JSON.parse((await cli('seed')).stdout) as Record<string, string>;
     const { base_url } = readStackFile();
-    const campaigns = JSON.parse((await cli('campaigns', 'list', '--account', out.account_id!)).stdout) as { data: Array<{ id: string; node_id: string; message_template: string }> };
-    expect(campaigns.data).toEqual([expect.objectContaining({ id: out.sms_campaign_id, node_id: out.node_id, message_template: expect.stringContaining('{{link}}') })]);
+    const campaigns = JSON.parse((await cli('campaigns', 'list', '--account', out.account_id!)).stdout) as {
+      data: Array<{ id: string; node_id: string; message_template: string }>;
+    };
+    expect(campaigns.data).toEqual([
+      expect.objectContaining({ id: out.sms_campaign_id, node_id: out.node_id, message_template: expect.stringContaining('{{link}}') }),
+    ]);
     const sharing = await fetch(`${base_url}/v1/sms_campaigns/${out.sms_campaign_id}/sms_sharings`, {
       method: 'POST',
       headers: { authorization: `Token token=${out.api_token}`, 'content-type': 'application/json' },
@@ -54,23 +73,60 @@ describe('feedbackctl', () => {
     writeFileSync(flowFile, JSON.stringify({ name: 'F', questions: [{ key: 'nps', body: { en: 'NPS?' }, style: 'nps' }] }));
     const flow = JSON.parse((await cli('flows', 'create', '--account', account.id, '--file', flowFile)).stdout) as { id: string };
     const create = async (name: string) =>
-      JSON.parse((await cli('campaigns', 'create', '--account', account.id, '--name', name, '--node', node.id, '--flow', flow.id, '--template', 'Hi {{name}}: {{link}}', '--ttl-days', '3')).stdout) as Record<string, unknown>;
+      JSON.parse(
+        (
+          await cli(
+            'campaigns',
+            'create',
+            '--account',
+            account.id,
+            '--name',
+            name,
+            '--node',
+            node.id,
+            '--flow',
+            flow.id,
+            '--template',
+            'Hi {{name}}: {{link}}',
+            '--ttl-days',
+            '3',
+          )
+        ).stdout,
+      ) as Record<string, unknown>;
     const first = await create('first');
     expect(first).toMatchObject({ name: 'first', node_id: node.id, flow_id: flow.id, message_template: 'Hi {{name}}: {{link}}' });
     const second = await create('second');
     const list = JSON.parse((await cli('campaigns', 'list', '--account', account.id)).stdout) as { data: Array<{ id: string }> };
     expect(list.data.map((c) => c.id)).toEqual([second.id, first.id]);
-    const bad = (await cli('campaigns', 'create', '--account', account.id, '--name', 'x', '--node', node.id, '--flow', flow.id, '--template', 'no link').catch((e: unknown) => e)) as { code: number; stderr: string };
+    const bad = (await cli(
+      'campaigns',
+      'create',
+      '--account',
+      account.id,
+      '--name',
+      'x',
+      '--node',
+      node.id,
+      '--flow',
+      flow.id,
+      '--template',
+      'no link',
+    ).catch((e: unknown) => e)) as { code: number; stderr: string };
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stderr)).toMatchObject({ code: 13000, errors: { message_template: expect.any(String) } });
   });
 
   it('creates and revokes a token', async () => {
     const account = JSON.parse((await cli('accounts', 'create', '--name', 'cli test')).stdout) as { id: string };
-    const token = JSON.parse((await cli('tokens', 'create', '--account', account.id, '--kind', 'integration', '--name', 't')).stdout) as { id: string; token: string };
+    const token = JSON.parse((await cli('tokens', 'create', '--account', account.id, '--kind', 'integration', '--name', 't')).stdout) as {
+      id: string;
+      token: string;
+    };
     expect(token.token).toMatch(/^fbk_int_/);
     await cli('tokens', 'revoke', '--account', account.id, '--token', token.id);
-    const list = JSON.parse((await cli('tokens', 'list', '--account', account.id)).stdout) as { data: Array<{ id: string; revoked_at: string | null }> };
+    const list = JSON.parse((await cli('tokens', 'list', '--account', account.id)).stdout) as {
+      data: Array<{ id: string; revoked_at: string | null }>;
+    };
     expect(list.data.find((t) => t.id === token.id)?.revoked_at).toMatch(/\+00:00$/);
   });
 
@@ -80,17 +136,25 @@ describe('feedbackctl', () => {
     const flowFile = join(mkdtempSync(join(tmpdir(), 'cli-')), 'flow.json');
     writeFileSync(flowFile, JSON.stringify({ name: 'F', questions: [{ key: 'nps', body: { en: 'NPS?' }, style: 'nps' }] }));
     const flow = JSON.parse((await cli('flows', 'create', '--account', account.id, '--file', flowFile)).stdout) as { id: string };
-    const channel = JSON.parse((await cli('channels', 'create', '--account', account.id, '--name', 'web', '--node', node.id, '--flow', flow.id, '--ttl-days', '3')).stdout) as Record<string, unknown>;
+    const channel = JSON.parse(
+      (await cli('channels', 'create', '--account', account.id, '--name', 'web', '--node', node.id, '--flow', flow.id, '--ttl-days', '3'))
+        .stdout,
+    ) as Record<string, unknown>;
     expect(channel).toMatchObject({ name: 'web', node_id: node.id, flow_id: flow.id, link_ttl_days: 3 });
     const list = JSON.parse((await cli('channels', 'list', '--account', account.id)).stdout) as { data: Array<{ id: string }> };
     expect(list.data.map((c) => c.id)).toEqual([channel.id]);
-    const bad = (await cli('channels', 'create', '--account', account.id, '--name', 'x', '--node', 'nope', '--flow', flow.id).catch((e: unknown) => e)) as { code: number; stderr: string };
+    const bad = (await cli('channels', 'create', '--account', account.id, '--name', 'x', '--node', 'nope', '--flow', flow.id).catch(
+      (e: unknown) => e,
+    )) as { code: number; stderr: string };
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stderr)).toMatchObject({ code: 13002, errors: { node_id: 'nope' } });
   });
 
   it('fails with the API error body and a non-zero exit for bad input', async () => {
-    const err = (await cli('nodes', 'create', '--account', 'no-such-account', '--name', 'x').catch((e: unknown) => e)) as { code: number; stderr: string };
+    const err = (await cli('nodes', 'create', '--account', 'no-such-account', '--name', 'x').catch((e: unknown) => e)) as {
+      code: number;
+      stderr: string;
+    };
     expect(err.code).toBe(1);
     expect(JSON.parse(err.stderr)).toMatchObject({ code: 13002, errors: { account_id: 'no-such-account' } });
     const usage = (await cli('tokens', 'create', '--account', 'a').catch((e: unknown) => e)) as { code: number; stderr: string };

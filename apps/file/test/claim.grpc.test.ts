@@ -16,20 +16,26 @@ describe('workflow claims over gRPC', () => {
     const dir = (await svc.client.createDirectory({ accountId: account, name: uniq('wf') })).directory!;
     const files = [];
     for (const filename of names) {
-      files.push(await upload(svc.client.raw, { accountId: account, directoryId: dir.id, filename }, [Buffer.from(`phone\n${files.length}\n`)]));
+      files.push(
+        await upload(svc.client.raw, { accountId: account, directoryId: dir.id, filename }, [Buffer.from(`phone\n${files.length}\n`)]),
+      );
       await new Promise((r) => setTimeout(r, 5)); // distinct created_at, as real uploads have
     }
     return { dir, files };
   }
 
   const states = async (dirId: string) =>
-    Object.fromEntries((await svc.client.listFiles({ accountId: account, directoryId: dirId })).files.map((f) => [f.id, f.processingState]));
+    Object.fromEntries(
+      (await svc.client.listFiles({ accountId: account, directoryId: dirId })).files.map((f) => [f.id, f.processingState]),
+    );
 
   it('lets one of eight concurrent claimers win the latest file and supersedes the older ones', async () => {
     const { dir, files } = await directoryWith(['list.csv', 'list.csv', 'other.csv', 'list.csv']);
     const [old1, old2, other, latest] = files;
     const claims = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => svc.client.claimLatestFile({ accountId: account, directoryId: dir.id, filename: 'list.csv', claimer: `sharing-${i}` })),
+      Array.from({ length: 8 }, (_, i) =>
+        svc.client.claimLatestFile({ accountId: account, directoryId: dir.id, filename: 'list.csv', claimer: `sharing-${i}` }),
+      ),
     );
     const winners = claims.filter((c) => c.file);
     expect(winners).toHaveLength(1);
@@ -49,12 +55,24 @@ describe('workflow claims over gRPC', () => {
     const first = await claim('w1');
     expect(first.file).toBeDefined();
     expect((await claim('w2')).file).toBeUndefined();
-    expect((await svc.client.claimLatestFile({ accountId: account, directoryId: dir.id, filename: 'never.csv', claimer: 'w' })).file).toBeUndefined();
+    expect(
+      (await svc.client.claimLatestFile({ accountId: account, directoryId: dir.id, filename: 'never.csv', claimer: 'w' })).file,
+    ).toBeUndefined();
 
-    const done = await svc.client.completeProcessing({ accountId: account, fileId: first.file!.id, claimer: 'w1', outcome: ProcessingOutcome.PROCESSING_OUTCOME_PROCESSED });
+    const done = await svc.client.completeProcessing({
+      accountId: account,
+      fileId: first.file!.id,
+      claimer: 'w1',
+      outcome: ProcessingOutcome.PROCESSING_OUTCOME_PROCESSED,
+    });
     expect(done.file?.processingState).toBe(ProcessingState.PROCESSING_STATE_PROCESSED);
     await expect(
-      svc.client.completeProcessing({ accountId: account, fileId: first.file!.id, claimer: 'w1', outcome: ProcessingOutcome.PROCESSING_OUTCOME_FAILED }),
+      svc.client.completeProcessing({
+        accountId: account,
+        fileId: first.file!.id,
+        claimer: 'w1',
+        outcome: ProcessingOutcome.PROCESSING_OUTCOME_FAILED,
+      }),
     ).rejects.toMatchObject({ kind: 'conflict' });
 
     const next = await upload(svc.client.raw, { accountId: account, directoryId: dir.id, filename: 'a.csv' }, [Buffer.from('x')]);
@@ -65,15 +83,30 @@ describe('workflow claims over gRPC', () => {
     const { dir } = await directoryWith(['b.csv']);
     const { file } = await svc.client.claimLatestFile({ accountId: account, directoryId: dir.id, filename: 'b.csv', claimer: 'owner' });
     await expect(
-      svc.client.completeProcessing({ accountId: account, fileId: file!.id, claimer: 'intruder', outcome: ProcessingOutcome.PROCESSING_OUTCOME_PROCESSED }),
+      svc.client.completeProcessing({
+        accountId: account,
+        fileId: file!.id,
+        claimer: 'intruder',
+        outcome: ProcessingOutcome.PROCESSING_OUTCOME_PROCESSED,
+      }),
     ).rejects.toMatchObject({ kind: 'conflict', code: 13003 });
     await expect(
-      svc.client.completeProcessing({ accountId: uniq('other'), fileId: file!.id, claimer: 'owner', outcome: ProcessingOutcome.PROCESSING_OUTCOME_PROCESSED }),
+      svc.client.completeProcessing({
+        accountId: uniq('other'),
+        fileId: file!.id,
+        claimer: 'owner',
+        outcome: ProcessingOutcome.PROCESSING_OUTCOME_PROCESSED,
+      }),
     ).rejects.toMatchObject({ kind: 'not_found' });
     await expect(
       svc.client.claimLatestFile({ accountId: uniq('other'), directoryId: dir.id, filename: 'b.csv', claimer: 'x' }),
     ).rejects.toMatchObject({ kind: 'not_found' });
-    const failed = await svc.client.completeProcessing({ accountId: account, fileId: file!.id, claimer: 'owner', outcome: ProcessingOutcome.PROCESSING_OUTCOME_FAILED });
+    const failed = await svc.client.completeProcessing({
+      accountId: account,
+      fileId: file!.id,
+      claimer: 'owner',
+      outcome: ProcessingOutcome.PROCESSING_OUTCOME_FAILED,
+    });
     expect(failed.file?.processingState).toBe(ProcessingState.PROCESSING_STATE_FAILED);
   });
 });

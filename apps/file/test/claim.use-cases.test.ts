@@ -9,7 +9,11 @@ async function setup() {
   const m = memoryDeps();
   const dir = await createDirectory(m.deps, 'acc-1', 'sms');
   const upload = async (filename: string) => {
-    const file = await uploadFile(m.deps, { accountId: 'acc-1', directoryId: dir.id, filename, originalFilename: '', contentType: '', userId: 't' }, { bytes: Readable.from([Buffer.from(filename)]), trailerFilename: () => undefined });
+    const file = await uploadFile(
+      m.deps,
+      { accountId: 'acc-1', directoryId: dir.id, filename, originalFilename: '', contentType: '', userId: 't' },
+      { bytes: Readable.from([Buffer.from(filename)]), trailerFilename: () => undefined },
+    );
     m.advance(1000);
     return file;
   };
@@ -57,10 +61,13 @@ describe('claimLatestFile', () => {
     await expect(completeProcessing(deps, 'acc-1', file.id, 'someone-else', 'processed')).rejects.toMatchObject({ kind: 'conflict' });
     await expect(completeProcessing(deps, 'acc-2', file.id, 'me', 'processed')).rejects.toMatchObject({ kind: 'not_found' });
     expect(await completeProcessing(deps, 'acc-1', file.id, 'me', 'failed')).toMatchObject({ processingState: 'failed' });
-    await expect(completeProcessing(deps, 'acc-1', file.id, 'me', 'processed')).rejects.toMatchObject({ kind: 'conflict', fields: { file_id: 'is failed' } });
+    await expect(completeProcessing(deps, 'acc-1', file.id, 'me', 'processed')).rejects.toMatchObject({
+      kind: 'conflict',
+      fields: { file_id: 'is failed' },
+    });
   });
 
-  it('answers not found for another account\'s directory', async () => {
+  it("answers not found for another account's directory", async () => {
     const { deps, dir } = await setup();
     await expect(claimLatestFile(deps, 'acc-2', dir.id, 'x.csv', 'c')).rejects.toMatchObject({ kind: 'not_found' });
   });

@@ -20,7 +20,13 @@ describe('file expiry with two replicas', () => {
     b = await startFileService({ retentionMs: RETENTION_MS, dbName: a.mongo.db.databaseName, bucket: a.bucket });
     b.deps.events = a.deps.events;
     consumer = await runConsumer({
-      kafka, logger, groupId: uniq('g'), topics: [a.topics.expired], fromBeginning: true, sessionTimeout: 10_000, heartbeatInterval: 1_000,
+      kafka,
+      logger,
+      groupId: uniq('g'),
+      topics: [a.topics.expired],
+      fromBeginning: true,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
       handler: async (msg) => void events.push(msg),
     });
   });
@@ -37,7 +43,9 @@ describe('file expiry with two replicas', () => {
     const account = uniq('acc');
     const dir = (await a.client.createDirectory({ accountId: account, name: 'inbox' })).directory!;
     const files = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => upload(a.client.raw, { accountId: account, directoryId: dir.id, filename: `f${i}.csv` }, [Buffer.from(`row ${i}`)])),
+      Array.from({ length: 6 }, (_, i) =>
+        upload(a.client.raw, { accountId: account, directoryId: dir.id, filename: `f${i}.csv` }, [Buffer.from(`row ${i}`)]),
+      ),
     );
     expect(await objectKeys(a.s3, a.bucket, `${account}/`)).toHaveLength(6);
 

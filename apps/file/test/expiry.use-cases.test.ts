@@ -14,7 +14,13 @@ async function setup(count: number) {
   const dir = await createDirectory(m.deps, 'acc-1', 'inbox');
   const files = [];
   for (let i = 0; i < count; i++) {
-    files.push(await uploadFile(m.deps, { accountId: 'acc-1', directoryId: dir.id, filename: `f${i}.csv`, originalFilename: '', contentType: '', userId: 't' }, { bytes: Readable.from([Buffer.from('x')]), trailerFilename: () => undefined }));
+    files.push(
+      await uploadFile(
+        m.deps,
+        { accountId: 'acc-1', directoryId: dir.id, filename: `f${i}.csv`, originalFilename: '', contentType: '', userId: 't' },
+        { bytes: Readable.from([Buffer.from('x')]), trailerFilename: () => undefined },
+      ),
+    );
   }
   m.state.published.length = 0;
   return { ...m, files };

@@ -48,7 +48,11 @@ describe('FileService over gRPC', () => {
 
   it('streams an upload into S3 and serves it back whole, in ranges and as info only', async () => {
     const data = randomBytes(9 * MiB + 123); // a multipart upload: two parts
-    const file = await upload(svc.client.raw, { accountId: account, directoryId: dirId, filename: 'data.bin', userId: 'tok-9' }, pieces(data));
+    const file = await upload(
+      svc.client.raw,
+      { accountId: account, directoryId: dirId, filename: 'data.bin', userId: 'tok-9' },
+      pieces(data),
+    );
     expect(file).toMatchObject({ filename: 'data.bin', size: data.length, directoryName: 'inbox', userId: 'tok-9' });
     expect(file.sha256).toBe(createHash('sha256').update(data).digest('hex'));
     expect(await objectKeys(svc.s3, svc.bucket, `${account}/`)).toEqual([`${account}/${file.id}`]);
@@ -71,41 +75,65 @@ describe('FileService over gRPC', () => {
 
   it('takes the filename from the trailer, and lists, shows and deletes entries', async () => {
     const dir = (await svc.client.createDirectory({ accountId: account, name: uniq('d') })).directory!;
-    const a = await upload(svc.client.raw, { accountId: account, directoryId: dir.id, originalFilename: 'local.csv' }, [Buffer.from('a,b\n')], { trailer: 'late name.csv' });
+    const a = await upload(
+      svc.client.raw,
+      { accountId: account, directoryId: dir.id, originalFilename: 'local.csv' },
+      [Buffer.from('a,b\n')],
+      { trailer: 'late name.csv' },
+    );
     expect(a).toMatchObject({ filename: 'late name.csv', contentType: 'text/csv' });
     const b = await upload(svc.client.raw, { accountId: account, directoryId: dir.id, filename: 'b.txt' }, [Buffer.from('b')]);
     expect((await svc.client.listFiles({ accountId: account, directoryId: dir.id })).files.map((f) => f.id)).toEqual([b.id, a.id]);
     expect((await svc.client.getFile({ accountId: account, directoryId: dir.id, fileId: a.id })).file).toEqual(a);
 
     expect((await svc.client.deleteFile({ accountId: account, directoryId: dir.id, fileId: a.id })).file?.id).toBe(a.id);
-    await expect(svc.client.getFile({ accountId: account, directoryId: dir.id, fileId: a.id })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(svc.client.getFile({ accountId: account, directoryId: dir.id, fileId: a.id })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
     await expect(readBlob(svc, { blobToken: a.blobToken })).rejects.toMatchObject({ kind: 'not_found' });
     expect(await objectKeys(svc.s3, svc.bucket, `${account}/${a.id}`)).toEqual([]);
   });
 
-  it('answers not found for another account\'s directory and file, as for unknown ones', async () => {
+  it("answers not found for another account's directory and file, as for unknown ones", async () => {
     const file = await upload(svc.client.raw, { accountId: account, directoryId: dirId, filename: 'mine.txt' }, [Buffer.from('x')]);
     const other = uniq('acc');
-    await expect(svc.client.listFiles({ accountId: other, directoryId: dirId })).rejects.toMatchObject({ kind: 'not_found', fields: { directory_id: dirId } });
-    await expect(svc.client.getFile({ accountId: other, directoryId: dirId, fileId: file.id })).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(svc.client.deleteFile({ accountId: other, directoryId: dirId, fileId: file.id })).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(upload(svc.client.raw, { accountId: other, directoryId: dirId, filename: 'x' }, [Buffer.from('x')])).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(svc.client.listFiles({ accountId: other, directoryId: dirId })).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { directory_id: dirId },
+    });
+    await expect(svc.client.getFile({ accountId: other, directoryId: dirId, fileId: file.id })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    await expect(svc.client.deleteFile({ accountId: other, directoryId: dirId, fileId: file.id })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    await expect(upload(svc.client.raw, { accountId: other, directoryId: dirId, filename: 'x' }, [Buffer.from('x')])).rejects.toMatchObject(
+      { kind: 'not_found' },
+    );
     await expect(svc.client.listFiles({ accountId: account, directoryId: 'not-a-uuid' })).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   /** Nothing of the account's aborted uploads may remain: no object, no open multipart upload. */
   async function expectNothingStored(accountId: string) {
-    await waitFor('aborted uploads to be cleaned up', async () => (await incompleteUploads(svc.s3, svc.bucket)).every((k) => k !== '(aborting)' && !k.startsWith(`${accountId}/`)));
+    await waitFor('aborted uploads to be cleaned up', async () =>
+      (await incompleteUploads(svc.s3, svc.bucket)).every((k) => k !== '(aborting)' && !k.startsWith(`${accountId}/`)),
+    );
     expect(await objectKeys(svc.s3, svc.bucket, `${accountId}/`)).toEqual([]);
   }
 
   it('refuses an upload over the limit and keeps nothing of it', async () => {
     const owner = uniq('acc');
     const dir = (await svc.client.createDirectory({ accountId: owner, name: 'big' })).directory!;
-    const err = await upload(svc.client.raw, { accountId: owner, directoryId: dir.id, filename: 'big.bin' }, pieces(randomBytes(21 * MiB))).catch((e: unknown) => e);
+    const err = await upload(
+      svc.client.raw,
+      { accountId: owner, directoryId: dir.id, filename: 'big.bin' },
+      pieces(randomBytes(21 * MiB)),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ kind: 'too_large', code: 13004 });
-    await expect(upload(svc.client.raw, { accountId: owner, directoryId: dir.id, filename: 'x', size: 21 * MiB }, [])).rejects.toMatchObject({ kind: 'too_large' });
+    await expect(
+      upload(svc.client.raw, { accountId: owner, directoryId: dir.id, filename: 'x', size: 21 * MiB }, []),
+    ).rejects.toMatchObject({ kind: 'too_large' });
     expect((await svc.client.listFiles({ accountId: owner, directoryId: dir.id })).files).toEqual([]);
     await expectNothingStored(owner);
   });
@@ -121,9 +149,15 @@ describe('FileService over gRPC', () => {
         await new Promise((r) => setImmediate(r));
       }
     }
-    const err = await upload(svc.client.raw, { accountId: owner, directoryId: dir.id, filename: 'partial.bin' }, slow(), { signal: abort.signal }).catch((e: unknown) => e);
+    const err = await upload(svc.client.raw, { accountId: owner, directoryId: dir.id, filename: 'partial.bin' }, slow(), {
+      signal: abort.signal,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
-    await waitFor('no entry', async () => (await svc.client.listFiles({ accountId: owner, directoryId: dir.id })).files.length === 0, 2_000).catch(() => undefined);
+    await waitFor(
+      'no entry',
+      async () => (await svc.client.listFiles({ accountId: owner, directoryId: dir.id })).files.length === 0,
+      2_000,
+    ).catch(() => undefined);
     expect((await svc.client.listFiles({ accountId: owner, directoryId: dir.id })).files).toEqual([]);
     await expectNothingStored(owner);
   });
@@ -133,7 +167,9 @@ describe('FileService over gRPC', () => {
     const dir = (await svc.client.createDirectory({ accountId: owner, name: 'cut' })).directory!;
     const cut = new Promise((resolve, reject) => {
       const c = svc.client.raw.uploadFile((err, res) => (err ? reject(err) : resolve(res)));
-      c.write({ metadata: { accountId: owner, directoryId: dir.id, filename: 'cut.bin', originalFilename: '', contentType: '', userId: 't' } });
+      c.write({
+        metadata: { accountId: owner, directoryId: dir.id, filename: 'cut.bin', originalFilename: '', contentType: '', userId: 't' },
+      });
       c.write({ chunk: randomBytes(1000) });
       c.end();
     });

@@ -6,7 +6,8 @@ import { sanitizeFilename } from '../src/domain/filename.js';
 
 describe('sanitizeFilename', () => {
   it('keeps ordinary names as they are, spaces and non-Latin letters included', () => {
-    for (const name of ['customers.csv', 'Müşteri listesi (Kasım).xlsx', '.env', 'a b  c.txt', '顧客.csv']) expect(sanitizeFilename(name)).toBe(name);
+    for (const name of ['customers.csv', 'Müşteri listesi (Kasım).xlsx', '.env', 'a b  c.txt', '顧客.csv'])
+      expect(sanitizeFilename(name)).toBe(name);
   });
 
   it('keeps only the last path segment, so no name can climb out of anything', () => {

@@ -19,10 +19,18 @@ describe('an upload while S3 refuses connections', () => {
     await new Promise((r) => srv.once('listening', r));
     const { port } = srv.address() as { port: number };
     await new Promise((r) => srv.close(r));
-    const deadS3 = createS3({ endpoint: `http://127.0.0.1:${port}`, accessKey: stack.s3.access_key, secretKey: stack.s3.secret_key, region: stack.s3.region, logger });
+    const deadS3 = createS3({
+      endpoint: `http://127.0.0.1:${port}`,
+      accessKey: stack.s3.access_key,
+      secretKey: stack.s3.secret_key,
+      region: stack.s3.region,
+      logger,
+    });
     svc.deps.blobs = new S3BlobStore(deadS3, svc.bucket);
 
-    const err: unknown = await upload(svc.client.raw, { accountId: 'acc-s3-down', directoryId: dir.directory!.id, filename: 'a.csv' }, [Buffer.from('a,b\n')]).catch((e: unknown) => e);
+    const err: unknown = await upload(svc.client.raw, { accountId: 'acc-s3-down', directoryId: dir.directory!.id, filename: 'a.csv' }, [
+      Buffer.from('a,b\n'),
+    ]).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'unavailable', code: 13009 });
   });
 });

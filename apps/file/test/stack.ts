@@ -2,7 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createLogger } from '@feedback/kit-core';
 import { readStackFile } from '@feedback/dev-stack';
-import { callMetadata, createGrpcClient, startGrpcServer, statusToAppError, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
+import {
+  callMetadata,
+  createGrpcClient,
+  startGrpcServer,
+  statusToAppError,
+  type GrpcClient,
+  type RunningGrpcServer,
+} from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics, type Producer } from '@feedback/kit-kafka';
 import { connectMongo, createS3, ensureBucket, ensureIndexes, type MongoHandle, type S3Client } from '@feedback/kit-stores';
 import { FileServiceClient, FileServiceService, type File, type UploadMetadata } from '@feedback/proto/feedback/file/v1/file';
@@ -31,10 +38,18 @@ export interface TestFileService {
 }
 
 /** A file service on port 0 with its own database, bucket and topics. */
-export async function startFileService(opts: { maxUploadBytes?: number; retentionMs?: number; dbName?: string; bucket?: string } = {}): Promise<TestFileService> {
+export async function startFileService(
+  opts: { maxUploadBytes?: number; retentionMs?: number; dbName?: string; bucket?: string } = {},
+): Promise<TestFileService> {
   const mongo = await connectMongo({ url: stack.mongo_url, dbName: opts.dbName ?? uniq('file_test').replace('-', '_'), logger });
   await ensureIndexes(mongo.db, fileServiceIndexes);
-  const s3 = createS3({ endpoint: stack.s3.endpoint, accessKey: stack.s3.access_key, secretKey: stack.s3.secret_key, region: stack.s3.region, logger });
+  const s3 = createS3({
+    endpoint: stack.s3.endpoint,
+    accessKey: stack.s3.access_key,
+    secretKey: stack.s3.secret_key,
+    region: stack.s3.region,
+    logger,
+  });
   const bucket = opts.bucket ?? uniq('file-test');
   await ensureBucket(s3, bucket, stack.s3.region);
   const topics = { uploaded: uniq('file.uploaded'), expired: uniq('file.expired') };
@@ -51,11 +66,23 @@ export async function startFileService(opts: { maxUploadBytes?: number; retentio
     maxUploadBytes: opts.maxUploadBytes ?? 64 * 1024 * 1024,
     retentionMs: opts.retentionMs ?? 7 * 24 * 3600_000,
   });
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, logger, services: [{ definition: FileServiceService, implementation: fileHandlers(deps) }] });
+  const server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    services: [{ definition: FileServiceService, implementation: fileHandlers(deps) }],
+  });
   widenFlowControlWindow(server.server, 1024 * 1024, logger);
   const client = createGrpcClient(FileServiceClient, server.address, { deadlineMs: 10_000 });
   return {
-    deps, mongo, s3, bucket, topics, server, client, producer,
+    deps,
+    mongo,
+    s3,
+    bucket,
+    topics,
+    server,
+    client,
+    producer,
     async close() {
       client.close();
       await server.shutdown();

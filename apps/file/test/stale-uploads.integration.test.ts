@@ -14,9 +14,13 @@ describe('open multipart uploads a crash left behind', () => {
   const openUploads = async () => (await svc.s3.listIncompleteUploadsQuery(svc.bucket, '', '', '', '')).uploads.map((u) => u.key);
   const orphan = async (key: string) => {
     const uploadID = await svc.s3.initiateNewMultipartUpload(svc.bucket, key, {});
-    await svc.s3.uploadPart({ bucketName: svc.bucket, objectName: key, uploadID, partNumber: 1, headers: {} }, Buffer.alloc(5 * 1024 * 1024, 7));
+    await svc.s3.uploadPart(
+      { bucketName: svc.bucket, objectName: key, uploadID, partNumber: 1, headers: {} },
+      Buffer.alloc(5 * 1024 * 1024, 7),
+    );
   };
-  const maintain = (staleUploadMs: number) => startMaintenance(svc.deps, { holder: 'test', intervalMs: 100, leaseMs: 30_000, batch: 10, staleUploadMs });
+  const maintain = (staleUploadMs: number) =>
+    startMaintenance(svc.deps, { holder: 'test', intervalMs: 100, leaseMs: 30_000, batch: 10, staleUploadMs });
 
   it('are aborted by the maintenance job once older than the limit, not before', async () => {
     await orphan('acc/crashed-upload');

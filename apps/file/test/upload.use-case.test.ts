@@ -10,9 +10,18 @@ async function setup() {
   const m = memoryDeps();
   const dir = await createDirectory(m.deps, 'acc-1', 'inbox');
   const req = (over: Partial<UploadRequest> = {}): UploadRequest => ({
-    accountId: 'acc-1', directoryId: dir.id, filename: 'list.csv', originalFilename: '', contentType: '', userId: 'tok-1', ...over,
+    accountId: 'acc-1',
+    directoryId: dir.id,
+    filename: 'list.csv',
+    originalFilename: '',
+    contentType: '',
+    userId: 'tok-1',
+    ...over,
   });
-  const body = (chunks: Array<string | Buffer>, trailer?: string) => ({ bytes: Readable.from(chunks.map((c) => Buffer.from(c))), trailerFilename: () => trailer });
+  const body = (chunks: Array<string | Buffer>, trailer?: string) => ({
+    bytes: Readable.from(chunks.map((c) => Buffer.from(c))),
+    trailerFilename: () => trailer,
+  });
   return { ...m, dir, req, body };
 }
 
@@ -20,7 +29,14 @@ describe('uploadFile', () => {
   it('stores the bytes, then the entry with its sha256, and publishes file.uploaded', async () => {
     const { deps, state, req, body, dir } = await setup();
     const file = await uploadFile(deps, req(), body(['abc', 'def']));
-    expect(file).toMatchObject({ filename: 'list.csv', size: 6, directoryName: 'inbox', directoryId: dir.id, userId: 'tok-1', contentType: 'text/csv' });
+    expect(file).toMatchObject({
+      filename: 'list.csv',
+      size: 6,
+      directoryName: 'inbox',
+      directoryId: dir.id,
+      userId: 'tok-1',
+      contentType: 'text/csv',
+    });
     expect(file.sha256).toBe('bef57ec7f53a6d40beb640a780a639c83bc29ac8a9816f1fc6c5c6dcd93c4721');
     expect(state.objects.get(file.objectKey)?.toString()).toBe('abcdef');
     expect(state.published).toEqual([{ topic: 'uploaded', eventId: `file.uploaded:${file.id}`, file }]);
@@ -40,22 +56,33 @@ describe('uploadFile', () => {
     await expect(uploadFile(deps, req(), body(['x'.repeat(1025)]))).rejects.toMatchObject({ kind: 'too_large', code: 13004 });
     await expect(uploadFile(deps, req({ size: 5000 }), body(['x']))).rejects.toMatchObject({ kind: 'too_large' });
     await expect(uploadFile(deps, req({ filename: '..' }), body(['x']))).rejects.toMatchObject({ kind: 'invalid' });
-    const failing = new Readable({ read() { this.destroy(new Error('client went away')); } });
+    const failing = new Readable({
+      read() {
+        this.destroy(new Error('client went away'));
+      },
+    });
     await expect(uploadFile(deps, req(), { bytes: failing, trailerFilename: () => undefined })).rejects.toThrow('client went away');
     expect(state.files.size).toBe(0);
     expect(state.objects.size).toBe(0);
     expect(state.published).toEqual([]);
   });
 
-  it('answers not found for another account\'s directory', async () => {
+  it("answers not found for another account's directory", async () => {
     const { deps, req, body } = await setup();
-    await expect(uploadFile(deps, req({ accountId: 'acc-2' }), body(['x']))).rejects.toMatchObject({ kind: 'not_found', fields: { directory_id: expect.any(String) } });
+    await expect(uploadFile(deps, req({ accountId: 'acc-2' }), body(['x']))).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { directory_id: expect.any(String) },
+    });
   });
 
   it('retries an unpublished file.uploaded under the same event id', async () => {
     const { deps, state, req, body, advance } = await setup();
     let fail = true;
-    const events = { ...deps.events, uploaded: async (f: Parameters<typeof deps.events.uploaded>[0]) => (fail ? Promise.reject(new Error('kafka down')) : deps.events.uploaded(f)) };
+    const events = {
+      ...deps.events,
+      uploaded: async (f: Parameters<typeof deps.events.uploaded>[0]) =>
+        fail ? Promise.reject(new Error('kafka down')) : deps.events.uploaded(f),
+    };
     const file = await uploadFile({ ...deps, events }, req(), body(['x']));
     expect(state.outbox.has(file.id)).toBe(true);
     fail = false;
@@ -73,7 +100,10 @@ describe('deleteFile', () => {
     await deleteFile(deps, 'acc-1', dir.id, file.id);
     expect(state.files.size).toBe(0);
     expect(state.objects.size).toBe(0);
-    await expect(deleteFile(deps, 'acc-1', dir.id, file.id)).rejects.toMatchObject({ kind: 'not_found', fields: { file_entry_id: file.id } });
+    await expect(deleteFile(deps, 'acc-1', dir.id, file.id)).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { file_entry_id: file.id },
+    });
   });
 
   it('leaves the object to the sweep when removing it fails, and the sweep removes it', async () => {

@@ -40,7 +40,15 @@ describe('FlowService over gRPC', () => {
     name: 'Checkout',
     questions: [
       { key: 'nps', body: { en: 'Recommend us?', tr: 'Tavsiye?' }, style: 'nps', options: [] },
-      { key: 'pick', body: { en: 'Pick' }, style: 'single_choice', options: [{ key: 'a', body: { en: 'A' } }, { key: 'b', body: { en: 'B' } }] },
+      {
+        key: 'pick',
+        body: { en: 'Pick' },
+        style: 'single_choice',
+        options: [
+          { key: 'a', body: { en: 'A' } },
+          { key: 'b', body: { en: 'B' } },
+        ],
+      },
     ],
   };
 

@@ -26,7 +26,17 @@ describe('flow use cases', () => {
     const d = deps();
     const flow = await createFlow(d, 'acc-1', {
       name: ' Visit ',
-      questions: [{ key: 'c', body: { en: 'Pick' }, style: 'dropdown', options: [{ key: 'a', body: { en: 'A' } }, { key: 'b', body: { en: 'B' } }] }],
+      questions: [
+        {
+          key: 'c',
+          body: { en: 'Pick' },
+          style: 'dropdown',
+          options: [
+            { key: 'a', body: { en: 'A' } },
+            { key: 'b', body: { en: 'B' } },
+          ],
+        },
+      ],
     });
     const ids = [flow.id, flow.questions[0]!.id, ...flow.questions[0]!.options.map((o) => o.id)];
     expect(new Set(ids).size).toBe(4);
@@ -40,7 +50,7 @@ describe('flow use cases', () => {
     expect(d.flows.items).toHaveLength(0);
   });
 
-  it('answers not found for another account\'s flow, naming flow_id', async () => {
+  it("answers not found for another account's flow, naming flow_id", async () => {
     const d = deps();
     const flow = await createFlow(d, 'acc-1', { name: 'x', questions: [{ key: 'k', body: { en: 'Q' }, style: 'nps', options: [] }] });
     await expect(getFlow(d, 'acc-1', flow.id)).resolves.toMatchObject({ id: flow.id });

@@ -21,7 +21,14 @@ describe('validateFlowDefinition', () => {
         name: 'Visit',
         questions: [
           q(),
-          q({ key: 'why', style: 'multiple_choice', options: [{ key: 'a', body: { en: 'A' } }, { key: 'b', body: { 'pt-BR': 'B' } }] }),
+          q({
+            key: 'why',
+            style: 'multiple_choice',
+            options: [
+              { key: 'a', body: { en: 'A' } },
+              { key: 'b', body: { 'pt-BR': 'B' } },
+            ],
+          }),
           q({ key: 'txt', style: 'long_text' }),
         ],
       }),
@@ -37,9 +44,20 @@ describe('validateFlowDefinition', () => {
     expect(problems({ name: 'x', questions: [q({ style: 'single_choice', options: [{ key: 'a', body: { en: 'A' } }] })] })).toHaveProperty(
       'questions[0].options',
     );
-    expect(problems({ name: 'x', questions: [q({ style: 'short_text', options: [{ key: 'a', body: { en: 'A' } }, { key: 'b', body: { en: 'B' } }] })] })).toHaveProperty(
-      'questions[0].options',
-    );
+    expect(
+      problems({
+        name: 'x',
+        questions: [
+          q({
+            style: 'short_text',
+            options: [
+              { key: 'a', body: { en: 'A' } },
+              { key: 'b', body: { en: 'B' } },
+            ],
+          }),
+        ],
+      }),
+    ).toHaveProperty('questions[0].options');
   });
 
   it('rejects duplicate keys, bad language codes and empty texts', () => {

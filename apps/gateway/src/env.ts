@@ -27,7 +27,10 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       REDIS_URL: env.string(`redis://${localAddr('REDIS_PORT')}`),
       KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
       CLICKS_TOPIC: env.string('link.clicked'),
-      REDIRECT_STATUS: z.enum(['301', '302', '303', '307', '308']).default('302').transform((s) => Number(s) as 301 | 302 | 303 | 307 | 308),
+      REDIRECT_STATUS: z
+        .enum(['301', '302', '303', '307', '308'])
+        .default('302')
+        .transform((s) => Number(s) as 301 | 302 | 303 | 307 | 308),
       LINK_CACHE_TTL_MS: env.int(10 * 60_000, 1000),
       /** Longest URL POST /shorten takes; keep it equal to the shortener's MAX_URL_LENGTH. */
       MAX_URL_LENGTH: env.int(2048, 32),

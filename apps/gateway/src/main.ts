@@ -32,7 +32,11 @@ const config = loadEnv();
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, { ...gatewayIndexes, ...idempotencyIndexes });
-const peers = connectPeers(PEERS, config, { deadlineMs: config.GRPC_DEADLINE_MS, streamDeadlineMs: config.FILE_STREAM_DEADLINE_MS, logger });
+const peers = connectPeers(PEERS, config, {
+  deadlineMs: config.GRPC_DEADLINE_MS,
+  streamDeadlineMs: config.FILE_STREAM_DEADLINE_MS,
+  logger,
+});
 const metrics = createMetrics('gateway');
 
 const accounts = {
@@ -68,7 +72,13 @@ const api = await buildApi({
     flowsFeature({ flows: peers.ports.flow, accounts: accounts.accounts }),
     filesFeature({ files: peers.ports.file, publicBaseUrl: config.PUBLIC_BASE_URL, maxUploadBytes: config.MAX_UPLOAD_BYTES }),
     adminFeature({ ...accounts, shortener: peers.ports.shortener }),
-    surveysFeature({ surveys: peers.ports.survey, shortener: peers.ports.shortener, ...accounts, displayTimeZone: config.DISPLAY_TIME_ZONE, publicBaseUrl: config.PUBLIC_BASE_URL }),
+    surveysFeature({
+      surveys: peers.ports.survey,
+      shortener: peers.ports.shortener,
+      ...accounts,
+      displayTimeZone: config.DISPLAY_TIME_ZONE,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+    }),
     smsFeature({
       sms: peers.ports.messaging,
       accounts: accounts.accounts,
@@ -87,9 +97,17 @@ const api = await buildApi({
 const redis = createRedis({ url: config.REDIS_URL, logger, name: 'gateway', commandTimeoutMs: 250 });
 await waitForRedis(redis, 3_000).catch((err: unknown) => logger.warn({ err }, 'redis not ready; link cache and rate limit run in process'));
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'gateway', logger });
-void ensureTopics(kafka, [{ topic: config.CLICKS_TOPIC, numPartitions: 3 }]).catch((err: unknown) => logger.warn({ err }, 'could not ensure the clicks topic'));
+void ensureTopics(kafka, [{ topic: config.CLICKS_TOPIC, numPartitions: 3 }]).catch((err: unknown) =>
+  logger.warn({ err }, 'could not ensure the clicks topic'),
+);
 const producer = createProducer(kafka, { logger });
-const clicks = new ClickPublisher(producer, { topic: config.CLICKS_TOPIC, batchSize: 1000, flushIntervalMs: 250, maxBuffered: 200_000, logger });
+const clicks = new ClickPublisher(producer, {
+  topic: config.CLICKS_TOPIC,
+  batchSize: 1000,
+  flushIntervalMs: 250,
+  maxBuffered: 200_000,
+  logger,
+});
 clicks.start();
 const link = await buildLink({
   logger,
@@ -99,7 +117,12 @@ const link = await buildLink({
   publicUrl: config.PUBLIC_SHORTENER_URL,
   links: {
     shortener: peers.ports.shortener,
-    links: new LinkResolver(peers.ports.shortener, redis, { maxEntries: 100_000, ttlMs: config.LINK_CACHE_TTL_MS, missTtlMs: 5_000, logger }),
+    links: new LinkResolver(peers.ports.shortener, redis, {
+      maxEntries: 100_000,
+      ttlMs: config.LINK_CACHE_TTL_MS,
+      missTtlMs: 5_000,
+      logger,
+    }),
     clicks,
     limiter: createShortenLimiter({
       redis,

@@ -19,13 +19,23 @@ describe('parseAuthorization', () => {
 describe('authenticate', () => {
   const secret = newTokenSecret('api');
   const token: ApiToken = {
-    id: 't1', accountId: 'a1', kind: 'api', name: 'n', hash: hashToken(secret), createdAt: new Date(), revokedAt: null,
+    id: 't1',
+    accountId: 'a1',
+    kind: 'api',
+    name: 'n',
+    hash: hashToken(secret),
+    createdAt: new Date(),
+    revokedAt: null,
   };
   const repo = (t: ApiToken | null) => ({ findByHash: async (h: string) => (t && t.hash === h ? t : null) });
 
   it('finds the principal by the hash of the secret', async () => {
     expect(secret).toMatch(/^fbk_api_[A-Za-z0-9_-]{43}$/);
-    await expect(authenticate(repo(token), `Token token="${secret}"`, ['api'])).resolves.toEqual({ accountId: 'a1', tokenId: 't1', kind: 'api' });
+    await expect(authenticate(repo(token), `Token token="${secret}"`, ['api'])).resolves.toEqual({
+      accountId: 'a1',
+      tokenId: 't1',
+      kind: 'api',
+    });
   });
 
   it('answers the same 401 for unknown, revoked and wrong-kind tokens', async () => {

@@ -25,7 +25,15 @@ function get(port: number, path: string, authorization: string | string[]): Prom
 describe('a repeated Authorization header', () => {
   const secret = newTokenSecret('api');
   const adminToken = 'a'.repeat(32);
-  const token: ApiToken = { id: 't1', accountId: 'a1', kind: 'api', name: 'n', hash: hashToken(secret), createdAt: new Date(), revokedAt: null };
+  const token: ApiToken = {
+    id: 't1',
+    accountId: 'a1',
+    kind: 'api',
+    name: 'n',
+    hash: hashToken(secret),
+    createdAt: new Date(),
+    revokedAt: null,
+  };
   let api: FastifyInstance;
   let port: number;
 
@@ -51,7 +59,11 @@ describe('a repeated Authorization header', () => {
 
   it('is refused with the uniform 401 on token routes, whichever comes first', async () => {
     expect((await get(port, '/private', `Bearer ${secret}`)).status).toBe(200);
-    for (const pair of [[`Bearer ${secret}`, 'Bearer other'], ['Bearer other', `Bearer ${secret}`], [`Bearer ${secret}`, `Bearer ${secret}`]]) {
+    for (const pair of [
+      [`Bearer ${secret}`, 'Bearer other'],
+      ['Bearer other', `Bearer ${secret}`],
+      [`Bearer ${secret}`, `Bearer ${secret}`],
+    ]) {
       const res = await get(port, '/private', pair);
       expect(res.status).toBe(401);
       expect(JSON.parse(res.body)).toMatchObject({ code: 13001, errors: null });

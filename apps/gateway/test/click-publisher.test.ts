@@ -97,7 +97,11 @@ describe('ClickPublisher', () => {
     await consumer.subscribe({ topic, fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
-        got.push({ key: message.key?.toString(), eventId: message.headers?.[KAFKA_HEADERS.eventId]?.toString(), event: LinkClicked.decode(message.value!) });
+        got.push({
+          key: message.key?.toString(),
+          eventId: message.headers?.[KAFKA_HEADERS.eventId]?.toString(),
+          event: LinkClicked.decode(message.value!),
+        });
       },
     });
     const deadline = Date.now() + 20_000;

@@ -26,7 +26,8 @@ function raw(port: number, request: string): Promise<{ status: number; headers: 
 }
 
 const portOf = (app: FastifyInstance) => (app.server.address() as { port: number }).port;
-const publicErrorBody = (code: number, errors: Record<string, string> | null) => expect.objectContaining({ code, errors, error_message: expect.any(String), data: expect.any(String) });
+const publicErrorBody = (code: number, errors: Record<string, string> | null) =>
+  expect.objectContaining({ code, errors, error_message: expect.any(String), data: expect.any(String) });
 
 // Both listeners on port 0: what fails before a route (router limits, Node's HTTP parser) answers
 // the public error body too, never fastify's `{"error", "code": "FST_ERR_…"}` or Node's empty one.
@@ -46,7 +47,10 @@ describe('errors raised before the route', () => {
       features: [{ routes: () => async (app) => void app.get('/external/v1/flows/:flow_id', async () => ({ ok: true })) }],
     });
     await api.listen({ host: '127.0.0.1', port: 0 });
-    const shortener = { resolve: async () => Promise.reject(new Error('not used')), shorten: async () => Promise.reject(new Error('not used')) };
+    const shortener = {
+      resolve: async () => Promise.reject(new Error('not used')),
+      shorten: async () => Promise.reject(new Error('not used')),
+    };
     link = await buildLink({
       logger,
       metrics: createMetrics('gateway-test'),

@@ -25,7 +25,14 @@ interface Answer {
   connection: string | undefined;
 }
 
-function call(agent: Agent, port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+function call(
+  agent: Agent,
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
       res.resume();
@@ -45,7 +52,10 @@ describe('SIGTERM to the gateway', () => {
   afterAll(async () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     const mongo = new MongoClient(stack.mongo_url, { serverSelectionTimeoutMS: 5_000 });
-    await mongo.db(dbName).dropDatabase().catch(() => undefined);
+    await mongo
+      .db(dbName)
+      .dropDatabase()
+      .catch(() => undefined);
     await mongo.close();
   });
 
@@ -77,17 +87,28 @@ describe('SIGTERM to the gateway', () => {
     const setup = new Agent({ keepAlive: false });
     const admin = { authorization: `Bearer ${adminToken}` };
     for (let i = 0; ; i++) {
-      const up = await call(setup, linkPort, 'GET', '/health').then(() => call(setup, apiPort, 'GET', '/health')).catch(() => undefined);
+      const up = await call(setup, linkPort, 'GET', '/health')
+        .then(() => call(setup, apiPort, 'GET', '/health'))
+        .catch(() => undefined);
       if (up?.status === 200) break;
       if (child.exitCode !== null || i > 1_200) throw new Error(`gateway did not start:\n${out}`);
       await sleep(100);
     }
     const created = await new Promise<string>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: apiPort, method: 'POST', path: '/admin/v1/accounts', headers: { ...admin, 'content-type': 'application/json' } }, (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve((JSON.parse(body) as { id: string }).id));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: apiPort,
+          method: 'POST',
+          path: '/admin/v1/accounts',
+          headers: { ...admin, 'content-type': 'application/json' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve((JSON.parse(body) as { id: string }).id));
+        },
+      );
       req.on('error', reject).end(JSON.stringify({ name: 'sigterm' }));
     });
 
@@ -122,7 +143,7 @@ describe('SIGTERM to the gateway', () => {
     });
 
     // Under load from the rest of a test run, wait for a few hundred answers rather than a fixed time.
-    for (const started = Date.now(); answered < 300 && Date.now() - started < 20_000; ) await sleep(50);
+    for (const started = Date.now(); answered < 300 && Date.now() - started < 20_000;) await sleep(50);
     const beforeTerm = answered;
     termAt = Date.now();
     child.kill('SIGTERM');

@@ -44,7 +44,11 @@ describe('link listener', () => {
   const tap = async (path: string, method = 'GET', headers: Record<string, string> = {}) => {
     const res = await fetch(base + path, { method, redirect: 'manual', headers });
     await res.text();
-    return { status: res.status, headers: Object.fromEntries([...res.headers].filter(([k]) => k !== 'date' && k !== 'x-request-id')), id: res.headers.get('x-request-id') };
+    return {
+      status: res.status,
+      headers: Object.fromEntries([...res.headers].filter(([k]) => k !== 'date' && k !== 'x-request-id')),
+      id: res.headers.get('x-request-id'),
+    };
   };
 
   it('answers a miss (fastify) and a hit (fast path) identically, counting GETs only', async () => {
@@ -52,7 +56,10 @@ describe('link listener', () => {
     const second = await tap('/Known12');
     const head = await tap('/Known12?utm=x', 'HEAD');
     expect(resolves).toBe(1);
-    expect(first).toMatchObject({ status: 302, headers: { location: 'https://xn--bcher-kva.example/a%20b?x=1', 'cache-control': 'private, no-store' } });
+    expect(first).toMatchObject({
+      status: 302,
+      headers: { location: 'https://xn--bcher-kva.example/a%20b?x=1', 'cache-control': 'private, no-store' },
+    });
     expect(second.headers).toEqual(first.headers);
     expect(head.status).toBe(302);
     expect(clicked).toEqual(['Known12', 'Known12']);

@@ -3,7 +3,11 @@ import { asciiLocation } from '../src/links/redirect.views.js';
 
 describe('asciiLocation', () => {
   it('leaves ASCII URLs byte for byte, escapes included', () => {
-    for (const url of ['https://example.com/a%2Fb?q=%E2%9C%93&x=1#Frag', 'http://127.0.0.1:8080/s/tok', "https://example.com/~user/a;b,c!*'()"]) {
+    for (const url of [
+      'https://example.com/a%2Fb?q=%E2%9C%93&x=1#Frag',
+      'http://127.0.0.1:8080/s/tok',
+      "https://example.com/~user/a;b,c!*'()",
+    ]) {
       expect(asciiLocation(url)).toBe(url);
     }
   });

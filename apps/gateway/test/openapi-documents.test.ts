@@ -8,7 +8,19 @@ import { createMetrics } from '../src/http/metrics.js';
 import { buildLink } from '../src/links/link-listener.js';
 import { LinkResolver } from '../src/links/link.resolver.js';
 
-type Doc = { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: { maxLength?: number } }>; responses: Record<string, { content?: Record<string, unknown> }>; requestBody?: { content: Record<string, { schema: { properties: Record<string, { maxLength?: number }> } }> } }>> };
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: Array<{ name: string; in: string; schema: { maxLength?: number } }>;
+        responses: Record<string, { content?: Record<string, unknown> }>;
+        requestBody?: { content: Record<string, { schema: { properties: Record<string, { maxLength?: number }> } }> };
+      }
+    >
+  >;
+};
 
 // What generated clients and fuzzers read: every answer a route gives is in its listener's
 // document, and declared limits are the enforced ones.
@@ -74,9 +86,12 @@ describe('the OpenAPI documents', () => {
     expect(blob.get!.parameters!.find((p) => p.name === 'filename')!.schema.maxLength).toBe(200);
   });
 
-  it('describes the upload\'s multipart body', () => {
+  it("describes the upload's multipart body", () => {
     const upload = apiDoc.paths['/v2/file_service/directory/{directory_id}/files']!.post!;
-    const form = upload.requestBody!.content['multipart/form-data']!.schema as unknown as { required: string[]; properties: Record<string, { format?: string; maxLength?: number }> };
+    const form = upload.requestBody!.content['multipart/form-data']!.schema as unknown as {
+      required: string[];
+      properties: Record<string, { format?: string; maxLength?: number }>;
+    };
     expect(form.required.sort()).toEqual(['file', 'filename']);
     expect(form.properties.file!.format).toBe('binary');
     expect(form.properties.filename!.maxLength).toBe(200);

@@ -30,7 +30,9 @@ describe('the gateway while its database is down', () => {
       adminToken: 'x'.repeat(32),
       readiness: [],
       bodyLimitBytes: 1024 * 1024,
-      features: [{ routes: (ctx) => async (app) => void app.get('/private', { onRequest: ctx.auth(['api']) }, async () => ({ ok: true })) }],
+      features: [
+        { routes: (ctx) => async (app) => void app.get('/private', { onRequest: ctx.auth(['api']) }, async () => ({ ok: true })) },
+      ],
     });
     await api.listen({ host: '127.0.0.1', port: 0 });
   });
@@ -40,9 +42,16 @@ describe('the gateway while its database is down', () => {
   });
 
   it('answers 503 / 13009 with Retry-After to an authenticated request', async () => {
-    const res = await fetch(`http://127.0.0.1:${(api.server.address() as { port: number }).port}/private`, { headers: { authorization: 'Bearer fbk_api_x' } });
+    const res = await fetch(`http://127.0.0.1:${(api.server.address() as { port: number }).port}/private`, {
+      headers: { authorization: 'Bearer fbk_api_x' },
+    });
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
-    expect(await res.json()).toEqual({ error_message: 'Service temporarily unavailable', data: 'Service temporarily unavailable', code: 13009, errors: null });
+    expect(await res.json()).toEqual({
+      error_message: 'Service temporarily unavailable',
+      data: 'Service temporarily unavailable',
+      code: 13009,
+      errors: null,
+    });
   });
 });

@@ -143,7 +143,7 @@ describe('survey page /s/{token}', () => {
     expect(body).toContain('<title>Visit &lt;script&gt;');
   });
 
-  it('picks the language: ?lang=, then the customer\'s, then Accept-Language, then the flow\'s first', async () => {
+  it("picks the language: ?lang=, then the customer's, then Accept-Language, then the flow's first", async () => {
     expect((await get('/s/tok?lang=tr')).body).toContain('Tavsiye eder misiniz?');
     expect((await get('/s/tok?lang=tr')).body).toContain('<html lang="tr">');
     expect((await get('/s/tok', { 'accept-language': 'de-DE,tr;q=0.8,en;q=0.5' })).body).toContain('Tavsiye eder misiniz?');
@@ -236,7 +236,12 @@ describe('survey page /s/{token}', () => {
       expect(res.body).toContain('Not allowed');
     }
     expect(submitted).toHaveLength(0);
-    const sameOrigin: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin', origin: 'https://proxy.internal' }, { origin: 'http://localhost:8080' }, { origin: 'https://feedback.example.com' }, {}];
+    const sameOrigin: Record<string, string>[] = [
+      { 'sec-fetch-site': 'same-origin', origin: 'https://proxy.internal' },
+      { origin: 'http://localhost:8080' },
+      { origin: 'https://feedback.example.com' },
+      {},
+    ];
     for (const headers of sameOrigin) {
       const res = await post('n.nps=1', { ...headers, host: 'localhost:8080' });
       expect(res.statusCode, JSON.stringify(headers)).toBe(200);

@@ -30,7 +30,10 @@ describe('lone UTF-16 surrogates in a JSON body', () => {
     await api.listen({ host: '127.0.0.1', port: 0 });
     const shortener = {
       resolve: async () => Promise.reject(new Error('not used')),
-      shorten: async (req: unknown) => (received.push(req), { link: { code: 'abc1234', fullUrl: '', shortUrl: 'http://s/abc1234', accountId: '', domain: '', createdAt: '' } }),
+      shorten: async (req: unknown) => (
+        received.push(req),
+        { link: { code: 'abc1234', fullUrl: '', shortUrl: 'http://s/abc1234', accountId: '', domain: '', createdAt: '' } }
+      ),
     };
     link = await buildLink({
       logger,
@@ -53,7 +56,12 @@ describe('lone UTF-16 surrogates in a JSON body', () => {
   it('answers 400 naming the field on the API listener, and lets a surrogate pair through', async () => {
     const bad = await post(api, '/directories', '{"name": "sur\\udc00"}');
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error_message: 'An error occured', data: 'An error occured', code: 13000, errors: { 'body.name': 'is not valid Unicode' } });
+    expect(await bad.json()).toEqual({
+      error_message: 'An error occured',
+      data: 'An error occured',
+      code: 13000,
+      errors: { 'body.name': 'is not valid Unicode' },
+    });
     const nested = await post(api, '/directories', '{"q": [{"title": "\\ud800x"}]}');
     expect(await nested.json()).toMatchObject({ errors: { 'body.q[0].title': 'is not valid Unicode' } });
     expect(received).toEqual([]);

@@ -20,12 +20,16 @@ const BUCKET = process.env.S3_BUCKET ?? 'feedback-files';
 function chunkedUpload(url: string, token: string, total: number) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const boundary = 'lim';
-    const req = request(url, { method: 'POST', headers: { authorization: `Token token=${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` } }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-      res.on('error', () => resolve({ status: res.statusCode!, body }));
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { authorization: `Token token=${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` } },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+        res.on('error', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
     req.on('error', (err) => setTimeout(() => reject(err), 500)); // a response may still be on its way
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="filename"\r\n\r\nlimit.bin\r\n`);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="limit.bin"\r\n\r\n`);
@@ -49,9 +53,23 @@ describe('upload size limit on the stream', () => {
   const stack = readStackFile();
   const accountId = `acc-${randomUUID()}`;
   const secret = newTokenSecret('api');
-  const token: ApiToken = { id: 'tok-limit', accountId, kind: 'api', name: 't', hash: hashToken(secret), createdAt: new Date(), revokedAt: null };
+  const token: ApiToken = {
+    id: 'tok-limit',
+    accountId,
+    kind: 'api',
+    name: 't',
+    hash: hashToken(secret),
+    createdAt: new Date(),
+    revokedAt: null,
+  };
   const files = connectFileService(FILE_ADDR, { deadlineMs: 5_000, streamDeadlineMs: 60_000, logger });
-  const s3 = createS3({ endpoint: stack.s3.endpoint, accessKey: stack.s3.access_key, secretKey: stack.s3.secret_key, region: stack.s3.region, logger });
+  const s3 = createS3({
+    endpoint: stack.s3.endpoint,
+    accessKey: stack.s3.access_key,
+    secretKey: stack.s3.secret_key,
+    region: stack.s3.region,
+    logger,
+  });
   let app: FastifyInstance;
   let url: string;
 
@@ -81,10 +99,17 @@ describe('upload size limit on the stream', () => {
   });
 
   it('answers 413 / 13004 one byte over it, and keeps nothing', async () => {
-    const before = (await files.port.listFiles({ accountId, directoryId: (await files.port.listDirectories({ accountId })).directories[0]!.id })).files;
+    const before = (
+      await files.port.listFiles({ accountId, directoryId: (await files.port.listDirectories({ accountId })).directories[0]!.id })
+    ).files;
     const res = await chunkedUpload(url, secret, LIMIT + 1);
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toEqual({ error_message: 'Payload too large', data: 'Payload too large', code: 13004, errors: { file: `must be at most ${LIMIT} bytes` } });
+    expect(JSON.parse(res.body)).toEqual({
+      error_message: 'Payload too large',
+      data: 'Payload too large',
+      code: 13004,
+      errors: { file: `must be at most ${LIMIT} bytes` },
+    });
     const after = (await files.port.listFiles({ accountId, directoryId: before[0]!.directoryId })).files;
     expect(after.map((f) => f.id)).toEqual(before.map((f) => f.id));
     const keys: string[] = [];

@@ -47,7 +47,11 @@ if (config.SMS_PROVIDER === 'http') {
 
 const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'messaging', logger });
 const topics = { dispatch: config.SMS_DISPATCH_TOPIC, status: config.SMS_STATUS_TOPIC };
-await ensureTopics(kafka, [{ topic: topics.dispatch, numPartitions: 6 }, { topic: topics.status, numPartitions: 3 }, { topic: config.FILE_UPLOADED_TOPIC, numPartitions: 3 }]);
+await ensureTopics(kafka, [
+  { topic: topics.dispatch, numPartitions: 6 },
+  { topic: topics.status, numPartitions: 3 },
+  { topic: config.FILE_UPLOADED_TOPIC, numPartitions: 3 },
+]);
 const producer = createProducer(kafka, { logger });
 await producer.connect();
 const survey = createGrpcClient(SurveyServiceClient, config.SURVEY_GRPC_ADDR, { deadlineMs: config.PEER_DEADLINE_MS, logger });
@@ -65,7 +69,15 @@ const deps = messagingDeps({
   settings: { defaultRegion: config.DEFAULT_PHONE_REGION, maxPhones: config.MAX_PHONES_PER_SHARING },
   logger,
 });
-const dlr = await startDlrServer({ host: config.DLR_HOST, port: config.DLR_PORT, secret: dlrSecret, statusParam, rule: dlrRule, deps, logger });
+const dlr = await startDlrServer({
+  host: config.DLR_HOST,
+  port: config.DLR_PORT,
+  secret: dlrSecret,
+  statusParam,
+  rule: dlrRule,
+  deps,
+  logger,
+});
 const consumer = await runDispatchConsumer({
   kafka,
   topic: topics.dispatch,

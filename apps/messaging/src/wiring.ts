@@ -39,7 +39,9 @@ const noFileService: WorkflowFiles = {
 };
 
 /** The real adapters behind the domain's ports (main.ts and the integration tests share it). */
-export function messagingDeps(infra: Infrastructure): MessagingHandlerDeps & DispatchDeps & CsvWorkflowDeps & { outboxProvider: MongoOutboxProvider } {
+export function messagingDeps(
+  infra: Infrastructure,
+): MessagingHandlerDeps & DispatchDeps & CsvWorkflowDeps & { outboxProvider: MongoOutboxProvider } {
   const outboxProvider = new MongoOutboxProvider(infra.db);
   return {
     campaigns: new MongoCampaignRepository(infra.db),

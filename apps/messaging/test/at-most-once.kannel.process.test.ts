@@ -74,66 +74,84 @@ describe('a sharing through Kannel survives kill -9: no phone gets two SMS', () 
   const atSmsc = () => readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).filter((m) => ours.has(m.to));
   const records = () => mongo.db.collection<{ _id: string; phone: string; status: string }>('sms_messages');
 
-  it('kill -9 mid-dispatch, restart: each phone at fakesmsc at most once, and exactly once when recorded sent', { timeout: 180_000 }, async () => {
-    const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 30_000 });
-    const account = uniq('acc');
-    const { flow } = await flows.createFlow({ accountId: account, name: 'AMO', questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }] });
-    flows.close();
+  it(
+    'kill -9 mid-dispatch, restart: each phone at fakesmsc at most once, and exactly once when recorded sent',
+    { timeout: 180_000 },
+    async () => {
+      const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 30_000 });
+      const account = uniq('acc');
+      const { flow } = await flows.createFlow({
+        accountId: account,
+        name: 'AMO',
+        questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }],
+      });
+      flows.close();
 
-    proc = await startMessagingProcess({ ...env, GRPC_PORT: String(await freePort()) }, 90_000);
-    const { campaign } = await proc.client.createSmsCampaign({
-      accountId: account,
-      name: 'At most once',
-      nodeId: randomUUID(),
-      nodeName: 'Şube',
-      flowId: flow!.id,
-      // One UCS-2 SMS (at most 70 characters with the link), so one log line per message.
-      messageTemplate: 'Görüşünüz: {{link}}',
-      linkTtlDays: 0,
-    });
-    const res = await proc.client.createSmsSharing({ accountId: account, campaignId: campaign!.id, phoneNumbers: phones, customAttributes: {}, builtInResponses: {} });
-    expect(res).toMatchObject({ accepted: PHONES, rejected: 0, duplicate: 0 });
+      proc = await startMessagingProcess({ ...env, GRPC_PORT: String(await freePort()) }, 90_000);
+      const { campaign } = await proc.client.createSmsCampaign({
+        accountId: account,
+        name: 'At most once',
+        nodeId: randomUUID(),
+        nodeName: 'Şube',
+        flowId: flow!.id,
+        // One UCS-2 SMS (at most 70 characters with the link), so one log line per message.
+        messageTemplate: 'Görüşünüz: {{link}}',
+        linkTtlDays: 0,
+      });
+      const res = await proc.client.createSmsSharing({
+        accountId: account,
+        campaignId: campaign!.id,
+        phoneNumbers: phones,
+        customAttributes: {},
+        builtInResponses: {},
+      });
+      expect(res).toMatchObject({ accepted: PHONES, rejected: 0, duplicate: 0 });
 
-    await waitFor('some SMS at fakesmsc', () => atSmsc().length >= 10, 90_000).catch((err: Error) => {
-      throw new Error(`${err.message}\n${proc!.output()}`);
-    });
-    await proc.kill('SIGKILL');
-    const atKill = atSmsc().length;
-    expect(atKill, 'the kill came after the last message: nothing was left to test').toBeLessThan(PHONES);
+      await waitFor('some SMS at fakesmsc', () => atSmsc().length >= 10, 90_000).catch((err: Error) => {
+        throw new Error(`${err.message}\n${proc!.output()}`);
+      });
+      await proc.kill('SIGKILL');
+      const atKill = atSmsc().length;
+      expect(atKill, 'the kill came after the last message: nothing was left to test').toBeLessThan(PHONES);
 
-    proc = await startMessagingProcess({ ...env, GRPC_PORT: String(await freePort()) }, 90_000);
-    // Done when every recipient has a record and nothing moves any more (a claim the dead process
-    // left "sending" stays so for good).
-    let last = '';
-    let same = 0;
-    await waitFor(`all ${PHONES} recipients handled (${atKill} at the kill)`, async () => {
-      const n = await records().countDocuments();
-      const sending = await records().countDocuments({ status: 'sending' });
-      const now = `${n}/${sending}/${atSmsc().length}`;
-      same = now === last ? same + 1 : 0;
-      last = now;
-      if (n === PHONES && same >= 3) return true;
-      await sleep(1_000);
-      return false;
-    }, 150_000);
+      proc = await startMessagingProcess({ ...env, GRPC_PORT: String(await freePort()) }, 90_000);
+      // Done when every recipient has a record and nothing moves any more (a claim the dead process
+      // left "sending" stays so for good).
+      let last = '';
+      let same = 0;
+      await waitFor(
+        `all ${PHONES} recipients handled (${atKill} at the kill)`,
+        async () => {
+          const n = await records().countDocuments();
+          const sending = await records().countDocuments({ status: 'sending' });
+          const now = `${n}/${sending}/${atSmsc().length}`;
+          same = now === last ? same + 1 : 0;
+          last = now;
+          if (n === PHONES && same >= 3) return true;
+          await sleep(1_000);
+          return false;
+        },
+        150_000,
+      );
 
-    const received = atSmsc();
-    const perPhone = new Map<string, number>();
-    for (const m of received) perPhone.set(m.to, (perPhone.get(m.to) ?? 0) + 1);
-    expect([...perPhone].filter(([, n]) => n > 1)).toEqual([]);
-    expect(received.every((m) => /^Görüşünüz: http:\/\/\S+$/.test(m.text))).toBe(true);
+      const received = atSmsc();
+      const perPhone = new Map<string, number>();
+      for (const m of received) perPhone.set(m.to, (perPhone.get(m.to) ?? 0) + 1);
+      expect([...perPhone].filter(([, n]) => n > 1)).toEqual([]);
+      expect(received.every((m) => /^Görüşünüz: http:\/\/\S+$/.test(m.text))).toBe(true);
 
-    const all = await records().find().toArray();
-    const sent = all.filter((r) => r.status === 'sent' || r.status === 'delivered');
-    for (const r of sent) expect(perPhone.get(r.phone), r.phone).toBe(1);
-    // Only what was in flight at the kill may be lost ("sending" for good, or "unknown" after a
-    // timeout), never sent twice; nothing is left to retry.
-    expect(all.filter((r) => !['sent', 'delivered', 'sending', 'unknown'].includes(r.status))).toEqual([]);
-    expect(sent.length).toBeGreaterThan(0);
-    expect(received.length).toBeGreaterThanOrEqual(sent.length);
-    expect(received.length).toBeLessThanOrEqual(PHONES);
-    // Kannel's delivery reports come back through the signed callback, across the restart.
-    await waitFor('delivery reports', async () => (await records().countDocuments({ status: 'delivered' })) >= sent.length - 5, 60_000);
-    logger.info({ atKill, sent: sent.length, received: received.length }, 'kill -9 through Kannel');
-  });
+      const all = await records().find().toArray();
+      const sent = all.filter((r) => r.status === 'sent' || r.status === 'delivered');
+      for (const r of sent) expect(perPhone.get(r.phone), r.phone).toBe(1);
+      // Only what was in flight at the kill may be lost ("sending" for good, or "unknown" after a
+      // timeout), never sent twice; nothing is left to retry.
+      expect(all.filter((r) => !['sent', 'delivered', 'sending', 'unknown'].includes(r.status))).toEqual([]);
+      expect(sent.length).toBeGreaterThan(0);
+      expect(received.length).toBeGreaterThanOrEqual(sent.length);
+      expect(received.length).toBeLessThanOrEqual(PHONES);
+      // Kannel's delivery reports come back through the signed callback, across the restart.
+      await waitFor('delivery reports', async () => (await records().countDocuments({ status: 'delivered' })) >= sent.length - 5, 60_000);
+      logger.info({ atKill, sent: sent.length, received: received.length }, 'kill -9 through Kannel');
+    },
+  );
 });

@@ -52,9 +52,22 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
       settings: { defaultRegion: 'TR', maxPhones: 100 },
       logger,
     });
-    server = await startGrpcServer({ host: '127.0.0.1', port: 0, logger, services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }] });
+    server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      logger,
+      services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }],
+    });
     client = createGrpcClient(MessagingServiceClient, server.address, { deadlineMs: 20_000 });
-    const { campaign } = await client.createSmsCampaign({ accountId: account, name: 'CSV', nodeId: 'node-1', nodeName: 'n', flowId: 'flow-1', messageTemplate: 'Merhaba {{name}} {{link}}', linkTtlDays: 0 });
+    const { campaign } = await client.createSmsCampaign({
+      accountId: account,
+      name: 'CSV',
+      nodeId: 'node-1',
+      nodeName: 'n',
+      flowId: 'flow-1',
+      messageTemplate: 'Merhaba {{name}} {{link}}',
+      linkTtlDays: 0,
+    });
     campaignId = campaign!.id;
   });
   afterAll(async () => {
@@ -92,14 +105,22 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
     expect(binding).toMatchObject({ accountId: account, campaignId, directoryId: dir.id, fileName: 'customers.csv' });
 
     const groupId = await groupAtTheEnd();
-    const older = await uploadFile(files.raw, { accountId: account, directoryId: dir.id, filename: 'customers.csv' }, Buffer.from('phone,name\n05551112233,Old\n'));
+    const older = await uploadFile(
+      files.raw,
+      { accountId: account, directoryId: dir.id, filename: 'customers.csv' },
+      Buffer.from('phone,name\n05551112233,Old\n'),
+    );
     await new Promise((r) => setTimeout(r, 5));
     const latest = await uploadFile(
       files.raw,
       { accountId: account, directoryId: dir.id, filename: 'customers.csv' },
       Buffer.from('phone,name,tier\n+90 532 123 45 67,Ayşe,gold\n05441234567,Zeynep\n05301234567,Ali,silver\nnope,X,y\n'),
     );
-    const unbound = await uploadFile(files.raw, { accountId: account, directoryId: dir.id, filename: 'other.csv' }, Buffer.from('phone\n05321234567\n'));
+    const unbound = await uploadFile(
+      files.raw,
+      { accountId: account, directoryId: dir.id, filename: 'other.csv' },
+      Buffer.from('phone\n05321234567\n'),
+    );
 
     await consumeUntilImported(groupId, latest.id);
 
@@ -120,24 +141,42 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
       { phone: 'nope', reason: 'not_a_number', row: 5 },
     ]);
     expect(await mongo.db.collection('sharings').countDocuments()).toBe(1);
-    expect(await mongo.db.collection('sharing_recipients').findOne({ phone: '905321234567' })).toMatchObject({ attributes: { name: 'Ayşe', tier: 'gold' } });
+    expect(await mongo.db.collection('sharing_recipients').findOne({ phone: '905321234567' })).toMatchObject({
+      attributes: { name: 'Ayşe', tier: 'gold' },
+    });
   });
 
   it('completes a file without a valid row as failed, with the reason, and makes no sharing', async () => {
     const dir = (await files.createDirectory({ accountId: account, name: uniq('crm') })).directory!;
     await client.bindDirectory({ accountId: account, campaignId, directoryId: dir.id, fileName: 'list.csv' });
     const groupId = await groupAtTheEnd();
-    const bad = await uploadFile(files.raw, { accountId: account, directoryId: dir.id, filename: 'list.csv' }, Buffer.from('phone;name\n12;A\n;B\n'));
+    const bad = await uploadFile(
+      files.raw,
+      { accountId: account, directoryId: dir.id, filename: 'list.csv' },
+      Buffer.from('phone;name\n12;A\n;B\n'),
+    );
     await consumeUntilImported(groupId, bad.id);
-    expect(await deps.imports.findByFile(bad.id)).toMatchObject({ outcome: 'failed', sharingId: null, rows: 2, reason: 'none of the 2 rows is valid (first: line 2, too_short)' });
+    expect(await deps.imports.findByFile(bad.id)).toMatchObject({
+      outcome: 'failed',
+      sharingId: null,
+      rows: 2,
+      reason: 'none of the 2 rows is valid (first: line 2, too_short)',
+    });
     expect(await states(dir.id)).toEqual({ [bad.id]: ProcessingState.PROCESSING_STATE_FAILED });
   });
 
   it('binds only the account’s own campaign and directory', async () => {
     const dir = (await files.createDirectory({ accountId: account, name: uniq('crm') })).directory!;
-    await expect(client.bindDirectory({ accountId: uniq('other'), campaignId, directoryId: dir.id, fileName: '' })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(client.bindDirectory({ accountId: uniq('other'), campaignId, directoryId: dir.id, fileName: '' })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
     const foreign = (await files.createDirectory({ accountId: uniq('other'), name: uniq('crm') })).directory!;
-    await expect(client.bindDirectory({ accountId: account, campaignId, directoryId: foreign.id, fileName: '' })).rejects.toMatchObject({ kind: 'not_found', fields: { directory_id: foreign.id } });
-    await expect(client.bindDirectory({ accountId: account, campaignId, directoryId: dir.id, fileName: '../x.csv' })).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(client.bindDirectory({ accountId: account, campaignId, directoryId: foreign.id, fileName: '' })).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { directory_id: foreign.id },
+    });
+    await expect(client.bindDirectory({ accountId: account, campaignId, directoryId: dir.id, fileName: '../x.csv' })).rejects.toMatchObject(
+      { kind: 'invalid' },
+    );
   });
 });

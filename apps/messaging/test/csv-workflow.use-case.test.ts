@@ -12,7 +12,16 @@ const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
 class FakeFiles implements WorkflowFiles {
   readonly files: (ClaimedFile & { text: string; state: string; claimer?: string })[] = [];
   upload(filename: string, text: string) {
-    this.files.push({ id: `f${this.files.length + 1}`, accountId: 'acc-1', directoryId: 'dir-1', filename, blobToken: `b${this.files.length}`, size: text.length, text, state: 'unprocessed' });
+    this.files.push({
+      id: `f${this.files.length + 1}`,
+      accountId: 'acc-1',
+      directoryId: 'dir-1',
+      filename,
+      blobToken: `b${this.files.length}`,
+      size: text.length,
+      text,
+      state: 'unprocessed',
+    });
   }
   async directoryExists(accountId: string, directoryId: string) {
     return accountId === 'acc-1' && directoryId === 'dir-1';
@@ -28,9 +37,11 @@ class FakeFiles implements WorkflowFiles {
   }
   records(file: ClaimedFile) {
     const text = this.files.find((f) => f.id === file.id)!.text;
-    return csvRecords((async function* () {
-      yield Buffer.from(text);
-    })());
+    return csvRecords(
+      (async function* () {
+        yield Buffer.from(text);
+      })(),
+    );
   }
   async complete(q: { fileId: string; claimer: string; outcome: string }) {
     const f = this.files.find((x) => x.id === q.fileId)!;
@@ -41,15 +52,34 @@ class FakeFiles implements WorkflowFiles {
 
 async function setup() {
   const campaigns = new MemoryCampaigns();
-  await campaigns.insert({ id: CAMPAIGN, accountId: 'acc-1', name: 'c', nodeId: 'n', flowId: 'f', channelId: 'ch', messageTemplate: '{{link}}', createdAt: new Date() });
+  await campaigns.insert({
+    id: CAMPAIGN,
+    accountId: 'acc-1',
+    name: 'c',
+    nodeId: 'n',
+    flowId: 'f',
+    channelId: 'ch',
+    messageTemplate: '{{link}}',
+    createdAt: new Date(),
+  });
   const bindings = new Map<string, DirectoryBinding>();
   const bindingRepo: BindingRepository = {
     upsert: async (b) => (bindings.set(`${b.directoryId}/${b.fileName}`, b), b),
     find: async (d, n) => bindings.get(`${d}/${n}`) ?? null,
   };
-  await bindingRepo.upsert({ accountId: 'acc-1', campaignId: CAMPAIGN, directoryId: 'dir-1', fileName: 'customers.csv', createdAt: new Date(), updatedAt: new Date() });
+  await bindingRepo.upsert({
+    accountId: 'acc-1',
+    campaignId: CAMPAIGN,
+    directoryId: 'dir-1',
+    fileName: 'customers.csv',
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
   const imports: CsvImport[] = [];
-  const importLog: CsvImportLog = { record: async (i) => void imports.push(i), findByFile: async (id) => imports.find((i) => i.fileId === id) ?? null };
+  const importLog: CsvImportLog = {
+    record: async (i) => void imports.push(i),
+    findByFile: async (id) => imports.find((i) => i.fileId === id) ?? null,
+  };
   let ids = 0;
   const deps: CsvWorkflowDeps & { files: FakeFiles; sharings: MemorySharings; dispatch: MemoryDispatch } = {
     campaigns,
@@ -82,14 +112,19 @@ describe('the CSV workflow', () => {
     deps.files.upload('customers.csv', 'phone\n05551112233\n');
     deps.files.upload('customers.csv', 'phone,name,tier\n05321234567,Ayşe,gold\nnope,X,y\n05321234567,Again,z\n,Empty,\n');
     const result = await runCsvWorkflow(deps, uploaded());
-    expect(result).toMatchObject({ outcome: 'processed', import: { fileId: 'f2', sharingId: 'sharing-1', rows: 4, accepted: 1, rejected: 2, superseded: 1, reason: null } });
+    expect(result).toMatchObject({
+      outcome: 'processed',
+      import: { fileId: 'f2', sharingId: 'sharing-1', rows: 4, accepted: 1, rejected: 2, superseded: 1, reason: null },
+    });
     const { sharing, recipients } = deps.sharings.items.get('sharing-1')!;
     expect(sharing).toMatchObject({ campaignId: CAMPAIGN, accepted: 1, duplicates: 1 });
     expect(sharing.rejected).toEqual([
       { phone: 'nope', reason: 'not_a_number', row: 3 },
       { phone: '', reason: 'empty', row: 5 },
     ]);
-    expect(recipients).toEqual([{ phone: '905321234567', input: '05321234567', attributes: { name: 'Ayşe', tier: 'gold' }, builtInResponses: {} }]);
+    expect(recipients).toEqual([
+      { phone: '905321234567', input: '05321234567', attributes: { name: 'Ayşe', tier: 'gold' }, builtInResponses: {} },
+    ]);
     expect(deps.dispatch.events).toHaveLength(1);
     expect(deps.files.files.map((f) => f.state)).toEqual(['superseded', 'processed']);
     expect(imports).toHaveLength(1);
@@ -107,9 +142,15 @@ describe('the CSV workflow', () => {
       import: { sharingId: null, rows: 2, rejected: 2, reason: 'none of the 2 rows is valid (first: line 2, not_a_number)' },
     });
     deps.files.upload('customers.csv', 'name\nAyşe\n');
-    expect(await runCsvWorkflow(deps, uploaded())).toMatchObject({ outcome: 'failed', import: { reason: expect.stringMatching(/no phone column/) } });
+    expect(await runCsvWorkflow(deps, uploaded())).toMatchObject({
+      outcome: 'failed',
+      import: { reason: expect.stringMatching(/no phone column/) },
+    });
     deps.files.upload('customers.csv', 'phone\n05321234560\n05321234561\n05321234562\n05321234563\n');
-    expect(await runCsvWorkflow(deps, uploaded())).toMatchObject({ outcome: 'failed', import: { reason: expect.stringMatching(/more than 3 rows/) } });
+    expect(await runCsvWorkflow(deps, uploaded())).toMatchObject({
+      outcome: 'failed',
+      import: { reason: expect.stringMatching(/more than 3 rows/) },
+    });
     expect(deps.files.files.map((f) => f.state)).toEqual(['failed', 'failed', 'failed']);
     expect(deps.sharings.items.size).toBe(0);
   });
@@ -118,6 +159,9 @@ describe('the CSV workflow', () => {
     const { deps } = await setup();
     deps.campaigns = new MemoryCampaigns();
     deps.files.upload('customers.csv', 'phone\n05321234567\n');
-    expect(await runCsvWorkflow(deps, uploaded())).toMatchObject({ outcome: 'failed', import: { reason: expect.stringMatching(/campaign_id/) } });
+    expect(await runCsvWorkflow(deps, uploaded())).toMatchObject({
+      outcome: 'failed',
+      import: { reason: expect.stringMatching(/campaign_id/) },
+    });
   });
 });

@@ -7,24 +7,32 @@ async function* bytes(text: string, chunkSize = 7): AsyncGenerator<Buffer> {
   for (let i = 0; i < buf.length; i += chunkSize) yield buf.subarray(i, i + chunkSize);
 }
 
-const read = (text: string, maxRows = 100, chunkSize?: number) => readCustomerRows(csvRecords(bytes(text, chunkSize)), { defaultRegion: 'TR', maxRows });
+const read = (text: string, maxRows = 100, chunkSize?: number) =>
+  readCustomerRows(csvRecords(bytes(text, chunkSize)), { defaultRegion: 'TR', maxRows });
 
 describe('a customer CSV file', () => {
   it('maps phone, known columns and every other column, streamed in small chunks across multi-byte letters', async () => {
-    const csv = '\uFEFFPhone,External_ID,email,Name,Şehir,\r\n+90 532 123 45 67,X1,a@example.com,Ayşe Yılmaz,İstanbul,\r\n05551112233,,,"Kaya, Ali",,\r\n';
+    const csv =
+      '\uFEFFPhone,External_ID,email,Name,Şehir,\r\n+90 532 123 45 67,X1,a@example.com,Ayşe Yılmaz,İstanbul,\r\n05551112233,,,"Kaya, Ali",,\r\n';
     const result = await read(csv, 100, 3);
     expect(result).toEqual({
       total: 2,
       rejected: [],
       rows: [
-        { line: 2, phone: '+90 532 123 45 67', attributes: { external_id: 'X1', email: 'a@example.com', name: 'Ayşe Yılmaz', Şehir: 'İstanbul' } },
+        {
+          line: 2,
+          phone: '+90 532 123 45 67',
+          attributes: { external_id: 'X1', email: 'a@example.com', name: 'Ayşe Yılmaz', Şehir: 'İstanbul' },
+        },
         { line: 3, phone: '05551112233', attributes: { name: 'Kaya, Ali' } },
       ],
     });
   });
 
   it('accepts phone_number, semicolons and tabs as spreadsheet exports write them', async () => {
-    expect((await read('name;phone_number\nAyşe;05321234567\n')).rows).toEqual([{ line: 2, phone: '05321234567', attributes: { name: 'Ayşe' } }]);
+    expect((await read('name;phone_number\nAyşe;05321234567\n')).rows).toEqual([
+      { line: 2, phone: '05321234567', attributes: { name: 'Ayşe' } },
+    ]);
     expect((await read('phone\tname\n05321234567\tAli\n')).rows).toEqual([{ line: 2, phone: '05321234567', attributes: { name: 'Ali' } }]);
   });
 

@@ -28,7 +28,15 @@ async function setup(provider: SmsProvider = new ScriptedProvider([{ outcome: 'a
   const clock = { now: () => new Date('2026-11-23T10:00:00Z') };
   const campaign = await createCampaign(
     { campaigns, channels: survey, clock, newId: () => 'camp-1' },
-    { accountId: 'acc', name: 'Kasım', nodeId: 'node', nodeName: 'Şube', flowId: 'flow', messageTemplate: 'Sayın {{name}}, {{link}} {{ missing }}', linkTtlDays: 0 },
+    {
+      accountId: 'acc',
+      name: 'Kasım',
+      nodeId: 'node',
+      nodeName: 'Şube',
+      flowId: 'flow',
+      messageTemplate: 'Sayın {{name}}, {{link}} {{ missing }}',
+      linkTtlDays: 0,
+    },
   );
   const deps: DispatchDeps = {
     campaigns,
@@ -53,12 +61,18 @@ describe('dispatching one recipient', () => {
   it('activates the link, shortens it, renders the template and sends once', async () => {
     const provider = new ScriptedProvider([{ outcome: 'accepted' }]);
     const { deps, survey, campaign, statuses } = await setup(provider);
-    expect(survey.channels).toEqual([{ accountId: 'acc', name: 'Kasım', nodeId: 'node', nodeName: 'Şube', flowId: 'flow', linkTtlDays: 0 }]);
+    expect(survey.channels).toEqual([
+      { accountId: 'acc', name: 'Kasım', nodeId: 'node', nodeName: 'Şube', flowId: 'flow', linkTtlDays: 0 },
+    ]);
     expect(campaign.channelId).toBe('channel-1');
 
     expect(await dispatchSms(deps, event('905321234567', { name: 'Ayşe', link: 'spoofed' }))).toBe('sent');
     expect(provider.calls.map((c) => c.text)).toEqual(['Sayın Ayşe, https://s.example/905321234567 ']);
-    expect(survey.activations[0]).toMatchObject({ channelId: 'channel-1', phone: '905321234567', builtInResponses: { customerDetailInfo1: 'x' } });
+    expect(survey.activations[0]).toMatchObject({
+      channelId: 'channel-1',
+      phone: '905321234567',
+      builtInResponses: { customerDetailInfo1: 'x' },
+    });
     expect(statuses.map((s) => s.status)).toEqual(['sent']);
 
     // Redelivered: no second activation, no second SMS.
@@ -106,7 +120,16 @@ describe('a claim left "sending" by a crashed process', () => {
   // The crash: the record was claimed, then the process died before (or while) handing it over.
   async function crashedClaim(provider: ScriptedProvider) {
     const { deps } = await setup(provider);
-    await deps.messages.claim({ id: 'sh-1.905321234567', accountId: 'acc', sharingId: 'sh-1', campaignId: 'camp-1', phone: '905321234567', text: 't', provider: provider.name, createdAt: new Date() });
+    await deps.messages.claim({
+      id: 'sh-1.905321234567',
+      accountId: 'acc',
+      sharingId: 'sh-1',
+      campaignId: 'camp-1',
+      phone: '905321234567',
+      text: 't',
+      provider: provider.name,
+      createdAt: new Date(),
+    });
     return deps;
   }
 
@@ -131,9 +154,19 @@ describe('creating a campaign', () => {
   it('validates name and template before creating the channel', async () => {
     const survey = new FakeSurvey();
     const deps = { campaigns: new MemoryCampaigns(), channels: survey, clock: { now: () => new Date() }, newId: () => 'c' };
-    const base = { accountId: 'acc', name: 'n', nodeId: 'node', nodeName: '', flowId: 'flow', messageTemplate: 'Hi {{link}}', linkTtlDays: 0 };
+    const base = {
+      accountId: 'acc',
+      name: 'n',
+      nodeId: 'node',
+      nodeName: '',
+      flowId: 'flow',
+      messageTemplate: 'Hi {{link}}',
+      linkTtlDays: 0,
+    };
     await expect(createCampaign(deps, { ...base, name: ' ' })).rejects.toMatchObject({ fields: { name: expect.any(String) } });
-    await expect(createCampaign(deps, { ...base, messageTemplate: 'Hi {{name}}' })).rejects.toMatchObject({ fields: { message_template: 'must contain {{link}}' } });
+    await expect(createCampaign(deps, { ...base, messageTemplate: 'Hi {{name}}' })).rejects.toMatchObject({
+      fields: { message_template: 'must contain {{link}}' },
+    });
     await expect(createCampaign(deps, { ...base, flowId: '' })).rejects.toMatchObject({ fields: { flow_id: 'is required' } });
     expect(survey.channels).toHaveLength(0);
   });

@@ -80,7 +80,11 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
 
   it('kill -9 mid-dispatch, restart: all 300 dispatched, each phone in the outbox once', { timeout: 240_000 }, async () => {
     const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 10_000 });
-    const { flow } = await flows.createFlow({ accountId: account, name: 'EO', questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }] });
+    const { flow } = await flows.createFlow({
+      accountId: account,
+      name: 'EO',
+      questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }],
+    });
     flows.close();
 
     const first = await start();
@@ -93,7 +97,13 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
       messageTemplate: 'Merhaba, görüşünüz: {{link}}',
       linkTtlDays: 0,
     });
-    const res = await first.client.createSmsSharing({ accountId: account, campaignId: campaign!.id, phoneNumbers: phones, customAttributes: {}, builtInResponses: {} });
+    const res = await first.client.createSmsSharing({
+      accountId: account,
+      campaignId: campaign!.id,
+      phoneNumbers: phones,
+      customAttributes: {},
+      builtInResponses: {},
+    });
     expect(res).toMatchObject({ accepted: PHONES, rejected: 0, duplicate: 0 });
     sharingId = res.sharingId;
 
@@ -106,7 +116,11 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     expect(atKill, 'the kill came after the last message: nothing was left to test').toBeLessThan(PHONES);
 
     const second = await start();
-    await waitFor(`all ${PHONES} in the outbox (${atKill} at the kill)`, async () => (await outbox().countDocuments()) >= PHONES, 120_000).catch((err: Error) => {
+    await waitFor(
+      `all ${PHONES} in the outbox (${atKill} at the kill)`,
+      async () => (await outbox().countDocuments()) >= PHONES,
+      120_000,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}\n${second.output()}`);
     });
     await sleep(500); // a duplicate would arrive right after the last first one
@@ -115,19 +129,31 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     logger.info({ atKill, claimedAtKill, resumed }, 'outbox count and claims left "sending" at the kill; claims resumed after it');
   });
 
-  it('all dispatch events redelivered (group offsets reset to the beginning while stopped): still exactly once', { timeout: 90_000 }, async () => {
-    expect(sharingId).toBeDefined();
-    await proc!.kill('SIGTERM');
-    await waitFor('the dispatch group to be empty', async () => {
-      const [group] = (await admin.describeGroups([env.SMS_DISPATCH_GROUP!])).groups;
-      return group?.state === 'Empty' || group?.state === 'Dead';
-    }, 40_000);
-    await admin.resetOffsets({ groupId: env.SMS_DISPATCH_GROUP!, topic: env.SMS_DISPATCH_TOPIC!, earliest: true });
-    const ends = await topicEnds(admin, env.SMS_DISPATCH_TOPIC!);
-    expect(ends.reduce((n, e) => n + Number(e.offset), 0)).toBe(PHONES);
+  it(
+    'all dispatch events redelivered (group offsets reset to the beginning while stopped): still exactly once',
+    { timeout: 90_000 },
+    async () => {
+      expect(sharingId).toBeDefined();
+      await proc!.kill('SIGTERM');
+      await waitFor(
+        'the dispatch group to be empty',
+        async () => {
+          const [group] = (await admin.describeGroups([env.SMS_DISPATCH_GROUP!])).groups;
+          return group?.state === 'Empty' || group?.state === 'Dead';
+        },
+        40_000,
+      );
+      await admin.resetOffsets({ groupId: env.SMS_DISPATCH_GROUP!, topic: env.SMS_DISPATCH_TOPIC!, earliest: true });
+      const ends = await topicEnds(admin, env.SMS_DISPATCH_TOPIC!);
+      expect(ends.reduce((n, e) => n + Number(e.offset), 0)).toBe(PHONES);
 
-    await start();
-    await waitFor('the group to consume every event again', () => caughtUp(admin, env.SMS_DISPATCH_GROUP!, env.SMS_DISPATCH_TOPIC!, ends), 60_000);
-    await expectEachPhoneOnce();
-  });
+      await start();
+      await waitFor(
+        'the group to consume every event again',
+        () => caughtUp(admin, env.SMS_DISPATCH_GROUP!, env.SMS_DISPATCH_TOPIC!, ends),
+        60_000,
+      );
+      await expectEachPhoneOnce();
+    },
+  );
 });

@@ -10,10 +10,16 @@ export const FILE_GRPC_ADDR = readStackFile().grpc.file;
 export const FILE_UPLOADED_TOPIC = 'file.uploaded';
 
 /** A client-streaming upload as the gateway makes it: metadata, the bytes, the trailer that completes it. */
-export function uploadFile(client: FileServiceClient, meta: { accountId: string; directoryId: string; filename: string }, bytes: Buffer): Promise<File> {
+export function uploadFile(
+  client: FileServiceClient,
+  meta: { accountId: string; directoryId: string; filename: string },
+  bytes: Buffer,
+): Promise<File> {
   let call!: ReturnType<FileServiceClient['uploadFile']>;
   const result = new Promise<File>((resolve, reject) => {
-    call = client.uploadFile(callMetadata({ requestId: randomUUID() }), { deadline: Date.now() + 30_000 }, (err, res) => (err ? reject(statusToAppError(err)) : resolve(res.file!)));
+    call = client.uploadFile(callMetadata({ requestId: randomUUID() }), { deadline: Date.now() + 30_000 }, (err, res) =>
+      err ? reject(statusToAppError(err)) : resolve(res.file!),
+    );
   });
   void (async () => {
     call.write({ metadata: { ...meta, originalFilename: meta.filename, contentType: 'text/csv', userId: 'messaging-test' } });
@@ -30,7 +36,12 @@ export async function topicEnds(admin: Admin, topic: string): Promise<{ partitio
 }
 
 /** Whether the group has committed at least `ends` on every partition. */
-export async function caughtUp(admin: Admin, groupId: string, topic: string, ends: { partition: number; offset: string }[]): Promise<boolean> {
+export async function caughtUp(
+  admin: Admin,
+  groupId: string,
+  topic: string,
+  ends: { partition: number; offset: string }[],
+): Promise<boolean> {
   const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
   return ends.every((e) => {
     const c = committed?.partitions.find((p) => p.partition === e.partition);

@@ -26,10 +26,12 @@ describe('generic HTTP provider configuration', () => {
     let received: { method?: string; type?: string; body: string; auth?: string } = { body: '' };
     const srv = createServer((req, res) => {
       let body = '';
-      req.on('data', (c) => (body += c)).on('end', () => {
-        received = { method: req.method, type: req.headers['content-type'], body, auth: req.headers.authorization };
-        res.writeHead(req.url === '/fail' ? 503 : 201).end('{"id":"prov-77"}');
-      });
+      req
+        .on('data', (c) => (body += c))
+        .on('end', () => {
+          received = { method: req.method, type: req.headers['content-type'], body, auth: req.headers.authorization };
+          res.writeHead(req.url === '/fail' ? 503 : 201).end('{"id":"prov-77"}');
+        });
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
@@ -51,7 +53,10 @@ describe('generic HTTP provider configuration', () => {
       expect(JSON.parse(received.body)).toEqual({ to: '+905321234567', message: 'Çok "iyi"\nsatır', ref: 'm.1' });
 
       const failing = new HttpSmsProvider({ config: { ...config, url: `${base}/fail` } });
-      expect(await failing.send({ messageId: 'm.2', accountId: 'a', sharingId: 's', to: '1', text: 't' })).toMatchObject({ outcome: 'rejected', retriable: true });
+      expect(await failing.send({ messageId: 'm.2', accountId: 'a', sharingId: 's', to: '1', text: 't' })).toMatchObject({
+        outcome: 'rejected',
+        retriable: true,
+      });
     } finally {
       srv.close();
     }

@@ -51,7 +51,15 @@ describe('HTTP provider against Kannel', () => {
     mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
     await ensureIndexes(mongo.db, messagingIndexes);
     messages = new MongoMessageRepository(mongo.db);
-    dlr = await startDlrServer({ host: '127.0.0.1', port: 0, secret, statusParam: 'status', rule: KANNEL_DELIVERY_RULE, deps: { messages, clock }, logger });
+    dlr = await startDlrServer({
+      host: '127.0.0.1',
+      port: 0,
+      secret,
+      statusParam: 'status',
+      rule: KANNEL_DELIVERY_RULE,
+      deps: { messages, clock },
+      logger,
+    });
   });
   afterAll(async () => {
     await dlr?.close();
@@ -92,12 +100,25 @@ describe('HTTP provider against Kannel', () => {
     const cmd = { accountId: 'acc-1', sharingId: randomUUID(), campaignId: randomUUID(), phone: '905551112233', text };
     expect(await sendSms({ messages, provider, clock }, cmd)).toBe('sent');
     await waitFor('fakesmsc to log the message', () => readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).some((m) => m.text === text));
-    expect(readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).find((m) => m.text === text)).toMatchObject({ to: '905551112233', type: 'ucs-2', parts: 1 });
+    expect(readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).find((m) => m.text === text)).toMatchObject({
+      to: '905551112233',
+      type: 'ucs-2',
+      parts: 1,
+    });
   });
 
   it('a forged delivery report is refused and changes nothing', async () => {
     const id = messageId(randomUUID(), '905321234568');
-    await messages.claim({ id, accountId: 'a', sharingId: 's', campaignId: 'c', phone: '905321234568', text: 't', provider: 'http', createdAt: new Date() });
+    await messages.claim({
+      id,
+      accountId: 'a',
+      sharingId: 's',
+      campaignId: 'c',
+      phone: '905321234568',
+      text: 't',
+      provider: 'http',
+      createdAt: new Date(),
+    });
     const res = await fetch(`${dlr.url}/sms/dlr/${id}?sig=forged&status=2`);
     expect(res.status).toBe(403);
     expect((await messages.findById(id))?.status).toBe('sending');
@@ -116,14 +137,24 @@ describe('HTTP provider against Kannel', () => {
 
   it('an unreachable gateway is retried: the message is released, then sent by the next attempt', async () => {
     const down = kannelConfig({ url: `http://127.0.0.1:${await closedPort()}/cgi-bin/sendsms` });
-    const cmd = { accountId: 'acc-1', sharingId: randomUUID(), campaignId: randomUUID(), phone: '905321234570', text: `retry ${randomBytes(4).toString('hex')}` };
-    await expect(sendSms({ messages, provider: new HttpSmsProvider({ config: down }), clock }, cmd)).rejects.toBeInstanceOf(RetriableSendError);
+    const cmd = {
+      accountId: 'acc-1',
+      sharingId: randomUUID(),
+      campaignId: randomUUID(),
+      phone: '905321234570',
+      text: `retry ${randomBytes(4).toString('hex')}`,
+    };
+    await expect(sendSms({ messages, provider: new HttpSmsProvider({ config: down }), clock }, cmd)).rejects.toBeInstanceOf(
+      RetriableSendError,
+    );
     const id = messageId(cmd.sharingId, cmd.phone);
     expect((await messages.findById(id))?.status).toBe('retryable');
 
     const up = new HttpSmsProvider({ config: kannelConfig(), dlrBaseUrl: dlr.url, dlrSecret: secret });
     expect(await sendSms({ messages, provider: up, clock }, cmd)).toBe('sent');
-    await waitFor('fakesmsc to log the retried message', () => readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).some((m) => m.text === cmd.text));
+    await waitFor('fakesmsc to log the retried message', () =>
+      readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).some((m) => m.text === cmd.text),
+    );
     expect((await messages.findById(id))?.attempts).toBe(2);
   });
 });

@@ -35,11 +35,20 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
   beforeAll(async () => {
     mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
     await ensureIndexes(mongo.db, messagingIndexes);
-    await ensureTopics(kafka, [{ topic: topics.dispatch, numPartitions: 3 }, { topic: topics.status }, { topic: `${topics.dispatch}.dlq` }]);
+    await ensureTopics(kafka, [
+      { topic: topics.dispatch, numPartitions: 3 },
+      { topic: topics.status },
+      { topic: `${topics.dispatch}.dlq` },
+    ]);
     producer = createProducer(kafka, { logger });
     await producer.connect();
     deps = messagingDeps({ db: mongo.db, producer, topics, survey, shortener, settings: { defaultRegion: 'TR', maxPhones: 100 }, logger });
-    server = await startGrpcServer({ host: '127.0.0.1', port: 0, logger, services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }] });
+    server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      logger,
+      services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }],
+    });
     client = createGrpcClient(MessagingServiceClient, server.address, { deadlineMs: 20_000 });
     consumer = await runDispatchConsumer({ kafka, topic: topics.dispatch, groupId: uniq('dispatch'), deps, logger, retryBackoffMs: 100 });
     watcher = kafka.consumer({ groupId: uniq('watch') });
@@ -81,12 +90,25 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       customAttributes: { '+90 532 123 45 67': { values: { name: 'Çağrı' } } },
       builtInResponses: {},
     });
-    expect(res).toMatchObject({ accepted: 2, rejected: 1, duplicate: 1, rejectedPhones: [{ phone: 'not a phone', reason: 'not_a_number' }] });
+    expect(res).toMatchObject({
+      accepted: 2,
+      rejected: 1,
+      duplicate: 1,
+      rejectedPhones: [{ phone: 'not a phone', reason: 'not_a_number' }],
+    });
 
-    await waitFor('both SMS in the outbox', async () => (await client.listSmsMessages({ accountId: 'acc-1', phone: '', limit: 10, cursor: '' })).messages.length === 2);
+    await waitFor(
+      'both SMS in the outbox',
+      async () => (await client.listSmsMessages({ accountId: 'acc-1', phone: '', limit: 10, cursor: '' })).messages.length === 2,
+    );
     const first = await client.listSmsMessages({ accountId: 'acc-1', phone: '0532 123 45 67', limit: 10, cursor: '' });
     expect(first.messages).toHaveLength(1);
-    expect(first.messages[0]).toMatchObject({ phone: '905321234567', sharingId: res.sharingId, text: 'Merhaba Çağrı, görüşünüz: http://go.local/4567', status: 'sent' });
+    expect(first.messages[0]).toMatchObject({
+      phone: '905321234567',
+      sharingId: res.sharingId,
+      text: 'Merhaba Çağrı, görüşünüz: http://go.local/4567',
+      status: 'sent',
+    });
     const other = await client.listSmsMessages({ accountId: 'acc-1', phone: '05551112233', limit: 10, cursor: '' });
     expect(other.messages[0]!.text).toBe('Merhaba , görüşünüz: http://go.local/2233');
 
@@ -100,23 +122,60 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     // Kafka redelivers the events (here: published again): nothing is sent twice.
     const recipients = await mongo.db.collection('sharing_recipients').find({ sharing_id: res.sharingId }).toArray();
     await deps.dispatch.publish(
-      recipients.map((r) => ({ sharingId: res.sharingId, accountId: 'acc-1', campaignId: campaign!.id, recipient: { phone: r.phone, input: r.input, attributes: r.attributes, builtInResponses: r.built_in_responses } })),
+      recipients.map((r) => ({
+        sharingId: res.sharingId,
+        accountId: 'acc-1',
+        campaignId: campaign!.id,
+        recipient: { phone: r.phone, input: r.input, attributes: r.attributes, builtInResponses: r.built_in_responses },
+      })),
     );
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await mongo.db.collection('sms_outbox').countDocuments({ sharing_id: res.sharingId })).toBe(2);
   });
 
   it('answers NOT_FOUND for another account’s campaign and sharing, INVALID_ARGUMENT naming the field', async () => {
-    const { campaign } = await client.createSmsCampaign({ accountId: 'acc-2', name: 'c', nodeId: 'n', nodeName: '', flowId: 'f', messageTemplate: '{{link}}', linkTtlDays: 0 });
-    await expect(client.createSmsSharing({ accountId: 'acc-1', campaignId: campaign!.id, phoneNumbers: ['05321234567'], customAttributes: {}, builtInResponses: {} })).rejects.toMatchObject({
+    const { campaign } = await client.createSmsCampaign({
+      accountId: 'acc-2',
+      name: 'c',
+      nodeId: 'n',
+      nodeName: '',
+      flowId: 'f',
+      messageTemplate: '{{link}}',
+      linkTtlDays: 0,
+    });
+    await expect(
+      client.createSmsSharing({
+        accountId: 'acc-1',
+        campaignId: campaign!.id,
+        phoneNumbers: ['05321234567'],
+        customAttributes: {},
+        builtInResponses: {},
+      }),
+    ).rejects.toMatchObject({
       kind: 'not_found',
     });
-    await expect(client.createSmsSharing({ accountId: 'acc-2', campaignId: 'x', phoneNumbers: ['05321234567'], customAttributes: {}, builtInResponses: {} })).rejects.toMatchObject({
+    await expect(
+      client.createSmsSharing({
+        accountId: 'acc-2',
+        campaignId: 'x',
+        phoneNumbers: ['05321234567'],
+        customAttributes: {},
+        builtInResponses: {},
+      }),
+    ).rejects.toMatchObject({
       kind: 'invalid',
       fields: { campaign_id: 'must be a UUID' },
     });
     const tooMany = Array.from({ length: 101 }, (_, i) => `0532123${String(i).padStart(4, '0')}`);
-    await expect(client.createSmsSharing({ accountId: 'acc-2', campaignId: campaign!.id, phoneNumbers: tooMany, customAttributes: {}, builtInResponses: {} })).rejects.toMatchObject({
+    await expect(
+      client.createSmsSharing({
+        accountId: 'acc-2',
+        campaignId: campaign!.id,
+        phoneNumbers: tooMany,
+        customAttributes: {},
+        builtInResponses: {},
+      }),
+    ).rejects.toMatchObject({
       kind: 'invalid',
     });
     await expect(client.getSmsSharing({ accountId: 'acc-2', sharingId: randomUUID() })).rejects.toMatchObject({ kind: 'not_found' });
@@ -127,4 +186,3 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     await waitFor('the dead letter', () => deadLetters.includes('not protobuf at all'));
   });
 });
-

@@ -47,12 +47,17 @@ describe('outbox provider on the stack MongoDB', () => {
     expect(page1.items.map((m) => m.text)).toEqual(['third', 'second']);
     expect(page1.items[0]).toMatchObject({ phone: '905321234567', status: 'sent', accountId: 'acc-1' });
     expect(page1.nextCursor).not.toBeNull();
-    const page2 = await listOutbox({ outbox, settings }, { accountId: 'acc-1', phone: '+905321234567', limit: 2, cursor: page1.nextCursor! });
+    const page2 = await listOutbox(
+      { outbox, settings },
+      { accountId: 'acc-1', phone: '+905321234567', limit: 2, cursor: page1.nextCursor! },
+    );
     expect(page2.items.map((m) => m.text)).toEqual(['first']);
     expect(page2.nextCursor).toBeNull();
 
     const all = await listOutbox({ outbox, settings }, { accountId: 'acc-1' });
     expect(all.items.map((m) => m.text)).toEqual(['third', 'other phone', 'second', 'first']);
-    await expect(listOutbox({ outbox, settings }, { accountId: 'acc-1', phone: '12' })).rejects.toMatchObject({ fields: { phone: 'too_short' } });
+    await expect(listOutbox({ outbox, settings }, { accountId: 'acc-1', phone: '12' })).rejects.toMatchObject({
+      fields: { phone: 'too_short' },
+    });
   });
 });

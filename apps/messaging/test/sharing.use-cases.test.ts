@@ -7,7 +7,16 @@ const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
 
 async function setup(maxPhones = 10_000) {
   const campaigns = new MemoryCampaigns();
-  await campaigns.insert({ id: CAMPAIGN, accountId: 'acc-1', name: 'c', nodeId: 'n', flowId: 'f', channelId: 'ch', messageTemplate: 'Hi {{name}} {{link}}', createdAt: new Date() });
+  await campaigns.insert({
+    id: CAMPAIGN,
+    accountId: 'acc-1',
+    name: 'c',
+    nodeId: 'n',
+    flowId: 'f',
+    channelId: 'ch',
+    messageTemplate: 'Hi {{name}} {{link}}',
+    createdAt: new Date(),
+  });
   const deps: SharingDeps & { sharings: MemorySharings; dispatch: MemoryDispatch } = {
     campaigns,
     sharings: new MemorySharings(),
@@ -20,7 +29,10 @@ async function setup(maxPhones = 10_000) {
 }
 
 async function failure(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 }
@@ -33,15 +45,34 @@ describe('creating a sharing', () => {
       campaignId: CAMPAIGN,
       body: {
         phone_numbers: ['+90 532 123 45 67', '0532 123 45 67', 'nope', '05551112233'],
-        custom_attributes: { '+90 532 123 45 67': { name: 'Ayşe', external_id: 'X1', email: 'a@example.com' }, '0532 123 45 67': { name: 'dropped' } },
+        custom_attributes: {
+          '+90 532 123 45 67': { name: 'Ayşe', external_id: 'X1', email: 'a@example.com' },
+          '0532 123 45 67': { name: 'dropped' },
+        },
         built_in_responses: { '05551112233': { customerDetailInfo1: 'gold', customerDetailInfo2: 7 } },
       },
     });
-    expect(summary).toEqual({ id: 'sharing-1', accepted: 2, rejected: 1, duplicate: 1, rejectedPhones: [{ phone: 'nope', reason: 'not_a_number' }] });
+    expect(summary).toEqual({
+      id: 'sharing-1',
+      accepted: 2,
+      rejected: 1,
+      duplicate: 1,
+      rejectedPhones: [{ phone: 'nope', reason: 'not_a_number' }],
+    });
     const stored = deps.sharings.items.get('sharing-1')!;
     expect(stored.recipients).toEqual([
-      { phone: '905321234567', input: '+90 532 123 45 67', attributes: { name: 'Ayşe', external_id: 'X1', email: 'a@example.com' }, builtInResponses: {} },
-      { phone: '905551112233', input: '05551112233', attributes: {}, builtInResponses: { customerDetailInfo1: 'gold', customerDetailInfo2: '7' } },
+      {
+        phone: '905321234567',
+        input: '+90 532 123 45 67',
+        attributes: { name: 'Ayşe', external_id: 'X1', email: 'a@example.com' },
+        builtInResponses: {},
+      },
+      {
+        phone: '905551112233',
+        input: '05551112233',
+        attributes: {},
+        builtInResponses: { customerDetailInfo1: 'gold', customerDetailInfo2: '7' },
+      },
     ]);
     expect(deps.dispatch.events.map((e) => [e.sharingId, e.campaignId, e.recipient.phone])).toEqual([
       ['sharing-1', CAMPAIGN, '905321234567'],
@@ -51,8 +82,12 @@ describe('creating a sharing', () => {
 
   it('answers 400 for a campaign id that is not a UUID, 404 for a foreign or unknown campaign', async () => {
     const deps = await setup();
-    expect((await failure(createSharing(deps, { accountId: 'acc-1', campaignId: 'abc', body: { phone_numbers: ['05321234567'] } }))).fields).toEqual({ campaign_id: 'must be a UUID' });
-    const foreign = await failure(createSharing(deps, { accountId: 'acc-2', campaignId: CAMPAIGN, body: { phone_numbers: ['05321234567'] } }));
+    expect(
+      (await failure(createSharing(deps, { accountId: 'acc-1', campaignId: 'abc', body: { phone_numbers: ['05321234567'] } }))).fields,
+    ).toEqual({ campaign_id: 'must be a UUID' });
+    const foreign = await failure(
+      createSharing(deps, { accountId: 'acc-2', campaignId: CAMPAIGN, body: { phone_numbers: ['05321234567'] } }),
+    );
     expect(foreign.kind).toBe('not_found');
     expect(deps.dispatch.events).toHaveLength(0);
   });
@@ -77,7 +112,9 @@ describe('creating a sharing', () => {
 
   it('refuses more phones than the hard cap', async () => {
     const deps = await setup(3);
-    const err = await failure(createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, body: { phone_numbers: ['1', '2', '3', '4'] } }));
+    const err = await failure(
+      createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, body: { phone_numbers: ['1', '2', '3', '4'] } }),
+    );
     expect(err.fields.phone_numbers).toMatch(/at most 3/);
     expect(deps.sharings.items.size).toBe(0);
   });

@@ -52,8 +52,4 @@ const clicks = await runClickConsumer({
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
 
-onShutdown(logger, [
-  { name: 'mongo', close: () => mongo.close() },
-  clicks,
-  { name: 'grpc', close: () => server.shutdown() },
-]);
+onShutdown(logger, [{ name: 'mongo', close: () => mongo.close() }, clicks, { name: 'grpc', close: () => server.shutdown() }]);

@@ -63,7 +63,10 @@ describe('click consumer', () => {
   const publish = (topic: string, codes: Record<string, number>) =>
     producer.publish(
       topic,
-      Object.entries(codes).flatMap(([code, n]) => [...Array.from({ length: Math.floor(n / 3) }, () => click(code, 3)), ...Array.from({ length: n % 3 }, () => click(code))]),
+      Object.entries(codes).flatMap(([code, n]) => [
+        ...Array.from({ length: Math.floor(n / 3) }, () => click(code, 3)),
+        ...Array.from({ length: n % 3 }, () => click(code)),
+      ]),
     );
   const count = async (code: string) => (await tallies.get(code))?.count ?? 0;
   const codeOf = (p: string) => `${p}${uniq('x').slice(2, 8)}`.replace(/[^A-Za-z0-9]/g, '');
@@ -99,9 +102,13 @@ describe('click consumer', () => {
     const code = codeOf('Cc');
     await publish(topic, { [code]: 25 });
 
-    const child = spawn(process.execPath, ['--import', tsxLoader, join(here, 'fixtures/stalling-click-consumer.ts'), topic, groupId, mongo.db.databaseName], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', tsxLoader, join(here, 'fixtures/stalling-click-consumer.ts'), topic, groupId, mongo.db.databaseName],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     let counted = -1;
     try {

@@ -9,7 +9,20 @@ describe('normalizeDomainName', () => {
   });
 
   it('refuses anything but a bare host name', () => {
-    for (const bad of ['', ' ', 'localhost', 'https://go.example.com', 'go.example.com/x', 'go.example.com:443', '10.0.0.1', 'a..b.com', '-a.example.com', 'a b.com', 'user@go.example.com', 42]) {
+    for (const bad of [
+      '',
+      ' ',
+      'localhost',
+      'https://go.example.com',
+      'go.example.com/x',
+      'go.example.com:443',
+      '10.0.0.1',
+      'a..b.com',
+      '-a.example.com',
+      'a b.com',
+      'user@go.example.com',
+      42,
+    ]) {
       expect(() => normalizeDomainName(bad), String(bad)).toThrow();
     }
   });

@@ -57,7 +57,7 @@ describe('shorten', () => {
     });
   });
 
-  it('makes an account\'s links on its oldest domain by default, and on the own domain without one', async () => {
+  it("makes an account's links on its oldest domain by default, and on the own domain without one", async () => {
     const d = deps();
     await addDomain(d, 'acc-1', 'first.example');
     await addDomain(d, 'acc-1', 'second.example');
@@ -71,7 +71,9 @@ describe('shorten', () => {
   it('refuses links to any customer domain (they would redirect to us)', async () => {
     const d = deps();
     await addDomain(d, 'acc-1', 'go.acme.example');
-    await expect(shorten(d, { url: 'https://GO.acme.example/abc' })).rejects.toMatchObject({ fields: { url: 'must not point to a short link domain' } });
+    await expect(shorten(d, { url: 'https://GO.acme.example/abc' })).rejects.toMatchObject({
+      fields: { url: 'must not point to a short link domain' },
+    });
   });
 
   it('stores nothing for an invalid URL', async () => {
@@ -100,7 +102,10 @@ describe('customer domains', () => {
   it('belong to one account; the same name again is a conflict', async () => {
     const d = deps();
     await addDomain(d, 'acc-1', 'go.acme.example');
-    await expect(addDomain(d, 'acc-2', 'GO.ACME.EXAMPLE')).rejects.toMatchObject({ kind: 'conflict', fields: { domain: 'go.acme.example' } });
+    await expect(addDomain(d, 'acc-2', 'GO.ACME.EXAMPLE')).rejects.toMatchObject({
+      kind: 'conflict',
+      fields: { domain: 'go.acme.example' },
+    });
     await expect(addDomain(d, 'acc-1', 'sho.rt')).rejects.toMatchObject({ kind: 'invalid' });
     expect((await listDomains(d, 'acc-1')).map((x) => x.name)).toEqual(['go.acme.example']);
     await expect(removeDomain(d, 'acc-2', 'go.acme.example')).rejects.toMatchObject({ kind: 'not_found' });

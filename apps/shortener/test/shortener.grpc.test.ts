@@ -75,7 +75,7 @@ describe('ShortenerService over gRPC', () => {
     expect(bad).toMatchObject({ kind: 'invalid', code: 13000, fields: { url: expect.stringMatching(/data: scheme/) } });
   });
 
-  it('serves an account\'s links on its default customer domain, and refuses foreign domains', async () => {
+  it("serves an account's links on its default customer domain, and refuses foreign domains", async () => {
     const acc = uniq('acc');
     const name = `${uniq('go')}.example.com`;
     const added = await client.addDomain({ accountId: acc, domain: name.toUpperCase() });
@@ -103,8 +103,16 @@ describe('ShortenerService over gRPC', () => {
   it('reports the clicks counted for a link', async () => {
     const { link } = await client.shorten({ url: 'https://count.example/', accountId: '', domain: '' });
     expect((await client.getLinkStats({ code: link!.code })).clicks).toBe(0);
-    await countClicks(tallies, 0, [0, 1, 2].map((offset) => ({ code: link!.code, offset, clicks: 1 })));
-    await countClicks(tallies, 0, [1, 2, 3].map((offset) => ({ code: link!.code, offset, clicks: 1 })));
+    await countClicks(
+      tallies,
+      0,
+      [0, 1, 2].map((offset) => ({ code: link!.code, offset, clicks: 1 })),
+    );
+    await countClicks(
+      tallies,
+      0,
+      [1, 2, 3].map((offset) => ({ code: link!.code, offset, clicks: 1 })),
+    );
     const stats = await client.getLinkStats({ code: link!.code });
     expect(stats).toEqual({ link, clicks: 4 });
   });

@@ -39,7 +39,10 @@ describe('a restarted shortener', () => {
   afterAll(async () => {
     for (const c of children) await kill(c, 'SIGKILL');
     const mongo = new MongoClient(stack.mongo_url, { serverSelectionTimeoutMS: 5_000 });
-    await mongo.db(dbName).dropDatabase().catch(() => undefined);
+    await mongo
+      .db(dbName)
+      .dropDatabase()
+      .catch(() => undefined);
     await mongo.close();
   });
 

@@ -41,7 +41,10 @@ const server = await startGrpcServer({
   services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps) }],
 });
 const outbox = startOutboxJob(deps, config.OUTBOX_INTERVAL_MS);
-logger.info({ port: server.port, public_base_url: config.PUBLIC_BASE_URL, phone_region: config.DEFAULT_PHONE_REGION }, 'survey service listening');
+logger.info(
+  { port: server.port, public_base_url: config.PUBLIC_BASE_URL, phone_region: config.DEFAULT_PHONE_REGION },
+  'survey service listening',
+);
 
 onShutdown(logger, [
   { name: 'mongo', close: () => mongo.close() },

@@ -9,11 +9,22 @@ async function setup(ttl = 0) {
   const d = memoryDeps();
   const flow = sampleFlow('acc');
   d.flows.items.push(flow);
-  const channel = await createChannel(d, 'acc', { name: 'Web', nodeId: 'node-1', nodeName: 'Kadikoy', flowId: flow.id, linkTtlDays: ttl, kind: 'link' });
+  const channel = await createChannel(d, 'acc', {
+    name: 'Web',
+    nodeId: 'node-1',
+    nodeName: 'Kadikoy',
+    flowId: flow.id,
+    linkTtlDays: ttl,
+    kind: 'link',
+  });
   return { d, flow, channel };
 }
 
-const request = (channelId: string, customer: Partial<ActivationRequest['customer']> = {}, more: Partial<ActivationRequest> = {}): ActivationRequest => ({
+const request = (
+  channelId: string,
+  customer: Partial<ActivationRequest['customer']> = {},
+  more: Partial<ActivationRequest> = {},
+): ActivationRequest => ({
   accountId: 'acc',
   channelId,
   customer: { phoneNumber: '', email: '', externalId: '', name: '', schema: {}, ...customer },
@@ -30,21 +41,33 @@ describe('createChannel', () => {
     expect(channel).toMatchObject({ flowName: flow.name, nodeName: 'Kadikoy', linkTtlDays: 7, kind: 'link' });
   });
 
-  it('refuses another account\'s flow as not found, and bad fields by name', async () => {
+  it("refuses another account's flow as not found, and bad fields by name", async () => {
     const { d, flow } = await setup();
-    await expect(createChannel(d, 'other', { name: 'x', nodeId: 'n', nodeName: 'N', flowId: flow.id, linkTtlDays: 1, kind: 'sms' })).rejects.toMatchObject({
+    await expect(
+      createChannel(d, 'other', { name: 'x', nodeId: 'n', nodeName: 'N', flowId: flow.id, linkTtlDays: 1, kind: 'sms' }),
+    ).rejects.toMatchObject({
       kind: 'not_found',
       fields: { flow_id: flow.id },
     });
-    const err = (await createChannel(d, 'acc', { name: ' ', nodeId: '', nodeName: '', flowId: 'nope', linkTtlDays: 400, kind: 'link' }).catch((e) => e)) as AppError;
+    const err = (await createChannel(d, 'acc', {
+      name: ' ',
+      nodeId: '',
+      nodeName: '',
+      flowId: 'nope',
+      linkTtlDays: 400,
+      kind: 'link',
+    }).catch((e) => e)) as AppError;
     expect(Object.keys(err.fields).sort()).toEqual(['flow_id', 'link_ttl_days', 'name', 'node_id', 'node_name']);
   });
 });
 
 describe('activateSurveyLink', () => {
-  it('creates the customer and a link that expires after the channel\'s TTL', async () => {
+  it("creates the customer and a link that expires after the channel's TTL", async () => {
     const { d, channel } = await setup(3);
-    const a = await activateSurveyLink(d, request(channel.id, { phoneNumber: '0532 123 45 67', name: 'Ada' }, { builtInResponses: { customerDetailInfo1: 'VIP' } }));
+    const a = await activateSurveyLink(
+      d,
+      request(channel.id, { phoneNumber: '0532 123 45 67', name: 'Ada' }, { builtInResponses: { customerDetailInfo1: 'VIP' } }),
+    );
     expect(a.created).toBe(true);
     expect(a.customer).toMatchObject({ phone: '905321234567', name: 'Ada' });
     expect(a.url).toBe(`https://feedback.example.com/s/${a.link.token}`);
@@ -67,7 +90,14 @@ describe('activateSurveyLink', () => {
 
   it('gives one customer one link per channel', async () => {
     const { d, channel, flow } = await setup();
-    const other = await createChannel(d, 'acc', { name: 'SMS', nodeId: 'node-1', nodeName: 'Kadikoy', flowId: flow.id, linkTtlDays: 0, kind: 'sms' });
+    const other = await createChannel(d, 'acc', {
+      name: 'SMS',
+      nodeId: 'node-1',
+      nodeName: 'Kadikoy',
+      flowId: flow.id,
+      linkTtlDays: 0,
+      kind: 'sms',
+    });
     const a = await activateSurveyLink(d, request(channel.id, { externalId: 'e1' }));
     const b = await activateSurveyLink(d, request(other.id, { externalId: 'e1' }));
     expect(b.customer.id).toBe(a.customer.id);
@@ -77,7 +107,14 @@ describe('activateSurveyLink', () => {
 
   it('takes name, email and external_id from custom attributes when the customer lacks them', async () => {
     const { d, channel } = await setup();
-    const a = await activateSurveyLink(d, request(channel.id, { phoneNumber: '5321234567' }, { customAttributes: { name: 'Can', email: 'can@x.io', external_id: 'c-1', city: 'Bursa' } }));
+    const a = await activateSurveyLink(
+      d,
+      request(
+        channel.id,
+        { phoneNumber: '5321234567' },
+        { customAttributes: { name: 'Can', email: 'can@x.io', external_id: 'c-1', city: 'Bursa' } },
+      ),
+    );
     expect(a.customer).toMatchObject({ name: 'Can', email: 'can@x.io', externalId: 'c-1', attributes: { city: 'Bursa', name: 'Can' } });
   });
 
@@ -85,10 +122,19 @@ describe('activateSurveyLink', () => {
     const { d, channel } = await setup();
     const none = (await activateSurveyLink(d, request(channel.id)).catch((e) => e)) as AppError;
     expect(Object.keys(none.fields).sort()).toEqual(['customer.email', 'customer.external_id', 'customer.phone_number']);
-    await expect(activateSurveyLink(d, request(channel.id, { phoneNumber: '123' }))).rejects.toMatchObject({ fields: { 'customer.phone_number': expect.any(String) } });
-    await expect(activateSurveyLink(d, request(channel.id, { email: 'nope' }))).rejects.toMatchObject({ fields: { 'customer.email': expect.any(String) } });
-    await expect(activateSurveyLink(d, request(channel.id, { email: 'a@x.io', schema: { 'a.b': '1' } }))).rejects.toMatchObject({ kind: 'invalid' });
-    await expect(activateSurveyLink(d, { ...request(channel.id, { email: 'a@x.io' }), accountId: 'other' })).rejects.toMatchObject({ kind: 'not_found', fields: { channel_id: channel.id } });
+    await expect(activateSurveyLink(d, request(channel.id, { phoneNumber: '123' }))).rejects.toMatchObject({
+      fields: { 'customer.phone_number': expect.any(String) },
+    });
+    await expect(activateSurveyLink(d, request(channel.id, { email: 'nope' }))).rejects.toMatchObject({
+      fields: { 'customer.email': expect.any(String) },
+    });
+    await expect(activateSurveyLink(d, request(channel.id, { email: 'a@x.io', schema: { 'a.b': '1' } }))).rejects.toMatchObject({
+      kind: 'invalid',
+    });
+    await expect(activateSurveyLink(d, { ...request(channel.id, { email: 'a@x.io' }), accountId: 'other' })).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { channel_id: channel.id },
+    });
     expect(d.customers.items).toHaveLength(0);
   });
 });

@@ -10,7 +10,8 @@ async function setup() {
   const d = memoryDeps();
   const flow = sampleFlow('acc');
   d.flows.items.push(flow);
-  const mk = (name: string, nodeId: string, ttl = 7) => createChannel(d, 'acc', { name, nodeId, nodeName: `Unit ${nodeId}`, flowId: flow.id, linkTtlDays: ttl, kind: 'link' });
+  const mk = (name: string, nodeId: string, ttl = 7) =>
+    createChannel(d, 'acc', { name, nodeId, nodeName: `Unit ${nodeId}`, flowId: flow.id, linkTtlDays: ttl, kind: 'link' });
   const web = await mk('Web', 'n1');
   const sms = await mk('SMS', 'n1', 1);
   const elsewhere = await mk('Other node', 'n2');
@@ -37,7 +38,7 @@ const query = (q: Partial<ActiveSurveyQuery>): ActiveSurveyQuery => ({
 });
 
 describe('listActiveSurveys', () => {
-  it('lists the customer\'s active links on the node, newest activation first', async () => {
+  it("lists the customer's active links on the node, newest activation first", async () => {
     const { d, web, sms, elsewhere, activate } = await setup();
     const ada = { externalId: 'e1', email: 'ada@x.io', phoneNumber: '5321234567', schema: { TCKN: '10000000146' } };
     await activate(web.id, ada);
@@ -46,7 +47,10 @@ describe('listActiveSurveys', () => {
     await activate(elsewhere.id, ada);
     const found = await listActiveSurveys(d, query({ phoneNumber: '+90 532 123 45 67' }));
     expect(found.map((s) => s.link.channelId)).toEqual([sms.id, web.id]);
-    expect(found[0]).toMatchObject({ link: { flowName: 'Checkout survey', nodeName: 'Unit n1' }, url: expect.stringMatching(/^https:\/\/feedback\.example\.com\/s\//) });
+    expect(found[0]).toMatchObject({
+      link: { flowName: 'Checkout survey', nodeName: 'Unit n1' },
+      url: expect.stringMatching(/^https:\/\/feedback\.example\.com\/s\//),
+    });
   });
 
   it('combines identifiers with AND: all must point at the same customer', async () => {
@@ -59,7 +63,7 @@ describe('listActiveSurveys', () => {
     expect(await listActiveSurveys(d, query({ externalId: 'e2', phoneNumber: '05321234567' }))).toHaveLength(1);
   });
 
-  it('requires the TCKN to match the customer\'s schema when given', async () => {
+  it("requires the TCKN to match the customer's schema when given", async () => {
     const { d, web, activate } = await setup();
     await activate(web.id, { email: 'ada@x.io', schema: { TCKN: '10000000146' } });
     await activate(web.id, { email: 'bob@x.io' });
@@ -86,7 +90,9 @@ describe('listActiveSurveys', () => {
     await activate(sms.id, { email: 'ada@x.io' });
     const only = await listActiveSurveys(d, query({ email: 'ada@x.io', responseChannelId: sms.id.toUpperCase() }));
     expect(only.map((s) => s.link.channelId)).toEqual([sms.id]);
-    await expect(listActiveSurveys(d, query({ email: 'ada@x.io', responseChannelId: 'nope' }))).rejects.toMatchObject({ fields: { response_channel_id: 'must be a UUID' } });
+    await expect(listActiveSurveys(d, query({ email: 'ada@x.io', responseChannelId: 'nope' }))).rejects.toMatchObject({
+      fields: { response_channel_id: 'must be a UUID' },
+    });
   });
 
   it('names the three fields when no identifier is given, and never crosses accounts', async () => {

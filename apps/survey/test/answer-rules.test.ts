@@ -32,7 +32,7 @@ function problems(answers: AnswerValue[]): Record<string, string> {
 const replace = (key: string, v: Partial<AnswerValue>) => [...required().filter((x) => x.questionKey !== key), a(key, v)];
 
 describe('validateAnswers', () => {
-  it('accepts an answer to every style and stores them in the flow\'s order', () => {
+  it("accepts an answer to every style and stores them in the flow's order", () => {
     const all = [
       ...required(),
       a('day', { text: '2026-02-28' }),
@@ -43,14 +43,40 @@ describe('validateAnswers', () => {
       a('num', { number: -2.5 }),
     ];
     const stored = validateAnswers(flow, all.reverse(), 'TR');
-    expect(stored.map((s) => s.questionKey)).toEqual(['single', 'multi', 'drop', 'nps', 'csat', 'ces', 'stars', 'emoji', 'yn', 'short', 'long', 'mail', 'tel', 'num', 'day']);
+    expect(stored.map((s) => s.questionKey)).toEqual([
+      'single',
+      'multi',
+      'drop',
+      'nps',
+      'csat',
+      'ces',
+      'stars',
+      'emoji',
+      'yn',
+      'short',
+      'long',
+      'mail',
+      'tel',
+      'num',
+      'day',
+    ]);
     expect(stored.find((s) => s.questionKey === 'short')?.text).toBe('fine');
     expect(stored.find((s) => s.questionKey === 'tel')?.text).toBe('905321234567');
   });
 
   it('requires choice and scale questions, not input questions', () => {
     const p = problems([]);
-    expect(Object.keys(p).sort()).toEqual(['answers.ces', 'answers.csat', 'answers.drop', 'answers.emoji', 'answers.multi', 'answers.nps', 'answers.single', 'answers.stars', 'answers.yn']);
+    expect(Object.keys(p).sort()).toEqual([
+      'answers.ces',
+      'answers.csat',
+      'answers.drop',
+      'answers.emoji',
+      'answers.multi',
+      'answers.nps',
+      'answers.single',
+      'answers.stars',
+      'answers.yn',
+    ]);
     expect(p['answers.nps']).toBe('is required');
     expect(problems([...required(), a('short', { text: '   ' })])).toEqual({});
   });
@@ -87,6 +113,10 @@ describe('validateAnswers', () => {
 
   it('refuses answers to statements, unknown questions and repeated questions, all at once', () => {
     const p = problems([...required(), a('intro', { text: 'hi' }), a('ghost', { number: 1 }), a('nps', { number: 3 })]);
-    expect(p).toEqual({ 'answers.intro': 'takes no answer', 'answers.ghost': 'is not a question of this flow', 'answers.nps': 'is answered twice' });
+    expect(p).toEqual({
+      'answers.intro': 'takes no answer',
+      'answers.ghost': 'is not a question of this flow',
+      'answers.nps': 'is answered twice',
+    });
   });
 });

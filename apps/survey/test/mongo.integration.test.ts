@@ -21,8 +21,20 @@ describe('survey storage under concurrency', () => {
 
   beforeAll(async () => {
     svc = await startSurveyService();
-    const { flow } = await svc.flowClient.createFlow({ accountId: account, name: 'F', questions: [{ key: 'nps', body: { en: 'Q' }, style: 'nps', options: [] }] });
-    const { channel } = await svc.client.createChannel({ accountId: account, name: 'SMS', nodeId: 'n1', nodeName: 'Unit', flowId: flow!.id, linkTtlDays: 3, kind: ChannelKind.CHANNEL_KIND_SMS });
+    const { flow } = await svc.flowClient.createFlow({
+      accountId: account,
+      name: 'F',
+      questions: [{ key: 'nps', body: { en: 'Q' }, style: 'nps', options: [] }],
+    });
+    const { channel } = await svc.client.createChannel({
+      accountId: account,
+      name: 'SMS',
+      nodeId: 'n1',
+      nodeName: 'Unit',
+      flowId: flow!.id,
+      linkTtlDays: 3,
+      kind: ChannelKind.CHANNEL_KIND_SMS,
+    });
     channelId = channel!.id;
   });
   afterAll(() => svc?.close());
@@ -31,7 +43,9 @@ describe('survey storage under concurrency', () => {
     svc.client.activateSurveyLink({ accountId: account, channelId, customer: customer(c), customAttributes: {}, builtInResponses: {} });
 
   it('10 concurrent activations of one person give one customer and one link, activated 10 times', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => activate({ phoneNumber: '5337654321', email: 'Race@Example.com', name: `try ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => activate({ phoneNumber: '5337654321', email: 'Race@Example.com', name: `try ${i}` })),
+    );
     expect(new Set(results.map((r) => r.customerId)).size).toBe(1);
     expect(results.filter((r) => r.customerCreated)).toHaveLength(1);
     expect(new Set(results.map((r) => r.linkToken)).size).toBe(1);
@@ -50,19 +64,27 @@ describe('survey storage under concurrency', () => {
     await activate({ phoneNumber: '5330000001' });
     await activate({ phoneNumber: '5330000002' });
     await activate({ email: 'only-mail@example.com' });
-    expect(await svc.mongo.db.collection('customers').countDocuments({ account_id: account, email_lower: { $exists: false } })).toBeGreaterThanOrEqual(2);
+    expect(
+      await svc.mongo.db.collection('customers').countDocuments({ account_id: account, email_lower: { $exists: false } }),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('the unique indexes refuse a second customer with the same identifier', async () => {
     const customers = svc.mongo.db.collection<Document>('customers');
     const base = { account_id: account, schema: {}, attributes: {}, created_at: new Date(), updated_at: new Date() };
     await customers.insertOne({ _id: uniq('c') as never, ...base, email: 'x@y.io', email_lower: 'x@y.io' });
-    await expect(customers.insertOne({ _id: uniq('c') as never, ...base, email: 'X@Y.IO', email_lower: 'x@y.io' })).rejects.toMatchObject({ code: 11000 });
+    await expect(customers.insertOne({ _id: uniq('c') as never, ...base, email: 'X@Y.IO', email_lower: 'x@y.io' })).rejects.toMatchObject({
+      code: 11000,
+    });
   });
 
   it('only submits once under concurrency: one response, nine already-answered', async () => {
     const a = await activate({ email: 'double@example.com' });
-    const tries = await Promise.allSettled(Array.from({ length: 10 }, () => svc.client.submitAnswers({ token: a.linkToken, answers: [{ questionKey: 'nps', optionKeys: [], number: 10 }] })));
+    const tries = await Promise.allSettled(
+      Array.from({ length: 10 }, () =>
+        svc.client.submitAnswers({ token: a.linkToken, answers: [{ questionKey: 'nps', optionKeys: [], number: 10 }] }),
+      ),
+    );
     expect(tries.filter((t) => t.status === 'fulfilled')).toHaveLength(1);
     expect(tries.filter((t) => t.status === 'rejected' && (t.reason as { code?: number }).code === 13040)).toHaveLength(9);
     expect(await svc.mongo.db.collection('responses').countDocuments({ link_id: a.linkId })).toBe(1);
@@ -75,13 +97,19 @@ describe('survey storage under concurrency', () => {
       ['email_lower', 'race@example.com', CUSTOMER_INDEX.email],
       ['phone', '905337654321', CUSTOMER_INDEX.phone],
     ] as const) {
-      const plan = await db.collection('customers').find({ account_id: account, [field]: value }, { hint }).explain('queryPlanner');
+      const plan = await db
+        .collection('customers')
+        .find({ account_id: account, [field]: value }, { hint })
+        .explain('queryPlanner');
       expect(stages(plan.queryPlanner.winningPlan), field).toContain('IXSCAN');
       expect(stages(plan.queryPlanner.winningPlan), field).not.toContain('COLLSCAN');
     }
     const links = await db
       .collection('links')
-      .find({ account_id: account, customer_id: 'c', node_id: 'n1', answered_at: null, expires_at: { $gt: new Date() } }, { hint: 'account_customer_node' })
+      .find(
+        { account_id: account, customer_id: 'c', node_id: 'n1', answered_at: null, expires_at: { $gt: new Date() } },
+        { hint: 'account_customer_node' },
+      )
       .explain('queryPlanner');
     expect(stages(links.queryPlanner.winningPlan)).toContain('IXSCAN');
     const byToken = await db.collection('links').find({ token: 'x' }).explain('queryPlanner');

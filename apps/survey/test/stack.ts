@@ -30,7 +30,13 @@ export async function startFlowPeer() {
         accountId: req.accountId,
         name: req.name,
         createdAt: new Date().toISOString(),
-        questions: req.questions.map((q) => ({ id: randomUUID(), key: q.key, body: q.body, style: q.style, options: q.options.map((o) => ({ id: randomUUID(), ...o })) })),
+        questions: req.questions.map((q) => ({
+          id: randomUUID(),
+          key: q.key,
+          body: q.body,
+          style: q.style,
+          options: q.options.map((o) => ({ id: randomUUID(), ...o })),
+        })),
       };
       flows.set(flow.id, flow);
       return { flow };
@@ -41,7 +47,12 @@ export async function startFlowPeer() {
       return { flow };
     }),
   };
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, logger, services: [{ definition: FlowServiceService, implementation: impl }] });
+  const server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    services: [{ definition: FlowServiceService, implementation: impl }],
+  });
   const client = createGrpcClient(FlowServiceClient, server.address, { deadlineMs: 5_000 });
   return { server, client, flows };
 }
@@ -78,7 +89,12 @@ export async function startSurveyService(): Promise<TestSurveyService> {
   });
   let shift = 0;
   deps.clock = { now: () => new Date(Date.now() + shift) };
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, logger, services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps) }] });
+  const server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps) }],
+  });
   const client = createGrpcClient(SurveyServiceClient, server.address, { deadlineMs: 20_000 });
   return {
     deps,

@@ -20,7 +20,14 @@ async function setup() {
   const d = memoryDeps();
   const flow = sampleFlow('acc');
   d.flows.items.push(flow);
-  const channel = await createChannel(d, 'acc', { name: 'Web', nodeId: 'n1', nodeName: 'Unit', flowId: flow.id, linkTtlDays: 2, kind: 'link' });
+  const channel = await createChannel(d, 'acc', {
+    name: 'Web',
+    nodeId: 'n1',
+    nodeName: 'Unit',
+    flowId: flow.id,
+    linkTtlDays: 2,
+    kind: 'link',
+  });
   const activate = (email = 'ada@x.io') =>
     activateSurveyLink(d, {
       accountId: 'acc',
@@ -33,11 +40,17 @@ async function setup() {
 }
 
 describe('the survey page', () => {
-  it('shows an active link with the flow, the customer\'s name and language', async () => {
+  it("shows an active link with the flow, the customer's name and language", async () => {
     const { d, flow, activate } = await setup();
     const { link } = await activate();
     const page = await getSurveyPage(d, link.token);
-    expect(page).toMatchObject({ state: 'active', flow: { id: flow.id }, customerName: 'Ada', language: 'tr', link: { builtInResponses: { customerDetailInfo1: 'order-42' } } });
+    expect(page).toMatchObject({
+      state: 'active',
+      flow: { id: flow.id },
+      customerName: 'Ada',
+      language: 'tr',
+      link: { builtInResponses: { customerDetailInfo1: 'order-42' } },
+    });
   });
 
   it('answers not found for an unknown or malformed token', async () => {
@@ -50,7 +63,14 @@ describe('the survey page', () => {
     const { d, channel, activate } = await setup();
     const { link, customer } = await activate();
     const response = await submitAnswers(d, link.token, full);
-    expect(response).toMatchObject({ accountId: 'acc', channelId: channel.id, nodeId: 'n1', customerId: customer.id, linkId: link.id, builtInResponses: { customerDetailInfo1: 'order-42' } });
+    expect(response).toMatchObject({
+      accountId: 'acc',
+      channelId: channel.id,
+      nodeId: 'n1',
+      customerId: customer.id,
+      linkId: link.id,
+      builtInResponses: { customerDetailInfo1: 'order-42' },
+    });
     expect(response.answers).toHaveLength(9);
     expect((await getSurveyPage(d, link.token)).state).toBe('answered');
     expect(d.events.answeredIds).toEqual([response.id]);
@@ -63,7 +83,10 @@ describe('the survey page', () => {
     const both = await Promise.allSettled([submitAnswers(d, link.token, full), submitAnswers(d, link.token, full)]);
     expect(both.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(both.find((r) => r.status === 'rejected')).toMatchObject({ reason: { kind: 'gone', code: SURVEY_CODES.alreadyAnswered } });
-    await expect(submitAnswers(d, link.token, full)).rejects.toMatchObject({ code: SURVEY_CODES.alreadyAnswered, message: 'Survey already answered' });
+    await expect(submitAnswers(d, link.token, full)).rejects.toMatchObject({
+      code: SURVEY_CODES.alreadyAnswered,
+      message: 'Survey already answered',
+    });
     expect(d.responses.items).toHaveLength(1);
   });
 
@@ -84,7 +107,10 @@ describe('the survey page', () => {
   it('stores nothing for invalid answers', async () => {
     const { d, activate } = await setup();
     const { link } = await activate();
-    await expect(submitAnswers(d, link.token, answers)).rejects.toMatchObject({ kind: 'invalid', fields: { 'answers.nps': 'is required' } });
+    await expect(submitAnswers(d, link.token, answers)).rejects.toMatchObject({
+      kind: 'invalid',
+      fields: { 'answers.nps': 'is required' },
+    });
     expect(d.responses.items).toHaveLength(0);
     expect((await getSurveyPage(d, link.token)).state).toBe('active');
   });
@@ -122,8 +148,15 @@ describe('listResponses', () => {
 
   it('answers not found for a foreign flow and refuses a forged page token', async () => {
     const { d, flow } = await setup();
-    await expect(listResponses(d, { accountId: 'other', flowId: flow.id, pageSize: 0, pageToken: '' })).rejects.toMatchObject({ kind: 'not_found', fields: { flow_id: flow.id } });
-    await expect(listResponses(d, { accountId: 'acc', flowId: '', pageSize: 0, pageToken: 'abc' })).rejects.toMatchObject({ fields: { page_token: expect.any(String) } });
-    await expect(listResponses(d, { accountId: 'acc', flowId: '', pageSize: 201, pageToken: '' })).rejects.toMatchObject({ fields: { page_size: expect.any(String) } });
+    await expect(listResponses(d, { accountId: 'other', flowId: flow.id, pageSize: 0, pageToken: '' })).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { flow_id: flow.id },
+    });
+    await expect(listResponses(d, { accountId: 'acc', flowId: '', pageSize: 0, pageToken: 'abc' })).rejects.toMatchObject({
+      fields: { page_token: expect.any(String) },
+    });
+    await expect(listResponses(d, { accountId: 'acc', flowId: '', pageSize: 201, pageToken: '' })).rejects.toMatchObject({
+      fields: { page_size: expect.any(String) },
+    });
   });
 });

@@ -7,7 +7,15 @@ import { kafka, logger, startSurveyService, uniq, waitFor, type TestSurveyServic
 
 const questions: QuestionInput[] = [
   { key: 'nps', body: { en: 'Recommend us?', tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] },
-  { key: 'why', body: { en: 'Why?' }, style: 'multiple_choice', options: [{ key: 'price', body: { en: 'Price' } }, { key: 'speed', body: { en: 'Speed' } }] },
+  {
+    key: 'why',
+    body: { en: 'Why?' },
+    style: 'multiple_choice',
+    options: [
+      { key: 'price', body: { en: 'Price' } },
+      { key: 'speed', body: { en: 'Speed' } },
+    ],
+  },
   { key: 'note', body: { en: 'Anything else?' }, style: 'long_text', options: [] },
 ];
 const goodAnswers: Answer[] = [
@@ -29,11 +37,25 @@ describe('SurveyService over gRPC', () => {
   beforeAll(async () => {
     svc = await startSurveyService();
     consumer = await runConsumer({
-      kafka, logger, groupId: uniq('g'), topics: [svc.topic], fromBeginning: true, sessionTimeout: 10_000, heartbeatInterval: 1_000,
+      kafka,
+      logger,
+      groupId: uniq('g'),
+      topics: [svc.topic],
+      fromBeginning: true,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
       handler: async (msg) => void events.push(msg),
     });
     flowId = (await svc.flowClient.createFlow({ accountId: account, name: 'Delivery', questions })).flow!.id;
-    const { channel } = await svc.client.createChannel({ accountId: account, name: 'Web links', nodeId: 'node-1', nodeName: 'Kadikoy', flowId, linkTtlDays: 0, kind: ChannelKind.CHANNEL_KIND_UNSPECIFIED });
+    const { channel } = await svc.client.createChannel({
+      accountId: account,
+      name: 'Web links',
+      nodeId: 'node-1',
+      nodeName: 'Kadikoy',
+      flowId,
+      linkTtlDays: 0,
+      kind: ChannelKind.CHANNEL_KIND_UNSPECIFIED,
+    });
     channelId = channel!.id;
   });
 
@@ -43,36 +65,97 @@ describe('SurveyService over gRPC', () => {
   });
 
   const activate = (c: Partial<CustomerInput>, more: { channelId?: string; builtInResponses?: Record<string, string> } = {}) =>
-    svc.client.activateSurveyLink({ accountId: account, channelId: more.channelId ?? channelId, customer: customer(c), customAttributes: {}, builtInResponses: more.builtInResponses ?? {} });
+    svc.client.activateSurveyLink({
+      accountId: account,
+      channelId: more.channelId ?? channelId,
+      customer: customer(c),
+      customAttributes: {},
+      builtInResponses: more.builtInResponses ?? {},
+    });
 
   it('creates channels checked against the flow service, scoped by account', async () => {
     const { channel } = await svc.client.describeChannel({ accountId: account, channelId });
-    expect(channel).toMatchObject({ name: 'Web links', nodeId: 'node-1', nodeName: 'Kadikoy', flowId, flowName: 'Delivery', linkTtlDays: 7, kind: ChannelKind.CHANNEL_KIND_LINK });
+    expect(channel).toMatchObject({
+      name: 'Web links',
+      nodeId: 'node-1',
+      nodeName: 'Kadikoy',
+      flowId,
+      flowName: 'Delivery',
+      linkTtlDays: 7,
+      kind: ChannelKind.CHANNEL_KIND_LINK,
+    });
     expect(channel!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    await expect(svc.client.describeChannel({ accountId: 'other', channelId })).rejects.toMatchObject({ kind: 'not_found', code: 13002, fields: { channel_id: channelId } });
+    await expect(svc.client.describeChannel({ accountId: 'other', channelId })).rejects.toMatchObject({
+      kind: 'not_found',
+      code: 13002,
+      fields: { channel_id: channelId },
+    });
     await expect(svc.client.describeChannel({ accountId: account, channelId: 'not-a-uuid' })).rejects.toMatchObject({ kind: 'not_found' });
     const foreignFlow = await svc.client
-      .createChannel({ accountId: 'other', name: 'x', nodeId: 'n', nodeName: 'N', flowId, linkTtlDays: 1, kind: ChannelKind.CHANNEL_KIND_SMS })
+      .createChannel({
+        accountId: 'other',
+        name: 'x',
+        nodeId: 'n',
+        nodeName: 'N',
+        flowId,
+        linkTtlDays: 1,
+        kind: ChannelKind.CHANNEL_KIND_SMS,
+      })
       .catch((e: unknown) => e);
     expect(foreignFlow).toMatchObject({ kind: 'not_found', fields: { flow_id: flowId } });
     expect((await svc.client.listChannels({ accountId: account })).channels.map((c) => c.id)).toContain(channelId);
   });
 
   it('activates a link, finds it as an active survey, and shows its page', async () => {
-    const a = await activate({ phoneNumber: '0532 111 22 33', externalId: 'crm-1', name: 'Ada', schema: { TCKN: '10000000146' } }, { builtInResponses: { customerDetailInfo1: 'order-7' } });
+    const a = await activate(
+      { phoneNumber: '0532 111 22 33', externalId: 'crm-1', name: 'Ada', schema: { TCKN: '10000000146' } },
+      { builtInResponses: { customerDetailInfo1: 'order-7' } },
+    );
     expect(a).toMatchObject({ customerCreated: true, channelId, linkUrl: `http://127.0.0.1:8080/s/${a.linkToken}` });
     expect(a.linkToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(Date.parse(a.expiresAt) - Date.parse(a.activatedAt)).toBe(7 * 24 * 3600_000);
 
-    const { surveys } = await svc.client.listActiveSurveys({ accountId: account, nodeId: 'node-1', phoneNumber: '+905321112233', email: '', externalId: 'crm-1', tckn: '10000000146', responseChannelId: '' });
+    const { surveys } = await svc.client.listActiveSurveys({
+      accountId: account,
+      nodeId: 'node-1',
+      phoneNumber: '+905321112233',
+      email: '',
+      externalId: 'crm-1',
+      tckn: '10000000146',
+      responseChannelId: '',
+    });
     expect(surveys).toEqual([
-      { linkUrl: a.linkUrl, surveyName: 'Delivery', activatedAt: a.activatedAt, nodeId: 'node-1', nodeName: 'Kadikoy', channelId, channelName: 'Web links', flowId, expiresAt: a.expiresAt },
+      {
+        linkUrl: a.linkUrl,
+        surveyName: 'Delivery',
+        activatedAt: a.activatedAt,
+        nodeId: 'node-1',
+        nodeName: 'Kadikoy',
+        channelId,
+        channelName: 'Web links',
+        flowId,
+        expiresAt: a.expiresAt,
+      },
     ]);
-    const wrongTckn = await svc.client.listActiveSurveys({ accountId: account, nodeId: 'node-1', phoneNumber: '', email: '', externalId: 'crm-1', tckn: '1', responseChannelId: '' });
+    const wrongTckn = await svc.client.listActiveSurveys({
+      accountId: account,
+      nodeId: 'node-1',
+      phoneNumber: '',
+      email: '',
+      externalId: 'crm-1',
+      tckn: '1',
+      responseChannelId: '',
+    });
     expect(wrongTckn.surveys).toEqual([]);
 
     const page = await svc.client.getSurveyPage({ token: a.linkToken });
-    expect(page).toMatchObject({ state: LinkState.LINK_STATE_ACTIVE, customerName: 'Ada', builtInResponses: { customerDetailInfo1: 'order-7' }, channelId, nodeName: 'Kadikoy' });
+    expect(page).toMatchObject({
+      state: LinkState.LINK_STATE_ACTIVE,
+      customerName: 'Ada',
+      builtInResponses: { customerDetailInfo1: 'order-7' },
+      channelId,
+      nodeName: 'Kadikoy',
+    });
     expect(page.flow?.questions.map((q) => q.key)).toEqual(['nps', 'why', 'note']);
     expect(page.flow?.questions[0]?.body).toEqual({ en: 'Recommend us?', tr: 'Tavsiye eder misiniz?' });
     expect(page.answeredAt).toBeUndefined();
@@ -80,7 +163,15 @@ describe('SurveyService over gRPC', () => {
 
   it('names the missing identifiers as INVALID_ARGUMENT', async () => {
     const err = await svc.client
-      .listActiveSurveys({ accountId: account, nodeId: 'node-1', phoneNumber: '', email: '', externalId: '', tckn: '', responseChannelId: '' })
+      .listActiveSurveys({
+        accountId: account,
+        nodeId: 'node-1',
+        phoneNumber: '',
+        email: '',
+        externalId: '',
+        tckn: '',
+        responseChannelId: '',
+      })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ kind: 'invalid', code: 13000 });
@@ -89,21 +180,43 @@ describe('SurveyService over gRPC', () => {
 
   it('stores answers once, publishes survey.answered, and then lists the link as answered', async () => {
     const a = await activate({ email: 'Submit@Example.com', name: 'Sam' }, { builtInResponses: { customerDetailInfo2: 'B' } });
-    const bad = await svc.client.submitAnswers({ token: a.linkToken, answers: [{ questionKey: 'nps', optionKeys: [], number: 11 }] }).catch((e: unknown) => e);
-    expect(bad).toMatchObject({ kind: 'invalid', fields: { 'answers.nps': 'must be an integer from 0 to 10', 'answers.why': 'is required' } });
+    const bad = await svc.client
+      .submitAnswers({ token: a.linkToken, answers: [{ questionKey: 'nps', optionKeys: [], number: 11 }] })
+      .catch((e: unknown) => e);
+    expect(bad).toMatchObject({
+      kind: 'invalid',
+      fields: { 'answers.nps': 'must be an integer from 0 to 10', 'answers.why': 'is required' },
+    });
 
     const done = await svc.client.submitAnswers({ token: a.linkToken, answers: goodAnswers });
     const again = await svc.client.submitAnswers({ token: a.linkToken, answers: goodAnswers }).catch((e: unknown) => e);
     expect(again).toMatchObject({ kind: 'gone', code: 13040, message: 'Survey already answered' });
     expect((await svc.client.getSurveyPage({ token: a.linkToken })).state).toBe(LinkState.LINK_STATE_ANSWERED);
-    const active = await svc.client.listActiveSurveys({ accountId: account, nodeId: 'node-1', phoneNumber: '', email: 'submit@example.com', externalId: '', tckn: '', responseChannelId: '' });
+    const active = await svc.client.listActiveSurveys({
+      accountId: account,
+      nodeId: 'node-1',
+      phoneNumber: '',
+      email: 'submit@example.com',
+      externalId: '',
+      tckn: '',
+      responseChannelId: '',
+    });
     expect(active.surveys).toEqual([]);
 
     await waitFor('survey.answered event', () => events.some((e) => e.headers['event-id'] === `survey.answered:${done.responseId}`));
     const event = events.find((e) => e.headers['event-id'] === `survey.answered:${done.responseId}`)!;
     expect(event.key).toBe(a.customerId);
     const { response } = SurveyAnswered.decode(event.value);
-    expect(response).toMatchObject({ id: done.responseId, accountId: account, flowId, channelId, nodeId: 'node-1', customerId: a.customerId, linkId: a.linkId, builtInResponses: { customerDetailInfo2: 'B' } });
+    expect(response).toMatchObject({
+      id: done.responseId,
+      accountId: account,
+      flowId,
+      channelId,
+      nodeId: 'node-1',
+      customerId: a.customerId,
+      linkId: a.linkId,
+      builtInResponses: { customerDetailInfo2: 'B' },
+    });
     expect(response?.answers).toEqual(goodAnswers);
     const pending = await svc.mongo.db.collection('responses').countDocuments({ event_pending_since: { $exists: true } });
     expect(pending).toBe(0);
@@ -114,7 +227,10 @@ describe('SurveyService over gRPC', () => {
     svc.shiftClock(8 * 24 * 3600_000);
     try {
       expect((await svc.client.getSurveyPage({ token: a.linkToken })).state).toBe(LinkState.LINK_STATE_EXPIRED);
-      await expect(svc.client.submitAnswers({ token: a.linkToken, answers: goodAnswers })).rejects.toMatchObject({ kind: 'gone', code: 13041 });
+      await expect(svc.client.submitAnswers({ token: a.linkToken, answers: goodAnswers })).rejects.toMatchObject({
+        kind: 'gone',
+        code: 13041,
+      });
     } finally {
       svc.shiftClock(0);
     }
@@ -132,6 +248,9 @@ describe('SurveyService over gRPC', () => {
     const seen = [...first.responses, ...second.responses].map((r) => r.id);
     expect(seen.slice(0, 3)).toEqual([...ids].reverse());
     expect(first.responses[0]?.answers).toEqual(goodAnswers);
-    await expect(svc.client.listResponses({ accountId: 'other', flowId, pageSize: 0, pageToken: '' })).rejects.toMatchObject({ kind: 'not_found', fields: { flow_id: flowId } });
+    await expect(svc.client.listResponses({ accountId: 'other', flowId, pageSize: 0, pageToken: '' })).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { flow_id: flowId },
+    });
   });
 });

@@ -29,12 +29,7 @@ export type RequestLogging = (typeof REQUEST_LOGGING)[number];
  * One pino logger per process. Every line carries the current request id (from the
  * async context) and secrets are redacted.
  */
-export function createLogger(
-  service: string,
-  level = 'info',
-  options: LoggerOptions = {},
-  destination?: DestinationStream,
-): Logger {
+export function createLogger(service: string, level = 'info', options: LoggerOptions = {}, destination?: DestinationStream): Logger {
   const opts: LoggerOptions = {
     name: service,
     level,

@@ -1,7 +1,17 @@
 import { AppError, errors } from './errors.js';
 
 /** Socket errors of a dependency that is down or unreachable (not of a bad request). */
-const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const OUTAGE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 /** Driver errors that mean "no server to talk to" (MongoDB's server selection, a closed pool, Kafka's connection). */
 const OUTAGE_NAMES = new Set([
   'MongoServerSelectionError',

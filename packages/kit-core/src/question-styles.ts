@@ -43,7 +43,8 @@ export const isQuestionStyle = (style: string): style is QuestionStyle => (QUEST
 export const scaleOf = (style: string): Scale | undefined => (Object.hasOwn(SCALES, style) ? SCALES[style as ScaleStyle] : undefined);
 
 /** The longest text answer of a style; long_text's for styles without their own. */
-export const textLimitOf = (style: string): number => (Object.hasOwn(TEXT_LIMITS, style) ? TEXT_LIMITS[style as keyof typeof TEXT_LIMITS] : TEXT_LIMITS.long_text);
+export const textLimitOf = (style: string): number =>
+  Object.hasOwn(TEXT_LIMITS, style) ? TEXT_LIMITS[style as keyof typeof TEXT_LIMITS] : TEXT_LIMITS.long_text;
 
 /**
  * flow/v1 has no "required" flag: choice and scale questions must be answered, input questions

@@ -4,10 +4,16 @@ import { AppError, ERROR_TABLE, errorBody, kindForGrpcStatus } from '../src/erro
 describe('error table', () => {
   it('gives the public error body with the message repeated in data', () => {
     expect(errorBody(new AppError('unauthenticated'))).toEqual({
-      error_message: 'Wrong authentication token', data: 'Wrong authentication token', code: 13001, errors: null,
+      error_message: 'Wrong authentication token',
+      data: 'Wrong authentication token',
+      code: 13001,
+      errors: null,
     });
     expect(errorBody(new AppError('not_found', undefined, { flow_id: 'abc' }))).toEqual({
-      error_message: 'Requested resource not found!', data: 'Requested resource not found!', code: 13002, errors: { flow_id: 'abc' },
+      error_message: 'Requested resource not found!',
+      data: 'Requested resource not found!',
+      code: 13002,
+      errors: { flow_id: 'abc' },
     });
   });
 

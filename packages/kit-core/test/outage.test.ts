@@ -13,7 +13,8 @@ describe('isOutage / toPublicError', () => {
   });
 
   it('does not take a bug or a refusal on the merits for an outage', () => {
-    for (const err of [new TypeError('x is undefined'), sys('ENOENT'), named('MongoServerError'), 'ECONNREFUSED', null, undefined]) expect(isOutage(err)).toBe(false);
+    for (const err of [new TypeError('x is undefined'), sys('ENOENT'), named('MongoServerError'), 'ECONNREFUSED', null, undefined])
+      expect(isOutage(err)).toBe(false);
   });
 
   it('answers unavailable for an outage, internal for anything else, an AppError as it is', () => {

@@ -4,7 +4,8 @@ import { hasLoneSurrogate, loneSurrogatePath } from '../src/index.js';
 describe('lone surrogates', () => {
   it('tells a lone half from a pair', () => {
     expect(hasLoneSurrogate('a\ud83d\ude00b')).toBe(false);
-    for (const s of ['\ud800', 'x\udc00', '\ude00\ud83d', 'https://example.com/\ud800']) expect(hasLoneSurrogate(s), JSON.stringify(s)).toBe(true);
+    for (const s of ['\ud800', 'x\udc00', '\ude00\ud83d', 'https://example.com/\ud800'])
+      expect(hasLoneSurrogate(s), JSON.stringify(s)).toBe(true);
   });
 
   it('names the field of a parsed JSON body that holds one', () => {

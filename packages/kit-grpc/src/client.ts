@@ -98,7 +98,11 @@ export function createGrpcClient<C extends Client>(
   opts: GrpcClientOptions = {},
 ): GrpcClient<C> {
   const { deadlineMs: defaultDeadlineMs = 5_000, logger } = opts;
-  const raw = new Ctor(address, credentials.createInsecure(), { ...RECONNECT_CHANNEL_OPTIONS, ...LEAN_CHANNEL_OPTIONS, ...opts.channelOptions });
+  const raw = new Ctor(address, credentials.createInsecure(), {
+    ...RECONNECT_CHANNEL_OPTIONS,
+    ...LEAN_CHANNEL_OPTIONS,
+    ...opts.channelOptions,
+  });
   const methods: Record<string, (request: unknown, options?: UnaryCallOptions) => Promise<unknown>> = {};
 
   for (const [name, def] of Object.entries(Ctor.service)) {
@@ -118,7 +122,13 @@ export function createGrpcClient<C extends Client>(
           }
           const appErr = statusToAppError(err);
           debug?.debug(
-            { method: def.path, duration_ms: Math.round(performance.now() - started), grpc_code: err.code, details: err.details, kind: appErr.kind },
+            {
+              method: def.path,
+              duration_ms: Math.round(performance.now() - started),
+              grpc_code: err.code,
+              details: err.details,
+              kind: appErr.kind,
+            },
             'grpc client call failed',
           );
           reject(appErr);

@@ -40,9 +40,7 @@ export function statusToAppError(err: { code?: number; metadata?: Metadata | nul
   if (!detail && code === status.CANCELLED) return errors.unavailable();
   if (!detail) return new AppError(kindForGrpcStatus(code));
   // Several kinds share a gRPC code (invalid / unsupported_media_type), so the 13xxx code decides.
-  const exact = (Object.keys(ERROR_TABLE) as ErrorKind[]).find(
-    (k) => ERROR_TABLE[k].code === detail.code && ERROR_TABLE[k].grpc === code,
-  );
+  const exact = (Object.keys(ERROR_TABLE) as ErrorKind[]).find((k) => ERROR_TABLE[k].code === detail.code && ERROR_TABLE[k].grpc === code);
   const kind = exact ?? kindForGrpcStatus(code);
   return new AppError(kind, detail.message || undefined, detail.fields, detail.code || ERROR_TABLE[kind].code);
 }

@@ -1,11 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import type {
-  Metadata,
-  sendUnaryData,
-  ServiceDefinition,
-  UntypedHandleCall,
-  UntypedServiceImplementation,
-} from '@grpc/grpc-js';
+import type { Metadata, sendUnaryData, ServiceDefinition, UntypedHandleCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { AppError, runWithContext, type Logger, type RequestContext } from '@feedback/kit-core';
 import { appErrorToStatus } from './error-mapping.js';
 import { contextFromMetadata } from './metadata.js';

@@ -38,7 +38,11 @@ function rawEcho(req: EchoRequest): Promise<ServiceError> {
   );
 }
 
-const rejection = (p: Promise<unknown>) => p.then(() => expect.unreachable('call succeeded'), (e: unknown) => e);
+const rejection = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('call succeeded'),
+    (e: unknown) => e,
+  );
 
 // delay 0 throws inside the handler synchronously, delay 5 rejects its promise.
 describe.each([0, 5])('error mapping (handler delay %i ms)', (delayMs) => {

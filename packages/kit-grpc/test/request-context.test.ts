@@ -10,12 +10,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { AppError, currentContext, runWithContext } from '@feedback/kit-core';
-import {
-  EchoServiceClient,
-  EchoServiceService,
-  type EchoRequest,
-  type EchoResponse,
-} from '@feedback/proto/feedback/testing/v1/echo';
+import { EchoServiceClient, EchoServiceService, type EchoRequest, type EchoResponse } from '@feedback/proto/feedback/testing/v1/echo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callMetadata, createGrpcClient, statusToAppError, type GrpcClient, type RunningGrpcServer } from '../src/index.js';
 import { captureLogger, startEchoServer, type LogEntry } from './echo.fixture.js';
@@ -71,7 +66,10 @@ let logs: LogEntry[];
 beforeAll(async () => {
   const captured = captureLogger();
   logs = captured.entries;
-  server = await startEchoServer({ logger: captured.logger, extra: [{ definition: StreamsService, implementation: streamsImplementation }] });
+  server = await startEchoServer({
+    logger: captured.logger,
+    extra: [{ definition: StreamsService, implementation: streamsImplementation }],
+  });
   client = createGrpcClient(EchoServiceClient, server.address);
   streams = new StreamsClient(server.address, credentials.createInsecure());
 });
@@ -124,7 +122,11 @@ describe('streaming handlers', () => {
     const replies = await new Promise<EchoResponse[]>((resolve, reject) => {
       const got: EchoResponse[] = [];
       const md = runWithContext({ requestId: 'req-stream', accountId: 'acc-s' }, () => callMetadata());
-      streams.repeat({ ...echo }, md).on('data', (r: EchoResponse) => got.push(r)).on('end', () => resolve(got)).on('error', reject);
+      streams
+        .repeat({ ...echo }, md)
+        .on('data', (r: EchoResponse) => got.push(r))
+        .on('end', () => resolve(got))
+        .on('error', reject);
     });
     expect(replies).toEqual([
       { message: '1', requestId: 'req-stream', accountId: 'acc-s' },
@@ -144,7 +146,10 @@ describe('streaming handlers', () => {
   it.each(['throw', 'emit'])('map an error (%s) mid-stream to its status and ErrorDetail', async (failKind) => {
     const err = await new Promise<ServiceError>((resolve, reject) => {
       const call = streams.repeat({ ...echo, failKind }, new Metadata());
-      call.on('data', () => {}).on('end', () => reject(new Error('stream ended without error'))).on('error', resolve);
+      call
+        .on('data', () => {})
+        .on('end', () => reject(new Error('stream ended without error')))
+        .on('error', resolve);
     });
     expect(err.code).toBe(status.FAILED_PRECONDITION);
     expect(statusToAppError(err)).toMatchObject({ kind: 'gone', code: 13006, fields: { file_id: 'f1' } });

@@ -38,7 +38,10 @@ export function runBatchConsumer(opts: RunBatchConsumerOptions): Promise<Consume
       async deadLetter(messages, err) {
         if (messages.length === 0) return;
         const topic = deadLetterTopic(messages[0]!.topic);
-        await deadLetters.publish(topic, messages.map((m) => deadLetterMessage(m, opts.groupId, err, 1)));
+        await deadLetters.publish(
+          topic,
+          messages.map((m) => deadLetterMessage(m, opts.groupId, err, 1)),
+        );
         log.error({ err, count: messages.length, dead_letter_topic: topic }, 'messages dead-lettered');
       },
     };

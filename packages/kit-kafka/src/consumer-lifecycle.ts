@@ -102,9 +102,10 @@ export async function startConsumerLifecycle(
     try {
       await ensureTopics(kafka, opts.ensureTopics ?? []);
       const dlqTopics = [...new Set(opts.topics.map(deadLetterTopic))];
-      await ensureTopics(kafka, dlqTopics.map((topic) => ({ topic }))).catch((err: unknown) =>
-        log.warn({ err, topics: dlqTopics }, 'could not ensure dead-letter topics'),
-      );
+      await ensureTopics(
+        kafka,
+        dlqTopics.map((topic) => ({ topic })),
+      ).catch((err: unknown) => log.warn({ err, topics: dlqTopics }, 'could not ensure dead-letter topics'));
       await deadLetters.connect();
       await consumer.connect();
       await consumer.subscribe({ topics: opts.topics, fromBeginning: opts.fromBeginning ?? false });

@@ -2,7 +2,13 @@ export { createKafka, pinoLogCreator, type CreateKafkaOptions } from './kafka-cl
 export { createProducer, type CreateProducerOptions, type OutgoingMessage, type Producer } from './producer.js';
 export { startConsumerLifecycle, type ConsumerHandle, type ConsumerLifecycleOptions, type ConsumerSession } from './consumer-lifecycle.js';
 export { runConsumer, type RunConsumerOptions } from './consumer.js';
-export { runBatchConsumer, type BatchHandler, type BatchTools, type ConsumedBatch, type RunBatchConsumerOptions } from './batch-consumer.js';
+export {
+  runBatchConsumer,
+  type BatchHandler,
+  type BatchTools,
+  type ConsumedBatch,
+  type RunBatchConsumerOptions,
+} from './batch-consumer.js';
 export { toConsumedMessage, type ConsumedMessage, type MessageHandler } from './message-processor.js';
 export { memoryIdempotencyStore, type IdempotencyStore } from './idempotency.js';
 export { deadLetterMessage, defaultDeadLetterTopic, PoisonMessageError, type FailedMessage } from './dead-letter.js';

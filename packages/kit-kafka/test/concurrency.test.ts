@@ -7,7 +7,10 @@ describe('a consumer handling several messages of a partition at once', () => {
   it('keeps at most `concurrency` in flight, handles each once, and commits the whole batch', async () => {
     const topic = await freshTopic();
     const producer = await startProducer();
-    await producer.publish(topic, Array.from({ length: 40 }, (_, i) => ({ key: `k${i}`, value: String(i) })));
+    await producer.publish(
+      topic,
+      Array.from({ length: 40 }, (_, i) => ({ key: `k${i}`, value: String(i) })),
+    );
     const groupId = uniq('g');
     let inFlight = 0;
     let most = 0;
@@ -18,7 +21,7 @@ describe('a consumer handling several messages of a partition at once', () => {
       concurrency: 8,
       handler: async (msg) => {
         most = Math.max(most, ++inFlight);
-        await new Promise((r) => setTimeout(r, 5 + Number(msg.value.toString()) % 7));
+        await new Promise((r) => setTimeout(r, 5 + (Number(msg.value.toString()) % 7)));
         seen.push(Number(msg.value.toString()));
         inFlight--;
       },
@@ -33,7 +36,10 @@ describe('a consumer handling several messages of a partition at once', () => {
   it('never commits past a message still failing: the offset stops before it while later ones finish', async () => {
     const topic = await freshTopic();
     const producer = await startProducer();
-    await producer.publish(topic, Array.from({ length: 10 }, (_, i) => ({ value: String(i) })));
+    await producer.publish(
+      topic,
+      Array.from({ length: 10 }, (_, i) => ({ value: String(i) })),
+    );
     const groupId = uniq('g');
     const done = new Set<number>();
     await startConsumer({

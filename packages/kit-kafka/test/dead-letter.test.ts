@@ -33,12 +33,15 @@ async function poisonThenGood(handler: MessageHandler, opts: Pick<RunConsumerOpt
 describe('dead-letter topic', () => {
   it('sends a PoisonMessageError straight to <topic>.dlq and moves on', async () => {
     let badCalls = 0;
-    const { topic, handled, dead } = await poisonThenGood(async (msg) => {
-      if (msg.value.toString() === 'bad') {
-        badCalls++;
-        throw new PoisonMessageError('cannot decode payload');
-      }
-    }, { isRetriable: () => true }); // a PoisonMessageError is never retried, whatever isRetriable says
+    const { topic, handled, dead } = await poisonThenGood(
+      async (msg) => {
+        if (msg.value.toString() === 'bad') {
+          badCalls++;
+          throw new PoisonMessageError('cannot decode payload');
+        }
+      },
+      { isRetriable: () => true },
+    ); // a PoisonMessageError is never retried, whatever isRetriable says
     expect(badCalls).toBe(1);
     expect(handled).toEqual(['good']);
     const [letter] = dead;
@@ -56,12 +59,15 @@ describe('dead-letter topic', () => {
 
   it('dead-letters a message whose handler always fails once maxAttempts is used up', async () => {
     let badCalls = 0;
-    const { topic, handled, dead } = await poisonThenGood(async (msg) => {
-      if (msg.value.toString() === 'bad') {
-        badCalls++;
-        throw new Error('downstream keeps failing');
-      }
-    }, { maxAttempts: 2 });
+    const { topic, handled, dead } = await poisonThenGood(
+      async (msg) => {
+        if (msg.value.toString() === 'bad') {
+          badCalls++;
+          throw new Error('downstream keeps failing');
+        }
+      },
+      { maxAttempts: 2 },
+    );
     expect(badCalls).toBe(2);
     expect(handled).toEqual(['good']);
     expect(dead[0]!.headers).toMatchObject({ 'x-original-topic': topic, 'x-original-offset': '0', 'x-attempts': '2' });

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { createLogger } from '@feedback/kit-core';
 import { readStackFile } from '@feedback/dev-stack';
 import type { Admin } from 'kafkajs';
-import { createKafka, createProducer, ensureTopics, runConsumer, type ConsumerHandle, type Producer, type RunConsumerOptions } from '../src/index.js';
+import {
+  createKafka,
+  createProducer,
+  ensureTopics,
+  runConsumer,
+  type ConsumerHandle,
+  type Producer,
+  type RunConsumerOptions,
+} from '../src/index.js';
 
 /** Against the running local stack (`infra/infra.sh up`); never a mock. */
 export const stack = readStackFile();

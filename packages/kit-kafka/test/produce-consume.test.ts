@@ -74,7 +74,13 @@ describe('produce and consume', () => {
       },
     });
     // Nothing listens on port 1: kafkajs logs a connection error and gives up at once.
-    const broken = createKafka({ brokers: ['127.0.0.1:1'], clientId: 'broken', logger: captured, retry: { retries: 0 }, connectionTimeout: 500 });
+    const broken = createKafka({
+      brokers: ['127.0.0.1:1'],
+      clientId: 'broken',
+      logger: captured,
+      retry: { retries: 0 },
+      connectionTimeout: 500,
+    });
     const admin = broken.admin();
     await expect(admin.connect()).rejects.toThrow();
     const errors = lines.filter((l) => l.level === 50);

@@ -27,7 +27,10 @@ describe('retries and idempotency', () => {
 
     const consumer = await startConsumer({ groupId, topics: [topic], idempotency: store, handler });
     const producer = await startProducer();
-    await producer.publish(topic, [{ value: 'flaky', eventId: 'e-flaky' }, { value: 'dup', eventId: 'e-dup' }]);
+    await producer.publish(topic, [
+      { value: 'flaky', eventId: 'e-flaky' },
+      { value: 'dup', eventId: 'e-dup' },
+    ]);
     await producer.publish(topic, [{ value: 'dup', eventId: 'e-dup' }]); // a republished duplicate
     await producer.publish(topic, [{ value: 'end-1' }]);
     await waitFor('the end marker', () => ends.has('end-1'));

@@ -33,10 +33,17 @@ export class LimitsConfigError extends Error {
 // Strict objects: a misspelt key ("windows_seconds") is an error, not a silently default tier.
 const tierSchema = z.strictObject({
   // A token-like name keeps the sf-string in the headers free of quotes and escapes.
-  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'must be 1-32 of a-z, 0-9, "_", "-"').optional(),
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'must be 1-32 of a-z, 0-9, "_", "-"')
+    .optional(),
   limit: z.number().int().min(1).max(1_000_000_000),
   // A month at most: keys live as long as their window.
-  window_seconds: z.number().int().min(1).max(31 * 24 * 3600),
+  window_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(31 * 24 * 3600),
 });
 
 const fileSchema = z
@@ -47,7 +54,11 @@ const fileSchema = z
   })
   .superRefine((cfg, ctx) => {
     if (cfg.enabled && cfg.tiers.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'at least one tier is needed while enabled (set "enabled": false to turn limits off)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tiers'],
+        message: 'at least one tier is needed while enabled (set "enabled": false to turn limits off)',
+      });
     }
     const seen = new Set<string>();
     cfg.tiers.forEach((t, i) => {

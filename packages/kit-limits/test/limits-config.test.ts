@@ -3,7 +3,12 @@ import { DEFAULT_LIMITS, LimitsConfigError, parseLimitsConfig, parseLimitsFile }
 
 describe('limits config validation', () => {
   it('accepts the documented shape and names tiers t0, t1, ... unless named', () => {
-    const cfg = parseLimitsConfig({ tiers: [{ limit: 20, window_seconds: 5 }, { name: 'hourly', limit: 100, window_seconds: 3600 }] });
+    const cfg = parseLimitsConfig({
+      tiers: [
+        { limit: 20, window_seconds: 5 },
+        { name: 'hourly', limit: 100, window_seconds: 3600 },
+      ],
+    });
     expect(cfg).toEqual({
       enabled: true,
       tiers: [
@@ -14,7 +19,12 @@ describe('limits config validation', () => {
   });
 
   it('defaults to the four documented tiers', () => {
-    expect(DEFAULT_LIMITS.tiers.map((t) => [t.limit, t.windowSeconds])).toEqual([[20, 5], [40, 25], [80, 125], [160, 625]]);
+    expect(DEFAULT_LIMITS.tiers.map((t) => [t.limit, t.windowSeconds])).toEqual([
+      [20, 5],
+      [40, 25],
+      [80, 125],
+      [160, 625],
+    ]);
   });
 
   it('may be disabled without tiers', () => {
@@ -25,7 +35,14 @@ describe('limits config validation', () => {
   });
 
   it('names every offending field', () => {
-    const bad = { enabled: 'yes', tiers: [{ limit: 20, window_seconds: 5 }, { limit: 0, window_seconds: 2.5 }, { limit: 1, windows_seconds: 3 }] };
+    const bad = {
+      enabled: 'yes',
+      tiers: [
+        { limit: 20, window_seconds: 5 },
+        { limit: 0, window_seconds: 2.5 },
+        { limit: 1, windows_seconds: 3 },
+      ],
+    };
     let err: unknown;
     try {
       parseLimitsConfig(bad, 'limits.json');
@@ -44,9 +61,14 @@ describe('limits config validation', () => {
 
   it('refuses an enabled config without tiers and duplicate names', () => {
     expect(() => parseLimitsConfig({ tiers: [] })).toThrow(/tiers: at least one tier/);
-    expect(() => parseLimitsConfig({ tiers: [{ name: 'a', limit: 1, window_seconds: 1 }, { name: 'a', limit: 2, window_seconds: 2 }] })).toThrow(
-      /tiers\.1\.name: duplicate tier name "a"/,
-    );
+    expect(() =>
+      parseLimitsConfig({
+        tiers: [
+          { name: 'a', limit: 1, window_seconds: 1 },
+          { name: 'a', limit: 2, window_seconds: 2 },
+        ],
+      }),
+    ).toThrow(/tiers\.1\.name: duplicate tier name "a"/);
     expect(() => parseLimitsConfig({ tiers: [{ name: 'Bad"Name', limit: 1, window_seconds: 1 }] })).toThrow(/tiers\.0\.name/);
   });
 

@@ -147,7 +147,9 @@ describe('TierLimiter without Redis', () => {
     let redis: Redis;
 
     const startServer = async () => {
-      server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: 'ignore',
+      });
     };
 
     beforeAll(async () => {

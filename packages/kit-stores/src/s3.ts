@@ -196,9 +196,7 @@ function toBuffer(data: unknown): Buffer {
 /** User metadata becomes X-Amz-Meta-*; standard headers pass as they are (as minio-js does). */
 function metaHeaders(meta: ItemBucketMetadata): Record<string, string> {
   const standard = /^(content-(type|encoding|disposition|language)|cache-control|expires|x-amz-.*)$/i;
-  return Object.fromEntries(
-    Object.entries(meta).map(([k, v]) => [standard.test(k) ? k : `X-Amz-Meta-${k}`, String(v)]),
-  );
+  return Object.fromEntries(Object.entries(meta).map(([k, v]) => [standard.test(k) ? k : `X-Amz-Meta-${k}`, String(v)]));
 }
 
 /**

@@ -13,7 +13,13 @@ export function uniqueName(prefix: string): string {
 
 /** A client of the running stack's S3, with `bucket` created. */
 export async function s3WithBucket(bucket: string): Promise<S3Client> {
-  const s3 = createS3({ endpoint: stack.s3.endpoint, accessKey: stack.s3.access_key, secretKey: stack.s3.secret_key, region: stack.s3.region, logger });
+  const s3 = createS3({
+    endpoint: stack.s3.endpoint,
+    accessKey: stack.s3.access_key,
+    secretKey: stack.s3.secret_key,
+    region: stack.s3.region,
+    logger,
+  });
   await ensureBucket(s3, bucket, stack.s3.region);
   return s3;
 }

@@ -55,9 +55,9 @@ describe('mongo', () => {
 
   it('fails fast when no server answers', async () => {
     const started = Date.now();
-    await expect(
-      connectMongo({ url: 'mongodb://127.0.0.1:1', dbName: 'x', logger, serverSelectionTimeoutMS: 1_000 }),
-    ).rejects.toThrow(/cannot reach/);
+    await expect(connectMongo({ url: 'mongodb://127.0.0.1:1', dbName: 'x', logger, serverSelectionTimeoutMS: 1_000 })).rejects.toThrow(
+      /cannot reach/,
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

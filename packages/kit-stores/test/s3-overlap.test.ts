@@ -33,7 +33,11 @@ describe('s3 putStream with overlap', () => {
   });
 
   it('stores multipart objects of known and unknown size byte for byte, and small ones in one PUT', async () => {
-    for (const [size, declared] of [[25 * MiB + 7, true], [16 * MiB, false], [3 * MiB, false]] as const) {
+    for (const [size, declared] of [
+      [25 * MiB + 7, true],
+      [16 * MiB, false],
+      [3 * MiB, false],
+    ] as const) {
       const data = randomBytes(size);
       const key = uniqueName('overlap');
       const put = await putStream(s3, bucket, key, chunked(data), declared ? size : undefined, {}, { overlap: true });

@@ -57,9 +57,7 @@ describe('s3 streaming', () => {
     for await (const _chunk of (await getStream(s3, bucket, key)) ?? []) void _chunk;
 
     const source = randomSource(SIZE);
-    const up = await peakRssGrowth(() =>
-      putStream(s3, bucket, key, source.stream, SIZE, { 'Content-Type': 'application/octet-stream' }),
-    );
+    const up = await peakRssGrowth(() => putStream(s3, bucket, key, source.stream, SIZE, { 'Content-Type': 'application/octet-stream' }));
     expect(up.result.size).toBe(SIZE);
     expect(up.result.etag).toMatch(/\S/);
     expect((await statObject(s3, bucket, key))?.size).toBe(SIZE);

@@ -26,7 +26,13 @@ const MAX_ROUNDS = 10;
  * insert per file, so racing claimers agree). A file uploaded meanwhile is newer, hence the next
  * claim's to process.
  */
-export async function claimLatestFile(deps: Deps, accountId: string, directoryId: string, rawFilename: string, claimer: string): Promise<Claim> {
+export async function claimLatestFile(
+  deps: Deps,
+  accountId: string,
+  directoryId: string,
+  rawFilename: string,
+  claimer: string,
+): Promise<Claim> {
   if (!claimer) throw errors.invalid({ claimer: 'is required' });
   const directory = await requireDirectory(deps, accountId, directoryId);
   const filename = sanitizeFilename(rawFilename);

@@ -98,7 +98,11 @@ async function publishUploaded(deps: Pick<Deps, 'events' | 'outbox' | 'logger'>,
 }
 
 /** Publishes file.uploaded for outbox entries older than `olderThanMs` (an upload's own try failed). */
-export async function republishUploads(deps: Pick<Deps, 'events' | 'files' | 'outbox' | 'logger' | 'clock'>, olderThanMs = 60_000, limit = 100) {
+export async function republishUploads(
+  deps: Pick<Deps, 'events' | 'files' | 'outbox' | 'logger' | 'clock'>,
+  olderThanMs = 60_000,
+  limit = 100,
+) {
   const due = await deps.outbox.due(new Date(deps.clock.now().getTime() - olderThanMs), limit);
   for (const fileId of due) {
     const file = await deps.files.findAny(fileId);

@@ -10,7 +10,10 @@ type ReadCall = ServerWritableStream<ReadBlobRequest, ReadBlobResponse>;
 export function readBlobHandler(deps: FileServiceDeps) {
   return async (call: ReadCall) => {
     const req = call.request;
-    const range = req.first !== undefined || req.suffixLength !== undefined ? { first: req.first, last: req.last, suffixLength: req.suffixLength } : undefined;
+    const range =
+      req.first !== undefined || req.suffixLength !== undefined
+        ? { first: req.first, last: req.last, suffixLength: req.suffixLength }
+        : undefined;
     const blob = await openBlob(deps, req.blobToken, range, req.infoOnly);
     const { file } = blob;
     call.write({

@@ -23,7 +23,8 @@ export function startMaintenance(deps: FileServiceDeps, opts: MaintenanceOptions
     const swept = await sweepObjects(deps);
     const staleUploads = await sweepStaleUploads(deps, opts.staleUploadMs);
     const republished = await republishUploads(deps);
-    if (expired + swept + staleUploads + republished > 0) deps.logger.info({ expired, swept, stale_uploads: staleUploads, republished }, 'file maintenance run');
+    if (expired + swept + staleUploads + republished > 0)
+      deps.logger.info({ expired, swept, stale_uploads: staleUploads, republished }, 'file maintenance run');
     return expired;
   };
   const loop = (async () => {

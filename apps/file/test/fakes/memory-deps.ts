@@ -43,7 +43,14 @@ export function memoryDeps(over: Partial<FileServiceDeps> = {}) {
       list: async (a, d) => [...files.values()].filter((f) => f.accountId === a && f.directoryId === d).sort(newer),
       listByName: async (q) =>
         [...files.values()]
-          .filter((f) => f.accountId === q.accountId && f.directoryId === q.directoryId && f.filename === q.filename && !f.expiredAt && f.createdAt > q.notBefore)
+          .filter(
+            (f) =>
+              f.accountId === q.accountId &&
+              f.directoryId === q.directoryId &&
+              f.filename === q.filename &&
+              !f.expiredAt &&
+              f.createdAt > q.notBefore,
+          )
           .sort(newer),
       remove: async (id) => files.delete(id),
     },
@@ -63,7 +70,10 @@ export function memoryDeps(over: Partial<FileServiceDeps> = {}) {
     },
     expiry: {
       listDue: async (cutoff, limit) =>
-        [...files.values()].filter((f) => !expiryDone.has(f.id) && f.createdAt <= cutoff).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).slice(0, limit),
+        [...files.values()]
+          .filter((f) => !expiryDone.has(f.id) && f.createdAt <= cutoff)
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+          .slice(0, limit),
       async lease(fileId, _holder, at, until) {
         const mine = [...leases.values()].filter((l) => l.fileId === fileId).sort((a, b) => b.attempt - a.attempt)[0];
         if (mine && (mine.done || mine.until > at)) return null;
@@ -90,7 +100,8 @@ export function memoryDeps(over: Partial<FileServiceDeps> = {}) {
       async drop(fileId) {
         sweep.delete(fileId);
       },
-      due: async (at) => [...sweep.entries()].filter(([, e]) => e.notBefore <= at).map(([fileId, e]) => ({ fileId, objectKey: e.objectKey })),
+      due: async (at) =>
+        [...sweep.entries()].filter(([, e]) => e.notBefore <= at).map(([fileId, e]) => ({ fileId, objectKey: e.objectKey })),
     },
     outbox: {
       async add(fileId, at) {

@@ -35,7 +35,6 @@ export interface FlowDefinition {
   }>;
 }
 
-
 export const FLOW_LIMITS = {
   nameLength: 200,
   questions: 200,

@@ -8,7 +8,9 @@ export function makeAdminAuth(adminToken: string) {
   const want = createHash('sha256').update(adminToken).digest();
   return async (req: FastifyRequest) => {
     const m = /^Bearer[ ]+(\S+)\s*$/i.exec(authorizationHeader(req) ?? '');
-    const got = createHash('sha256').update(m?.[1] ?? '').digest();
+    const got = createHash('sha256')
+      .update(m?.[1] ?? '')
+      .digest();
     if (!m || !timingSafeEqual(want, got)) throw errors.unauthenticated();
   };
 }

@@ -60,7 +60,5 @@ export function sendError(reply: FastifyReply, err: AppError) {
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req, reply) => sendError(reply, toAppError(err, req)));
-  app.setNotFoundHandler((req, reply) =>
-    sendError(reply, errors.notFound('route', `${req.method} ${req.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((req, reply) => sendError(reply, errors.notFound('route', `${req.method} ${req.url.split('?')[0]}`)));
 }

@@ -21,7 +21,11 @@ export async function registerOpenApi(app: FastifyInstance, opts: { title: strin
       const docBody = (route.config as { openapiBody?: unknown } | undefined)?.openapiBody;
       const response = (schema.response ?? {}) as Record<string, unknown>;
       return {
-        schema: { ...schema, ...(docBody ? { body: docBody } : {}), ...(url.includes(':') && { response: { ...errorResponses(414), ...response } }) },
+        schema: {
+          ...schema,
+          ...(docBody ? { body: docBody } : {}),
+          ...(url.includes(':') && { response: { ...errorResponses(414), ...response } }),
+        },
         url,
       };
     },
@@ -38,7 +42,7 @@ export async function registerOpenApi(app: FastifyInstance, opts: { title: strin
             description: 'API token: `Token token=<API_TOKEN>` or `Token token="<API_TOKEN>"`.',
           },
           integrationToken: { type: 'http', scheme: 'bearer', description: 'Integration token: `Bearer <TOKEN>`.' },
-          adminToken: { type: 'http', scheme: 'bearer', description: 'The deployment\'s ADMIN_TOKEN.' },
+          adminToken: { type: 'http', scheme: 'bearer', description: "The deployment's ADMIN_TOKEN." },
         },
       },
       tags: [

@@ -74,7 +74,8 @@ export const linkRoutes =
         schema: {
           tags: ['links'],
           summary: 'Follow a short link',
-          description: 'Redirects to the full URL (302 by default, REDIRECT_STATUS); HEAD answers the same without counting a click. An unknown or malformed code (over 200 characters included) answers a small HTML page, never JSON.',
+          description:
+            'Redirects to the full URL (302 by default, REDIRECT_STATUS); HEAD answers the same without counting a click. An unknown or malformed code (over 200 characters included) answers a small HTML page, never JSON.',
           response: {
             302: { description: 'Redirect; `Location` is the full URL (ASCII form).', type: 'null' },
             404: { description: 'No such link.', content: { 'text/html': { schema: { type: 'string' } } } },
@@ -90,4 +91,3 @@ export const linkRoutes =
       },
     );
   };
-

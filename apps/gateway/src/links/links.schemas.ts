@@ -13,13 +13,13 @@ export const DEFAULT_MAX_URL_LENGTH = 2048;
 /** The body of POST /shorten; its maxLength is the one enforced (the other URL rules are the shortener's). */
 export const shortenBody = (maxUrlLength = DEFAULT_MAX_URL_LENGTH) =>
   Type.Object(
-  {
-    url: Type.String({ maxLength: maxUrlLength, description: 'The URL to shorten: http or https, kept exactly as given.' }),
-    domain: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 253, description: 'A configured customer domain to use instead of the service\'s own.' }),
-    ),
-  },
-  { additionalProperties: false, examples: [{ url: example.fullUrl }] },
+    {
+      url: Type.String({ maxLength: maxUrlLength, description: 'The URL to shorten: http or https, kept exactly as given.' }),
+      domain: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 253, description: "A configured customer domain to use instead of the service's own." }),
+      ),
+    },
+    { additionalProperties: false, examples: [{ url: example.fullUrl }] },
   );
 
 /** The short link object, exactly (docs/api.md "Routes"). */

@@ -41,7 +41,8 @@ export function createShortenLimiter(opts: ShortenLimiterOptions): ClientRateLim
   return {
     async consume(clientIp) {
       const ip = plainIp(clientIp);
-      if (exempt.has(ip)) return { allowed: true, exempt: true, limit: opts.points, windowSec: opts.windowSec, remaining: opts.points, resetMs: 0 };
+      if (exempt.has(ip))
+        return { allowed: true, exempt: true, limit: opts.points, windowSec: opts.windowSec, remaining: opts.points, resetMs: 0 };
       try {
         return decision(true, await limiter.consume(ip));
       } catch (rejection) {

@@ -29,8 +29,14 @@ describe('admin API', () => {
   });
 
   it('requires the admin token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-admin-token' }, { authorization: `Token token=${api.adminToken}` }] as Record<string, string>[]) {
-      const res = await api.request('POST', '/admin/v1/accounts', { headers: { ...headers, 'content-type': 'application/json' }, body: '{"name":"x"}' });
+    for (const headers of [{}, { authorization: 'Bearer wrong-admin-token' }, { authorization: `Token token=${api.adminToken}` }] as Record<
+      string,
+      string
+    >[]) {
+      const res = await api.request('POST', '/admin/v1/accounts', {
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: '{"name":"x"}',
+      });
       expect(res.status).toBe(401);
       expect(res.json.code).toBe(13001);
     }
@@ -41,13 +47,20 @@ describe('admin API', () => {
     const res = await api.request(
       'POST',
       `/admin/v1/accounts/${acc.id}/flows`,
-      json({ name: 'Bad', questions: [{ key: 'q1', body: { en: 'Pick one' }, style: 'single_choice', options: [{ key: 'a', body: { en: 'A' } }] }] }),
+      json({
+        name: 'Bad',
+        questions: [{ key: 'q1', body: { en: 'Pick one' }, style: 'single_choice', options: [{ key: 'a', body: { en: 'A' } }] }],
+      }),
     );
     expect(res.status).toBe(400);
     expect(res.json.code).toBe(13000);
     expect(res.json.errors).toHaveProperty(['questions[0].options']);
 
-    const style = await api.request('POST', `/admin/v1/accounts/${acc.id}/flows`, json({ name: 'Bad', questions: [{ key: 'q1', body: { en: 'Q' }, style: 'slider' }] }));
+    const style = await api.request(
+      'POST',
+      `/admin/v1/accounts/${acc.id}/flows`,
+      json({ name: 'Bad', questions: [{ key: 'q1', body: { en: 'Q' }, style: 'slider' }] }),
+    );
     expect(style.status).toBe(400);
     expect(style.json.errors?.['questions[0].style']).toMatch(/must be one of/);
   });
@@ -57,7 +70,9 @@ describe('admin API', () => {
     expect(res.status).toBe(404);
     expect(res.json.errors).toEqual({ account_id: 'no-such-account' });
     const acc = await api.admin('POST', '/accounts', { name: 'tokens' });
-    const del = await api.request('DELETE', `/admin/v1/accounts/${acc.id}/tokens/nope`, { headers: { authorization: `Bearer ${api.adminToken}` } });
+    const del = await api.request('DELETE', `/admin/v1/accounts/${acc.id}/tokens/nope`, {
+      headers: { authorization: `Bearer ${api.adminToken}` },
+    });
     expect(del.status).toBe(404);
     expect(del.json.errors).toEqual({ token_id: 'nope' });
   });
@@ -70,8 +85,17 @@ describe('bad input never gives a 5xx, always the error shape', () => {
     ['missing field', json({}), 400, 'body.name'],
     ['unknown field', json({ name: 'x', admin: true }), 400, 'body.admin'],
     ['JSON array', json([1, 2]), 400],
-    ['wrong content type', { headers: { authorization: `Bearer ${api.adminToken}`, 'content-type': 'text/plain' }, body: 'name=x' }, 415, 'content-type'],
-    ['form content type', { headers: { authorization: `Bearer ${api.adminToken}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=x' }, 415],
+    [
+      'wrong content type',
+      { headers: { authorization: `Bearer ${api.adminToken}`, 'content-type': 'text/plain' }, body: 'name=x' },
+      415,
+      'content-type',
+    ],
+    [
+      'form content type',
+      { headers: { authorization: `Bearer ${api.adminToken}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=x' },
+      415,
+    ],
     ['huge body', json({ name: 'x'.repeat(2 * 1024 * 1024) }), 413],
     ['empty body with JSON type', json(''), 400],
   ];
@@ -115,7 +139,12 @@ describe('operations endpoints', () => {
     expect(doc.status).toBe(200);
     expect(doc.json.openapi).toBe('3.0.3');
     const paths = Object.keys(doc.json.paths as object);
-    for (const p of ['/external/v1/flows/{flowId}', '/admin/v1/accounts', '/admin/v1/accounts/{account_id}/tokens', '/admin/v1/accounts/{account_id}/flows']) {
+    for (const p of [
+      '/external/v1/flows/{flowId}',
+      '/admin/v1/accounts',
+      '/admin/v1/accounts/{account_id}/tokens',
+      '/admin/v1/accounts/{account_id}/flows',
+    ]) {
       expect(paths).toContain(p);
     }
     const docs = await api.request('GET', '/docs/');

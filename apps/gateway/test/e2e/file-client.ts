@@ -32,9 +32,17 @@ export function fileClient() {
       if (p[0] === 'file') form.append('file', p[1], p[2]);
       else form.append('filename', p[1]);
     }
-    const res = await fetch(`${api.baseUrl}/v2/file_service/directory/${directoryId}/files`, { method: 'POST', headers: auth(token), body: form });
+    const res = await fetch(`${api.baseUrl}/v2/file_service/directory/${directoryId}/files`, {
+      method: 'POST',
+      headers: auth(token),
+      body: form,
+    });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, json: JSON.parse(text) as Record<string, unknown> & { data?: Record<string, unknown>; errors?: Record<string, string> } };
+    return {
+      status: res.status,
+      headers: res.headers,
+      json: JSON.parse(text) as Record<string, unknown> & { data?: Record<string, unknown>; errors?: Record<string, string> },
+    };
   }
 
   async function objectKeys(prefix: string): Promise<string[]> {

@@ -32,10 +32,17 @@ describe('upload edge cases', { timeout: 60_000 }, () => {
     const noName = await uploadForm(owner.apiToken, dirId, [['file', new Blob(['x']), 'a.csv']]);
     expect(noName.status).toBe(400);
     expect(noName.json).toMatchObject({ code: 13000, errors: { filename: 'is required' } });
-    const badName = await uploadForm(owner.apiToken, dirId, [['filename', '..'], ['file', new Blob(['x']), 'a.csv']]);
+    const badName = await uploadForm(owner.apiToken, dirId, [
+      ['filename', '..'],
+      ['file', new Blob(['x']), 'a.csv'],
+    ]);
     expect(badName.status).toBe(400);
     expect(Object.keys(badName.json.errors ?? {})).toEqual(['filename']);
-    const twoFiles = await uploadForm(owner.apiToken, dirId, [['filename', 'a'], ['file', new Blob(['x']), 'a'], ['file', new Blob(['y']), 'b']]);
+    const twoFiles = await uploadForm(owner.apiToken, dirId, [
+      ['filename', 'a'],
+      ['file', new Blob(['x']), 'a'],
+      ['file', new Blob(['y']), 'b'],
+    ]);
     expect(twoFiles.status).toBe(400);
     expect(await listed()).toEqual([]);
   });
@@ -64,7 +71,10 @@ describe('upload edge cases', { timeout: 60_000 }, () => {
   });
 
   it('answers 415 for a body that is not multipart/form-data', async () => {
-    const res = await api.request('POST', filesPath(), { headers: { ...auth(owner.apiToken), 'content-type': 'application/json' }, body: '{"file":"x"}' });
+    const res = await api.request('POST', filesPath(), {
+      headers: { ...auth(owner.apiToken), 'content-type': 'application/json' },
+      body: '{"file":"x"}',
+    });
     expect(res.status).toBe(415);
     expect(res.json).toMatchObject({ code: 13007, errors: { 'content-type': 'must be multipart/form-data' } });
   });
@@ -76,7 +86,11 @@ describe('upload edge cases', { timeout: 60_000 }, () => {
       (req) => req.write('--B\r\n'), // and never more: the answer must not wait for the body
     );
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toMatchObject({ error_message: 'Payload too large', code: 13004, errors: { file: 'must be at most 1073741824 bytes' } });
+    expect(JSON.parse(res.body)).toMatchObject({
+      error_message: 'Payload too large',
+      code: 13004,
+      errors: { file: 'must be at most 1073741824 bytes' },
+    });
   });
 
   it('leaves no entry, no object and no open multipart upload when the client disconnects midway', async () => {

@@ -79,7 +79,10 @@ describe('files', { timeout: 60_000 }, () => {
 
   it('uploads, lists, shows, downloads (whole, ranges, HEAD) and deletes a file with exactly the documented fields', async () => {
     const csv = Buffer.from('phone,name\n+905321112233,Ayşe\n');
-    const up = await uploadForm(owner.apiToken, dirId, [['filename', 'customers.csv'], ['file', new Blob([csv], { type: 'text/csv' }), 'local-name.csv']]);
+    const up = await uploadForm(owner.apiToken, dirId, [
+      ['filename', 'customers.csv'],
+      ['file', new Blob([csv], { type: 'text/csv' }), 'local-name.csv'],
+    ]);
     expect(up.status).toBe(201);
     expect(Object.keys(up.json)).toEqual(['object', 'url', 'data']);
     expect(up.json).toMatchObject({ object: 'file_service::file', url: `/v2/file_service/directory/${dirId}/files` });
@@ -135,11 +138,16 @@ describe('files', { timeout: 60_000 }, () => {
     const gone = await api.request('GET', `/v2/file_service/directory/${dirId}/files/${file.id}`, { headers: auth(owner.apiToken) });
     expect(gone.status).toBe(404);
     expect(gone.json).toMatchObject({ code: 13002, errors: { file_entry_id: file.id } });
-    expect((await api.request('DELETE', `/v2/file_service/directory/${dirId}/files/${file.id}`, { headers: auth(owner.apiToken) })).status).toBe(404);
+    expect(
+      (await api.request('DELETE', `/v2/file_service/directory/${dirId}/files/${file.id}`, { headers: auth(owner.apiToken) })).status,
+    ).toBe(404);
   });
 
   it('takes the filename field after the file part too, sanitizing it', async () => {
-    const up = await uploadForm(owner.apiToken, dirId, [['file', new Blob(['{}']), 'x.json'], ['filename', '../../etc/re\u0007port.json']]);
+    const up = await uploadForm(owner.apiToken, dirId, [
+      ['file', new Blob(['{}']), 'x.json'],
+      ['filename', '../../etc/re\u0007port.json'],
+    ]);
     expect(up.status).toBe(201);
     expect(up.json.data).toMatchObject({ filename: 'report.json' });
     expect(String(up.json.data!.url)).toMatch(/\/report\.json$/);
@@ -150,20 +158,29 @@ describe('files', { timeout: 60_000 }, () => {
 
   it('serves every filename it accepts: 200 bytes is served, 201 is refused at upload', async () => {
     for (const name of ['x'.repeat(196) + '.csv', '😀'.repeat(50)]) {
-      const up = await uploadForm(owner.apiToken, dirId, [['filename', name], ['file', new Blob(['a']), 'a']]);
+      const up = await uploadForm(owner.apiToken, dirId, [
+        ['filename', name],
+        ['file', new Blob(['a']), 'a'],
+      ]);
       expect(up.status).toBe(201);
       const get = await fetch(String(up.json.data!.url));
       expect(get.status, name).toBe(200);
       expect(await get.text()).toBe('a');
     }
-    const tooLong = await uploadForm(owner.apiToken, dirId, [['filename', 'x'.repeat(197) + '.csv'], ['file', new Blob(['a']), 'a']]);
+    const tooLong = await uploadForm(owner.apiToken, dirId, [
+      ['filename', 'x'.repeat(197) + '.csv'],
+      ['file', new Blob(['a']), 'a'],
+    ]);
     expect(tooLong.status).toBe(400);
     expect(tooLong.json).toMatchObject({ code: 13000, errors: { filename: 'must be at most 200 bytes' } });
   });
 
   it('streams a larger file intact', async () => {
     const data = randomBytes(12 * 1024 * 1024 + 5);
-    const up = await uploadForm(owner.apiToken, dirId, [['filename', 'big.bin'], ['file', new Blob([data]), 'big.bin']]);
+    const up = await uploadForm(owner.apiToken, dirId, [
+      ['filename', 'big.bin'],
+      ['file', new Blob([data]), 'big.bin'],
+    ]);
     expect(up.status).toBe(201);
     const back = Buffer.from(await (await fetch(String(up.json.data!.url))).arrayBuffer());
     expect(back.length).toBe(data.length);
@@ -176,18 +193,25 @@ describe('files', { timeout: 60_000 }, () => {
       api.request('GET', `/v2/file_service/directory/${unknown}/files`, { headers: auth(owner.apiToken) }),
       api.request('GET', `/v2/file_service/directory/${unknown}/files/${unknown}`, { headers: auth(owner.apiToken) }),
       api.request('DELETE', `/v2/file_service/directory/${unknown}/files/${unknown}`, { headers: auth(owner.apiToken) }),
-      uploadForm(owner.apiToken, unknown, [['filename', 'a.txt'], ['file', new Blob(['a']), 'a.txt']]),
+      uploadForm(owner.apiToken, unknown, [
+        ['filename', 'a.txt'],
+        ['file', new Blob(['a']), 'a.txt'],
+      ]),
       api.request('GET', '/v2/file_service/directory/not-an-id/files', { headers: auth(owner.apiToken) }),
     ];
     for (const res of await Promise.all(calls)) {
       expect(res.status).toBe(404);
-      expect(res.json).toMatchObject({ error_message: 'Requested resource not found!', data: 'Requested resource not found!', code: 13002 });
+      expect(res.json).toMatchObject({
+        error_message: 'Requested resource not found!',
+        data: 'Requested resource not found!',
+        code: 13002,
+      });
       expect(Object.keys(res.json.errors ?? {})).toEqual(['directory_id']);
     }
   });
 });
 
-describe('another account\'s token never sees data', () => {
+describe("another account's token never sees data", () => {
   let owner: Account;
   let intruder: Account;
   let dirId: string;
@@ -196,10 +220,17 @@ describe('another account\'s token never sees data', () => {
     owner = await api.newAccount('victim');
     intruder = await api.newAccount('intruder');
     dirId = await directory(owner, 'private');
-    fileId = String((await uploadForm(owner.apiToken, dirId, [['filename', 'secret.csv'], ['file', new Blob(['secret']), 's.csv']])).json.data!.id);
+    fileId = String(
+      (
+        await uploadForm(owner.apiToken, dirId, [
+          ['filename', 'secret.csv'],
+          ['file', new Blob(['secret']), 's.csv'],
+        ])
+      ).json.data!.id,
+    );
   });
 
-  it('answers 403 for the owner\'s account_id and 404 for the owner\'s directory and file, on every route', async () => {
+  it("answers 403 for the owner's account_id and 404 for the owner's directory and file, on every route", async () => {
     const h = auth(intruder.apiToken);
     const json = { ...h, 'content-type': 'application/json' };
     const forbidden = await Promise.all([
@@ -214,7 +245,10 @@ describe('another account\'s token never sees data', () => {
       api.request('GET', `/v2/file_service/directory/${dirId}/files`, { headers: h }),
       api.request('GET', `/v2/file_service/directory/${dirId}/files/${fileId}`, { headers: h }),
       api.request('DELETE', `/v2/file_service/directory/${dirId}/files/${fileId}`, { headers: h }),
-      uploadForm(intruder.apiToken, dirId, [['filename', 'planted.csv'], ['file', new Blob(['x']), 'p.csv']]),
+      uploadForm(intruder.apiToken, dirId, [
+        ['filename', 'planted.csv'],
+        ['file', new Blob(['x']), 'p.csv'],
+      ]),
     ]);
     for (const res of hidden) {
       expect(res.status).toBe(404);
@@ -238,7 +272,11 @@ describe('another account\'s token never sees data', () => {
       ['DELETE', `/v2/file_service/directory/${dirId}/files/${fileId}`],
     ];
     for (const [method, path] of routes) {
-      for (const headers of [{}, { authorization: `Bearer ${owner.integrationToken}` }, { authorization: 'Token token="fbk_api_nope"' }] as Record<string, string>[]) {
+      for (const headers of [
+        {},
+        { authorization: `Bearer ${owner.integrationToken}` },
+        { authorization: 'Token token="fbk_api_nope"' },
+      ] as Record<string, string>[]) {
         const res = await api.request(method, path, { headers });
         expect(res.status, `${method} ${path}`).toBe(401);
         expect(res.json.code).toBe(13001);

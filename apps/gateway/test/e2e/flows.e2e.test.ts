@@ -61,7 +61,9 @@ describe('GET /external/v1/flows/{flowId}', () => {
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
     expect(again.headers.get('etag')).toBe(etag);
-    const listed = await api.request('GET', `/external/v1/flows/${flowId}`, { headers: { ...auth, 'if-none-match': `"other", W/${etag}` } });
+    const listed = await api.request('GET', `/external/v1/flows/${flowId}`, {
+      headers: { ...auth, 'if-none-match': `"other", W/${etag}` },
+    });
     expect(listed.status).toBe(304);
     const stale = await api.request('GET', `/external/v1/flows/${flowId}`, { headers: { ...auth, 'if-none-match': '"something-else"' } });
     expect(stale.status).toBe(200);
@@ -84,7 +86,12 @@ describe('GET /external/v1/flows/{flowId}', () => {
     const expect401 = async (headers: Record<string, string>) => {
       const res = await api.request('GET', `/external/v1/flows/${flowId}`, { headers });
       expect(res.status).toBe(401);
-      expect(res.json).toEqual({ error_message: 'Wrong authentication token', data: 'Wrong authentication token', code: 13001, errors: null });
+      expect(res.json).toEqual({
+        error_message: 'Wrong authentication token',
+        data: 'Wrong authentication token',
+        code: 13001,
+        errors: null,
+      });
     };
     await expect401({});
     await expect401({ authorization: 'Bearer fbk_int_not-a-real-token' });
@@ -93,7 +100,9 @@ describe('GET /external/v1/flows/{flowId}', () => {
 
     const victim = await api.newAccount('revocation');
     const victimFlow = (await api.admin('POST', `/accounts/${victim.id}/flows`, FLOW)).id!;
-    const ok = await api.request('GET', `/external/v1/flows/${victimFlow}`, { headers: { authorization: `Bearer ${victim.integrationToken}` } });
+    const ok = await api.request('GET', `/external/v1/flows/${victimFlow}`, {
+      headers: { authorization: `Bearer ${victim.integrationToken}` },
+    });
     expect(ok.status).toBe(200);
     const revoke = await api.request('DELETE', `/admin/v1/accounts/${victim.id}/tokens/${victim.integrationTokenId}`, {
       headers: { authorization: `Bearer ${api.adminToken}` },

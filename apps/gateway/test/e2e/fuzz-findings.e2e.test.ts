@@ -15,7 +15,10 @@ const admin = (path: string, body: unknown) =>
 describe('the OpenAPI document says what the admin API enforces', () => {
   it('declares that a name may not be only whitespace, and the answer names the field', { timeout: 60_000 }, async () => {
     const doc = (await (await fetch(`${api.baseUrl}/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { pattern?: string }> } }> } }>>;
+      paths: Record<
+        string,
+        Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { pattern?: string }> } }> } }>
+      >;
     };
     const pattern = doc.paths['/admin/v1/accounts']!.post!.requestBody.content['application/json']!.schema.properties.name!.pattern!;
     const re = new RegExp(pattern, 'u');

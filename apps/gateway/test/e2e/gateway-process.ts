@@ -8,7 +8,10 @@ export { freePort };
 
 const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
 /** The local stack's ports (infra/ports.json): where the services this gateway calls answer. */
-const PORTS = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../infra/ports.json', import.meta.url)), 'utf8')) as Record<string, number>;
+const PORTS = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../infra/ports.json', import.meta.url)), 'utf8')) as Record<
+  string,
+  number
+>;
 
 export interface GatewayProcess {
   baseUrl: string;
@@ -58,7 +61,10 @@ export async function startGatewayProcess(env: Record<string, string> = {}, read
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}:\n${out}`);
-    const ok = await fetch(`${baseUrl}/ready`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseUrl}/ready`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

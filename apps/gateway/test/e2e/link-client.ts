@@ -28,18 +28,27 @@ export function linkClient() {
   /** A POST /shorten from another loopback address, i.e. another client IP. */
   function shortenFrom(localAddress: string, body: string, headers: Record<string, string> = {}) {
     const url = new URL(`${base}/shorten`);
-    return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: Record<string, unknown> }>((resolve, reject) => {
-      const req = httpRequest(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { 'content-type': 'application/json', ...headers } },
-        (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: text ? JSON.parse(text) : {} }));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+    return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: Record<string, unknown> }>(
+      (resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            localAddress,
+            headers: { 'content-type': 'application/json', ...headers },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: text ? JSON.parse(text) : {} }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      },
+    );
   }
 
   return { api, base, shorten, tap, shortenFrom };

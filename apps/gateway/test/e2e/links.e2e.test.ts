@@ -21,7 +21,9 @@ describe('POST {shortener_url}/shorten', () => {
   });
 
   it('gives every call its own unguessable code', async () => {
-    const ids = await Promise.all(Array.from({ length: 20 }, () => shorten({ url: 'https://same.example/' }).then((r) => String(r.json.id))));
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, () => shorten({ url: 'https://same.example/' }).then((r) => String(r.json.id))),
+    );
     expect(new Set(ids).size).toBe(20);
   });
 
@@ -110,7 +112,10 @@ describe('customer domains', () => {
   });
 
   it('are configured per account through the admin API, oldest first as the default', async () => {
-    const added = await api.request('POST', `/admin/v1/accounts/${account}/domains`, { headers: adminHeaders, body: JSON.stringify({ domain: domain.toUpperCase() }) });
+    const added = await api.request('POST', `/admin/v1/accounts/${account}/domains`, {
+      headers: adminHeaders,
+      body: JSON.stringify({ domain: domain.toUpperCase() }),
+    });
     expect(added.status).toBe(201);
     expect(added.json).toMatchObject({ domain, default: true });
     expect(added.json.created_at).toMatch(/\+00:00$/);
@@ -121,7 +126,9 @@ describe('customer domains', () => {
       [domain, true],
       [second, false],
     ]);
-    const del = await api.request('DELETE', `/admin/v1/accounts/${account}/domains/${second}`, { headers: { authorization: adminHeaders.authorization } });
+    const del = await api.request('DELETE', `/admin/v1/accounts/${account}/domains/${second}`, {
+      headers: { authorization: adminHeaders.authorization },
+    });
     expect(del.status).toBe(204);
   });
 
@@ -134,15 +141,24 @@ describe('customer domains', () => {
 
   it('belong to one account, refuse links to themselves, and need an existing account', async () => {
     const other = (await api.admin('POST', '/accounts', { name: 'other' })).id!;
-    const taken = await api.request('POST', `/admin/v1/accounts/${other}/domains`, { headers: adminHeaders, body: JSON.stringify({ domain }) });
+    const taken = await api.request('POST', `/admin/v1/accounts/${other}/domains`, {
+      headers: adminHeaders,
+      body: JSON.stringify({ domain }),
+    });
     expect(taken.status).toBe(409);
     expect(taken.json).toMatchObject({ code: 13003, errors: { domain } });
     const loop = await shorten({ url: `https://${domain}/anything` });
     expect(loop.status).toBe(400);
     expect(loop.json.errors).toEqual({ url: 'must not point to a short link domain' });
-    const bad = await api.request('POST', `/admin/v1/accounts/${account}/domains`, { headers: adminHeaders, body: JSON.stringify({ domain: 'https://x.example.com/path' }) });
+    const bad = await api.request('POST', `/admin/v1/accounts/${account}/domains`, {
+      headers: adminHeaders,
+      body: JSON.stringify({ domain: 'https://x.example.com/path' }),
+    });
     expect(bad.status).toBe(400);
-    const ghost = await api.request('POST', '/admin/v1/accounts/no-such-account/domains', { headers: adminHeaders, body: JSON.stringify({ domain: uniqueHost('x') }) });
+    const ghost = await api.request('POST', '/admin/v1/accounts/no-such-account/domains', {
+      headers: adminHeaders,
+      body: JSON.stringify({ domain: uniqueHost('x') }),
+    });
     expect(ghost.status).toBe(404);
     expect(ghost.json.errors).toEqual({ account_id: 'no-such-account' });
   });
@@ -154,7 +170,13 @@ describe('admin view of a link', () => {
     expect((await api.request('GET', `/admin/v1/links/${json.id}`)).status).toBe(401);
     const ok = await api.request('GET', `/admin/v1/links/${json.id}`, { headers: adminHeaders });
     expect(ok.status).toBe(200);
-    expect(ok.json).toMatchObject({ id: json.id, full_url: 'https://example.com/admin-view', short_url: json.shortUrl, account_id: null, domain: null });
+    expect(ok.json).toMatchObject({
+      id: json.id,
+      full_url: 'https://example.com/admin-view',
+      short_url: json.shortUrl,
+      account_id: null,
+      domain: null,
+    });
     expect(typeof ok.json.clicks).toBe('number');
     const missing = await api.request('GET', '/admin/v1/links/Nope1234', { headers: adminHeaders });
     expect(missing.status).toBe(404);
@@ -164,7 +186,11 @@ describe('admin view of a link', () => {
   it('is documented in OpenAPI next to POST /shorten on the link listener', async () => {
     const apiDoc = await api.request('GET', '/openapi.json');
     const paths = Object.keys(apiDoc.json.paths as object);
-    for (const p of ['/admin/v1/links/{code}', '/admin/v1/accounts/{account_id}/domains', '/admin/v1/accounts/{account_id}/domains/{domain}']) {
+    for (const p of [
+      '/admin/v1/links/{code}',
+      '/admin/v1/accounts/{account_id}/domains',
+      '/admin/v1/accounts/{account_id}/domains/{domain}',
+    ]) {
       expect(paths).toContain(p);
     }
     const linkDoc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, unknown> };

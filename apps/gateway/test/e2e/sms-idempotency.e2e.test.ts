@@ -35,7 +35,9 @@ describe('SMS sharing Idempotency-Key', () => {
     const k = key();
     const unknown = '00000000-0000-4000-8000-000000000000';
     const first = await sms.share(setup.account.apiToken, unknown, { phone_numbers: [randomPhone()] }, { 'idempotency-key': k });
-    const again = await sms.share(setup.account.apiToken, unknown, JSON.parse(first.text).errors ? { phone_numbers: [] } : {}, { 'idempotency-key': k });
+    const again = await sms.share(setup.account.apiToken, unknown, JSON.parse(first.text).errors ? { phone_numbers: [] } : {}, {
+      'idempotency-key': k,
+    });
     expect(first.status).toBe(404);
     // Another body (even an invalid one fails validation before the key is looked at).
     expect(again.status).toBe(400);
@@ -45,8 +47,15 @@ describe('SMS sharing Idempotency-Key', () => {
     const k = key();
     const phone = randomPhone();
     const other = await sms.newCampaign();
-    expect((await sms.share(setup.account.apiToken, setup.campaignId, { phone_numbers: [phone] }, { 'idempotency-key': k })).status).toBe(200);
-    const otherBody = await sms.share(setup.account.apiToken, setup.campaignId, { phone_numbers: [randomPhone()] }, { 'idempotency-key': k });
+    expect((await sms.share(setup.account.apiToken, setup.campaignId, { phone_numbers: [phone] }, { 'idempotency-key': k })).status).toBe(
+      200,
+    );
+    const otherBody = await sms.share(
+      setup.account.apiToken,
+      setup.campaignId,
+      { phone_numbers: [randomPhone()] },
+      { 'idempotency-key': k },
+    );
     expect(otherBody.status).toBe(422);
     expect(otherBody.json).toEqual({
       error_message: 'Idempotency key already used for another request',
@@ -59,7 +68,7 @@ describe('SMS sharing Idempotency-Key', () => {
     expect(otherPath.status).toBe(422);
   });
 
-  it('scopes keys per account: another account\'s same key runs its own request', async () => {
+  it("scopes keys per account: another account's same key runs its own request", async () => {
     const k = key();
     const other = await sms.newCampaign();
     const a = await sms.share(setup.account.apiToken, setup.campaignId, { phone_numbers: [randomPhone()] }, { 'idempotency-key': k });
@@ -72,7 +81,9 @@ describe('SMS sharing Idempotency-Key', () => {
   it('runs the request once when the same key arrives concurrently: the others get 409 / 13031 or the replay', async () => {
     const k = key();
     const body = { phone_numbers: Array.from({ length: 40 }, randomPhone) };
-    const all = await Promise.all(Array.from({ length: 6 }, () => sms.share(setup.account.apiToken, setup.campaignId, body, { 'idempotency-key': k })));
+    const all = await Promise.all(
+      Array.from({ length: 6 }, () => sms.share(setup.account.apiToken, setup.campaignId, body, { 'idempotency-key': k })),
+    );
     const ran = all.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') === null);
     expect(ran).toHaveLength(1);
     for (const r of all) {
@@ -92,7 +103,12 @@ describe('SMS sharing Idempotency-Key', () => {
   }, 30_000);
 
   it('refuses a malformed key (400 naming the header)', async () => {
-    const res = await sms.share(setup.account.apiToken, setup.campaignId, { phone_numbers: [randomPhone()] }, { 'idempotency-key': 'x'.repeat(256) });
+    const res = await sms.share(
+      setup.account.apiToken,
+      setup.campaignId,
+      { phone_numbers: [randomPhone()] },
+      { 'idempotency-key': 'x'.repeat(256) },
+    );
     expect(res.status).toBe(400);
     expect(Object.keys(res.json.errors!)).toEqual(['headers.idempotency-key']);
   });

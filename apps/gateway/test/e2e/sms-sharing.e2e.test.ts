@@ -36,7 +36,9 @@ describe('SMS sharing end to end', () => {
     const sharingId = res.json.id as string;
 
     // The outbox provider got exactly one SMS for the phone, rendered, with a short link.
-    const message = await waitFor('the SMS in the outbox', async () => (await sms.outbox(setup.account.id, phone)).data.find((m) => m.sharing_id === sharingId));
+    const message = await waitFor('the SMS in the outbox', async () =>
+      (await sms.outbox(setup.account.id, phone)).data.find((m) => m.sharing_id === sharingId),
+    );
     expect(message.phone).toBe(phone.slice(1));
     expect(['sent', 'delivered']).toContain(message.status);
     const link = message.text.match(/^Merhaba Ayşe, ziyaretinizi değerlendirin: (\S+)$/)?.[1];
@@ -51,7 +53,14 @@ describe('SMS sharing end to end', () => {
     });
     expect(status.status).toBe(200);
     expect(status.json).toMatchObject({ id: sharingId, campaign_id: setup.campaignId, accepted: 1, duplicate: 1, rejected: 2 });
-    expect(status.json.recipients).toEqual([{ phone: phone.slice(1), status: expect.stringMatching(/^(sent|delivered)$/), error: null, updated_at: expect.stringMatching(/\+00:00$/) }]);
+    expect(status.json.recipients).toEqual([
+      {
+        phone: phone.slice(1),
+        status: expect.stringMatching(/^(sent|delivered)$/),
+        error: null,
+        updated_at: expect.stringMatching(/\+00:00$/),
+      },
+    ]);
 
     // The customer taps the link: 302 to the survey page on the API listener.
     const tap = await fetch(link!, { redirect: 'manual' });
@@ -66,7 +75,14 @@ describe('SMS sharing end to end', () => {
     });
     expect(active.status, active.text).toBe(200);
     expect(active.json.count).toBe(1);
-    expect(active.json.surveys).toEqual([{ Link: surveyUrl, SurveyName: 'After visit', LastActivationDate: expect.stringMatching(/^\d\d\.\d\d\.\d{4} \d\d:\d\d:\d\d$/), UnitName: 'Kadıköy store' }]);
+    expect(active.json.surveys).toEqual([
+      {
+        Link: surveyUrl,
+        SurveyName: 'After visit',
+        LastActivationDate: expect.stringMatching(/^\d\d\.\d\d\.\d{4} \d\d:\d\d:\d\d$/),
+        UnitName: 'Kadıköy store',
+      },
+    ]);
   }, 60_000);
 
   it('hands one SMS per distinct phone and lists the outbox newest first, page by page', async () => {
@@ -74,11 +90,16 @@ describe('SMS sharing end to end', () => {
     const res = await sms.share(setup.account.apiToken, setup.campaignId, { phone_numbers: [...phones, phones[0]!] });
     expect(res.json).toMatchObject({ accepted: 3, duplicate: 1, rejected: 0, rejected_phones: [] });
     const sharingId = res.json.id as string;
-    await waitFor('three SMS', async () => ((await sms.outbox(setup.account.id)).data.filter((m) => m.sharing_id === sharingId).length === 3 ? true : undefined));
+    await waitFor('three SMS', async () =>
+      (await sms.outbox(setup.account.id)).data.filter((m) => m.sharing_id === sharingId).length === 3 ? true : undefined,
+    );
     const page1 = await sms.admin('GET', `/accounts/${setup.account.id}/sms_messages?page_size=2`);
     const all = (await sms.outbox(setup.account.id)).data;
     expect((page1 as unknown as { data: unknown[] }).data).toEqual(all.slice(0, 2));
-    const page2 = await sms.admin('GET', `/accounts/${setup.account.id}/sms_messages?page_size=2&page_token=${encodeURIComponent(page1.next_page_token!)}`);
+    const page2 = await sms.admin(
+      'GET',
+      `/accounts/${setup.account.id}/sms_messages?page_size=2&page_token=${encodeURIComponent(page1.next_page_token!)}`,
+    );
     expect((page2 as unknown as { data: { id: string }[] }).data[0]!.id).toBe(all[2]!.id);
     const times = all.map((m) => m.created_at);
     expect([...times].sort().reverse()).toEqual(times);
@@ -97,7 +118,12 @@ describe('SMS sharing end to end', () => {
     const res = await sms.share(setup.account.apiToken, 'campaign-1', { phone_numbers: [randomPhone()] });
     expect(res.status).toBe(400);
     expect(Object.keys(res.json).sort()).toEqual(ERROR_KEYS);
-    expect(res.json).toEqual({ error_message: 'An error occured', data: 'An error occured', code: 13000, errors: { 'params.campaign_id': expect.stringMatching(/uuid/) } });
+    expect(res.json).toEqual({
+      error_message: 'An error occured',
+      data: 'An error occured',
+      code: 13000,
+      errors: { 'params.campaign_id': expect.stringMatching(/uuid/) },
+    });
   });
 
   it('answers 400 / 13000 naming the field for a body that is not a sharing', async () => {
@@ -118,12 +144,17 @@ describe('SMS sharing end to end', () => {
     }
   });
 
-  it('answers 404 for an unknown campaign and for another account\'s, alike', async () => {
+  it("answers 404 for an unknown campaign and for another account's, alike", async () => {
     const other = await sms.newCampaign();
     for (const id of [randomUUID(), other.campaignId]) {
       const res = await sms.share(setup.account.apiToken, id, { phone_numbers: [randomPhone()] });
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({ error_message: 'Requested resource not found!', data: 'Requested resource not found!', code: 13002, errors: { campaign_id: id } });
+      expect(res.json).toEqual({
+        error_message: 'Requested resource not found!',
+        data: 'Requested resource not found!',
+        code: 13002,
+        errors: { campaign_id: id },
+      });
     }
     expect((await sms.outbox(other.account.id)).data).toEqual([]);
   });
@@ -137,30 +168,50 @@ describe('SMS sharing end to end', () => {
       { authorization: `Token token="${setup.account.integrationToken}"` },
     ];
     for (const auth of tries) {
-      const res = await sms.request('POST', `/v1/sms_campaigns/${setup.campaignId}/sms_sharings`, { headers: { 'content-type': 'application/json', ...auth }, body });
+      const res = await sms.request('POST', `/v1/sms_campaigns/${setup.campaignId}/sms_sharings`, {
+        headers: { 'content-type': 'application/json', ...auth },
+        body,
+      });
       expect(res.status).toBe(401);
-      expect(res.json).toEqual({ error_message: 'Wrong authentication token', data: 'Wrong authentication token', code: 13001, errors: null });
+      expect(res.json).toEqual({
+        error_message: 'Wrong authentication token',
+        data: 'Wrong authentication token',
+        code: 13001,
+        errors: null,
+      });
     }
   });
 
   it('accepts the token quoted, as the file service writes it', async () => {
-    const res = await sms.share('', setup.campaignId, { phone_numbers: [randomPhone()] }, { authorization: `Token token="${setup.account.apiToken}"` });
+    const res = await sms.share(
+      '',
+      setup.campaignId,
+      { phone_numbers: [randomPhone()] },
+      { authorization: `Token token="${setup.account.apiToken}"` },
+    );
     expect(res.status).toBe(200);
   });
 
-  it('GET /v1/sms_sharings/{id}: 404 for an unknown or another account\'s sharing, 401 for an integration token', async () => {
+  it("GET /v1/sms_sharings/{id}: 404 for an unknown or another account's sharing, 401 for an integration token", async () => {
     const other = await sms.newCampaign();
     const theirs = await sms.share(other.account.apiToken, other.campaignId, { phone_numbers: [randomPhone()] });
     for (const id of [randomUUID(), theirs.json.id as string]) {
       const res = await sms.sharing(setup.account.apiToken, id);
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({ error_message: 'Requested resource not found!', data: 'Requested resource not found!', code: 13002, errors: { sharing_id: id } });
+      expect(res.json).toEqual({
+        error_message: 'Requested resource not found!',
+        data: 'Requested resource not found!',
+        code: 13002,
+        errors: { sharing_id: id },
+      });
     }
-    const wrongKind = await sms.request('GET', `/v1/sms_sharings/${theirs.json.id}`, { headers: { authorization: `Bearer ${other.account.integrationToken}` } });
+    const wrongKind = await sms.request('GET', `/v1/sms_sharings/${theirs.json.id}`, {
+      headers: { authorization: `Bearer ${other.account.integrationToken}` },
+    });
     expect(wrongKind.status).toBe(401);
   });
 
-  it('admin: a campaign needs the account\'s own node, a flow of the account, and {{link}}', async () => {
+  it("admin: a campaign needs the account's own node, a flow of the account, and {{link}}", async () => {
     const other = await sms.newCampaign();
     const post = (accountId: string, body: unknown) =>
       sms.request('POST', `/admin/v1/accounts/${accountId}/sms_campaigns`, {
@@ -168,7 +219,14 @@ describe('SMS sharing end to end', () => {
         body: JSON.stringify(body),
       });
     const base = { name: 'x', node_id: setup.nodeId, flow_id: setup.flowId, message_template: 'Hi {{link}}' };
-    expect(setup.campaign).toEqual({ id: setup.campaignId, name: 'After-visit SMS', node_id: setup.nodeId, flow_id: setup.flowId, message_template: expect.stringContaining('{{link}}'), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/) });
+    expect(setup.campaign).toEqual({
+      id: setup.campaignId,
+      name: 'After-visit SMS',
+      node_id: setup.nodeId,
+      flow_id: setup.flowId,
+      message_template: expect.stringContaining('{{link}}'),
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/),
+    });
     const foreignNode = await post(setup.account.id, { ...base, node_id: other.nodeId });
     expect(foreignNode.status).toBe(404);
     expect(foreignNode.json.errors).toEqual({ node_id: other.nodeId });

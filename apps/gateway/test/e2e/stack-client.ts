@@ -33,7 +33,13 @@ export function stackClient() {
     const account = await admin('POST', '/accounts', { name });
     const api = await admin('POST', `/accounts/${account.id}/tokens`, { kind: 'api', name: 'api' });
     const integration = await admin('POST', `/accounts/${account.id}/tokens`, { kind: 'integration', name: 'int' });
-    return { id: account.id!, apiToken: api.token!, apiTokenId: api.id!, integrationToken: integration.token!, integrationTokenId: integration.id! };
+    return {
+      id: account.id!,
+      apiToken: api.token!,
+      apiTokenId: api.id!,
+      integrationToken: integration.token!,
+      integrationTokenId: integration.id!,
+    };
   }
 
   return { baseUrl, adminToken, request, admin, newAccount, stack };

@@ -17,7 +17,12 @@ export function surveyClient() {
     const account = await api.newAccount('surveys e2e');
     const node = await api.admin('POST', `/accounts/${account.id}/nodes`, { name: opts.nodeName ?? 'Kadıköy store' });
     const flow = await api.admin('POST', `/accounts/${account.id}/flows`, opts.flow ?? SIMPLE_FLOW);
-    const channel = await api.admin('POST', `/accounts/${account.id}/channels`, { name: 'web', node_id: node.id, flow_id: flow.id, link_ttl_days: opts.ttlDays ?? 7 });
+    const channel = await api.admin('POST', `/accounts/${account.id}/channels`, {
+      name: 'web',
+      node_id: node.id,
+      flow_id: flow.id,
+      link_ttl_days: opts.ttlDays ?? 7,
+    });
     return { ...account, nodeId: node.id!, nodeName: node.name!, flowId: flow.id!, flowName: flow.name!, channelId: channel.id! };
   }
 
@@ -31,7 +36,11 @@ export function surveyClient() {
 
   /** A form POST as the page's own browser sends it. */
   const submitPage = (link: string, form: string) =>
-    fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(link).origin }, body: form });
+    fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(link).origin },
+      body: form,
+    });
 
   return { api, newSurveyAccount, personalLink, activeSurveys, submitPage, bearer };
 }

@@ -16,10 +16,34 @@ const EVERY_STYLE_FLOW = {
   name: 'Store visit',
   questions: [
     { key: 'welcome', style: 'statement', body: { en: `Thanks for visiting! ${XSS}`, tr: `Ziyaretiniz için teşekkürler! ${XSS}` } },
-    { key: 'nps', style: 'nps', body: { en: 'How likely are you to recommend us to a friend?', tr: 'Bizi bir arkadaşınıza tavsiye etme olasılığınız nedir?' }, options: [opt('low', 'Not at all likely', 'Hiç olası değil'), opt('high', 'Extremely likely', 'Çok olası')] },
-    { key: 'visit', style: 'single_choice', body: { en: 'What brought you in today?', tr: 'Bugün sizi ne getirdi?' }, options: [opt('buy', 'Shopping', 'Alışveriş'), opt('return', 'A return', 'İade'), opt('browse', 'Just browsing', 'Sadece bakmak')] },
-    { key: 'liked', style: 'multiple_choice', body: { en: 'What did you like?', tr: 'Neyi beğendiniz?' }, options: [opt('staff', 'Our staff', 'Çalışanlarımız'), opt('prices', 'Our prices', 'Fiyatlarımız'), opt('store', 'The store', 'Mağaza')] },
-    { key: 'dept', style: 'dropdown', body: { en: 'Which department did you visit?', tr: 'Hangi reyonu ziyaret ettiniz?' }, options: [opt('shoes', 'Shoes', 'Ayakkabı'), opt('kids', 'Kids', 'Çocuk')] },
+    {
+      key: 'nps',
+      style: 'nps',
+      body: { en: 'How likely are you to recommend us to a friend?', tr: 'Bizi bir arkadaşınıza tavsiye etme olasılığınız nedir?' },
+      options: [opt('low', 'Not at all likely', 'Hiç olası değil'), opt('high', 'Extremely likely', 'Çok olası')],
+    },
+    {
+      key: 'visit',
+      style: 'single_choice',
+      body: { en: 'What brought you in today?', tr: 'Bugün sizi ne getirdi?' },
+      options: [opt('buy', 'Shopping', 'Alışveriş'), opt('return', 'A return', 'İade'), opt('browse', 'Just browsing', 'Sadece bakmak')],
+    },
+    {
+      key: 'liked',
+      style: 'multiple_choice',
+      body: { en: 'What did you like?', tr: 'Neyi beğendiniz?' },
+      options: [
+        opt('staff', 'Our staff', 'Çalışanlarımız'),
+        opt('prices', 'Our prices', 'Fiyatlarımız'),
+        opt('store', 'The store', 'Mağaza'),
+      ],
+    },
+    {
+      key: 'dept',
+      style: 'dropdown',
+      body: { en: 'Which department did you visit?', tr: 'Hangi reyonu ziyaret ettiniz?' },
+      options: [opt('shoes', 'Shoes', 'Ayakkabı'), opt('kids', 'Kids', 'Çocuk')],
+    },
     { key: 'csat', style: 'csat', body: { en: 'How satisfied were you?', tr: 'Ne kadar memnun kaldınız?' } },
     { key: 'ces', style: 'ces', body: { en: 'How easy was it to find what you needed?', tr: 'Aradığınızı bulmak ne kadar kolaydı?' } },
     { key: 'stars', style: 'star_rating', body: { en: 'Rate our store', tr: 'Mağazamızı puanlayın' } },
@@ -78,7 +102,13 @@ describe.skipIf(!hasChromium)('the survey page in a real browser', () => {
 
   it('on a phone: shows every question style, runs no injected script, takes the answers and thanks', async () => {
     const link = await newLink({ email: 'ada@example.com', name: `Ada ${XSS}` });
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-US' });
+    const page = await browser.newPage({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'en-US',
+    });
     const cspViolations: string[] = [];
     page.on('console', (m) => m.type() === 'error' && cspViolations.push(m.text()));
     const res = await page.goto(link);
@@ -117,7 +147,11 @@ describe.skipIf(!hasChromium)('the survey page in a real browser', () => {
 
   it('on a desktop, in Turkish: shows a server-side error beside its question, then accepts the fix', async () => {
     const link = await newLink({ external_id: 'C-2', name: 'Deniz' });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'tr-TR', extraHTTPHeaders: { 'accept-language': 'tr-TR,tr;q=0.9,en;q=0.5' } });
+    const page = await browser.newPage({
+      viewport: { width: 1280, height: 800 },
+      locale: 'tr-TR',
+      extraHTTPHeaders: { 'accept-language': 'tr-TR,tr;q=0.9,en;q=0.5' },
+    });
     await page.goto(link);
     expect(await page.locator('html').getAttribute('lang')).toBe('tr');
     expect(await page.getByText('Bizi bir arkadaşınıza tavsiye etme olasılığınız nedir?').isVisible()).toBe(true);

@@ -9,7 +9,13 @@ type Survey = { Link: string; SurveyName: string; LastActivationDate: string; Un
 
 // The stack's gateway runs with the DISPLAY_TIME_ZONE of this environment (default UTC).
 const formatDate = displayDateFormatter(process.env.DISPLAY_TIME_ZONE ?? 'UTC');
-const ADA = { phone_number: '0532 111 22 33', email: 'Ada@Example.com', external_id: 'C-1001', name: 'Ada', schema: { TCKN: '12345678901' } };
+const ADA = {
+  phone_number: '0532 111 22 33',
+  email: 'Ada@Example.com',
+  external_id: 'C-1001',
+  name: 'Ada',
+  schema: { TCKN: '12345678901' },
+};
 
 describe('POST /external/v1/nodes/{node_id}/active_surveys', () => {
   let acc: Account;
@@ -23,7 +29,13 @@ describe('POST /external/v1/nodes/{node_id}/active_surveys', () => {
     expect(res.status).toBe(200);
     ada = res.json as typeof ada;
     // Someone else, holding a phone of their own, on the same node.
-    expect((await personalLink(acc.integrationToken, acc.channelId, { customer: { phone_number: '+90 533 999 88 77', email: 'bob@example.com' } })).status).toBe(200);
+    expect(
+      (
+        await personalLink(acc.integrationToken, acc.channelId, {
+          customer: { phone_number: '+90 533 999 88 77', email: 'bob@example.com' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   const list = (body: unknown, node = acc.nodeId) => activeSurveys(acc.integrationToken, node, body);
@@ -50,7 +62,7 @@ describe('POST /external/v1/nodes/{node_id}/active_surveys', () => {
     expect(survey!.LastActivationDate).toBe(formatDate(ada.activated_at));
   });
 
-  it('combines identifiers with AND: two people\'s identifiers find nobody', async () => {
+  it("combines identifiers with AND: two people's identifiers find nobody", async () => {
     const res = await list({ customer: { email: 'ada@example.com', phone_number: '+905339998877' } });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ count: 0, surveys: [] });
@@ -80,11 +92,16 @@ describe('POST /external/v1/nodes/{node_id}/active_surveys', () => {
     expect(unknownField.json.errors).toEqual({ 'body.customer.nickname': 'is not allowed' });
   });
 
-  it('answers 404 naming node_id for another account\'s node and for an unknown one, never data', async () => {
+  it("answers 404 naming node_id for another account's node and for an unknown one, never data", async () => {
     for (const node of [other.nodeId, 'no-such-node']) {
       const res = await list({ customer: { email: 'ada@example.com' } }, node);
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({ error_message: 'Requested resource not found!', data: 'Requested resource not found!', code: 13002, errors: { node_id: node } });
+      expect(res.json).toEqual({
+        error_message: 'Requested resource not found!',
+        data: 'Requested resource not found!',
+        code: 13002,
+        errors: { node_id: node },
+      });
     }
     // The other account asking about its own node does not see this account's customer either.
     expect((await activeSurveys(other.integrationToken, other.nodeId, { customer: { email: 'ada@example.com' } })).json.count).toBe(0);
@@ -96,12 +113,22 @@ describe('POST /external/v1/nodes/{node_id}/active_surveys', () => {
       const headers: Record<string, string> = { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) };
       const res = await activeSurveys('', acc.nodeId, body, headers);
       expect(res.status, authorization).toBe(401);
-      expect(res.json).toEqual({ error_message: 'Wrong authentication token', data: 'Wrong authentication token', code: 13001, errors: null });
+      expect(res.json).toEqual({
+        error_message: 'Wrong authentication token',
+        data: 'Wrong authentication token',
+        code: 13001,
+        errors: null,
+      });
     }
   });
 
-  it('lists only the given channel\'s surveys with response_channel_id', async () => {
-    const second = await api.admin('POST', `/accounts/${acc.id}/channels`, { name: 'kiosk', node_id: acc.nodeId, flow_id: acc.flowId, link_ttl_days: 2 });
+  it("lists only the given channel's surveys with response_channel_id", async () => {
+    const second = await api.admin('POST', `/accounts/${acc.id}/channels`, {
+      name: 'kiosk',
+      node_id: acc.nodeId,
+      flow_id: acc.flowId,
+      link_ttl_days: 2,
+    });
     const again = await personalLink(acc.integrationToken, second.id!, { customer: { external_id: 'C-1001' } });
     expect(again.json.customer_id).toBe(ada.customer_id);
     const all = await list({ customer: { external_id: 'C-1001' } });
@@ -145,7 +172,10 @@ describe('POST /external/v1/link_channels/{channel_id}/links', () => {
   const link = (body: unknown, channel = acc.channelId) => personalLink(acc.integrationToken, channel, body);
 
   it('answers the link, its dates and no short link unless asked', async () => {
-    const res = await link({ customer: { email: 'dan@example.com', name: 'Dan' }, built_in_responses: { customerDetailInfo1: 'order 42' } });
+    const res = await link({
+      customer: { email: 'dan@example.com', name: 'Dan' },
+      built_in_responses: { customerDetailInfo1: 'order 42' },
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.json).sort()).toEqual(['activated_at', 'customer_id', 'expires_at', 'link', 'short_link']);
     expect(res.json.link).toMatch(new RegExp(`^${api.baseUrl}/s/[A-Za-z0-9_-]{32}$`));
@@ -180,13 +210,17 @@ describe('POST /external/v1/link_channels/{channel_id}/links', () => {
   });
 
   it('makes one customer of ten concurrent activations of one person', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, () => link({ customer: { external_id: 'E-RACE', email: 'race@example.com', phone_number: '05320000001' } })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        link({ customer: { external_id: 'E-RACE', email: 'race@example.com', phone_number: '05320000001' } }),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(new Set(results.map((r) => r.json.customer_id)).size).toBe(1);
     expect(new Set(results.map((r) => r.json.link)).size).toBe(1);
   });
 
-  it('answers 400 without an identifier, 404 for another account\'s or an unknown channel, 401 for an API token', async () => {
+  it("answers 400 without an identifier, 404 for another account's or an unknown channel, 401 for an API token", async () => {
     const none = await link({ customer: { name: 'Nobody' } });
     expect(none.status).toBe(400);
     expect(Object.keys(none.json.errors!).sort()).toEqual(['customer.email', 'customer.external_id', 'customer.phone_number']);
@@ -210,7 +244,7 @@ describe('admin: channels and responses', () => {
     acc = await newSurveyAccount();
   });
 
-  it('creates and lists channels; another account\'s node or flow is 404 naming it', async () => {
+  it("creates and lists channels; another account's node or flow is 404 naming it", async () => {
     const stranger = await newSurveyAccount();
     const created = await api.admin('POST', `/accounts/${acc.id}/channels`, { name: 'second', node_id: acc.nodeId, flow_id: acc.flowId });
     expect(Object.keys(created).sort()).toEqual(['created_at', 'flow_id', 'id', 'link_ttl_days', 'name', 'node_id']);
@@ -218,7 +252,10 @@ describe('admin: channels and responses', () => {
     const listed = await api.admin('GET', `/accounts/${acc.id}/channels`);
     expect((listed.data as unknown as { id: string }[]).map((c) => c.id)).toEqual([created.id, acc.channelId]);
     const post = (body: unknown) =>
-      api.request('POST', `/admin/v1/accounts/${acc.id}/channels`, { headers: { authorization: `Bearer ${api.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      api.request('POST', `/admin/v1/accounts/${acc.id}/channels`, {
+        headers: { authorization: `Bearer ${api.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const foreignNode = await post({ name: 'x', node_id: stranger.nodeId, flow_id: acc.flowId });
     expect(foreignNode.status).toBe(404);
     expect(foreignNode.json.errors).toEqual({ node_id: stranger.nodeId });
@@ -233,23 +270,39 @@ describe('admin: channels and responses', () => {
   it('lists responses newest first, a page at a time, of one flow when asked', async () => {
     const answered: string[] = [];
     for (const [i, email] of ['r1@example.com', 'r2@example.com', 'r3@example.com'].entries()) {
-      const link = await personalLink(acc.integrationToken, acc.channelId, { customer: { email }, built_in_responses: { customerDetailInfo1: `n${i}` } });
+      const link = await personalLink(acc.integrationToken, acc.channelId, {
+        customer: { email },
+        built_in_responses: { customerDetailInfo1: `n${i}` },
+      });
       expect((await submitPage(String(link.json.link), `n.nps=${i + 5}`)).status).toBe(200);
       answered.push(String(link.json.customer_id));
     }
     const page1 = await api.admin('GET', `/accounts/${acc.id}/responses?flow_id=${acc.flowId}&page_size=2`);
     const rows1 = page1.data as unknown as Array<Record<string, unknown>>;
     expect(rows1.map((r) => r.customer_id)).toEqual([answered[2], answered[1]]);
-    expect(rows1[0]).toMatchObject({ flow_id: acc.flowId, channel_id: acc.channelId, node_id: acc.nodeId, answers: [{ question_key: 'nps', option_keys: [], number: 7 }], built_in_responses: { customerDetailInfo1: 'n2' } });
+    expect(rows1[0]).toMatchObject({
+      flow_id: acc.flowId,
+      channel_id: acc.channelId,
+      node_id: acc.nodeId,
+      answers: [{ question_key: 'nps', option_keys: [], number: 7 }],
+      built_in_responses: { customerDetailInfo1: 'n2' },
+    });
     expect(String(rows1[0]!.answered_at)).toMatch(/\+00:00$/);
     expect(page1.next_page_token).toEqual(expect.any(String));
-    const page2 = await api.admin('GET', `/accounts/${acc.id}/responses?flow_id=${acc.flowId}&page_size=2&page_token=${encodeURIComponent(page1.next_page_token!)}`);
+    const page2 = await api.admin(
+      'GET',
+      `/accounts/${acc.id}/responses?flow_id=${acc.flowId}&page_size=2&page_token=${encodeURIComponent(page1.next_page_token!)}`,
+    );
     expect((page2.data as unknown as Array<Record<string, unknown>>).map((r) => r.customer_id)).toEqual([answered[0]]);
     expect(page2.next_page_token).toBeNull();
     const stranger = await newSurveyAccount();
-    const foreign = await api.request('GET', `/admin/v1/accounts/${acc.id}/responses?flow_id=${stranger.flowId}`, { headers: { authorization: `Bearer ${api.adminToken}` } });
+    const foreign = await api.request('GET', `/admin/v1/accounts/${acc.id}/responses?flow_id=${stranger.flowId}`, {
+      headers: { authorization: `Bearer ${api.adminToken}` },
+    });
     expect(foreign.status).toBe(404);
-    const badSize = await api.request('GET', `/admin/v1/accounts/${acc.id}/responses?page_size=500`, { headers: { authorization: `Bearer ${api.adminToken}` } });
+    const badSize = await api.request('GET', `/admin/v1/accounts/${acc.id}/responses?page_size=500`, {
+      headers: { authorization: `Bearer ${api.adminToken}` },
+    });
     expect(badSize.status).toBe(400);
   });
 });
@@ -267,7 +320,11 @@ describe('the survey page over HTTP', () => {
     const body = await res.text();
     expect(body).toContain('must be an integer from 0 to 10');
     expect(body).toContain('>kept</textarea>');
-    const crossSite = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' }, body: 'n.nps=1' });
+    const crossSite = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: 'n.nps=1',
+    });
     expect(crossSite.status).toBe(403);
     expect((await activeSurveys(acc.integrationToken, acc.nodeId, { customer: { email: 'v@example.com' } })).json.count).toBe(1);
   });

@@ -72,7 +72,11 @@ function urlFor(path: string, ids: Record<string, string>) {
 
 async function call(method: string, path: string, op: Operation, who: Identity) {
   const { headers, body } = bodyOf(op);
-  const res = await fetch(api.baseUrl + path, { method, headers: { ...headers, ...who.headers }, body: method === 'GET' ? undefined : body });
+  const res = await fetch(api.baseUrl + path, {
+    method,
+    headers: { ...headers, ...who.headers },
+    body: method === 'GET' ? undefined : body,
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -100,38 +104,46 @@ describe('tenancy matrix over /openapi.json', () => {
     expect(operations.length).toBeGreaterThan(20);
   });
 
-  it.each(withIds.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: refused to every other identity, without data', { timeout: 60_000 }, async (_, o) => {
-    const kinds = kindsOf(o.op);
-    if (kinds.length === 0) {
-      // A public route: the id in the path is itself the capability (a blob token, a survey
-      // token). There is no identity to get wrong; a forged capability must find nothing.
-      const forged = Object.fromEntries(Object.entries(A.ids).map(([k, v]) => [k, `${v.slice(0, -4)}zzzz`]));
-      const res = await call(o.method, urlFor(o.path, forged), o.op, identities[0]!);
-      expect([404, 410], `${o.method} ${o.path} with forged ids → ${res.status} ${res.text.slice(0, 300)}`).toContain(res.status);
-      return;
-    }
-    const path = urlFor(o.path, A.ids);
-    const inPath = new Set(o.params.map((p) => A.ids[p]!));
-    const callers: Identity[] = identities.filter((who) => !kinds.includes(who.kind));
-    // Account B, with the token kind the route does accept, on A's ids (admin is not a tenant).
-    for (const kind of kinds.filter((k) => k !== 'adminToken')) {
-      callers.push({ name: `B's ${kind}`, kind, headers: { authorization: `Bearer ${kind === 'apiToken' ? B.apiToken : B.integrationToken}` } });
-    }
-    expect(callers.length).toBeGreaterThan(0);
-    for (const who of callers) {
-      const res = await call(o.method, path, o.op, who);
-      const what = `${o.method} ${path} as ${who.name} → ${res.status} ${res.text.slice(0, 300)}`;
-      expect([401, 403, 404], what).toContain(res.status);
-      const body = JSON.parse(res.text) as Record<string, unknown>;
-      expect(Object.keys(body).sort(), what).toEqual(ERROR_KEYS);
-      const leaked = A.secrets.filter((s) => !inPath.has(s) && res.text.includes(s));
-      expect(leaked, what).toEqual([]);
-    }
-    // The ids are real: A's own token of the right kind reads them (not run for writes).
-    if (o.method === 'GET') {
-      const owner = identities.find((who) => kinds.includes(who.kind))!;
-      const res = await call(o.method, path, o.op, owner);
-      expect(res.status, `${o.method} ${path} as ${owner.name} (the owner) → ${res.status} ${res.text.slice(0, 300)}`).toBe(200);
-    }
-  });
+  it.each(withIds.map((o) => [`${o.method} ${o.path}`, o] as const))(
+    '%s: refused to every other identity, without data',
+    { timeout: 60_000 },
+    async (_, o) => {
+      const kinds = kindsOf(o.op);
+      if (kinds.length === 0) {
+        // A public route: the id in the path is itself the capability (a blob token, a survey
+        // token). There is no identity to get wrong; a forged capability must find nothing.
+        const forged = Object.fromEntries(Object.entries(A.ids).map(([k, v]) => [k, `${v.slice(0, -4)}zzzz`]));
+        const res = await call(o.method, urlFor(o.path, forged), o.op, identities[0]!);
+        expect([404, 410], `${o.method} ${o.path} with forged ids → ${res.status} ${res.text.slice(0, 300)}`).toContain(res.status);
+        return;
+      }
+      const path = urlFor(o.path, A.ids);
+      const inPath = new Set(o.params.map((p) => A.ids[p]!));
+      const callers: Identity[] = identities.filter((who) => !kinds.includes(who.kind));
+      // Account B, with the token kind the route does accept, on A's ids (admin is not a tenant).
+      for (const kind of kinds.filter((k) => k !== 'adminToken')) {
+        callers.push({
+          name: `B's ${kind}`,
+          kind,
+          headers: { authorization: `Bearer ${kind === 'apiToken' ? B.apiToken : B.integrationToken}` },
+        });
+      }
+      expect(callers.length).toBeGreaterThan(0);
+      for (const who of callers) {
+        const res = await call(o.method, path, o.op, who);
+        const what = `${o.method} ${path} as ${who.name} → ${res.status} ${res.text.slice(0, 300)}`;
+        expect([401, 403, 404], what).toContain(res.status);
+        const body = JSON.parse(res.text) as Record<string, unknown>;
+        expect(Object.keys(body).sort(), what).toEqual(ERROR_KEYS);
+        const leaked = A.secrets.filter((s) => !inPath.has(s) && res.text.includes(s));
+        expect(leaked, what).toEqual([]);
+      }
+      // The ids are real: A's own token of the right kind reads them (not run for writes).
+      if (o.method === 'GET') {
+        const owner = identities.find((who) => kinds.includes(who.kind))!;
+        const res = await call(o.method, path, o.op, owner);
+        expect(res.status, `${o.method} ${path} as ${owner.name} (the owner) → ${res.status} ${res.text.slice(0, 300)}`).toBe(200);
+      }
+    },
+  );
 });

@@ -39,7 +39,12 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
     name: `flow ${tag}`,
     questions: [{ key: 'nps', body: { en: `question ${tag}` }, style: 'nps' }],
   });
-  const channel = await api.admin('POST', `/accounts/${account.id}/channels`, { name: `channel ${tag}`, node_id: node.id, flow_id: flow.id, link_ttl_days: 7 });
+  const channel = await api.admin('POST', `/accounts/${account.id}/channels`, {
+    name: `channel ${tag}`,
+    node_id: node.id,
+    flow_id: flow.id,
+    link_ttl_days: 7,
+  });
   const campaign = await api.admin('POST', `/accounts/${account.id}/sms_campaigns`, {
     name: `campaign ${tag}`,
     node_id: node.id,
@@ -69,7 +74,11 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
   const form = new FormData();
   form.append('filename', `file-${tag}.csv`);
   form.append('file', new Blob([`phone\n+90532${randomInt(1_000_000, 9_999_999)}\n`]), 'x.csv');
-  const upload = await fetch(`${api.baseUrl}/v2/file_service/directory/${directoryId}/files`, { method: 'POST', headers: apiAuth, body: form });
+  const upload = await fetch(`${api.baseUrl}/v2/file_service/directory/${directoryId}/files`, {
+    method: 'POST',
+    headers: apiAuth,
+    body: form,
+  });
   const uploaded = (await upload.json()) as { data?: Record<string, unknown> };
   if (upload.status !== 201 || !uploaded.data) throw new Error(`upload: ${upload.status} ${JSON.stringify(uploaded)}`);
   const blobPath = new URL(String(uploaded.data.url)).pathname.split('/');

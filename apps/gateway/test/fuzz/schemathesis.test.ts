@@ -52,7 +52,8 @@ function configFor(run: Run) {
     for (const [name, value] of Object.entries(run.ids)) lines.push(`[dictionaries.${name}]`, `values = [${tomlString(value)}]`);
     lines.push('[parameters]');
     // Mostly the real id, so that operations get past "not found"; otherwise generated values.
-    for (const name of Object.keys(run.ids)) lines.push(`${tomlString(`path.${name}`)} = { dictionary = ${tomlString(name)}, probability = 0.8 }`);
+    for (const name of Object.keys(run.ids))
+      lines.push(`${tomlString(`path.${name}`)} = { dictionary = ${tomlString(name)}, probability = 0.8 }`);
   }
   return lines.join('\n') + '\n';
 }
@@ -62,13 +63,23 @@ function schemathesis(st: string, run: Run): Promise<{ code: number | null; outp
   const config = join(OUT, `${run.file}.toml`);
   writeFileSync(config, configFor(run));
   const args = [
-    '--config-file', config, 'run', run.schema,
-    '--workers', '2',
-    '--max-examples', String(MAX_EXAMPLES),
-    '--max-time', String(Math.max(5, Math.round(BUDGET * run.share))),
-    '--request-timeout', '10',
+    '--config-file',
+    config,
+    'run',
+    run.schema,
+    '--workers',
+    '2',
+    '--max-examples',
+    String(MAX_EXAMPLES),
+    '--max-time',
+    String(Math.max(5, Math.round(BUDGET * run.share))),
+    '--request-timeout',
+    '10',
     '--no-color',
-    '--report', 'junit', '--report-junit-path', join(OUT, `${run.file}.junit.xml`),
+    '--report',
+    'junit',
+    '--report-junit-path',
+    join(OUT, `${run.file}.junit.xml`),
     ...(process.env.FUZZ_SEED ? ['--seed', process.env.FUZZ_SEED] : []),
     ...(run.args ?? []),
   ];
@@ -142,9 +153,13 @@ describe('schemathesis over the OpenAPI documents', () => {
       }
       const res = await schemathesis(st, run);
       const summary = res.output.match(/^Test cases:\n(.*)$/m)?.[1]?.trim() ?? '';
-      console.log(`schemathesis ${run.name}: exit ${res.code} in ${(res.ms / 1000).toFixed(0)} s; ${summary}; log .local/fuzz/${run.file}.log`);
+      console.log(
+        `schemathesis ${run.name}: exit ${res.code} in ${(res.ms / 1000).toFixed(0)} s; ${summary}; log .local/fuzz/${run.file}.log`,
+      );
       if (res.code !== 0) console.log(failures(res.output));
-      expect(res.code, `schemathesis ${run.name} failed (log .local/fuzz/${run.file}.log):\n${failures(res.output).slice(0, 8000)}`).toBe(0);
+      expect(res.code, `schemathesis ${run.name} failed (log .local/fuzz/${run.file}.log):\n${failures(res.output).slice(0, 8000)}`).toBe(
+        0,
+      );
     });
   }
 });

@@ -31,7 +31,8 @@ export async function createCampaign(deps: CampaignDeps, cmd: CreateCampaignComm
   const name = cmd.name.trim();
   if (!name || name.length > 200) throw errors.invalid({ name: 'must be 1-200 characters' });
   const template = cmd.messageTemplate;
-  if (!template.trim() || template.length > MAX_TEMPLATE_LENGTH) throw errors.invalid({ message_template: `must be 1-${MAX_TEMPLATE_LENGTH} characters` });
+  if (!template.trim() || template.length > MAX_TEMPLATE_LENGTH)
+    throw errors.invalid({ message_template: `must be 1-${MAX_TEMPLATE_LENGTH} characters` });
   // Without the link the SMS cannot lead to the survey.
   if (!templateNames(template).includes('link')) throw errors.invalid({ message_template: 'must contain {{link}}' });
   if (!cmd.nodeId) throw errors.invalid({ node_id: 'is required' });

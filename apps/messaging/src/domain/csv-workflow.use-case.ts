@@ -20,9 +20,7 @@ export interface UploadedFile {
 }
 
 export type CsvWorkflowResult =
-  | { outcome: 'not_bound' }
-  | { outcome: 'nothing_to_run' }
-  | { outcome: 'processed' | 'failed'; import: CsvImport };
+  { outcome: 'not_bound' } | { outcome: 'nothing_to_run' } | { outcome: 'processed' | 'failed'; import: CsvImport };
 
 /** Attempts of CompleteProcessing: a claim that is never completed stays "processing" for good. */
 const COMPLETE_ATTEMPTS = 4;
@@ -42,23 +40,42 @@ export async function runCsvWorkflow(deps: CsvWorkflowDeps, uploaded: UploadedFi
   if (!binding || binding.accountId !== uploaded.accountId) return { outcome: 'not_bound' };
 
   const claimer = deps.newId();
-  const { file, superseded } = await deps.files.claimLatest({ accountId: binding.accountId, directoryId: binding.directoryId, filename: binding.fileName, claimer });
+  const { file, superseded } = await deps.files.claimLatest({
+    accountId: binding.accountId,
+    directoryId: binding.directoryId,
+    filename: binding.fileName,
+    claimer,
+  });
   if (!file) return { outcome: 'nothing_to_run' };
   const log = deps.logger.child({ file: file.id, sharing: claimer, campaign: binding.campaignId });
 
-  const base = { fileId: file.id, accountId: file.accountId, directoryId: file.directoryId, fileName: file.filename, campaignId: binding.campaignId, superseded };
+  const base = {
+    fileId: file.id,
+    accountId: file.accountId,
+    directoryId: file.directoryId,
+    fileName: file.filename,
+    campaignId: binding.campaignId,
+    superseded,
+  };
   let result: CsvImport;
   try {
-    const rows = await readCustomerRows(deps.files.records(file), { defaultRegion: deps.settings.defaultRegion, maxRows: deps.settings.maxPhones });
+    const rows = await readCustomerRows(deps.files.records(file), {
+      defaultRegion: deps.settings.defaultRegion,
+      maxRows: deps.settings.maxPhones,
+    });
     result = { ...base, ...(await share(deps, file, binding.campaignId, claimer, rows)), createdAt: deps.clock.now() };
   } catch (err) {
-    const reason = err instanceof CsvFormatError || err instanceof AppError ? describe(err) : `could not process the file: ${(err as Error).message}`;
+    const reason =
+      err instanceof CsvFormatError || err instanceof AppError ? describe(err) : `could not process the file: ${(err as Error).message}`;
     if (!(err instanceof CsvFormatError || err instanceof AppError)) log.error({ err }, 'csv workflow failed');
     result = { ...base, sharingId: null, outcome: 'failed', reason, rows: 0, accepted: 0, rejected: 0, createdAt: deps.clock.now() };
   }
   await complete(deps, file, claimer, result.outcome);
   await deps.imports.record(result);
-  log.info({ outcome: result.outcome, reason: result.reason, rows: result.rows, accepted: result.accepted, rejected: result.rejected, superseded }, 'csv workflow done');
+  log.info(
+    { outcome: result.outcome, reason: result.reason, rows: result.rows, accepted: result.accepted, rejected: result.rejected, superseded },
+    'csv workflow done',
+  );
   return { outcome: result.outcome, import: result };
 }
 
@@ -70,7 +87,10 @@ async function share(
   { rows, rejected, total }: CustomerRows,
 ): Promise<Pick<CsvImport, 'sharingId' | 'outcome' | 'reason' | 'rows' | 'accepted' | 'rejected'>> {
   if (rows.length === 0) {
-    const reason = total === 0 ? 'the file has a header but no rows' : `none of the ${total} rows is valid (first: line ${rejected[0]!.line}, ${rejected[0]!.reason})`;
+    const reason =
+      total === 0
+        ? 'the file has a header but no rows'
+        : `none of the ${total} rows is valid (first: line ${rejected[0]!.line}, ${rejected[0]!.reason})`;
     return { sharingId: null, outcome: 'failed', reason, rows: total, accepted: 0, rejected: rejected.length };
   }
   const attributes: Record<string, Record<string, string>> = {};

@@ -50,7 +50,10 @@ interface Column {
  * the others still go. Stops reading, with a CsvFormatError, once more than `maxRows` rows
  * have a valid phone, so a huge file is never held whole.
  */
-export async function readCustomerRows(records: AsyncIterable<CsvRecord>, opts: { defaultRegion: string; maxRows: number }): Promise<CustomerRows> {
+export async function readCustomerRows(
+  records: AsyncIterable<CsvRecord>,
+  opts: { defaultRegion: string; maxRows: number },
+): Promise<CustomerRows> {
   const out: CustomerRows = { rows: [], rejected: [], total: 0 };
   let header: { width: number; phone: number; columns: Column[] } | undefined;
   for await (const record of records) {
@@ -81,7 +84,8 @@ export async function readCustomerRows(records: AsyncIterable<CsvRecord>, opts: 
       out.rejected.push({ line, phone: rawPhone, reason: `value_too_long: ${tooLong} has more than ${MAX_VALUE_LENGTH} characters` });
       continue;
     }
-    if (out.rows.length === opts.maxRows) throw new CsvFormatError(`more than ${opts.maxRows} rows with a valid phone; at most ${opts.maxRows} per file`);
+    if (out.rows.length === opts.maxRows)
+      throw new CsvFormatError(`more than ${opts.maxRows} rows with a valid phone; at most ${opts.maxRows} per file`);
     out.rows.push({ line, phone: rawPhone, attributes });
   }
   if (!header) throw new CsvFormatError('the file is empty: a header row is required');
@@ -92,7 +96,8 @@ function parseHeader(fields: string[]): { width: number; phone: number; columns:
   const names = fields.map((f) => f.trim());
   if (names.length > MAX_COLUMNS) throw new CsvFormatError(`${names.length} columns; at most ${MAX_COLUMNS} are allowed`);
   const phone = names.findIndex((n) => PHONE_COLUMNS.includes(n.toLowerCase()));
-  if (phone < 0) throw new CsvFormatError(`the header row has no phone column (phone or phone_number): ${JSON.stringify(names.slice(0, 10))}`);
+  if (phone < 0)
+    throw new CsvFormatError(`the header row has no phone column (phone or phone_number): ${JSON.stringify(names.slice(0, 10))}`);
   const columns: Column[] = [];
   const seen = new Set<string>();
   names.forEach((name, index) => {

@@ -33,5 +33,12 @@ export async function bindDirectory(deps: BindDeps, cmd: BindCommand): Promise<D
   if (!campaign) throw errors.notFound('campaign_id', cmd.campaignId);
   if (!(await deps.files.directoryExists(cmd.accountId, cmd.directoryId))) throw errors.notFound('directory_id', cmd.directoryId);
   const now = deps.clock.now();
-  return deps.bindings.upsert({ accountId: cmd.accountId, campaignId: campaign.id, directoryId: cmd.directoryId, fileName, createdAt: now, updatedAt: now });
+  return deps.bindings.upsert({
+    accountId: cmd.accountId,
+    campaignId: campaign.id,
+    directoryId: cmd.directoryId,
+    fileName,
+    createdAt: now,
+    updatedAt: now,
+  });
 }

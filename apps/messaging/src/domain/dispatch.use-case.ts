@@ -49,7 +49,13 @@ export async function dispatchSms(deps: DispatchDeps, event: DispatchEvent): Pro
 
   let outcome: SendOutcome;
   try {
-    outcome = await sendSms(deps, { accountId: event.accountId, sharingId: event.sharingId, campaignId: campaign.id, phone: recipient.phone, text });
+    outcome = await sendSms(deps, {
+      accountId: event.accountId,
+      sharingId: event.sharingId,
+      campaignId: campaign.id,
+      phone: recipient.phone,
+      text,
+    });
   } finally {
     // Also after a retriable refusal (status "retryable"), so watchers see every attempt.
     const msg = await deps.messages.findById(messageId(event.sharingId, recipient.phone));

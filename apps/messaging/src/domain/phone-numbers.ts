@@ -72,7 +72,7 @@ export function normalizePhoneList(inputs: readonly unknown[], defaultRegion: st
   for (const raw of inputs) {
     const r = normalizePhone(raw, defaultRegion);
     if (!r.ok) {
-      out.rejected.push({ phone: typeof raw === 'string' ? raw : JSON.stringify(raw) ?? String(raw), reason: r.reason });
+      out.rejected.push({ phone: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw)), reason: r.reason });
     } else if (seen.has(r.phone)) {
       out.duplicates++;
     } else {

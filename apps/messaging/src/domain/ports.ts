@@ -35,9 +35,17 @@ export interface MessageRepository {
    * `takeOverSending`: a record still "sending" may be claimed too (its claimer may have died
    * between claim and answer). Only for an idempotent provider, where a repeat is harmless.
    */
-  claim(msg: Omit<SmsMessage, 'status' | 'attempts' | 'updatedAt' | 'providerMessageId' | 'error'>, opts?: { takeOverSending?: boolean }): Promise<SmsMessage | null>;
+  claim(
+    msg: Omit<SmsMessage, 'status' | 'attempts' | 'updatedAt' | 'providerMessageId' | 'error'>,
+    opts?: { takeOverSending?: boolean },
+  ): Promise<SmsMessage | null>;
   /** Moves a record the caller claimed (status "sending", same attempt) to its outcome. */
-  finish(id: string, attempt: number, outcome: { status: 'sent' | 'retryable' | 'unknown' | 'failed'; providerMessageId?: string; error?: string }, at: Date): Promise<void>;
+  finish(
+    id: string,
+    attempt: number,
+    outcome: { status: 'sent' | 'retryable' | 'unknown' | 'failed'; providerMessageId?: string; error?: string },
+    at: Date,
+  ): Promise<void>;
   /** Applies a delivery report; a final status ("delivered", "failed") is never overwritten. */
   applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null>;
   findById(id: string): Promise<SmsMessage | null>;
@@ -103,12 +111,25 @@ export interface OutboxReader {
 /** The survey service, as messaging needs it. */
 export interface SurveyChannels {
   /** Creates the campaign's survey channel (kind SMS); answers its id. */
-  createSmsChannel(c: { accountId: string; name: string; nodeId: string; nodeName: string; flowId: string; linkTtlDays: number }): Promise<string>;
+  createSmsChannel(c: {
+    accountId: string;
+    name: string;
+    nodeId: string;
+    nodeName: string;
+    flowId: string;
+    linkTtlDays: number;
+  }): Promise<string>;
 }
 
 export interface SurveyLinks {
   /** Upserts the customer and creates or re-activates the customer's link of the channel; answers its URL. */
-  activate(a: { accountId: string; channelId: string; phone: string; attributes: Record<string, string>; builtInResponses: Record<string, string> }): Promise<string>;
+  activate(a: {
+    accountId: string;
+    channelId: string;
+    phone: string;
+    attributes: Record<string, string>;
+    builtInResponses: Record<string, string>;
+  }): Promise<string>;
 }
 
 export interface LinkShortener {
@@ -147,7 +168,12 @@ export interface ClaimedFile {
 export interface WorkflowFiles {
   directoryExists(accountId: string, directoryId: string): Promise<boolean>;
   /** The latest unprocessed file of the name, claimed for `claimer`; null when none (docs/api.md "Workflows on files"). */
-  claimLatest(q: { accountId: string; directoryId: string; filename: string; claimer: string }): Promise<{ file: ClaimedFile | null; superseded: number }>;
+  claimLatest(q: {
+    accountId: string;
+    directoryId: string;
+    filename: string;
+    claimer: string;
+  }): Promise<{ file: ClaimedFile | null; superseded: number }>;
   /** The file's CSV records, streamed; a file that is not CSV throws CsvFormatError. */
   records(file: ClaimedFile): AsyncIterable<CsvRecord>;
   complete(q: { accountId: string; fileId: string; claimer: string; outcome: 'processed' | 'failed' }): Promise<void>;

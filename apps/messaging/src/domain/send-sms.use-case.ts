@@ -32,16 +32,19 @@ export class RetriableSendError extends Error {
 export async function sendSms(deps: SendDeps, cmd: SendCommand): Promise<SendOutcome> {
   const id = messageId(cmd.sharingId, cmd.phone);
   const now = deps.clock.now();
-  const claimed = await deps.messages.claim({
-    id,
-    accountId: cmd.accountId,
-    sharingId: cmd.sharingId,
-    campaignId: cmd.campaignId,
-    phone: cmd.phone,
-    text: cmd.text,
-    provider: deps.provider.name,
-    createdAt: now,
-  }, { takeOverSending: deps.provider.idempotent === true });
+  const claimed = await deps.messages.claim(
+    {
+      id,
+      accountId: cmd.accountId,
+      sharingId: cmd.sharingId,
+      campaignId: cmd.campaignId,
+      phone: cmd.phone,
+      text: cmd.text,
+      provider: deps.provider.name,
+      createdAt: now,
+    },
+    { takeOverSending: deps.provider.idempotent === true },
+  );
   if (!claimed) return 'already_handled';
 
   let result;

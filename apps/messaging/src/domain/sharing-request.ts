@@ -48,7 +48,8 @@ function perPhoneObjects(value: unknown, field: string): Record<string, Record<s
     const clean: Record<string, string> = {};
     for (const [name, v] of entries) {
       if (v === null || v === undefined) continue;
-      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw invalid(`${where}.${name}`, 'must be a string, number or boolean');
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+        throw invalid(`${where}.${name}`, 'must be a string, number or boolean');
       const s = String(v);
       if (s.length > MAX_VALUE_LENGTH) throw invalid(`${where}.${name}`, `must be at most ${MAX_VALUE_LENGTH} characters`);
       clean[name] = s;

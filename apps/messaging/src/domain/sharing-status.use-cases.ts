@@ -23,7 +23,9 @@ export async function getSharingStatus(
   const byId = new Map(messages.map((m) => [m.id, m]));
   const recipients = phones.map((phone): RecipientStatus => {
     const m = byId.get(messageId(sharing.id, phone));
-    return m ? { phone, status: m.status, error: m.error, updatedAt: m.updatedAt } : { phone, status: 'queued', error: null, updatedAt: null };
+    return m
+      ? { phone, status: m.status, error: m.error, updatedAt: m.updatedAt }
+      : { phone, status: 'queued', error: null, updatedAt: null };
   });
   return { sharing, recipients };
 }

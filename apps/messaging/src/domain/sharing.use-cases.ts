@@ -56,7 +56,9 @@ export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand
   };
   await deps.sharings.insert(sharing, recipients);
   if (recipients.length > 0) {
-    await deps.dispatch.publish(recipients.map((recipient) => ({ sharingId: sharing.id, accountId: sharing.accountId, campaignId: campaign.id, recipient })));
+    await deps.dispatch.publish(
+      recipients.map((recipient) => ({ sharingId: sharing.id, accountId: sharing.accountId, campaignId: campaign.id, recipient })),
+    );
   }
   return { id: sharing.id, accepted: sharing.accepted, rejected: rejected.length, duplicate: list.duplicates, rejectedPhones: rejected };
 }

@@ -14,20 +14,44 @@ export type MessagingHandlerDeps = CampaignDeps & SharingDeps & BindDeps & { mes
 export function messagingHandlers(deps: MessagingHandlerDeps): MessagingServiceServer {
   return {
     createSmsCampaign: unary(async (req) => ({ campaign: campaignMessage(await createCampaign(deps, req)) })),
-    listSmsCampaigns: unary(async (req) => ({ campaigns: (await deps.campaigns.listByAccount(req.accountId, 1_000)).map(campaignMessage) })),
+    listSmsCampaigns: unary(async (req) => ({
+      campaigns: (await deps.campaigns.listByAccount(req.accountId, 1_000)).map(campaignMessage),
+    })),
     createSmsSharing: unary(async (req) => {
-      const body = { phone_numbers: req.phoneNumbers, custom_attributes: perPhone(req.customAttributes), built_in_responses: perPhone(req.builtInResponses) };
+      const body = {
+        phone_numbers: req.phoneNumbers,
+        custom_attributes: perPhone(req.customAttributes),
+        built_in_responses: perPhone(req.builtInResponses),
+      };
       const s = await createSharing(deps, { accountId: req.accountId, campaignId: req.campaignId, body });
-      return { sharingId: s.id, accepted: s.accepted, rejected: s.rejected, duplicate: s.duplicate, rejectedPhones: rejectedMessages(s.rejectedPhones) };
+      return {
+        sharingId: s.id,
+        accepted: s.accepted,
+        rejected: s.rejected,
+        duplicate: s.duplicate,
+        rejectedPhones: rejectedMessages(s.rejectedPhones),
+      };
     }),
     getSmsSharing: unary(async (req) => {
       const { sharing, recipients } = await getSharingStatus(deps, req.accountId, req.sharingId);
       return sharingStatusMessage(sharing, recipients);
     }),
     listSmsMessages: unary(async (req) => {
-      const page = await listOutbox(deps, { accountId: req.accountId, phone: req.phone, limit: req.limit || undefined, cursor: req.cursor || undefined });
+      const page = await listOutbox(deps, {
+        accountId: req.accountId,
+        phone: req.phone,
+        limit: req.limit || undefined,
+        cursor: req.cursor || undefined,
+      });
       return {
-        messages: page.items.map((m) => ({ messageId: m.messageId, sharingId: m.sharingId, phone: m.phone, text: m.text, status: m.status, createdAt: m.createdAt.toISOString() })),
+        messages: page.items.map((m) => ({
+          messageId: m.messageId,
+          sharingId: m.sharingId,
+          phone: m.phone,
+          text: m.text,
+          status: m.status,
+          createdAt: m.createdAt.toISOString(),
+        })),
         nextCursor: page.nextCursor ?? '',
       };
     }),

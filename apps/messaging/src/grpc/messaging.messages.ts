@@ -35,7 +35,12 @@ export function sharingStatusMessage(sharing: SmsSharing, recipients: RecipientS
     accepted: sharing.accepted,
     duplicate: sharing.duplicates,
     rejectedPhones: rejectedMessages(sharing.rejected),
-    recipients: recipients.map((r) => ({ phone: r.phone, status: r.status, error: r.error ?? '', updatedAt: r.updatedAt?.toISOString() ?? '' })),
+    recipients: recipients.map((r) => ({
+      phone: r.phone,
+      status: r.status,
+      error: r.error ?? '',
+      updatedAt: r.updatedAt?.toISOString() ?? '',
+    })),
   };
 }
 

@@ -1,4 +1,12 @@
-import type { CampaignRepository, DispatchPublisher, MessageRepository, OutgoingSms, ProviderResult, SharingRepository, SmsProvider } from '../../src/domain/ports.js';
+import type {
+  CampaignRepository,
+  DispatchPublisher,
+  MessageRepository,
+  OutgoingSms,
+  ProviderResult,
+  SharingRepository,
+  SmsProvider,
+} from '../../src/domain/ports.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
 import { REPORTABLE_STATUSES, type SmsMessage } from '../../src/domain/sms-message.js';
 
@@ -13,7 +21,10 @@ export class MemoryCampaigns implements CampaignRepository {
     return c && c.accountId === accountId ? c : null;
   }
   async listByAccount(accountId: string, limit: number) {
-    return [...this.items.values()].filter((c) => c.accountId === accountId).reverse().slice(0, limit);
+    return [...this.items.values()]
+      .filter((c) => c.accountId === accountId)
+      .reverse()
+      .slice(0, limit);
   }
 }
 

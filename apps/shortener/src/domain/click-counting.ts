@@ -15,11 +15,7 @@ export interface ClickRecord {
  * is a compare-and-set on that one document (no transaction needed); where the store makes it
  * atomic (MongoDB), even two consumers briefly holding one partition cannot both count a record.
  */
-export async function countClicks(
-  tallies: ClickTallyRepository,
-  partition: number,
-  records: ClickRecord[],
-): Promise<{ counted: number }> {
+export async function countClicks(tallies: ClickTallyRepository, partition: number, records: ClickRecord[]): Promise<{ counted: number }> {
   const byCode = new Map<string, ClickRecord[]>();
   for (const r of records) {
     const list = byCode.get(r.code);

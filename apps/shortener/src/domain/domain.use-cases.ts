@@ -19,7 +19,7 @@ export async function addDomain(deps: DomainDeps, accountId: string, input: stri
   requireAccountId(accountId);
   const name = normalizeDomainName(input);
   if (name === new URL(deps.settings.shortBase).hostname) {
-    throw errors.invalid({ domain: 'is the service\'s own short domain' });
+    throw errors.invalid({ domain: "is the service's own short domain" });
   }
   const domain = { name, accountId, createdAt: deps.clock.now() };
   if (!(await deps.domains.insertIfNew(domain))) throw errors.conflict({ domain: name });

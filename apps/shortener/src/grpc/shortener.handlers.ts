@@ -35,7 +35,12 @@ export function shortenerHandlers(deps: LinkDeps & DomainDeps): ShortenerService
     addDomain: unary(async (req) => {
       const added = await addDomain(deps, req.accountId, req.domain);
       const all = await listDomains(deps, req.accountId);
-      return { domain: toDomainMessage(added, all.findIndex((d) => d.name === added.name)) };
+      return {
+        domain: toDomainMessage(
+          added,
+          all.findIndex((d) => d.name === added.name),
+        ),
+      };
     }),
     listDomains: unary(async (req) => ({ domains: (await listDomains(deps, req.accountId)).map(toDomainMessage) })),
     removeDomain: unary(async (req) => {

@@ -43,7 +43,8 @@ export async function activateSurveyLink(deps: SurveyDeps, req: ActivationReques
   const input = withAttributeFallbacks(req.customer, attributes);
   const ids = parseIdentifiers(input, deps.config.defaultPhoneRegion);
   requireSomeIdentifier(ids);
-  if (input.name.length > CUSTOMER_LIMITS.nameLength) throw errors.invalid({ 'customer.name': `must be at most ${CUSTOMER_LIMITS.nameLength} characters` });
+  if (input.name.length > CUSTOMER_LIMITS.nameLength)
+    throw errors.invalid({ 'customer.name': `must be at most ${CUSTOMER_LIMITS.nameLength} characters` });
   const schema = checkAttributes('customer.schema', input.schema);
   const builtInResponses = checkAttributes('built_in_responses', req.builtInResponses);
   const channel = await getChannel(deps, req.accountId, req.channelId);

@@ -28,7 +28,10 @@ export interface ActiveSurvey {
  * identifier is one unique-index lookup, and they must all find the same customer. Then one
  * index lookup of that customer's links on the node.
  */
-export async function listActiveSurveys(deps: Pick<SurveyDeps, 'customers' | 'links' | 'clock' | 'config'>, q: ActiveSurveyQuery): Promise<ActiveSurvey[]> {
+export async function listActiveSurveys(
+  deps: Pick<SurveyDeps, 'customers' | 'links' | 'clock' | 'config'>,
+  q: ActiveSurveyQuery,
+): Promise<ActiveSurvey[]> {
   const ids = parseIdentifiers(q, deps.config.defaultPhoneRegion);
   requireSomeIdentifier(ids);
   const channelId = q.responseChannelId.trim();

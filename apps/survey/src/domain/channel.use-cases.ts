@@ -14,7 +14,8 @@ function checkNewChannel(input: NewChannel, config: Deps['config']): Record<stri
   if (input.nodeName.trim() === '') problems.node_name = 'is required';
   if (!isUuid(input.flowId)) problems.flow_id = 'must be a UUID';
   const ttl = input.linkTtlDays || config.defaultLinkTtlDays;
-  if (!Number.isInteger(ttl) || ttl < 1 || ttl > CHANNEL_LIMITS.maxTtlDays) problems.link_ttl_days = `must be 1-${CHANNEL_LIMITS.maxTtlDays} days`;
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > CHANNEL_LIMITS.maxTtlDays)
+    problems.link_ttl_days = `must be 1-${CHANNEL_LIMITS.maxTtlDays} days`;
   return problems;
 }
 

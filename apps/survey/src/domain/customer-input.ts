@@ -10,12 +10,23 @@ export interface CustomerInput {
   schema: Record<string, string>;
 }
 
-export const CUSTOMER_LIMITS = { externalIdLength: 200, emailLength: 254, nameLength: 200, attributes: 100, attributeKey: 64, attributeValue: 1000 };
+export const CUSTOMER_LIMITS = {
+  externalIdLength: 200,
+  emailLength: 254,
+  nameLength: 200,
+  attributes: 100,
+  attributeKey: 64,
+  attributeValue: 1000,
+};
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Stored as field names: no dots or leading "$" (MongoDB paths), no control characters. */
 const isAttributeKey = (k: string) =>
-  k.length >= 1 && k.length <= CUSTOMER_LIMITS.attributeKey && !k.startsWith('$') && !k.includes('.') && ![...k].some((c) => c.charCodeAt(0) < 32);
+  k.length >= 1 &&
+  k.length <= CUSTOMER_LIMITS.attributeKey &&
+  !k.startsWith('$') &&
+  !k.includes('.') &&
+  ![...k].some((c) => c.charCodeAt(0) < 32);
 
 /**
  * Normalized identifiers, or INVALID_ARGUMENT naming each malformed one under `prefix`
@@ -29,7 +40,8 @@ export function parseIdentifiers(
   const problems: Record<string, string> = {};
   const ids: Identifiers = {};
   const externalId = input.externalId.trim();
-  if (externalId.length > CUSTOMER_LIMITS.externalIdLength) problems[`${prefix}external_id`] = `must be at most ${CUSTOMER_LIMITS.externalIdLength} characters`;
+  if (externalId.length > CUSTOMER_LIMITS.externalIdLength)
+    problems[`${prefix}external_id`] = `must be at most ${CUSTOMER_LIMITS.externalIdLength} characters`;
   else if (externalId) ids.externalId = externalId;
   const email = input.email.trim();
   if (email && (email.length > CUSTOMER_LIMITS.emailLength || !EMAIL.test(email))) problems[`${prefix}email`] = 'is not an e-mail address';
@@ -56,7 +68,8 @@ export function checkAttributes(field: string, attrs: Record<string, string>): R
   if (entries.length > CUSTOMER_LIMITS.attributes) problems[field] = `must have at most ${CUSTOMER_LIMITS.attributes} entries`;
   for (const [k, v] of entries) {
     if (!isAttributeKey(k)) problems[`${field}.${k}`] = 'name must be 1-64 characters, without dots or a leading $';
-    else if (v.length > CUSTOMER_LIMITS.attributeValue) problems[`${field}.${k}`] = `must be at most ${CUSTOMER_LIMITS.attributeValue} characters`;
+    else if (v.length > CUSTOMER_LIMITS.attributeValue)
+      problems[`${field}.${k}`] = `must be at most ${CUSTOMER_LIMITS.attributeValue} characters`;
   }
   if (Object.keys(problems).length > 0) throw errors.invalid(problems);
   return Object.fromEntries(entries);

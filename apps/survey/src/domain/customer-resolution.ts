@@ -53,7 +53,11 @@ async function owners(deps: Deps, accountId: string, ids: Identifiers): Promise<
  * collides with a concurrent one starts over and then finds the winner's customer, so
  * concurrent resolutions of one person yield one customer.
  */
-export async function resolveCustomer(deps: Deps, accountId: string, facts: CustomerFacts): Promise<{ customer: Customer; created: boolean }> {
+export async function resolveCustomer(
+  deps: Deps,
+  accountId: string,
+  facts: CustomerFacts,
+): Promise<{ customer: Customer; created: boolean }> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const found = await owners(deps, accountId, facts.ids);
     const match = pickMatch(found, facts.ids);

@@ -37,7 +37,12 @@ export async function listResponses(deps: Pick<SurveyDeps, 'responses' | 'flows'
     flowId = q.flowId.toLowerCase();
     if (!isUuid(flowId) || !(await deps.flows.get(q.accountId, flowId))) throw errors.notFound('flow_id', q.flowId);
   }
-  const page = await deps.responses.list({ accountId: q.accountId, ...(flowId ? { flowId } : {}), limit: limit + 1, ...(before ? { before } : {}) });
+  const page = await deps.responses.list({
+    accountId: q.accountId,
+    ...(flowId ? { flowId } : {}),
+    limit: limit + 1,
+    ...(before ? { before } : {}),
+  });
   const responses = page.slice(0, limit);
   const last = responses.at(-1);
   return { responses, nextPageToken: page.length > limit && last ? encodeToken(responseSortKey(last)) : '' };

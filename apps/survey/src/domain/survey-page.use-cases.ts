@@ -83,7 +83,11 @@ async function publishAnswered(deps: Pick<SubmitDeps, 'events' | 'responses' | '
 }
 
 /** Publishes survey.answered for responses older than `olderThanMs` whose own try failed. */
-export async function republishAnswered(deps: Pick<SubmitDeps, 'events' | 'responses' | 'logger' | 'clock'>, olderThanMs = 60_000, limit = 100) {
+export async function republishAnswered(
+  deps: Pick<SubmitDeps, 'events' | 'responses' | 'logger' | 'clock'>,
+  olderThanMs = 60_000,
+  limit = 100,
+) {
   const due = await deps.responses.unpublished(new Date(deps.clock.now().getTime() - olderThanMs), limit);
   for (const response of due) await publishAnswered(deps, response);
   return due.length;

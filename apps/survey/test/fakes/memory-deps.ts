@@ -36,7 +36,12 @@ const KINDS: IdentifierKind[] = ['externalId', 'email', 'phone'];
 export class MemoryCustomers implements CustomerRepository {
   readonly items: Customer[] = [];
   private clash(c: Customer) {
-    return this.items.some((o) => o.id !== c.id && o.accountId === c.accountId && KINDS.some((k) => identifierOf(c, k) !== undefined && identifierOf(c, k) === identifierOf(o, k)));
+    return this.items.some(
+      (o) =>
+        o.id !== c.id &&
+        o.accountId === c.accountId &&
+        KINDS.some((k) => identifierOf(c, k) !== undefined && identifierOf(c, k) === identifierOf(o, k)),
+    );
   }
   async findBy(accountId: string, kind: IdentifierKind, value: string) {
     return structuredClone(this.items.find((c) => c.accountId === accountId && identifierOf(c, kind) === value) ?? null);
@@ -66,7 +71,15 @@ export class MemoryLinks implements LinkRepository {
   async activate(a: LinkActivation) {
     let link = this.items.find((l) => l.accountId === a.accountId && l.channelId === a.channelId && l.customerId === a.customerId);
     if (!link) {
-      link = { id: a.newId, token: a.newToken, createdAt: a.activatedAt, activation: 0, accountId: a.accountId, channelId: a.channelId, customerId: a.customerId } as SurveyLink;
+      link = {
+        id: a.newId,
+        token: a.newToken,
+        createdAt: a.activatedAt,
+        activation: 0,
+        accountId: a.accountId,
+        channelId: a.channelId,
+        customerId: a.customerId,
+      } as SurveyLink;
       this.items.push(link);
     }
     Object.assign(link, {
@@ -164,7 +177,13 @@ export type MemoryDeps = ReturnType<typeof memoryDeps>;
 /** A flow with one question of every style of docs/flows.md. */
 export function sampleFlow(accountId = 'acc-1', id = uuid()): Flow {
   const opts = (...keys: string[]) => keys.map((key) => ({ id: uuid(), key, body: { en: key.toUpperCase() } }));
-  const q = (key: string, style: string, options = opts()) => ({ id: uuid(), key, style, body: { en: `Q ${key}`, tr: `S ${key}` }, options });
+  const q = (key: string, style: string, options = opts()) => ({
+    id: uuid(),
+    key,
+    style,
+    body: { en: `Q ${key}`, tr: `S ${key}` },
+    options,
+  });
   return {
     id,
     accountId,

@@ -16,7 +16,9 @@ export function kafkaFileEvents(producer: Producer, topics: FileEventTopics): Fi
   return {
     async uploaded(file: FileEntry) {
       const value = Buffer.from(FileUploaded.encode({ file: fileMessage(file) }).finish());
-      await producer.publish(topics.uploaded, [{ key: file.id, value, eventId: `file.uploaded:${file.id}`, contentType: PROTOBUF('FileUploaded') }]);
+      await producer.publish(topics.uploaded, [
+        { key: file.id, value, eventId: `file.uploaded:${file.id}`, contentType: PROTOBUF('FileUploaded') },
+      ]);
     },
     async expired(file: FileEntry) {
       if (!file.expiredAt) throw new Error(`file ${file.id} has no expired_at`);
@@ -29,7 +31,9 @@ export function kafkaFileEvents(producer: Producer, topics: FileEventTopics): Fi
           expiredAt: file.expiredAt.toISOString(),
         }).finish(),
       );
-      await producer.publish(topics.expired, [{ key: file.id, value, eventId: `file.expired:${file.id}`, contentType: PROTOBUF('FileExpired') }]);
+      await producer.publish(topics.expired, [
+        { key: file.id, value, eventId: `file.expired:${file.id}`, contentType: PROTOBUF('FileExpired') },
+      ]);
     },
   };
 }

@@ -24,7 +24,11 @@ export class MongoExpiryRepository implements ExpiryRepository {
   }
 
   async listDue(cutoff: Date, limit: number): Promise<FileEntry[]> {
-    const docs = await this.files.find({ expiry_done: false, created_at: { $lte: cutoff } }).sort({ created_at: 1 }).limit(limit).toArray();
+    const docs = await this.files
+      .find({ expiry_done: false, created_at: { $lte: cutoff } })
+      .sort({ created_at: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toFileEntry);
   }
 

@@ -37,7 +37,13 @@ export class MongoFileRepository implements FileRepository {
 
   async listByName(q: { accountId: string; directoryId: string; filename: string; notBefore: Date }): Promise<FileEntry[]> {
     const docs = await this.files
-      .find({ account_id: q.accountId, directory_id: q.directoryId, filename: q.filename, expired_at: null, created_at: { $gt: q.notBefore } })
+      .find({
+        account_id: q.accountId,
+        directory_id: q.directoryId,
+        filename: q.filename,
+        expired_at: null,
+        created_at: { $gt: q.notBefore },
+      })
       .sort({ created_at: -1, _id: -1 })
       .toArray();
     return docs.map(toFileEntry);

@@ -23,7 +23,11 @@ export class MongoUploadOutbox implements UploadOutbox {
   }
 
   async due(before: Date, limit: number): Promise<string[]> {
-    const docs = await this.entries.find({ at: { $lte: before } }).sort({ at: 1 }).limit(limit).toArray();
+    const docs = await this.entries
+      .find({ at: { $lte: before } })
+      .sort({ at: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map((d) => d._id);
   }
 }

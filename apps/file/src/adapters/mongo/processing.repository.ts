@@ -23,7 +23,15 @@ export class MongoProcessingRepository implements ProcessingRepository {
   }
 
   async mark(file: FileEntry, state: 'processing' | 'superseded', by: string, at: Date): Promise<boolean> {
-    return insertOnce(this.records, { _id: file.id, account_id: file.accountId, directory_id: file.directoryId, state, by, at, completed_at: null });
+    return insertOnce(this.records, {
+      _id: file.id,
+      account_id: file.accountId,
+      directory_id: file.directoryId,
+      state,
+      by,
+      at,
+      completed_at: null,
+    });
   }
 
   async states(fileIds: string[]): Promise<Map<string, ProcessingRecord>> {

@@ -25,7 +25,10 @@ export class MongoObjectSweepList implements ObjectSweepList {
   }
 
   async due(now: Date, limit: number) {
-    const docs = await this.entries.find({ not_before: { $lte: now } }).limit(limit).toArray();
+    const docs = await this.entries
+      .find({ not_before: { $lte: now } })
+      .limit(limit)
+      .toArray();
     return docs.map((d) => ({ fileId: d._id, objectKey: d.object_key }));
   }
 }

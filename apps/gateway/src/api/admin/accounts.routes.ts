@@ -1,5 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createAccount, createNode, issueToken, requireAccount, revokeToken, type AccountsDeps } from '../../accounts/domain/accounts.use-cases.js';
+import {
+  createAccount,
+  createNode,
+  issueToken,
+  requireAccount,
+  revokeToken,
+  type AccountsDeps,
+} from '../../accounts/domain/accounts.use-cases.js';
 import { AccountParams, errorResponses } from '../../http/common.schemas.js';
 import { NameBody, TokenBody, TokenInfoSchema, TokenParams } from './admin.schemas.js';
 import { accountView, issuedTokenView, nodeView, tokenInfoView } from './admin.views.js';
@@ -14,13 +21,22 @@ export const accountsRoutes =
 
     app.post(
       '/accounts',
-      { schema: { ...common, summary: 'Create an account', body: NameBody, response: { 201: ref('Account'), ...errorResponses(400, 401) } } },
+      {
+        schema: { ...common, summary: 'Create an account', body: NameBody, response: { 201: ref('Account'), ...errorResponses(400, 401) } },
+      },
       async (req, reply) => reply.status(201).send(accountView(await createAccount(deps, req.body.name))),
     );
 
     app.get(
       '/accounts/:account_id',
-      { schema: { ...common, summary: 'Show an account', params: AccountParams, response: { 200: ref('Account'), ...errorResponses(401, 404) } } },
+      {
+        schema: {
+          ...common,
+          summary: 'Show an account',
+          params: AccountParams,
+          response: { 200: ref('Account'), ...errorResponses(401, 404) },
+        },
+      },
       async (req) => accountView(await requireAccount(deps, req.params.account_id)),
     );
 
@@ -46,7 +62,7 @@ export const accountsRoutes =
       {
         schema: {
           ...common,
-          summary: 'List an account\'s tokens (never their secrets)',
+          summary: "List an account's tokens (never their secrets)",
           params: AccountParams,
           response: { 200: Type.Object({ data: Type.Array(TokenInfoSchema) }), ...errorResponses(401, 404) },
         },
@@ -59,7 +75,9 @@ export const accountsRoutes =
 
     app.delete(
       '/accounts/:account_id/tokens/:token_id',
-      { schema: { ...common, summary: 'Revoke a token', params: TokenParams, response: { 204: Type.Null(), ...errorResponses(401, 404) } } },
+      {
+        schema: { ...common, summary: 'Revoke a token', params: TokenParams, response: { 204: Type.Null(), ...errorResponses(401, 404) } },
+      },
       async (req, reply) => {
         await revokeToken(deps, req.params.account_id, req.params.token_id);
         return reply.status(204).send(null);
@@ -69,7 +87,13 @@ export const accountsRoutes =
     app.post(
       '/accounts/:account_id/nodes',
       {
-        schema: { ...common, summary: 'Create a node (a domain/unit)', params: AccountParams, body: NameBody, response: { 201: ref('Node'), ...errorResponses(400, 401, 404) } },
+        schema: {
+          ...common,
+          summary: 'Create a node (a domain/unit)',
+          params: AccountParams,
+          body: NameBody,
+          response: { 201: ref('Node'), ...errorResponses(400, 401, 404) },
+        },
       },
       async (req, reply) => reply.status(201).send(nodeView(await createNode(deps, req.params.account_id, req.body.name))),
     );

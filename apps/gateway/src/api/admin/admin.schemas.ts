@@ -64,7 +64,7 @@ export const LinkStatsSchema = Type.Object(
 export const DomainSchema = Type.Object(
   {
     domain: Type.String({ examples: ['go.example.com'] }),
-    default: Type.Boolean({ description: 'The account\'s oldest domain: links made for the account (its SMS) use it.' }),
+    default: Type.Boolean({ description: "The account's oldest domain: links made for the account (its SMS) use it." }),
     created_at,
   },
   {},

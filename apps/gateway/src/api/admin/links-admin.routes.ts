@@ -15,7 +15,12 @@ export const linksAdminRoutes =
     app.get(
       '/links/:code',
       {
-        schema: { ...common, summary: 'Show a short link and its click count', params: CodeParams, response: { 200: LinkStatsSchema, ...errorResponses(401, 404) } },
+        schema: {
+          ...common,
+          summary: 'Show a short link and its click count',
+          params: CodeParams,
+          response: { 200: LinkStatsSchema, ...errorResponses(401, 404) },
+        },
       },
       async (req) => {
         const { link, clicks } = await deps.shortener.getLinkStats({ code: req.params.code });
@@ -30,7 +35,7 @@ export const linksAdminRoutes =
           ...common,
           summary: 'Configure a customer domain for short links',
           description:
-            'Point the domain (DNS) at the link listener, serving https on port 443. A domain belongs to one account (409 otherwise). The account\'s oldest domain is used for the links of its SMS; POST /shorten may name any configured domain.',
+            "Point the domain (DNS) at the link listener, serving https on port 443. A domain belongs to one account (409 otherwise). The account's oldest domain is used for the links of its SMS; POST /shorten may name any configured domain.",
           params: AccountParams,
           body: DomainBody,
           response: { 201: DomainSchema, ...errorResponses(400, 401, 404, 409) },
@@ -48,7 +53,7 @@ export const linksAdminRoutes =
       {
         schema: {
           ...common,
-          summary: 'List an account\'s customer domains, oldest (default) first',
+          summary: "List an account's customer domains, oldest (default) first",
           params: AccountParams,
           response: { 200: Type.Object({ data: Type.Array(DomainSchema) }), ...errorResponses(401, 404) },
         },

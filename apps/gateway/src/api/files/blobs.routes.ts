@@ -8,7 +8,10 @@ import { BlobParams } from './files.schemas.js';
 /** 416 has no row in ERROR_TABLE: it exists only here, at the HTTP edge (docs/errors.md). */
 const RANGE_NOT_SATISFIABLE_CODE = 13020;
 
-const binary = (description: string) => ({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } });
+const binary = (description: string) => ({
+  description,
+  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+});
 /** For the OpenAPI document only (the bytes are streamed, never serialized); typed loosely so replies are too. */
 const BLOB_RESPONSES: Record<number, unknown> = {
   200: binary('The whole file (HEAD: the same headers, no bytes). `Content-Type` is the stored type.'),
@@ -37,7 +40,8 @@ export const blobsRoutes =
         schema: {
           tags: ['files'],
           summary: 'Download a file (public URL)',
-          description: 'The `url` / `proxy_url` of a file entry. Supports HEAD and single `Range: bytes=` requests. 410 once the file expired, 404 after deletion.',
+          description:
+            'The `url` / `proxy_url` of a file entry. Supports HEAD and single `Range: bytes=` requests. 410 once the file expired, 404 after deletion.',
           params: BlobParams,
           response: BLOB_RESPONSES,
         },
@@ -64,7 +68,11 @@ export const blobsRoutes =
         if (info.rangeNotSatisfiable) {
           blob.body.destroy();
           const err = errors.invalid({ range: `the file has ${info.size} bytes` }, 'Range not satisfiable', RANGE_NOT_SATISFIABLE_CODE);
-          return reply.status(416).header('content-range', `bytes */${info.size}`).type('application/json; charset=utf-8').send(errorBody(err));
+          return reply
+            .status(416)
+            .header('content-range', `bytes */${info.size}`)
+            .type('application/json; charset=utf-8')
+            .send(errorBody(err));
         }
         reply.type(info.contentType).header('content-length', String(info.length));
         if (info.partial) reply.status(206).header('content-range', `bytes ${info.offset}-${info.offset + info.length - 1}/${info.size}`);

@@ -16,7 +16,15 @@ export const filesRoutes =
 
     app.get(
       '/v2/file_service/directory/:directory_id/files',
-      { onRequest, schema: { ...common, summary: 'List files', params: DirectoryParams, response: { 200: FileCollection, ...errorResponses(401, 404) } } },
+      {
+        onRequest,
+        schema: {
+          ...common,
+          summary: 'List files',
+          params: DirectoryParams,
+          response: { 200: FileCollection, ...errorResponses(401, 404) },
+        },
+      },
       async (req) => {
         const { files } = await deps.files.listFiles({ accountId: principalOf(req).accountId, directoryId: req.params.directory_id });
         return collection(filesPath(req.params.directory_id), files.map(view));
@@ -25,10 +33,22 @@ export const filesRoutes =
 
     app.get(
       '/v2/file_service/directory/:directory_id/files/:file_entry_id',
-      { onRequest, schema: { ...common, summary: 'View file detail', params: FileParams, response: { 200: FileEnvelope, ...errorResponses(401, 404) } } },
+      {
+        onRequest,
+        schema: {
+          ...common,
+          summary: 'View file detail',
+          params: FileParams,
+          response: { 200: FileEnvelope, ...errorResponses(401, 404) },
+        },
+      },
       async (req) => {
         const { directory_id, file_entry_id } = req.params;
-        const { file } = await deps.files.getFile({ accountId: principalOf(req).accountId, directoryId: directory_id, fileId: file_entry_id });
+        const { file } = await deps.files.getFile({
+          accountId: principalOf(req).accountId,
+          directoryId: directory_id,
+          fileId: file_entry_id,
+        });
         return envelope(`${filesPath(directory_id)}/${pathId(file_entry_id)}`, view(file));
       },
     );
@@ -47,7 +67,11 @@ export const filesRoutes =
       },
       async (req) => {
         const { directory_id, file_entry_id } = req.params;
-        const { file } = await deps.files.deleteFile({ accountId: principalOf(req).accountId, directoryId: directory_id, fileId: file_entry_id });
+        const { file } = await deps.files.deleteFile({
+          accountId: principalOf(req).accountId,
+          directoryId: directory_id,
+          fileId: file_entry_id,
+        });
         return envelope(`${filesPath(directory_id)}/${pathId(file_entry_id)}`, view(file));
       },
     );

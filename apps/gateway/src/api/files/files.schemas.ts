@@ -53,10 +53,13 @@ export const DirectoryBody = Type.Object(
 );
 
 const id = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
-export const AccountParams = Type.Object({ account_id: id('The caller\'s own account id.') });
+export const AccountParams = Type.Object({ account_id: id("The caller's own account id.") });
 export const DirectoryParams = Type.Object({ directory_id: id('Directory id.') });
 export const FileParams = Type.Object({ directory_id: id('Directory id.'), file_entry_id: id('File entry id.') });
 // filename: at most 200 characters (decoded), the router's limit; the file service keeps names within it.
-export const BlobParams = Type.Object({ blob_token: Type.String({ minLength: 1, maxLength: 100 }), filename: Type.String({ maxLength: 200 }) });
+export const BlobParams = Type.Object({
+  blob_token: Type.String({ minLength: 1, maxLength: 100 }),
+  filename: Type.String({ maxLength: 200 }),
+});
 
 export const fileSchemas: TSchema[] = [DirectorySchema, FileEntrySchema];

@@ -29,7 +29,9 @@ export async function receiveUpload(req: FastifyRequest, files: FilesPort, targe
   };
   req.raw.once('close', onClose);
   try {
-    for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12, fieldSize: 4096, headerPairs: 50 } })) {
+    for await (const part of req.parts({
+      limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12, fieldSize: 4096, headerPairs: 50 },
+    })) {
       if (part.type === 'field') {
         if (part.fieldname !== 'filename') continue; // unknown fields are ignored, like a browser form's extras
         if (filename !== undefined) throw errors.invalid({ filename: 'must be given once' });

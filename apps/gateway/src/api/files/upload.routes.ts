@@ -16,8 +16,13 @@ const UPLOAD_FORM = {
   type: 'object',
   required: ['file', 'filename'],
   properties: {
-    file: { type: 'string', format: 'binary', description: 'The bytes; the part\'s own Content-Type is kept.' },
-    filename: { type: 'string', minLength: 1, maxLength: 200, description: 'The entry\'s name: its last path segment, at most 200 bytes (UTF-8).' },
+    file: { type: 'string', format: 'binary', description: "The bytes; the part's own Content-Type is kept." },
+    filename: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: "The entry's name: its last path segment, at most 200 bytes (UTF-8).",
+    },
   },
 };
 
@@ -66,7 +71,7 @@ export const uploadRoutes =
           security: [{ apiToken: [] }],
           summary: 'Upload a file',
           description:
-            'multipart/form-data with `file` (the bytes) and `filename` (the entry\'s name), in either order. ' +
+            "multipart/form-data with `file` (the bytes) and `filename` (the entry's name), in either order. " +
             `Streamed to storage; at most ${deps.maxUploadBytes} bytes (413 / 13004 above). Returns 201 with the entry.`,
           consumes: ['multipart/form-data'],
           params: DirectoryParams,
@@ -76,8 +81,15 @@ export const uploadRoutes =
       async (req, reply) => {
         const principal = principalOf(req);
         const directoryId = req.params.directory_id;
-        const file = await receiveUpload(req, deps.files, { accountId: principal.accountId, directoryId, userId: principal.tokenId }, deps.maxUploadBytes);
-        return reply.status(201).send(envelope(`/v2/file_service/directory/${pathId(directoryId)}/files`, fileView(deps.publicBaseUrl)(file)));
+        const file = await receiveUpload(
+          req,
+          deps.files,
+          { accountId: principal.accountId, directoryId, userId: principal.tokenId },
+          deps.maxUploadBytes,
+        );
+        return reply
+          .status(201)
+          .send(envelope(`/v2/file_service/directory/${pathId(directoryId)}/files`, fileView(deps.publicBaseUrl)(file)));
       },
     );
   };

@@ -17,7 +17,8 @@ export const flowsAdminRoutes =
           tags: ['admin'],
           security: [{ adminToken: [] }],
           summary: 'Create a flow',
-          description: 'Styles: single_choice, multiple_choice, dropdown (2+ options); nps, csat, ces, star_rating, emoji_rating, yes_no (options optional); short_text, long_text, email, phone, number, date, statement (no options).',
+          description:
+            'Styles: single_choice, multiple_choice, dropdown (2+ options); nps, csat, ces, star_rating, emoji_rating, yes_no (options optional); short_text, long_text, email, phone, number, date, statement (no options).',
           params: AccountParams,
           body: FlowDefinitionSchema,
           response: { 201: Type.Unsafe({ $ref: 'Flow#' }), ...errorResponses(400, 401, 404) },

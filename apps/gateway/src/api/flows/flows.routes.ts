@@ -32,10 +32,12 @@ export const flowsRoutes =
         schema: {
           tags: ['flows'],
           summary: 'Show flow details',
-          description: 'One flow of the caller\'s account with its questions and answer options. Either token kind works.',
+          description: "One flow of the caller's account with its questions and answer options. Either token kind works.",
           security: [{ integrationToken: [] }, { apiToken: [] }],
           params: Type.Object({ flowId: Type.String({ minLength: 1, maxLength: 100 }) }),
-          headers: Type.Object({ 'if-none-match': Type.Optional(Type.String({ description: 'An ETag from an earlier answer: 304 when it still matches.' })) }),
+          headers: Type.Object({
+            'if-none-match': Type.Optional(Type.String({ description: 'An ETag from an earlier answer: 304 when it still matches.' })),
+          }),
           response: {
             200: Type.Unsafe({ $ref: 'Flow#' }),
             304: Type.Null({ description: 'Not modified: the ETag sent in If-None-Match still names this flow.' }),

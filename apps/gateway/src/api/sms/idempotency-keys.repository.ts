@@ -9,10 +9,7 @@ export interface StoredAnswer {
 }
 
 export type Claim =
-  | { outcome: 'claimed' }
-  | { outcome: 'replay'; answer: StoredAnswer }
-  | { outcome: 'mismatch' }
-  | { outcome: 'in_flight' };
+  { outcome: 'claimed' } | { outcome: 'replay'; answer: StoredAnswer } | { outcome: 'mismatch' } | { outcome: 'in_flight' };
 
 /** Idempotency-Key records (Stripe's semantics; docs/decisions.md "SMS sharing"). */
 export interface IdempotencyKeys {
@@ -83,11 +80,21 @@ export class MongoIdempotencyKeys implements IdempotencyKeys {
       }
       if (existing.request_hash !== requestHash) return { outcome: 'mismatch' };
       if (existing.state === 'done') {
-        return { outcome: 'replay', answer: { status: existing.status!, body: existing.body ?? '', contentType: existing.content_type ?? 'application/json; charset=utf-8' } };
+        return {
+          outcome: 'replay',
+          answer: {
+            status: existing.status!,
+            body: existing.body ?? '',
+            contentType: existing.content_type ?? 'application/json; charset=utf-8',
+          },
+        };
       }
       if (existing.locked_until > now) return { outcome: 'in_flight' };
       // The gateway that claimed it is gone: take the claim over, one winner.
-      const taken = await this.keys.updateOne({ _id: id, state: 'in_flight', locked_until: existing.locked_until }, { $set: { locked_until: lockedUntil } });
+      const taken = await this.keys.updateOne(
+        { _id: id, state: 'in_flight', locked_until: existing.locked_until },
+        { $set: { locked_until: lockedUntil } },
+      );
       if (taken.modifiedCount === 1) return { outcome: 'claimed' };
     }
     return { outcome: 'in_flight' };

@@ -36,14 +36,28 @@ export function idempotencyHooks(deps: { keys: IdempotencyKeys; clock: Clock; sc
           req.idempotencyKeyId = id;
           return;
         case 'replay':
-          return reply.status(claim.answer.status).header('idempotent-replayed', 'true').type(claim.answer.contentType).send(claim.answer.body);
+          return reply
+            .status(claim.answer.status)
+            .header('idempotent-replayed', 'true')
+            .type(claim.answer.contentType)
+            .send(claim.answer.body);
         case 'mismatch': {
           // 422 is no kind of ERROR_TABLE; the body is the usual one.
-          const err = new AppError('invalid', MISMATCH_MESSAGE, { 'idempotency-key': 'was used with a different request body or path' }, IDEMPOTENCY_CODES.mismatch);
+          const err = new AppError(
+            'invalid',
+            MISMATCH_MESSAGE,
+            { 'idempotency-key': 'was used with a different request body or path' },
+            IDEMPOTENCY_CODES.mismatch,
+          );
           return reply.status(422).type('application/json; charset=utf-8').send(errorBody(err));
         }
         case 'in_flight':
-          throw new AppError('conflict', IN_FLIGHT_MESSAGE, { 'idempotency-key': 'retry once the first request has answered' }, IDEMPOTENCY_CODES.inFlight);
+          throw new AppError(
+            'conflict',
+            IN_FLIGHT_MESSAGE,
+            { 'idempotency-key': 'retry once the first request has answered' },
+            IDEMPOTENCY_CODES.inFlight,
+          );
       }
     },
 
@@ -69,7 +83,9 @@ export function idempotencyHooks(deps: { keys: IdempotencyKeys; clock: Clock; sc
 /** The path (campaign included) and the body, keys sorted: the same JSON written in another order is the same request. */
 function requestHash(req: FastifyRequest): string {
   const path = req.url.split('?')[0];
-  return createHash('sha256').update(`${req.method} ${path}\n${canonicalJson(req.body)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${req.method} ${path}\n${canonicalJson(req.body)}`)
+    .digest('base64url');
 }
 
 function canonicalJson(v: unknown): string {

@@ -42,7 +42,7 @@ export const sharingsRoutes =
           tags: ['sms'],
           summary: 'Create an SMS sharing',
           description:
-            'Sends the campaign\'s message, with a personal survey link, to each phone. Rate-limited per account in tiers (default 20/5 s, 40/25 s, 80/125 s, 160/625 s): every answer carries `RateLimit` and `RateLimit-Policy`, a 429 also `Retry-After`. Another account\'s campaign answers 404 like an unknown one.',
+            "Sends the campaign's message, with a personal survey link, to each phone. Rate-limited per account in tiers (default 20/5 s, 40/25 s, 80/125 s, 160/625 s): every answer carries `RateLimit` and `RateLimit-Policy`, a 429 also `Retry-After`. Another account's campaign answers 404 like an unknown one.",
           security: [{ apiToken: [] }],
           params: CampaignParams,
           headers: IdempotencyHeaders,
@@ -68,7 +68,7 @@ export const sharingsRoutes =
         onRequest: [deps.auth(['api']), allowed],
         schema: {
           tags: ['sms'],
-          summary: 'Show an SMS sharing with each recipient\'s status',
+          summary: "Show an SMS sharing with each recipient's status",
           security: [{ apiToken: [] }],
           params: SharingParams,
           response: { 200: ref('SmsSharing'), ...errorResponses(401, 403, 404) },

@@ -9,7 +9,11 @@ import { campaignView, messagesPageView } from './sms.views.js';
 
 /** POST .../sms_campaigns and GET .../sms_messages (docs/api.md "Admin API"). */
 export const smsAdminRoutes =
-  (deps: { sms: Pick<SmsPort, 'createSmsCampaign' | 'listSmsCampaigns' | 'listSmsMessages'>; accounts: AccountRepository; nodes: NodeRepository }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    sms: Pick<SmsPort, 'createSmsCampaign' | 'listSmsCampaigns' | 'listSmsMessages'>;
+    accounts: AccountRepository;
+    nodes: NodeRepository;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const common = { tags: ['admin'], security: [{ adminToken: [] }] };
 
@@ -19,7 +23,8 @@ export const smsAdminRoutes =
         schema: {
           ...common,
           summary: 'Create an SMS campaign',
-          description: 'A survey channel for the node and flow plus the message template. The node must be the account\'s (404 node_id), the flow too (404 flow_id).',
+          description:
+            "A survey channel for the node and flow plus the message template. The node must be the account's (404 node_id), the flow too (404 flow_id).",
           params: AccountParams,
           body: CampaignBody,
           response: { 201: Type.Unsafe({ $ref: 'SmsCampaign#' }), ...errorResponses(400, 401, 404) },
@@ -49,7 +54,7 @@ export const smsAdminRoutes =
       {
         schema: {
           ...common,
-          summary: 'List an account\'s SMS campaigns, newest first',
+          summary: "List an account's SMS campaigns, newest first",
           params: AccountParams,
           response: { 200: Type.Object({ data: Type.Array(Type.Unsafe({ $ref: 'SmsCampaign#' })) }), ...errorResponses(401, 404) },
         },

@@ -23,14 +23,20 @@ export const sharingBodySchema = (maxPhones: number) =>
         description: `Phones in any usual notation (E.164 recommended). At most 5,000 recommended; above ${maxPhones} the request is refused (400). Invalid phones are rejected one by one with a reason, duplicates counted once.`,
       }),
       custom_attributes: Type.Optional(
-        PerPhone('Keyed by the phone as written in phone_numbers: free attributes (used by the message template as {{name}}), external_id, email.', {
-          name: 'Ayşe',
-          external_id: 'CRM-1042',
-          email: 'ayse@example.com',
-        }),
+        PerPhone(
+          'Keyed by the phone as written in phone_numbers: free attributes (used by the message template as {{name}}), external_id, email.',
+          {
+            name: 'Ayşe',
+            external_id: 'CRM-1042',
+            email: 'ayse@example.com',
+          },
+        ),
       ),
       built_in_responses: Type.Optional(
-        PerPhone('Keyed by the phone as written in phone_numbers: customerDetailInfo1, customerDetailInfo2.', { customerDetailInfo1: 'Gold', customerDetailInfo2: 'Istanbul' }),
+        PerPhone('Keyed by the phone as written in phone_numbers: customerDetailInfo1, customerDetailInfo2.', {
+          customerDetailInfo1: 'Gold',
+          customerDetailInfo2: 'Istanbul',
+        }),
       ),
     },
     {
@@ -54,14 +60,18 @@ export const IdempotencyHeaders = Type.Object({
       minLength: 1,
       maxLength: 255,
       pattern: '^[\\x21-\\x7e]+$',
-      description: 'Optional. The same key with the same body within 24 h replays the first answer (header Idempotent-Replayed: true) instead of sending again.',
+      description:
+        'Optional. The same key with the same body within 24 h replays the first answer (header Idempotent-Replayed: true) instead of sending again.',
     }),
   ),
 });
 
 const RejectedPhoneSchema = Type.Object({
   phone: Type.String({ description: 'As written in the request.' }),
-  reason: Type.String({ description: 'not_a_string, empty, too_long_input, not_a_number, invalid_country_code, too_short, too_long, invalid_length, invalid_number' }),
+  reason: Type.String({
+    description:
+      'not_a_string, empty, too_long_input, not_a_number, invalid_country_code, too_short, too_long, invalid_length, invalid_number',
+  }),
 });
 
 export const SmsSharingCreatedSchema = Type.Object(
@@ -75,7 +85,16 @@ export const SmsSharingCreatedSchema = Type.Object(
   },
   {
     $id: 'SmsSharingCreated',
-    examples: [{ id: '1d3c…', campaign_id: '6f1e…', accepted: 2, rejected: 1, duplicate: 1, rejected_phones: [{ phone: '12', reason: 'too_short' }] }],
+    examples: [
+      {
+        id: '1d3c…',
+        campaign_id: '6f1e…',
+        accepted: 2,
+        rejected: 1,
+        duplicate: 1,
+        rejected_phones: [{ phone: '12', reason: 'too_short' }],
+      },
+    ],
   },
 );
 
@@ -91,7 +110,9 @@ export const SmsSharingSchema = Type.Object(
     recipients: Type.Array(
       Type.Object({
         phone: Type.String({ description: 'Normalized: E.164 digits without "+".' }),
-        status: Type.String({ description: 'queued, sending, sent, retryable, unknown (may have been sent; never re-sent), delivered, failed' }),
+        status: Type.String({
+          description: 'queued, sending, sent, retryable, unknown (may have been sent; never re-sent), delivered, failed',
+        }),
         error: Type.Union([Type.String(), Type.Null()]),
         updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
       }),
@@ -107,14 +128,34 @@ export const CampaignBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     node_id: Type.String({ minLength: 1, maxLength: 100 }),
     flow_id: Type.String({ minLength: 1, maxLength: 100 }),
-    message_template: Type.String({ minLength: 1, maxLength: 1000, description: 'Must contain {{link}}; {{name}} etc. come from custom_attributes (missing → empty).' }),
-    link_ttl_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'How long a recipient\'s survey link stays open; default: the survey service\'s.' })),
+    message_template: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'Must contain {{link}}; {{name}} etc. come from custom_attributes (missing → empty).',
+    }),
+    link_ttl_days: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 365,
+        description: "How long a recipient's survey link stays open; default: the survey service's.",
+      }),
+    ),
   },
-  { additionalProperties: false, examples: [{ name: 'After-visit SMS', node_id: '…', flow_id: '…', message_template: 'Hi {{name}}, how was your visit? {{link}}' }] },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'After-visit SMS', node_id: '…', flow_id: '…', message_template: 'Hi {{name}}, how was your visit? {{link}}' }],
+  },
 );
 
 export const SmsCampaignSchema = Type.Object(
-  { id: Type.String({ format: 'uuid' }), name: Type.String(), node_id: Type.String(), flow_id: Type.String(), message_template: Type.String(), created_at },
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    node_id: Type.String(),
+    flow_id: Type.String(),
+    message_template: Type.String(),
+    created_at,
+  },
   { $id: 'SmsCampaign' },
 );
 

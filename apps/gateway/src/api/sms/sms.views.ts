@@ -1,5 +1,10 @@
 import { isoWithOffset } from '@feedback/kit-core';
-import type { CreateSmsSharingResponse, GetSmsSharingResponse, ListSmsMessagesResponse, SmsCampaign } from '@feedback/proto/feedback/messaging/v1/messaging';
+import type {
+  CreateSmsSharingResponse,
+  GetSmsSharingResponse,
+  ListSmsMessagesResponse,
+  SmsCampaign,
+} from '@feedback/proto/feedback/messaging/v1/messaging';
 
 const iso = (s: string) => isoWithOffset(new Date(s));
 
@@ -20,16 +25,35 @@ export const sharingView = (r: GetSmsSharingResponse) => ({
   rejected: r.rejectedPhones.length,
   duplicate: r.duplicate,
   rejected_phones: r.rejectedPhones.map((p) => ({ phone: p.phone, reason: p.reason })),
-  recipients: r.recipients.map((p) => ({ phone: p.phone, status: p.status, error: p.error || null, updated_at: p.updatedAt ? iso(p.updatedAt) : null })),
+  recipients: r.recipients.map((p) => ({
+    phone: p.phone,
+    status: p.status,
+    error: p.error || null,
+    updated_at: p.updatedAt ? iso(p.updatedAt) : null,
+  })),
 });
 
 export function campaignView(c: SmsCampaign | undefined) {
   if (!c) throw new Error('messaging answered without a campaign');
-  return { id: c.id, name: c.name, node_id: c.nodeId, flow_id: c.flowId, message_template: c.messageTemplate, created_at: iso(c.createdAt) };
+  return {
+    id: c.id,
+    name: c.name,
+    node_id: c.nodeId,
+    flow_id: c.flowId,
+    message_template: c.messageTemplate,
+    created_at: iso(c.createdAt),
+  };
 }
 
 export const messagesPageView = (r: ListSmsMessagesResponse) => ({
-  data: r.messages.map((m) => ({ id: m.messageId, sharing_id: m.sharingId, phone: m.phone, text: m.text, status: m.status, created_at: iso(m.createdAt) })),
+  data: r.messages.map((m) => ({
+    id: m.messageId,
+    sharing_id: m.sharingId,
+    phone: m.phone,
+    text: m.text,
+    status: m.status,
+    created_at: iso(m.createdAt),
+  })),
   next_page_token: r.nextCursor || null,
 });
 

@@ -9,7 +9,12 @@ import { activeSurveysView } from './surveys.views.js';
 
 /** docs/api.md "Active surveys": a customer's active surveys on one node of the caller's account. */
 export const activeSurveysRoutes =
-  (deps: { surveys: Pick<SurveysPort, 'listActiveSurveys'>; nodes: Pick<NodeRepository, 'findById'>; auth: Authenticator; formatDate: (at: string) => string }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    surveys: Pick<SurveysPort, 'listActiveSurveys'>;
+    nodes: Pick<NodeRepository, 'findById'>;
+    auth: Authenticator;
+    formatDate: (at: string) => string;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/external/v1/nodes/:node_id/active_surveys',
@@ -17,7 +22,7 @@ export const activeSurveysRoutes =
         onRequest: deps.auth(['integration']),
         schema: {
           tags: ['surveys'],
-          summary: 'List a customer\'s active surveys',
+          summary: "List a customer's active surveys",
           description:
             'At least one of customer.phone_number, customer.email, customer.external_id (400 naming them otherwise); several are combined with AND, and customer.schema.TCKN must match too when given. response_channel_id limits the list to that channel. Newest activation first. A node of another account answers 404 like an unknown one.',
           security: [{ integrationToken: [] }],

@@ -12,7 +12,11 @@ const channelRef = Type.Unsafe({ $ref: 'Channel#' });
 
 /** Channels: where personal links come from (a node, a flow, how long a link stays open). */
 export const channelsAdminRoutes =
-  (deps: { surveys: Pick<SurveysPort, 'createChannel' | 'listChannels'>; accounts: AccountRepository; nodes: Pick<NodeRepository, 'findById'> }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    surveys: Pick<SurveysPort, 'createChannel' | 'listChannels'>;
+    accounts: AccountRepository;
+    nodes: Pick<NodeRepository, 'findById'>;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const common = { tags: ['admin'], security: [{ adminToken: [] }] };
 
@@ -22,7 +26,7 @@ export const channelsAdminRoutes =
         schema: {
           ...common,
           summary: 'Create a link channel',
-          description: 'node_id and flow_id must be the account\'s (404 naming them otherwise).',
+          description: "node_id and flow_id must be the account's (404 naming them otherwise).",
           params: AccountParams,
           body: ChannelBody,
           response: { 201: channelRef, ...errorResponses(400, 401, 404) },
@@ -48,7 +52,12 @@ export const channelsAdminRoutes =
     app.get(
       '/accounts/:account_id/channels',
       {
-        schema: { ...common, summary: 'List an account\'s channels, newest first', params: AccountParams, response: { 200: Type.Object({ data: Type.Array(channelRef) }), ...errorResponses(401, 404) } },
+        schema: {
+          ...common,
+          summary: "List an account's channels, newest first",
+          params: AccountParams,
+          response: { 200: Type.Object({ data: Type.Array(channelRef) }), ...errorResponses(401, 404) },
+        },
       },
       async (req) => {
         await requireAccount(deps, req.params.account_id);

@@ -15,9 +15,9 @@ export const personalLinksRoutes =
         onRequest: deps.auth(['integration']),
         schema: {
           tags: ['surveys'],
-          summary: 'Create or re-activate a customer\'s personal survey link',
+          summary: "Create or re-activate a customer's personal survey link",
           description:
-            'The customer is found by external_id, then e-mail, then phone (at least one is required) and updated, or created. The link is the same for the same customer and channel; each call re-opens it for the channel\'s link_ttl_days. short_link: true also shortens it (the account\'s default customer domain when configured).',
+            "The customer is found by external_id, then e-mail, then phone (at least one is required) and updated, or created. The link is the same for the same customer and channel; each call re-opens it for the channel's link_ttl_days. short_link: true also shortens it (the account's default customer domain when configured).",
           security: [{ integrationToken: [] }],
           params: LinkChannelParams,
           body: PersonalLinkBody,
@@ -30,7 +30,13 @@ export const personalLinksRoutes =
         const activation = await deps.surveys.activateSurveyLink({
           accountId,
           channelId: req.params.channel_id,
-          customer: { phoneNumber: c.phone_number ?? '', email: c.email ?? '', externalId: c.external_id ?? '', name: c.name ?? '', schema: c.schema ?? {} },
+          customer: {
+            phoneNumber: c.phone_number ?? '',
+            email: c.email ?? '',
+            externalId: c.external_id ?? '',
+            name: c.name ?? '',
+            schema: c.schema ?? {},
+          },
           customAttributes: {},
           builtInResponses: req.body.built_in_responses ?? {},
         });

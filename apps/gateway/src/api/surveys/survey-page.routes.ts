@@ -14,22 +14,26 @@ const SURVEY_CODES = { alreadyAnswered: 13040, linkExpired: 13041 };
 
 const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 const Query = Type.Object({ lang: Type.Optional(Type.String({ maxLength: 35, description: 'Preferred language, e.g. tr.' })) });
-const FormBody = Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Fields o.<question_key> (option keys), n.<question_key> (a number), t.<question_key> (text).' });
+const FormBody = Type.Record(Type.String(), Type.Array(Type.String()), {
+  description: 'Fields o.<question_key> (option keys), n.<question_key> (a number), t.<question_key> (text).',
+});
 const htmlResponse = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 
 type Req = Pick<FastifyRequest, 'headers' | 'query'>;
 
 function sendPage(reply: FastifyReply, status: number, body: string) {
-  return reply
-    .status(status)
-    .type('text/html; charset=utf-8')
-    .header('content-security-policy', SURVEY_PAGE_CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('x-frame-options', 'DENY')
-    // The token in the URL is the capability: it must not leave in a Referer.
-    .header('referrer-policy', 'no-referrer')
-    .header('cache-control', 'no-store')
-    .send(body);
+  return (
+    reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', SURVEY_PAGE_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('x-frame-options', 'DENY')
+      // The token in the URL is the capability: it must not leave in a Referer.
+      .header('referrer-policy', 'no-referrer')
+      .header('cache-control', 'no-store')
+      .send(body)
+  );
 }
 
 /** ?lang=, then the customer's language, then Accept-Language, then the flow's first language. */
@@ -38,7 +42,8 @@ function languageOf(req: Req, page?: GetSurveyPageResponse): string {
   return pickLanguage(page?.flow ? flowLanguages(page.flow) : ['en', 'tr'], wanted);
 }
 
-const notice = (reply: FastifyReply, req: Req, kind: NoticeKind, status: number, page?: GetSurveyPageResponse) => sendPage(reply, status, noticePage(kind, languageOf(req, page)));
+const notice = (reply: FastifyReply, req: Req, kind: NoticeKind, status: number, page?: GetSurveyPageResponse) =>
+  sendPage(reply, status, noticePage(kind, languageOf(req, page)));
 
 /** A link's state as the page answers it: the form, or a notice with its status. */
 function statePage(reply: FastifyReply, req: Req, page: GetSurveyPageResponse, render: (lang: string) => [number, string]) {
@@ -54,7 +59,9 @@ export const surveyPageRoutes =
   async (app) => {
     const publicOrigin = deps.publicBaseUrl ? new URL(deps.publicBaseUrl).origin : undefined;
     // Scoped to this plugin: no other route takes form bodies.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, parseForm(body as string)));
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, parseForm(body as string)),
+    );
     // A person reads these answers: errors are pages, not JSON.
     app.setErrorHandler((err, req, reply) => {
       const e = toAppError(err as Error, req);
@@ -71,7 +78,11 @@ export const surveyPageRoutes =
           ...common,
           summary: 'The survey page of a personal link',
           description: 'HTML. 200 the form (or "already answered"), 410 expired, 404 unknown link.',
-          response: { 200: htmlResponse('The survey, or "already answered"'), 404: htmlResponse('Unknown link'), 410: htmlResponse('Expired link') },
+          response: {
+            200: htmlResponse('The survey, or "already answered"'),
+            404: htmlResponse('Unknown link'),
+            410: htmlResponse('Expired link'),
+          },
         },
       },
       async (req, reply) => {
@@ -89,7 +100,8 @@ export const surveyPageRoutes =
         schema: {
           ...common,
           summary: 'Send the answers of the survey page',
-          description: 'An HTML form POST (application/x-www-form-urlencoded) from the page itself; cross-site POSTs are refused (403). 200 thanks (or "already answered"), 400 the form again with the errors beside the questions, 410 expired, 404 unknown link.',
+          description:
+            'An HTML form POST (application/x-www-form-urlencoded) from the page itself; cross-site POSTs are refused (403). 200 thanks (or "already answered"), 400 the form again with the errors beside the questions, 410 expired, 404 unknown link.',
           consumes: ['application/x-www-form-urlencoded'],
           body: FormBody,
           response: {
@@ -112,7 +124,10 @@ export const surveyPageRoutes =
           if (err.code === SURVEY_CODES.linkExpired) return notice(reply, req, 'expired', 410);
           if (err.kind !== 'invalid') throw err;
           const page = await deps.surveys.getSurveyPage({ token: req.params.token });
-          return statePage(reply, req, page, (lang) => [400, surveyFormPage({ page, lang, action: action(lang), form, errors: err.fields })]);
+          return statePage(reply, req, page, (lang) => [
+            400,
+            surveyFormPage({ page, lang, action: action(lang), form, errors: err.fields }),
+          ]);
         }
       },
     );

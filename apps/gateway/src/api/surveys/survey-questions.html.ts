@@ -34,7 +34,8 @@ function choice(q: Question, c: QuestionContext): Html {
   const type = q.style === 'multiple_choice' ? 'checkbox' : 'radio';
   const required = type === 'radio' ? html` required` : '';
   return html`<div class="options">${q.options.map(
-    (o) => html`<label class="option"><input type="${type}" name="${name}" value="${o.key}"${required}${isSet(c, name, o.key) ? html` checked` : ''}><span>${text(o, c)}</span></label>`,
+    (o) =>
+      html`<label class="option"><input type="${type}" name="${name}" value="${o.key}"${required}${isSet(c, name, o.key) ? html` checked` : ''}><span>${text(o, c)}</span></label>`,
   )}</div>`;
 }
 
@@ -53,7 +54,8 @@ function scale(q: Question, c: QuestionContext, points: Scale): Html {
   const ariaLabel = (v: number) => (q.style === 'star_rating' || q.style === 'emoji_rating' ? html` aria-label="${v}"` : '');
   // Yes before no, as people read it; every other scale ascends.
   const order = q.style === 'yes_no' ? [...values].reverse() : values;
-  const ends = !eachLabelled && labels.length >= 2 ? html`<div class="ends"><span>${labels[0]}</span><span>${labels.at(-1)}</span></div>` : '';
+  const ends =
+    !eachLabelled && labels.length >= 2 ? html`<div class="ends"><span>${labels[0]}</span><span>${labels.at(-1)}</span></div>` : '';
   return html`<div class="scale ${eachLabelled || q.style === 'yes_no' ? 'wide' : ''} ${q.style}">${order.map(
     (v) =>
       html`<label class="point"><input type="radio" name="${name}" value="${v}" required${ariaLabel(v)}${isSet(c, name, String(v)) ? html` checked` : ''}><span>${face(v)}</span></label>`,

@@ -6,14 +6,16 @@ const Attributes = (description: string) =>
   Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 1000 }), { maxProperties: 100, description });
 
 const identifiers = {
-  phone_number: Type.Optional(Type.String({ maxLength: 40, description: 'MSISDN; without a country code the deployment\'s default region applies.' })),
+  phone_number: Type.Optional(
+    Type.String({ maxLength: 40, description: "MSISDN; without a country code the deployment's default region applies." }),
+  ),
   email: Type.Optional(Type.String({ maxLength: 254, description: 'Compared case-insensitively.' })),
-  external_id: Type.Optional(Type.String({ maxLength: 200, description: 'The account\'s unique customer id.' })),
+  external_id: Type.Optional(Type.String({ maxLength: 200, description: "The account's unique customer id." })),
 };
 
 // Active survey query (docs/api.md "Active surveys").
 
-export const NodeParams = Type.Object({ node_id: Id('A node (domain/unit) of the caller\'s account.') });
+export const NodeParams = Type.Object({ node_id: Id("A node (domain/unit) of the caller's account.") });
 
 export const ActiveSurveysBody = Type.Object(
   {
@@ -21,12 +23,16 @@ export const ActiveSurveysBody = Type.Object(
       Type.Object(
         {
           ...identifiers,
-          schema: Type.Optional(Type.Object({ TCKN: Type.Optional(Type.String({ maxLength: 64, description: 'When given, must match the customer\'s.' })) })),
+          schema: Type.Optional(
+            Type.Object({ TCKN: Type.Optional(Type.String({ maxLength: 64, description: "When given, must match the customer's." })) }),
+          ),
         },
         { additionalProperties: false },
       ),
     ),
-    response_channel_id: Type.Optional(Type.String({ maxLength: 100, description: 'A channel id (UUID): only the surveys of that channel are listed.' })),
+    response_channel_id: Type.Optional(
+      Type.String({ maxLength: 100, description: 'A channel id (UUID): only the surveys of that channel are listed.' }),
+    ),
   },
   {
     additionalProperties: false,
@@ -41,34 +47,59 @@ export const ActiveSurveyListSchema = Type.Object(
       Type.Object({
         Link: Type.String(),
         SurveyName: Type.String(),
-        LastActivationDate: Type.String({ description: 'dd.MM.yyyy HH:mm:ss (24-hour) in the deployment\'s display time zone.', examples: ['22.11.2026 12:30:00'] }),
-        UnitName: Type.String({ description: 'The node\'s name.' }),
+        LastActivationDate: Type.String({
+          description: "dd.MM.yyyy HH:mm:ss (24-hour) in the deployment's display time zone.",
+          examples: ['22.11.2026 12:30:00'],
+        }),
+        UnitName: Type.String({ description: "The node's name." }),
       }),
     ),
   },
   {
     examples: [
-      { count: 1, surveys: [{ Link: 'https://feedback.example.com/s/3q2-7wYp…', SurveyName: 'Store visit', LastActivationDate: '22.11.2026 12:30:00', UnitName: 'Kadıköy store' }] },
+      {
+        count: 1,
+        surveys: [
+          {
+            Link: 'https://feedback.example.com/s/3q2-7wYp…',
+            SurveyName: 'Store visit',
+            LastActivationDate: '22.11.2026 12:30:00',
+            UnitName: 'Kadıköy store',
+          },
+        ],
+      },
     ],
   },
 );
 
 // Personal links.
 
-export const LinkChannelParams = Type.Object({ channel_id: Id('A channel of the caller\'s account.') });
+export const LinkChannelParams = Type.Object({ channel_id: Id("A channel of the caller's account.") });
 
 export const PersonalLinkBody = Type.Object(
   {
     customer: Type.Object(
-      { ...identifiers, name: Type.Optional(Type.String({ maxLength: 200 })), schema: Type.Optional(Attributes('Schema attributes, e.g. TCKN.')) },
+      {
+        ...identifiers,
+        name: Type.Optional(Type.String({ maxLength: 200 })),
+        schema: Type.Optional(Attributes('Schema attributes, e.g. TCKN.')),
+      },
       { additionalProperties: false },
     ),
     built_in_responses: Type.Optional(Attributes('Stored with the link and, once answered, with the answers.')),
-    short_link: Type.Optional(Type.Boolean({ default: false, description: 'Also shorten the link (the account\'s default customer domain when it has one).' })),
+    short_link: Type.Optional(
+      Type.Boolean({ default: false, description: "Also shorten the link (the account's default customer domain when it has one)." }),
+    ),
   },
   {
     additionalProperties: false,
-    examples: [{ customer: { external_id: 'C-1001', email: 'ada@example.com', name: 'Ada' }, built_in_responses: { customerDetailInfo1: 'order 42' }, short_link: true }],
+    examples: [
+      {
+        customer: { external_id: 'C-1001', email: 'ada@example.com', name: 'Ada' },
+        built_in_responses: { customerDetailInfo1: 'order 42' },
+        short_link: true,
+      },
+    ],
   },
 );
 
@@ -87,7 +118,9 @@ export const ChannelBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     node_id: Id('A node of the account.'),
     flow_id: Id('A flow of the account.'),
-    link_ttl_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'How long a personal link stays open after each activation; default 7.' })),
+    link_ttl_days: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 365, description: 'How long a personal link stays open after each activation; default 7.' }),
+    ),
   },
   { additionalProperties: false, examples: [{ name: 'Web shop', node_id: '…', flow_id: '…', link_ttl_days: 7 }] },
 );

@@ -7,7 +7,12 @@ const iso = (s: string) => isoWithOffset(new Date(s));
 export function activeSurveysView(surveys: ActiveSurvey[], formatDate: (at: string) => string) {
   return {
     count: surveys.length,
-    surveys: surveys.map((s) => ({ Link: s.linkUrl, SurveyName: s.surveyName, LastActivationDate: formatDate(s.activatedAt), UnitName: s.nodeName })),
+    surveys: surveys.map((s) => ({
+      Link: s.linkUrl,
+      SurveyName: s.surveyName,
+      LastActivationDate: formatDate(s.activatedAt),
+      UnitName: s.nodeName,
+    })),
   };
 }
 

@@ -16,21 +16,34 @@ export function filePorts(client: GrpcClient<FileServiceClient>, opts: FilePorts
       return directories.some((d) => d.id === directoryId);
     },
     async claimLatest(q) {
-      const res = await client.claimLatestFile({ accountId: q.accountId, directoryId: q.directoryId, filename: q.filename, claimer: q.claimer });
+      const res = await client.claimLatestFile({
+        accountId: q.accountId,
+        directoryId: q.directoryId,
+        filename: q.filename,
+        claimer: q.claimer,
+      });
       return { file: res.file ? claimedFile(res.file) : null, superseded: res.superseded };
     },
     records(file) {
       return csvRecords(readBlob(client.raw, file.blobToken, opts.readDeadlineMs ?? 60_000));
     },
     async complete(q) {
-      const outcome = q.outcome === 'processed' ? ProcessingOutcome.PROCESSING_OUTCOME_PROCESSED : ProcessingOutcome.PROCESSING_OUTCOME_FAILED;
+      const outcome =
+        q.outcome === 'processed' ? ProcessingOutcome.PROCESSING_OUTCOME_PROCESSED : ProcessingOutcome.PROCESSING_OUTCOME_FAILED;
       await client.completeProcessing({ accountId: q.accountId, fileId: q.fileId, claimer: q.claimer, outcome });
     },
   };
 }
 
 function claimedFile(f: File): ClaimedFile {
-  return { id: f.id, accountId: f.accountId, directoryId: f.directoryId, filename: f.filename, blobToken: f.blobToken, size: Number(f.size) };
+  return {
+    id: f.id,
+    accountId: f.accountId,
+    directoryId: f.directoryId,
+    filename: f.filename,
+    blobToken: f.blobToken,
+    size: Number(f.size),
+  };
 }
 
 /** The blob's bytes (the server stream's chunks after its info message); cancelled when the reader stops early. */

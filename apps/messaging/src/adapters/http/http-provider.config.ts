@@ -53,8 +53,12 @@ export function parseHttpProviderConfig(json: string, variable = 'SMS_HTTP_PROVI
     throw new Error(`${variable} is not valid JSON: ${(err as Error).message}`);
   }
   const r = httpProviderConfigSchema.safeParse(doc);
-  if (!r.success) throw new Error(`${variable} is invalid:\n${r.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n')}`);
-  for (const [field, re] of [['success.body_regex', r.data.success.body_regex], ['message_id_regex', r.data.message_id_regex]] as const) {
+  if (!r.success)
+    throw new Error(`${variable} is invalid:\n${r.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n')}`);
+  for (const [field, re] of [
+    ['success.body_regex', r.data.success.body_regex],
+    ['message_id_regex', r.data.message_id_regex],
+  ] as const) {
     if (re === undefined) continue;
     try {
       new RegExp(re);

@@ -33,10 +33,16 @@ export class HttpSmsProvider implements SmsProvider {
       text: sms.text,
       message_id: sms.messageId,
       dlr_url:
-        this.opts.dlrBaseUrl && this.opts.dlrSecret ? dlrUrl(this.opts.dlrBaseUrl, this.opts.dlrSecret, sms.messageId, c.dlr?.url_query) : '',
+        this.opts.dlrBaseUrl && this.opts.dlrSecret
+          ? dlrUrl(this.opts.dlrBaseUrl, this.opts.dlrSecret, sms.messageId, c.dlr?.url_query)
+          : '',
     };
     const url = new URL(c.url);
-    for (const [k, v] of Object.entries(c.query)) url.searchParams.set(k, fill(v, values, (s) => s));
+    for (const [k, v] of Object.entries(c.query))
+      url.searchParams.set(
+        k,
+        fill(v, values, (s) => s),
+      );
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(c.headers)) headers[k] = fill(v, values, (s) => s);
     let body: string | undefined;
@@ -54,7 +60,10 @@ export class HttpSmsProvider implements SmsProvider {
       const code = (err as { cause?: { code?: string } }).cause?.code;
       if (code && NOT_SENT_CODES.has(code)) return { outcome: 'rejected', retriable: true, reason: `${code} ${url.host}` };
       // A timeout or a dropped connection after the request left: it may have been sent.
-      return { outcome: 'unknown', reason: (err as Error).name === 'TimeoutError' ? `no answer within ${c.timeout_ms} ms` : (err as Error).message };
+      return {
+        outcome: 'unknown',
+        reason: (err as Error).name === 'TimeoutError' ? `no answer within ${c.timeout_ms} ms` : (err as Error).message,
+      };
     }
 
     const inRange = res.status >= c.success.status_min && res.status <= c.success.status_max;

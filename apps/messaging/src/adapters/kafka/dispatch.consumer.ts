@@ -47,7 +47,9 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
       try {
         event = decodeDispatch(msg.value);
       } catch (err) {
-        throw new PoisonMessageError(`undecodable sms.dispatch at ${msg.topic}:${msg.partition}:${msg.offset}: ${(err as Error).message}`, { cause: err });
+        throw new PoisonMessageError(`undecodable sms.dispatch at ${msg.topic}:${msg.partition}:${msg.offset}: ${(err as Error).message}`, {
+          cause: err,
+        });
       }
       try {
         const outcome = await dispatchSms(opts.deps, event);

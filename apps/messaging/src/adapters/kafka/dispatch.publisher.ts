@@ -40,7 +40,8 @@ export function encodeDispatch(e: DispatchEvent): Uint8Array {
 
 export function decodeDispatch(value: Buffer): DispatchEvent {
   const d = SmsDispatch.decode(value);
-  if (!d.sharingId || !d.accountId || !d.campaignId || !/^\d{6,15}$/.test(d.phone)) throw new Error('sms.dispatch event lacks sharing, account, campaign or a normalized phone');
+  if (!d.sharingId || !d.accountId || !d.campaignId || !/^\d{6,15}$/.test(d.phone))
+    throw new Error('sms.dispatch event lacks sharing, account, campaign or a normalized phone');
   return {
     sharingId: d.sharingId,
     accountId: d.accountId,

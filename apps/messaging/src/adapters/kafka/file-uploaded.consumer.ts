@@ -47,6 +47,7 @@ export function decodeFileUploaded(value: Buffer, where: string): UploadedFile {
   } catch (err) {
     throw new PoisonMessageError(`undecodable file.uploaded at ${where}: ${(err as Error).message}`, { cause: err });
   }
-  if (!file?.accountId || !file.directoryId || !file.filename) throw new PoisonMessageError(`file.uploaded at ${where} lacks account, directory or filename`);
+  if (!file?.accountId || !file.directoryId || !file.filename)
+    throw new PoisonMessageError(`file.uploaded at ${where} lacks account, directory or filename`);
   return { accountId: file.accountId, directoryId: file.directoryId, filename: file.filename };
 }

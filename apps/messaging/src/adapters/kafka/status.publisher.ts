@@ -18,7 +18,9 @@ export function kafkaStatusEvents(producer: Producer, topic: string): StatusEven
         error: m.error ?? '',
         at: m.updatedAt.toISOString(),
       }).finish();
-      await producer.publish(topic, [{ key: m.phone, value: Buffer.from(value), eventId: `sms.status:${m.id}:${m.status}:${m.attempts}`, contentType: CONTENT_TYPE }]);
+      await producer.publish(topic, [
+        { key: m.phone, value: Buffer.from(value), eventId: `sms.status:${m.id}:${m.status}:${m.attempts}`, contentType: CONTENT_TYPE },
+      ]);
     },
   };
 }

@@ -24,7 +24,10 @@ export class MongoBindingRepository implements BindingRepository {
     const update = () =>
       this.docs.findOneAndUpdate(
         { directory_id: b.directoryId, file_name: b.fileName },
-        { $set: { account_id: b.accountId, campaign_id: b.campaignId, updated_at: b.updatedAt }, $setOnInsert: { created_at: b.createdAt } },
+        {
+          $set: { account_id: b.accountId, campaign_id: b.campaignId, updated_at: b.updatedAt },
+          $setOnInsert: { created_at: b.createdAt },
+        },
         { upsert: true, returnDocument: 'after' },
       );
     let doc;
@@ -45,5 +48,12 @@ export class MongoBindingRepository implements BindingRepository {
 }
 
 function toBinding(d: BindingDoc): DirectoryBinding {
-  return { accountId: d.account_id, campaignId: d.campaign_id, directoryId: d.directory_id, fileName: d.file_name, createdAt: d.created_at, updatedAt: d.updated_at };
+  return {
+    accountId: d.account_id,
+    campaignId: d.campaign_id,
+    directoryId: d.directory_id,
+    fileName: d.file_name,
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
+  };
 }

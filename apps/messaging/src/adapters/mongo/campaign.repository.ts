@@ -26,7 +26,16 @@ export class MongoCampaignRepository implements CampaignRepository {
   }
 
   async insert(c: SmsCampaign): Promise<void> {
-    await this.docs.insertOne({ _id: c.id, account_id: c.accountId, name: c.name, node_id: c.nodeId, flow_id: c.flowId, channel_id: c.channelId, message_template: c.messageTemplate, created_at: c.createdAt });
+    await this.docs.insertOne({
+      _id: c.id,
+      account_id: c.accountId,
+      name: c.name,
+      node_id: c.nodeId,
+      flow_id: c.flowId,
+      channel_id: c.channelId,
+      message_template: c.messageTemplate,
+      created_at: c.createdAt,
+    });
   }
 
   async findById(accountId: string, id: string): Promise<SmsCampaign | null> {

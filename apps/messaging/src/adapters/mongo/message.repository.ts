@@ -55,11 +55,23 @@ export class MongoMessageRepository implements MessageRepository {
     return again ? toMessage(again) : null;
   }
 
-  async finish(id: string, attempt: number, outcome: { status: MessageStatus; providerMessageId?: string; error?: string }, at: Date): Promise<void> {
+  async finish(
+    id: string,
+    attempt: number,
+    outcome: { status: MessageStatus; providerMessageId?: string; error?: string },
+    at: Date,
+  ): Promise<void> {
     // Conditional on our claim: a delivery report that overtook the provider's answer stays.
     await this.docs.updateOne(
       { _id: id, status: 'sending', attempts: attempt },
-      { $set: { status: outcome.status, provider_message_id: outcome.providerMessageId ?? null, error: outcome.error ?? null, updated_at: at } },
+      {
+        $set: {
+          status: outcome.status,
+          provider_message_id: outcome.providerMessageId ?? null,
+          error: outcome.error ?? null,
+          updated_at: at,
+        },
+      },
     );
   }
 

@@ -48,7 +48,11 @@ export class MongoOutboxProvider implements SmsProvider, OutboxReader {
     if (q.phone) filter.phone = q.phone;
     const after = q.cursor ? decodeCursor(q.cursor) : null;
     if (after) filter.$or = [{ created_at: { $lt: after.at } }, { created_at: after.at, _id: { $lt: after.id } }];
-    const docs = await this.docs.find(filter).sort({ created_at: -1, _id: -1 }).limit(q.limit + 1).toArray();
+    const docs = await this.docs
+      .find(filter)
+      .sort({ created_at: -1, _id: -1 })
+      .limit(q.limit + 1)
+      .toArray();
     const page = docs.slice(0, q.limit);
     const last = page[page.length - 1];
     return { items: page.map(toEntry), nextCursor: docs.length > q.limit && last ? encodeCursor(last.created_at, last._id) : null };
@@ -56,7 +60,15 @@ export class MongoOutboxProvider implements SmsProvider, OutboxReader {
 }
 
 function toEntry(d: OutboxDoc): OutboxEntry {
-  return { messageId: d._id, accountId: d.account_id, sharingId: d.sharing_id, phone: d.phone, text: d.text, status: d.status, createdAt: d.created_at };
+  return {
+    messageId: d._id,
+    accountId: d.account_id,
+    sharingId: d.sharing_id,
+    phone: d.phone,
+    text: d.text,
+    status: d.status,
+    createdAt: d.created_at,
+  };
 }
 
 // Keyset pagination (created_at, _id): stable while new messages arrive, unlike skip/offset.

@@ -53,7 +53,15 @@ export class MongoSharingRepository implements SharingRepository {
       }
     }
     try {
-      await this.sharings.insertOne({ _id: s.id, account_id: s.accountId, campaign_id: s.campaignId, created_at: s.createdAt, accepted: s.accepted, duplicates: s.duplicates, rejected: s.rejected });
+      await this.sharings.insertOne({
+        _id: s.id,
+        account_id: s.accountId,
+        campaign_id: s.campaignId,
+        created_at: s.createdAt,
+        accepted: s.accepted,
+        duplicates: s.duplicates,
+        rejected: s.rejected,
+      });
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
@@ -61,11 +69,24 @@ export class MongoSharingRepository implements SharingRepository {
 
   async findById(accountId: string, id: string): Promise<SmsSharing | null> {
     const d = await this.sharings.findOne({ _id: id, account_id: accountId }, BY_ID);
-    return d ? { id: d._id, accountId: d.account_id, campaignId: d.campaign_id, createdAt: d.created_at, accepted: d.accepted, duplicates: d.duplicates, rejected: d.rejected } : null;
+    return d
+      ? {
+          id: d._id,
+          accountId: d.account_id,
+          campaignId: d.campaign_id,
+          createdAt: d.created_at,
+          accepted: d.accepted,
+          duplicates: d.duplicates,
+          rejected: d.rejected,
+        }
+      : null;
   }
 
   async listRecipientPhones(sharingId: string): Promise<string[]> {
-    const docs = await this.recipients.find({ sharing_id: sharingId }, { projection: { phone: 1 } }).sort({ phone: 1 }).toArray();
+    const docs = await this.recipients
+      .find({ sharing_id: sharingId }, { projection: { phone: 1 } })
+      .sort({ phone: 1 })
+      .toArray();
     return docs.map((d) => d.phone);
   }
 }

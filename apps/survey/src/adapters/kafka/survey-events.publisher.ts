@@ -11,7 +11,9 @@ export function kafkaSurveyEvents(producer: Producer, topic: string): SurveyEven
   return {
     async answered(response: SurveyResponse) {
       const value = Buffer.from(SurveyAnswered.encode({ response: responseMessage(response) }).finish());
-      await producer.publish(topic, [{ key: response.customerId, value, eventId: `survey.answered:${response.id}`, contentType: CONTENT_TYPE }]);
+      await producer.publish(topic, [
+        { key: response.customerId, value, eventId: `survey.answered:${response.id}`, contentType: CONTENT_TYPE },
+      ]);
     },
   };
 }

@@ -18,7 +18,11 @@ interface CustomerDoc {
   updated_at: Date;
 }
 
-const FIELD: Record<IdentifierKind, 'external_id' | 'email_lower' | 'phone'> = { externalId: 'external_id', email: 'email_lower', phone: 'phone' };
+const FIELD: Record<IdentifierKind, 'external_id' | 'email_lower' | 'phone'> = {
+  externalId: 'external_id',
+  email: 'email_lower',
+  phone: 'phone',
+};
 
 const toCustomer = (d: CustomerDoc): Customer => ({
   id: d._id,
@@ -34,7 +38,8 @@ const toCustomer = (d: CustomerDoc): Customer => ({
 });
 
 /** Dotted paths merge a map key by key instead of replacing it (keys are checked in domain/). */
-const merged = (field: string, values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [`${field}.${k}`, v]));
+const merged = (field: string, values: Record<string, string>) =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [`${field}.${k}`, v]));
 
 export class MongoCustomerRepository implements CustomerRepository {
   private readonly customers: Collection<CustomerDoc>;
@@ -85,7 +90,11 @@ export class MongoCustomerRepository implements CustomerRepository {
       updated_at: ch.updatedAt,
     };
     try {
-      const doc = await this.customers.findOneAndUpdate({ _id: id, account_id: accountId }, { $set: set }, { returnDocument: 'after', hint: ID_KEY });
+      const doc = await this.customers.findOneAndUpdate(
+        { _id: id, account_id: accountId },
+        { $set: set },
+        { returnDocument: 'after', hint: ID_KEY },
+      );
       return doc ? toCustomer(doc) : null;
     } catch (err) {
       if (isDuplicateKeyError(err)) return 'duplicate';

@@ -24,8 +24,18 @@ export const LINK_INDEX = { customerNode: 'account_customer_node' } as const;
 export const surveyIndexes: IndexSpec = {
   channels: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
   customers: [
-    { key: { account_id: 1, external_id: 1 }, name: CUSTOMER_INDEX.externalId, unique: true, partialFilterExpression: { external_id: { $exists: true } } },
-    { key: { account_id: 1, email_lower: 1 }, name: CUSTOMER_INDEX.email, unique: true, partialFilterExpression: { email_lower: { $exists: true } } },
+    {
+      key: { account_id: 1, external_id: 1 },
+      name: CUSTOMER_INDEX.externalId,
+      unique: true,
+      partialFilterExpression: { external_id: { $exists: true } },
+    },
+    {
+      key: { account_id: 1, email_lower: 1 },
+      name: CUSTOMER_INDEX.email,
+      unique: true,
+      partialFilterExpression: { email_lower: { $exists: true } },
+    },
     { key: { account_id: 1, phone: 1 }, name: CUSTOMER_INDEX.phone, unique: true, partialFilterExpression: { phone: { $exists: true } } },
   ],
   links: [

@@ -103,7 +103,11 @@ export class MongoLinkRepository implements LinkRepository {
   }
 
   async markAnswered(linkId: string, activation: number, at: Date): Promise<boolean> {
-    const res = await this.links.updateOne({ _id: linkId, activation, answered_at: null }, { $set: { answered_at: at } }, { hint: ID_INDEX });
+    const res = await this.links.updateOne(
+      { _id: linkId, activation, answered_at: null },
+      { $set: { answered_at: at } },
+      { hint: ID_INDEX },
+    );
     return res.modifiedCount === 1;
   }
 }
