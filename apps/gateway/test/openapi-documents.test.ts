@@ -80,7 +80,7 @@ describe('the OpenAPI documents', () => {
 
   it('describes blob downloads (200, 206, HEAD) with the filename limit the router enforces', () => {
     const blob = apiDoc.paths['/public/v2/storage/blobs/{blob_token}/{filename}']!;
-    expect(Object.keys(blob.get!.responses).sort()).toEqual(['200', '206', '404', '410', '414', '416']);
+    expect(Object.keys(blob.get!.responses).sort()).toEqual(['200', '206', '400', '404', '410', '414', '416']);
     expect(blob.get!.responses['200']!.content).toHaveProperty(['application/octet-stream']);
     expect(blob).toHaveProperty('head');
     expect(blob.get!.parameters!.find((p) => p.name === 'filename')!.schema.maxLength).toBe(200);

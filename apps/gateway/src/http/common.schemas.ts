@@ -34,3 +34,17 @@ export const Id = (description: string) => Type.String({ minLength: 1, maxLength
 
 /** The account an admin route acts on. */
 export const AccountParams = Type.Object({ account_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/**
+ * A customer domain as the shortener accepts it (apps/shortener domain-name.ts): a bare host name of
+ * at least two labels, letters, digits and inner hyphens, the last label starting with a letter
+ * (no IP addresses); IDNs in their xn-- form.
+ */
+export const DomainName = (description: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 253,
+    pattern: '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.?$',
+    description,
+    examples: ['go.example.com'],
+  });

@@ -20,11 +20,19 @@ export async function registerOpenApi(app: FastifyInstance, opts: { title: strin
       if (!schema || schema.hide) return { schema, url };
       const docBody = (route.config as { openapiBody?: unknown } | undefined)?.openapiBody;
       const response = (schema.response ?? {}) as Record<string, unknown>;
+      // A page route (text/html) answers its own errors as pages, but the router's 414 comes before
+      // it runs, in the JSON error body; every route that validates input can answer 400.
+      const page = (schema.produces as string[] | undefined)?.includes('text/html');
+      const validates = Boolean(schema.params || schema.querystring || schema.body || docBody);
+      const edge = {
+        ...(validates && !page && errorResponses(400)),
+        ...(url.includes(':') && { 414: page ? jsonErrorOnly('URI too long (before the page route runs)') : errorResponses(414)[414] }),
+      };
       return {
         schema: {
           ...schema,
           ...(docBody ? { body: docBody } : {}),
-          ...(url.includes(':') && { response: { ...errorResponses(414), ...response } }),
+          response: { ...edge, ...response },
         },
         url,
       };
@@ -55,3 +63,6 @@ export async function registerOpenApi(app: FastifyInstance, opts: { title: strin
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
+
+/** A response in the JSON error body on a route whose other answers are HTML. */
+const jsonErrorOnly = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'ErrorBody#' } } } });

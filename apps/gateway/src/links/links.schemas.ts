@@ -1,4 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
+import { DomainName } from '../http/common.schemas.js';
 
 const example = {
   id: 'aZ3kP9q',
@@ -15,9 +16,7 @@ export const shortenBody = (maxUrlLength = DEFAULT_MAX_URL_LENGTH) =>
   Type.Object(
     {
       url: Type.String({ maxLength: maxUrlLength, description: 'The URL to shorten: http or https, kept exactly as given.' }),
-      domain: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 253, description: "A configured customer domain to use instead of the service's own." }),
-      ),
+      domain: Type.Optional(DomainName("A configured customer domain to use instead of the service's own.")),
     },
     { additionalProperties: false, examples: [{ url: example.fullUrl }] },
   );

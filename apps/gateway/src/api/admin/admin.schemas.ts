@@ -1,4 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
+import { DomainName } from '../../http/common.schemas.js';
 
 const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
 
@@ -71,12 +72,13 @@ export const DomainSchema = Type.Object(
 );
 
 export const DomainBody = Type.Object(
-  { domain: Type.String({ minLength: 1, maxLength: 253, description: 'A host name pointed at the link listener (https, port 443).' }) },
+  { domain: DomainName('A host name pointed at the link listener (https, port 443).') },
   { additionalProperties: false, examples: [{ domain: 'go.example.com' }] },
 );
 
 export const CodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) });
 export const DomainParams = Type.Object({
   account_id: Type.String({ minLength: 1, maxLength: 100 }),
-  domain: Type.String({ minLength: 1, maxLength: 253 }),
+  // The router refuses a path segment over 200 characters (414) before this schema is read.
+  domain: { ...DomainName('A domain of the account.'), maxLength: 200 },
 });

@@ -80,6 +80,7 @@ export const surveyPageRoutes =
           description: 'HTML. 200 the form (or "already answered"), 410 expired, 404 unknown link.',
           response: {
             200: htmlResponse('The survey, or "already answered"'),
+            400: htmlResponse('A query parameter out of range'),
             404: htmlResponse('Unknown link'),
             410: htmlResponse('Expired link'),
           },
