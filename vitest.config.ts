@@ -6,8 +6,8 @@ export default defineConfig({
       'packages/*',
       'apps/*',
       'infra',
-      // schemathesis over the OpenAPI documents (a few minutes): `./stack test` runs it as a
-      // step of its own after the other tests (`--project '!fuzz'`, then `--project fuzz`).
+      // schemathesis over the OpenAPI documents (a few minutes): `./stack fuzz` runs it on its own;
+      // `./stack test` runs every other project (`--project '!fuzz'`).
       { test: { name: 'fuzz', root: 'apps/gateway', include: ['test/fuzz/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 180_000 } },
     ],
     testTimeout: 60_000,

@@ -2,8 +2,8 @@
 // report, and exits non-zero when a test failed, a check failed, or vitest itself broke.
 import { readFileSync } from 'node:fs';
 
-// FILES: one vitest JSON report, or several separated by commas (./stack test runs the fuzz
-// project as a vitest run of its own); their counts are added up.
+// FILES: one vitest JSON report, or several separated by commas (e.g. runs of separate vitest
+// projects); their counts are added up.
 const [files, checksFailed = '0', vitestRc = '0'] = process.argv.slice(2);
 const reports = [];
 let missing = 0;
