@@ -4,10 +4,10 @@ import { ensureIndexes, isDuplicateKeyError } from '@feedback/kit-stores';
 import { MongoClient, type Collection, type Db } from 'mongodb';
 // The survey service's own index definitions, so the bench loads into exactly what it queries.
 import { CUSTOMER_INDEX, surveyIndexes } from '../../apps/survey/src/adapters/mongo/indexes.js';
-import { report, type Summary } from './compare.js';
+import { report, summarize } from './compare.js';
 import { runLoop } from './driver-loop.js';
 import { runLoad, type LoadResult } from './load.js';
-import { cpuPerRequest } from './process-stats.js';
+import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
 
 const CUSTOMERS = Number(process.env.BENCH_SURVEY_CUSTOMERS ?? 1_000_000);
 /** Two link channels on the one node: every customer has one link of each, 2,000,000 links in all. */
@@ -49,17 +49,6 @@ const emailOf = (i: number) => `customer${i}@bench.example`;
 const externalIdOf = (i: number) => `crm-${i}`;
 /** Channel 0's link is active; channel 1's is answered (i % 4 = 0), expired (1) or active (2, 3). */
 const expectedActive = (i: number) => (i % 4 < 2 ? 1 : 2);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const summarize = (name: string, label: string, runs: LoadResult[]): Summary => ({
-  name,
-  label,
-  rps: Math.round(median(runs.map((r) => r.rps))),
-  p50: median(runs.map((r) => r.p50)),
-  p99: median(runs.map((r) => r.p99)),
-  requests: runs.reduce((s, r) => s + r.requests, 0),
-  errors: runs.reduce((s, r) => s + r.errors, 0),
-});
 
 /**
  * The active survey query (docs/api.md "Active surveys") at scale: 1,000,000 customers and 2,000,000 survey links
@@ -190,16 +179,12 @@ export async function activeSurveysBench(opts: { durationSec: number; rounds: nu
         durationSec: opts.durationSec,
       }),
     );
-    const fmt = (o: Record<string, number>) =>
-      Object.entries(o)
-        .map(([k, v]) => `${k} ${v.toFixed(3)} ms`)
-        .join(', ');
     const directCpu = {
       'mongo (direct)': direct.perRequest.mongo ?? 0,
       'bench driver (direct)': direct.result.requests > 0 ? benchMs / direct.result.requests : 0,
     };
-    console.log(`\nCPU per request by phone, API (${Math.round(api.result.rps)} req/s): ${fmt(api.perRequest)}`);
-    console.log(`CPU per request by phone, direct (${Math.round(direct.result.rps)} req/s): ${fmt(directCpu)}`);
+    console.log(`\nCPU per request by phone, API (${Math.round(api.result.rps)} req/s): ${formatCpuPerRequest(api.perRequest)}`);
+    console.log(`CPU per request by phone, direct (${Math.round(direct.result.rps)} req/s): ${formatCpuPerRequest(directCpu)}`);
     const cpu = { ...api.perRequest, ...directCpu };
 
     const worstP99 = Math.max(...results.map((r) => r.subject.p99));

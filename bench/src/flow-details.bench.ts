@@ -2,7 +2,7 @@ import { readStackFile } from '@feedback/dev-stack';
 import { startBareServer } from './bare-server.js';
 import { compare } from './compare.js';
 import { runLoad } from './load.js';
-import { cpuPerRequest } from './process-stats.js';
+import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
 
 /** GET /external/v1/flows/{id} through the gateway vs a bare Node server answering the same JSON. */
 export async function flowDetailsBench(opts: { durationSec: number; rounds: number }) {
@@ -49,11 +49,7 @@ export async function flowDetailsBench(opts: { durationSec: number; rounds: numb
     const { perRequest } = await cpuPerRequest(['gateway', 'flow', 'mongo'], () =>
       runLoad({ url, headers, connections: 16, durationSec: opts.durationSec }),
     );
-    console.log(
-      `CPU per request: ${Object.entries(perRequest)
-        .map(([k, v]) => `${k} ${v.toFixed(3)} ms`)
-        .join(', ')}` + ' (mongo = the database server; flow cache hits skip it)',
-    );
+    console.log(`CPU per request: ${formatCpuPerRequest(perRequest)} (mongo = the database server; flow cache hits skip it)`);
     return { ...comparison, cpuPerRequestMs: perRequest };
   } finally {
     bare.stop();

@@ -43,3 +43,9 @@ export async function cpuPerRequest<T extends { requests: number }>(names: strin
   );
   return { result, perRequest };
 }
+
+/** "gateway 0.331 ms, flow 0.108 ms": CPU per request of each process, for the report line. */
+export const formatCpuPerRequest = (perRequest: Record<string, number>): string =>
+  Object.entries(perRequest)
+    .map(([name, ms]) => `${name} ${ms.toFixed(3)} ms`)
+    .join(', ');

@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import { startBareServer } from './bare-server.js';
 import { compare } from './compare.js';
 import { runLoad } from './load.js';
-import { cpuPerRequest } from './process-stats.js';
+import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
 
 /** GET {shortener_url}/{code} through the link listener vs a bare Node server answering the same 302. */
 export async function redirectsBench(opts: { durationSec: number; rounds: number }) {
@@ -35,11 +35,7 @@ export async function redirectsBench(opts: { durationSec: number; rounds: number
     const { perRequest } = await cpuPerRequest(['gateway', 'shortener', 'mongo'], () =>
       runLoad({ url, expectStatus: 302, connections: 16, durationSec: opts.durationSec }),
     );
-    console.log(
-      `CPU per request: ${Object.entries(perRequest)
-        .map(([k, v]) => `${k} ${v.toFixed(3)} ms`)
-        .join(', ')} (shortener/mongo: cache misses and clicks)`,
-    );
+    console.log(`CPU per request: ${formatCpuPerRequest(perRequest)} (shortener/mongo: cache misses and clicks)`);
     await verifyClicks(stack, 20_000);
     return { ...result, cpuPerRequestMs: perRequest };
   } finally {

@@ -4,7 +4,7 @@ import { MongoClient } from 'mongodb';
 import { report, summarize } from './compare.js';
 import { runLoop } from './driver-loop.js';
 import { runLoad, type LoadResult } from './load.js';
-import { cpuPerRequest } from './process-stats.js';
+import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
 
 /**
  * POST {shortener_url}/shorten (gateway → gRPC → shortener → db) vs the floor under it: an
@@ -55,11 +55,7 @@ export async function shortenBench(opts: { durationSec: number; rounds: number }
     const ratio = b.rps > 0 ? s.rps / b.rps : 0;
     report('shorten', [b, s], ratio, { rounds: opts.rounds, durationSec: opts.durationSec, connections: concurrency });
     const { perRequest } = await cpuPerRequest(['gateway', 'shortener', 'mongo'], () => viaApi(opts.durationSec));
-    console.log(
-      `CPU per request: ${Object.entries(perRequest)
-        .map(([k, v]) => `${k} ${v.toFixed(3)} ms`)
-        .join(', ')}`,
-    );
+    console.log(`CPU per request: ${formatCpuPerRequest(perRequest)}`);
     return { baseline: b, subject: s, ratio, cpuPerRequestMs: perRequest };
   } finally {
     await db.dropDatabase().catch(() => undefined);
