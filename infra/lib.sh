@@ -12,6 +12,15 @@ LOG_DIR="$LOCAL_DIR/logs"
 DATA_DIR="$LOCAL_DIR/data"
 mkdir -p "$CACHE_DIR/bin" "$RUN_DIR" "$LOG_DIR" "$DATA_DIR"
 
+# Node (npm, pnpm) and pip carry CA lists of their own and ignore the system's; where the network
+# to the registries needs the system store (a TLS-inspecting proxy), point them at it unless the
+# caller already chose (curl, Go and Maven read the system store anyway).
+SYSTEM_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt
+if [ -r "$SYSTEM_CA_BUNDLE" ]; then
+  export NODE_EXTRA_CA_CERTS="${NODE_EXTRA_CA_CERTS:-$SYSTEM_CA_BUNDLE}"
+  export PIP_CERT="${PIP_CERT:-$SYSTEM_CA_BUNDLE}"
+fi
+
 # Ports of the local stack: defined once in infra/ports.json (the apps' env defaults read the
 # same file); an environment variable of the same name overrides one. docker-compose.yml uses
 # the same values.
