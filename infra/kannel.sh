@@ -86,6 +86,10 @@ bearerbox-host = 127.0.0.1
 bearerbox-port = $KANNEL_SMSBOX_PORT
 sendsms-port = $KANNEL_SENDSMS_PORT
 sendsms-interface = 127.0.0.1
+# A delivery-report callback that fails (messaging restarting) is tried again every 3 s for a
+# minute instead of being dropped (Kannel's default is no retry).
+http-request-retry = 20
+http-queue-delay = 3
 log-file = "$LOG_DIR/kannel-smsbox-core.log"
 log-level = 1
 access-log = "$LOG_DIR/kannel-smsbox-access.log"
