@@ -6,9 +6,20 @@ export default defineConfig({
       'packages/*',
       'apps/*',
       'infra',
-      // schemathesis over the OpenAPI documents (a few minutes): `./stack fuzz` runs it on its own;
-      // `./stack test` runs every other project (`--project '!fuzz'`).
+      // Run by `./stack test` one after the other, after every other project (which run in parallel):
+      // schemathesis over the OpenAPI documents (a time budget nothing else may share; `./stack fuzz`
+      // alone), then the fault tests (they kill -9 and restart the stack's servers; `./stack faults`).
       { test: { name: 'fuzz', root: 'apps/gateway', include: ['test/fuzz/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 180_000 } },
+      {
+        test: {
+          name: 'faults',
+          root: 'apps/gateway',
+          include: ['test/faults/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
     ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
