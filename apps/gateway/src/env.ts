@@ -23,6 +23,8 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       GRPC_DEADLINE_MS: env.int(5000, 1),
       BODY_LIMIT_BYTES: env.int(1024 * 1024, 1024),
       TOKEN_CACHE_TTL_MS: env.int(30_000),
+      /** Memory for flow details kept in the gateway (flows never change; docs/decisions.md "Flow details cache"). */
+      FLOW_CACHE_MAX_BYTES: env.int(32 * 1024 * 1024, 1024),
       // Link listener ({shortener_url}); docs/decisions.md "Short links".
       REDIS_URL: env.string(`redis://${localAddr('REDIS_PORT')}`),
       KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),

@@ -69,7 +69,7 @@ const api = await buildApi({
   readiness: [{ name: 'mongo', check: async () => void (await mongo.db.command({ ping: 1 })) }, ...peers.readiness],
   // One line per feature folder of src/api/.
   features: [
-    flowsFeature({ flows: peers.ports.flow, accounts: accounts.accounts }),
+    flowsFeature({ flows: peers.ports.flow, accounts: accounts.accounts, flowCacheMaxBytes: config.FLOW_CACHE_MAX_BYTES }),
     filesFeature({ files: peers.ports.file, publicBaseUrl: config.PUBLIC_BASE_URL, maxUploadBytes: config.MAX_UPLOAD_BYTES }),
     adminFeature({ ...accounts, shortener: peers.ports.shortener }),
     surveysFeature({

@@ -68,6 +68,9 @@ describe('GET /external/v1/flows/{flowId}', () => {
     const stale = await api.request('GET', `/external/v1/flows/${flowId}`, { headers: { ...auth, 'if-none-match': '"something-else"' } });
     expect(stale.status).toBe(200);
     expect(stale.json.id).toBe(flowId);
+    // Later answers come from the gateway's cache (docs/decisions.md "Flow details cache"): the same bytes, still JSON.
+    expect(stale.text).toBe(first.text);
+    expect(stale.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const foreign = await api.request('GET', `/external/v1/flows/${flowId}`, {
       headers: { authorization: `Bearer ${other.integrationToken}`, 'if-none-match': etag! },
     });

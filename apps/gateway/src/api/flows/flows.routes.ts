@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf, type Authenticator } from '../../http/auth.js';
 import { errorResponses } from '../../http/common.schemas.js';
-import type { FlowsPort } from './flows.port.js';
-import { flowView } from './flows.views.js';
+import type { FastifyReply } from 'fastify';
+import type { FlowViewBytes, FlowViewCache } from './flow-view.cache.js';
 
 /**
  * Flows never change, so a flow's id (and the version of its view) names its representation:
@@ -23,7 +23,7 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
 }
 
 export const flowsRoutes =
-  (deps: { flows: Pick<FlowsPort, 'getFlow'>; auth: Authenticator }): FastifyPluginAsyncTypebox =>
+  (deps: { flowViews: Pick<FlowViewCache, 'peek' | 'load'>; auth: Authenticator }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/external/v1/flows/:flowId',
@@ -45,13 +45,21 @@ export const flowsRoutes =
           },
         },
       },
-      async (req, reply) => {
-        const { flow } = await deps.flows.getFlow({ accountId: principalOf(req).accountId, flowId: req.params.flowId });
-        const view = flowView(flow);
-        const etag = flowEtag(view.id);
-        reply.header('etag', etag).header('cache-control', 'private, no-cache');
-        if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send(null);
-        return view;
+      // Not async: a cached flow is answered in the same turn, without a promise (issue 12).
+      (req, reply) => {
+        const accountId = principalOf(req).accountId;
+        const ifNoneMatch = req.headers['if-none-match'];
+        const hit = deps.flowViews.peek(accountId, req.params.flowId);
+        if (hit) return sendFlow(reply, hit, ifNoneMatch);
+        return deps.flowViews.load(accountId, req.params.flowId).then((view) => sendFlow(reply, view, ifNoneMatch));
       },
     );
   };
+
+/** The view's bytes as they are (serialized once, when cached), or 304 when the poller has them. */
+function sendFlow(reply: FastifyReply, view: FlowViewBytes, ifNoneMatch: string | undefined) {
+  const etag = flowEtag(view.id);
+  reply.header('etag', etag).header('cache-control', 'private, no-cache');
+  if (matchesIfNoneMatch(ifNoneMatch, etag)) return reply.code(304).send(null);
+  return reply.type('application/json; charset=utf-8').send(view.json);
+}
