@@ -30,6 +30,29 @@ export const LocalizedText = Type.Unsafe<Record<string, string>>({
   examples: [{ en: 'How likely are you to recommend us?', tr: 'Bizi tavsiye etme olasılığınız nedir?' }],
 });
 
+/**
+ * Not only whitespace (the services trim): one character that String.prototype.trim keeps. The
+ * whitespace is spelled out, so that every JSON Schema dialect (ajv, Python's re) reads it alike.
+ */
+export const NON_BLANK = '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
+
+/** A UUID as the services check it (any case). */
+export const Uuid = (description: string) =>
+  Type.String({
+    minLength: 36,
+    maxLength: 36,
+    pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$',
+    description,
+  });
+
+/** The characters of a page token (base64url); only a next_page_token the same list answered is valid. */
+export const PageToken = () =>
+  Type.String({
+    maxLength: 500,
+    pattern: '^[A-Za-z0-9_-]*$',
+    description: 'next_page_token of the previous page, as it was (400 for any other value).',
+  });
+
 export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 
 /** The account an admin route acts on. */

@@ -11,12 +11,19 @@ const example = {
 /** The shortener's default MAX_URL_LENGTH; the gateway's MAX_URL_LENGTH must equal the shortener's. */
 export const DEFAULT_MAX_URL_LENGTH = 2048;
 
-/** The body of POST /shorten; its maxLength is the one enforced (the other URL rules are the shortener's). */
+/** The body of POST /shorten; its length limits are the ones enforced (the other URL rules are the shortener's). */
 export const shortenBody = (maxUrlLength = DEFAULT_MAX_URL_LENGTH) =>
   Type.Object(
     {
-      url: Type.String({ maxLength: maxUrlLength, description: 'The URL to shorten: http or https, kept exactly as given.' }),
-      domain: Type.Optional(DomainName("A configured customer domain to use instead of the service's own.")),
+      url: Type.String({
+        minLength: 1,
+        maxLength: maxUrlLength,
+        description:
+          'The URL to shorten, kept exactly as given: an absolute http or https URL with a host, without spaces, control characters, a backslash or a user name, not pointing at a short link domain (400 naming url otherwise).',
+      }),
+      domain: Type.Optional(
+        DomainName("A configured customer domain to use instead of the service's own (400 naming domain when it is not one)."),
+      ),
     },
     { additionalProperties: false, examples: [{ url: example.fullUrl }] },
   );

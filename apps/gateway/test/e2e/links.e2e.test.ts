@@ -83,7 +83,7 @@ describe('bad input never gives a redirect or a 5xx, always the error shape', ()
     ['the short domain itself', { url: `${base}/abcdefg` }, json, 400, 'url'],
     ['credentials in the URL', { url: 'https://bank.example@evil.example/login' }, json, 400, 'url'],
     ['raw spaces', { url: 'https://example.com/a b' }, json, 400, 'url'],
-    ['empty url', { url: '' }, json, 400, 'url'],
+    ['empty url', { url: '' }, json, 400, 'body.url'],
     ['missing url', {}, json, 400, 'body.url'],
     ['url not a string', { url: 42 }, json, 400, 'body.url'],
     ['unknown field', { url: 'https://example.com', admin: true }, json, 400, 'body.admin'],

@@ -18,9 +18,18 @@ export interface TenantFixture {
 
 export async function populatedAccount(label: string): Promise<TenantFixture> {
   const stack = stackClient();
-  // 503 is the documented "try again" of a busy or restarting service: the fixture retries it.
+  // 503 is the documented "try again" of a busy or restarting service: the fixture retries it
+  // (the public calls below are safe to repeat: the same customer gets the same link, the
+  // sharing has an idempotency key, a second directory is harmless).
   const api = {
     ...stack,
+    async request(...args: Parameters<typeof stack.request>) {
+      for (let attempt = 1; ; attempt++) {
+        const res = await stack.request(...args);
+        if (res.status !== 503 || attempt >= 5) return res;
+        await new Promise((r) => setTimeout(r, 1000 * attempt));
+      }
+    },
     async admin(method: string, path: string, body?: unknown) {
       for (let attempt = 1; ; attempt++) {
         try {

@@ -1,13 +1,9 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { DomainName } from '../../http/common.schemas.js';
+import { DomainName, NON_BLANK } from '../../http/common.schemas.js';
 
 const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
 
-/**
- * A name: 1-200 characters, not only whitespace (the service trims it). The pattern spells out
- * the whitespace String.prototype.trim removes, so that every JSON Schema dialect reads it alike.
- */
-const NON_BLANK = '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
+/** A name: 1-200 characters, not only whitespace (the service trims it). */
 const name = () => Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'Not only whitespace; stored trimmed.' });
 
 export const NameBody = Type.Object({ name: name() }, { additionalProperties: false });

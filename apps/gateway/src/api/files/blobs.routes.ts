@@ -8,13 +8,16 @@ import { BlobParams } from './files.schemas.js';
 /** 416 has no row in ERROR_TABLE: it exists only here, at the HTTP edge (docs/errors.md). */
 const RANGE_NOT_SATISFIABLE_CODE = 13020;
 
-const binary = (description: string) => ({
-  description,
-  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
-});
+// A file is answered with its stored content type (the file service's resolveContentType): the
+// type declared for the uploaded part, else one guessed from the file name, else
+// application/octet-stream. So any media type, hence the */* range.
+const bytes = { schema: { type: 'string', format: 'binary' } };
+const binary = (description: string) => ({ description, content: { 'application/octet-stream': bytes, '*/*': bytes } });
 /** For the OpenAPI document only (the bytes are streamed, never serialized); typed loosely so replies are too. */
 const BLOB_RESPONSES: Record<number, unknown> = {
-  200: binary('The whole file (HEAD: the same headers, no bytes). `Content-Type` is the stored type.'),
+  200: binary(
+    'The whole file (HEAD: the same headers, no bytes). `Content-Type` is the stored type: the one declared at upload, else one guessed from the file name (e.g. text/csv), else application/octet-stream.',
+  ),
   206: binary('The requested byte range (`Content-Range`).'),
   ...errorResponses(404, 410, 416),
 };

@@ -1,4 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
+import { PageToken } from '../../http/common.schemas.js';
 
 const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
 
@@ -160,10 +161,15 @@ export const SmsCampaignSchema = Type.Object(
 );
 
 export const SmsMessagesQuery = Type.Object({
-  phone: Type.Optional(Type.String({ maxLength: 64, description: 'Any notation; omitted lists every phone.' })),
+  phone: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: "Any notation, but a number of its country's numbering plan (400 otherwise); omitted lists every phone.",
+    }),
+  ),
   // A string: the API's validator does not coerce types, and a query string only has text.
   page_size: Type.Optional(Type.String({ pattern: '^(?:[1-9]|[1-9][0-9]|[1-4][0-9]{2}|500)$', description: '1-500, default 50.' })),
-  page_token: Type.Optional(Type.String({ maxLength: 500, description: 'next_page_token of the previous page.' })),
+  page_token: Type.Optional(PageToken()),
 });
 
 export const SmsMessagesPageSchema = Type.Object({

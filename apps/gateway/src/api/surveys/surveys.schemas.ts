@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { Id } from '../../http/common.schemas.js';
+import { Id, NON_BLANK, PageToken, Uuid } from '../../http/common.schemas.js';
 
 const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
 const Attributes = (description: string) =>
@@ -115,9 +115,9 @@ export const PersonalLinkSchema = Type.Object({
 
 export const ChannelBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK, description: 'Not only whitespace; stored trimmed.' }),
     node_id: Id('A node of the account.'),
-    flow_id: Id('A flow of the account.'),
+    flow_id: Uuid('A flow of the account.'),
     link_ttl_days: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 365, description: 'How long a personal link stays open after each activation; default 7.' }),
     ),
@@ -135,8 +135,8 @@ export const ChannelSchema = Type.Object(
 export const ResponsesQuery = Type.Object(
   {
     flow_id: Type.Optional(Id('Only the answers of this flow.')),
-    page_size: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1-200, default 50.' })),
-    page_token: Type.Optional(Type.String({ maxLength: 500, description: 'next_page_token of the previous page.' })),
+    page_size: Type.Optional(Type.String({ pattern: '^(?:0?[0-9]{1,2}|1[0-9]{2}|200)$', description: '1-200, default 50 (also for 0).' })),
+    page_token: Type.Optional(PageToken()),
   },
   { additionalProperties: false },
 );
