@@ -12,6 +12,8 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       PUBLIC_SHORTENER_URL: env.url(`http://${localAddr('LINK_PORT')}`).transform((u) => u.replace(/\/+$/, '')),
       SHORT_CODE_LENGTH: env.int(7, 6).refine((n) => n <= 32, 'must be at most 32'),
       MAX_URL_LENGTH: env.int(2048, 32),
+      /** How long a domain lookup is kept (a domain added or removed on another replica shows after this). */
+      DOMAIN_CACHE_TTL_MS: env.int(5_000, 0),
       CLICKS_TOPIC: env.string('link.clicked'),
       CLICKS_GROUP: env.string('shortener-clicks'),
       CLICKS_SESSION_TIMEOUT_MS: env.int(30_000, 6_000),

@@ -3,6 +3,7 @@ import { startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka } from '@feedback/kit-kafka';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { ShortenerServiceService } from '@feedback/proto/feedback/shortener/v1/shortener';
+import { CachedDomainRepository } from './adapters/cached-domain.repository.js';
 import { runClickConsumer } from './adapters/kafka/click.consumer.js';
 import { MongoClickTallyRepository } from './adapters/mongo/click-tally.repository.js';
 import { MongoDomainRepository } from './adapters/mongo/domain.repository.js';
@@ -22,7 +23,7 @@ await ensureIndexes(mongo.db, shortenerIndexes);
 const tallies = new MongoClickTallyRepository(mongo.db);
 const deps = {
   links: new MongoLinkRepository(mongo.db),
-  domains: new MongoDomainRepository(mongo.db),
+  domains: new CachedDomainRepository(new MongoDomainRepository(mongo.db), { ttlMs: config.DOMAIN_CACHE_TTL_MS, maxEntries: 10_000 }),
   tallies,
   clock: systemClock,
   newCode: () => newShortCode(config.SHORT_CODE_LENGTH),
