@@ -1,6 +1,6 @@
 import type { LoadResult } from './load.js';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 /**
  * A closed loop like autocannon's, for baselines that are not HTTP (a driver call): `concurrency`

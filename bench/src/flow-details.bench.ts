@@ -3,33 +3,29 @@ import { startBareServer } from './bare-server.js';
 import { compare } from './compare.js';
 import { runLoad } from './load.js';
 import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
+import { adminPost } from './stack-api.js';
+
+/** A flow with localized bodies and options, so its view is not trivial (also the soak's). */
+export const FLOW_QUESTIONS = [
+  { key: 'nps', body: { en: 'How likely are you to recommend us?', tr: 'Bizi tavsiye eder misiniz?' }, style: 'nps' },
+  {
+    key: 'why',
+    body: { en: 'Why?' },
+    style: 'multiple_choice',
+    options: ['a', 'b', 'c', 'd'].map((k) => ({ key: k, body: { en: `Option ${k}`, tr: `Seçenek ${k}` } })),
+  },
+  { key: 'comment', body: { en: 'Anything else?' }, style: 'long_text' },
+];
 
 /** GET /external/v1/flows/{id} through the gateway vs a bare Node server answering the same JSON. */
 export async function flowDetailsBench(opts: { durationSec: number; rounds: number }) {
   const stack = readStackFile();
-  const admin = async (path: string, body: unknown) => {
-    const res = await fetch(`${stack.base_url}/admin/v1${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${stack.admin_token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as Record<string, string>;
-  };
+  const admin = adminPost(stack.base_url!, stack.admin_token!);
   const account = await admin('/accounts', { name: 'bench' });
   const token = (await admin(`/accounts/${account.id}/tokens`, { kind: 'integration', name: 'bench' })).token;
   const flow = await admin(`/accounts/${account.id}/flows`, {
     name: 'Bench flow',
-    questions: [
-      { key: 'nps', body: { en: 'How likely are you to recommend us?', tr: 'Bizi tavsiye eder misiniz?' }, style: 'nps' },
-      {
-        key: 'why',
-        body: { en: 'Why?' },
-        style: 'multiple_choice',
-        options: ['a', 'b', 'c', 'd'].map((k) => ({ key: k, body: { en: `Option ${k}`, tr: `Seçenek ${k}` } })),
-      },
-      { key: 'comment', body: { en: 'Anything else?' }, style: 'long_text' },
-    ],
+    questions: FLOW_QUESTIONS,
   });
   const url = `${stack.base_url}/external/v1/flows/${flow.id}`;
   const headers = { authorization: `Bearer ${token}` };
