@@ -78,6 +78,16 @@ const dlr = await startDlrServer({
   deps,
   logger,
 });
+// gRPC first: a restarted service takes sharings at once, while its consumers join their groups
+// in the background (a restarted member waits for the killed one's session to expire; issue 13).
+const server = await startGrpcServer({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  logger,
+  services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }],
+});
+logger.info({ port: server.port, provider: deps.provider.name, dlr: dlr.url }, 'messaging service listening');
+
 const consumer = await runDispatchConsumer({
   kafka,
   topic: topics.dispatch,
@@ -87,6 +97,7 @@ const consumer = await runDispatchConsumer({
   maxAttempts: config.SMS_DISPATCH_MAX_ATTEMPTS,
   concurrency: config.SMS_DISPATCH_CONCURRENCY,
   partitions: config.SMS_DISPATCH_PARTITIONS_CONCURRENTLY,
+  background: true,
   // Without its consumer the service would silently stop sending: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
@@ -96,15 +107,9 @@ const csvConsumer = await runFileUploadedConsumer({
   groupId: config.FILE_UPLOADED_GROUP,
   deps,
   logger,
+  background: true,
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
-const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  logger,
-  services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }],
-});
-logger.info({ port: server.port, provider: deps.provider.name, dlr: dlr.url }, 'messaging service listening');
 
 onShutdown(logger, [
   { name: 'mongo', close: () => mongo.close() },

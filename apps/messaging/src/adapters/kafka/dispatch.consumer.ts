@@ -22,6 +22,8 @@ export interface DispatchConsumerOptions {
   /** Partitions handled at once (default 1). */
   partitions?: number;
   onCrash?: (err: Error) => void;
+  /** Return at once and join the group in the background (kit-kafka); a failed start goes to onCrash. */
+  background?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
     concurrency: opts.concurrency ?? 1,
     partitionsConsumedConcurrently: opts.partitions ?? 1,
     onCrash: opts.onCrash,
+    background: opts.background,
     handler: async (msg) => {
       let event;
       try {

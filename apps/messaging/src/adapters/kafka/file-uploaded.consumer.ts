@@ -14,6 +14,8 @@ export interface FileUploadedConsumerOptions {
   fromBeginning?: boolean;
   retryBackoffMs?: number;
   onCrash?: (err: Error) => void;
+  /** Return at once and join the group in the background (kit-kafka); a failed start goes to onCrash. */
+  background?: boolean;
 }
 
 /**
@@ -32,6 +34,7 @@ export function runFileUploadedConsumer(opts: FileUploadedConsumerOptions): Prom
     maxAttempts: 5,
     retryBackoffMs: opts.retryBackoffMs ?? 1_000,
     onCrash: opts.onCrash,
+    background: opts.background,
     handler: async (msg) => {
       const uploaded = decodeFileUploaded(msg.value, `${msg.topic}:${msg.partition}:${msg.offset}`);
       const result = await runCsvWorkflow(opts.deps, uploaded);
