@@ -3,7 +3,7 @@ import { type AppError } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
 import { createDirectory } from '../src/domain/directory.use-cases.js';
 import { deleteFile, sweepObjects } from '../src/domain/file.use-cases.js';
-import { republishUploads, uploadFile, type UploadRequest } from '../src/domain/upload.use-case.js';
+import { republishUploads, UPLOAD_PUBLISH_WAIT_MS, uploadFile, type UploadRequest } from '../src/domain/upload.use-case.js';
 import { memoryDeps } from './fakes/memory-deps.js';
 
 async function setup() {
@@ -90,6 +90,16 @@ describe('uploadFile', () => {
     await republishUploads({ ...deps, events });
     expect(state.published.map((p) => p.eventId)).toEqual([`file.uploaded:${file.id}`]);
     expect(state.outbox.size).toBe(0);
+  });
+  // Found by the fault tests: with Kafka killed, uploads hung for over 30 s (the producer's retries).
+  it('answers without waiting for a send that hangs (Kafka away): the event stays in the outbox', async () => {
+    const { deps, state, req, body } = await setup();
+    const events = { ...deps.events, uploaded: () => new Promise<never>(() => undefined) };
+    const started = Date.now();
+    const file = await uploadFile({ ...deps, events }, req(), body(['x']));
+    expect(Date.now() - started).toBeLessThan(UPLOAD_PUBLISH_WAIT_MS + 1_000);
+    expect(state.files.has(file.id)).toBe(true);
+    expect(state.outbox.has(file.id)).toBe(true);
   });
 });
 

@@ -80,21 +80,30 @@ export async function uploadFile(deps: Deps, req: UploadRequest, body: UploadBod
       throw err;
     }
     await deps.sweepList.drop(id).catch(() => undefined); // the sweep would keep it anyway: an entry owns it
-    await publishUploaded(deps, file);
+    await publishUploaded(deps, file, UPLOAD_PUBLISH_WAIT_MS);
     return file;
   } finally {
     if (!body.bytes.readableEnded) body.bytes.destroy();
   }
 }
 
+/**
+ * How long an upload's answer waits for its file.uploaded to reach Kafka. With Kafka away the
+ * producer retries for half a minute; the entry is stored and the event is in the outbox, so the
+ * caller gets its 201 now and the send goes on (or the sweep retries it).
+ */
+export const UPLOAD_PUBLISH_WAIT_MS = 2_000;
+
 /** Best effort here; republishUploads() retries what did not go out, under the same event id. */
-async function publishUploaded(deps: Pick<Deps, 'events' | 'outbox' | 'logger'>, file: FileEntry) {
-  try {
-    await deps.events.uploaded(file);
-    await deps.outbox.drop(file.id);
-  } catch (err) {
-    deps.logger.warn({ err, file_id: file.id }, 'file.uploaded not published yet; the sweep retries');
-  }
+async function publishUploaded(deps: Pick<Deps, 'events' | 'outbox' | 'logger'>, file: FileEntry, waitMs = 0) {
+  const sent = deps.events
+    .uploaded(file)
+    .then(() => deps.outbox.drop(file.id))
+    .catch((err: unknown) => deps.logger.warn({ err, file_id: file.id }, 'file.uploaded not published yet; the sweep retries'));
+  if (waitMs <= 0) return sent;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([sent, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+  clearTimeout(timer);
 }
 
 /** Publishes file.uploaded for outbox entries older than `olderThanMs` (an upload's own try failed). */
