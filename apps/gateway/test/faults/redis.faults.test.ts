@@ -1,0 +1,10 @@
+import { describe, expect, it } from 'vitest';
+import { faultUnderLoad } from './fault-scenario.js';
+
+describe('kill -9 of Redis', () => {
+  it('under load: nothing acknowledged lost, only 503s in the error shape meanwhile, recovered without a hand', async () => {
+    const { problems, lost } = await faultUnderLoad('redis');
+    expect.soft(problems, 'answers clients should not have seen').toEqual([]);
+    expect.soft(lost, 'acknowledged and lost').toEqual([]);
+  });
+});
