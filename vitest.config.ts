@@ -6,13 +6,16 @@ export default defineConfig({
       'packages/*',
       'apps/*',
       'infra',
-      // Run by `./stack test` one after the other, after every other project (which run in parallel):
+      // The `solo-` projects must run alone: `./stack test` runs them one after the other after every
+      // other project (`--project '!solo-*'`, which run in parallel):
       // schemathesis over the OpenAPI documents (a time budget nothing else may share; `./stack fuzz`
       // alone), then the fault tests (they kill -9 and restart the stack's servers; `./stack faults`).
-      { test: { name: 'fuzz', root: 'apps/gateway', include: ['test/fuzz/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 180_000 } },
+      {
+        test: { name: 'solo-fuzz', root: 'apps/gateway', include: ['test/fuzz/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 180_000 },
+      },
       {
         test: {
-          name: 'faults',
+          name: 'solo-faults',
           root: 'apps/gateway',
           include: ['test/faults/**/*.test.ts'],
           testTimeout: 300_000,

@@ -3,7 +3,7 @@ import { readStackFile } from '@feedback/dev-stack';
 import { ensureIndexes, isDuplicateKeyError } from '@feedback/kit-stores';
 import { MongoClient, type Collection, type Db } from 'mongodb';
 // The survey service's own index definitions, so the bench loads into exactly what it queries.
-import { CUSTOMER_INDEX, surveyIndexes } from '../../apps/survey/src/adapters/mongo/indexes.js';
+import { retiredSurveyIndexes, surveyIndexes } from '../../apps/survey/src/adapters/mongo/indexes.js';
 import { report, summarize } from './compare.js';
 import { runLoop } from './driver-loop.js';
 import { runLoad, type LoadResult } from './load.js';
@@ -88,16 +88,12 @@ export async function activeSurveysBench(opts: { durationSec: number; rounds: nu
           : kind === 'email'
             ? { account_id: accountId, email_lower: emailOf(i) }
             : { account_id: accountId, external_id: externalIdOf(i) };
-      const hint = kind === 'phone' ? CUSTOMER_INDEX.phone : kind === 'email' ? CUSTOMER_INDEX.email : CUSTOMER_INDEX.externalId;
-      const customer = await customers.findOne(filter, { hint });
+      const customer = await customers.findOne(filter);
       if (!customer) return [];
-      return links
-        .find(
-          { account_id: accountId, customer_id: customer._id, node_id: nodeId, answered_at: null, expires_at: { $gt: new Date() } },
-          { hint: 'account_customer_node' },
-        )
-        .limit(MAX_LINKS)
-        .toArray();
+      const now = new Date();
+      return (await links.find({ account_id: accountId, customer_id: customer._id, node_id: nodeId }).toArray())
+        .filter((l) => l.answered_at === null && l.expires_at > now)
+        .slice(0, MAX_LINKS);
     };
     const url = `${stack.base_url}/external/v1/nodes/${nodeId}/active_surveys`;
     const headers = { authorization: `Bearer ${set.integration_token}`, 'content-type': 'application/json' };
@@ -241,7 +237,7 @@ async function dataset(db: Db, baseUrl: string, adminToken: string): Promise<Mar
   } else {
     console.log(`resuming the load at customer ${marker.loaded} of ${marker.customers}`);
   }
-  await ensureIndexes(db, surveyIndexes);
+  await ensureIndexes(db, surveyIndexes, retiredSurveyIndexes);
   if (process.env.BENCH_SURVEY_PARTIAL === '1') {
     console.log(`measuring over the ${marker.loaded} customers loaded so far (BENCH_SURVEY_PARTIAL=1)`);
     return marker;

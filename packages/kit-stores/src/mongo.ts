@@ -58,6 +58,8 @@ export async function connectMongo(opts: MongoOptions): Promise<MongoHandle> {
 
 /** Index specs per collection, as main.ts declares them next to the repositories. */
 export type IndexSpec = Record<string, IndexDescription[]>;
+/** Names of indexes an earlier version made and this one replaced, per collection: dropped at start-up. */
+export type RetiredIndexes = Record<string, string[]>;
 
 /**
  * Creates the indexes at start-up. Idempotent: an identical index that already exists is a
@@ -66,7 +68,19 @@ export type IndexSpec = Record<string, IndexDescription[]>;
  * TTL indexes (`expireAfterSeconds`) are fine: the server removes due documents about once a
  * minute, so use them for housekeeping, never for a rule that must hold at an exact time.
  */
-export async function ensureIndexes(db: Db, spec: IndexSpec): Promise<void> {
+export async function ensureIndexes(db: Db, spec: IndexSpec, retired: RetiredIndexes = {}): Promise<void> {
+  for (const [collection, names] of Object.entries(retired)) {
+    for (const name of names) {
+      // An index replaced by one of another name goes first, so a database made by an older
+      // version keeps no rule the code no longer states. Gone already (or no collection): fine.
+      await db
+        .collection(collection)
+        .dropIndex(name)
+        .catch((err: { codeName?: string; code?: number }) => {
+          if (err.codeName !== 'IndexNotFound' && err.code !== 27 && err.codeName !== 'NamespaceNotFound' && err.code !== 26) throw err;
+        });
+    }
+  }
   for (const [collection, indexes] of Object.entries(spec)) {
     try {
       if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
@@ -109,10 +123,3 @@ export async function insertOnce<T extends Document & { _id: string }>(collectio
 function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }
-
-/**
- * Options for a query or update whose filter names `_id` and more fields (`{_id, account_id}`):
- * MongoDB picks the `_id` index by itself, but the local server (SecantusDB) scans the whole
- * collection unless told (docs/decisions.md "Local MongoDB server"). Harmless on MongoDB.
- */
-export const BY_ID = { hint: '_id_' } as const;

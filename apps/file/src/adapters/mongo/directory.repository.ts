@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { BY_ID, insertOnce } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { Directory } from '../../domain/directory.js';
 import type { DirectoryRepository } from '../../domain/ports.js';
 
@@ -26,7 +26,7 @@ export class MongoDirectoryRepository implements DirectoryRepository {
   }
 
   async findById(accountId: string, id: string): Promise<Directory | null> {
-    const doc = await this.directories.findOne({ _id: id, account_id: accountId }, BY_ID);
+    const doc = await this.directories.findOne({ _id: id, account_id: accountId });
     return doc ? toDirectory(doc) : null;
   }
 

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { BY_ID, insertOnce } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { FileEntry } from '../../domain/file-entry.js';
 import type { ExpiryRepository } from '../../domain/ports.js';
 import { FILES, toFileEntry, type FileDoc } from './file-doc.js';
@@ -41,7 +41,7 @@ export class MongoExpiryRepository implements ExpiryRepository {
   }
 
   async setExpired(id: string, at: Date): Promise<FileEntry | null> {
-    await this.files.updateOne({ _id: id, expired_at: null }, { $set: { expired_at: at } }, BY_ID);
+    await this.files.updateOne({ _id: id, expired_at: null }, { $set: { expired_at: at } });
     const doc = await this.files.findOne({ _id: id });
     return doc ? toFileEntry(doc) : null;
   }

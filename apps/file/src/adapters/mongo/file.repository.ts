@@ -1,5 +1,4 @@
 import type { Collection, Db } from 'mongodb';
-import { BY_ID } from '@feedback/kit-stores';
 import type { FileEntry } from '../../domain/file-entry.js';
 import type { FileRepository } from '../../domain/ports.js';
 import { FILES, toFileDoc, toFileEntry, type FileDoc } from './file-doc.js';
@@ -16,7 +15,7 @@ export class MongoFileRepository implements FileRepository {
   }
 
   async findById(accountId: string, directoryId: string, id: string): Promise<FileEntry | null> {
-    const doc = await this.files.findOne({ _id: id, account_id: accountId, directory_id: directoryId }, BY_ID);
+    const doc = await this.files.findOne({ _id: id, account_id: accountId, directory_id: directoryId });
     return doc ? toFileEntry(doc) : null;
   }
 

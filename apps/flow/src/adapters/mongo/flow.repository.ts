@@ -1,5 +1,4 @@
 import type { Collection, Db } from 'mongodb';
-import { BY_ID } from '@feedback/kit-stores';
 import type { Flow } from '../../domain/flow.js';
 import type { FlowRepository } from '../../domain/ports.js';
 
@@ -29,7 +28,7 @@ export class MongoFlowRepository implements FlowRepository {
   }
 
   async findById(accountId: string, flowId: string): Promise<Flow | null> {
-    const doc = await this.flows.findOne({ _id: flowId, account_id: accountId }, BY_ID);
+    const doc = await this.flows.findOne({ _id: flowId, account_id: accountId });
     if (!doc) return null;
     return { id: doc._id, accountId: doc.account_id, name: doc.name, questions: doc.questions, createdAt: doc.created_at };
   }

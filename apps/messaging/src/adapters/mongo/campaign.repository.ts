@@ -1,5 +1,4 @@
 import type { Collection, Db } from 'mongodb';
-import { BY_ID } from '@feedback/kit-stores';
 import type { CampaignRepository } from '../../domain/ports.js';
 import type { SmsCampaign } from '../../domain/sharing.js';
 
@@ -57,7 +56,7 @@ export class MongoCampaignRepository implements CampaignRepository {
   }
 
   private async load(accountId: string, id: string): Promise<SmsCampaign | null> {
-    const d = await this.docs.findOne({ _id: id, account_id: accountId }, BY_ID);
+    const d = await this.docs.findOne({ _id: id, account_id: accountId });
     return d ? toCampaign(d) : null;
   }
 }

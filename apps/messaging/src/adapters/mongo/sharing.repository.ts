@@ -1,4 +1,4 @@
-import { BY_ID, isDuplicateKeyError } from '@feedback/kit-stores';
+import { isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { SharingRepository } from '../../domain/ports.js';
 import type { Recipient, RejectedPhone, SmsSharing } from '../../domain/sharing.js';
@@ -68,7 +68,7 @@ export class MongoSharingRepository implements SharingRepository {
   }
 
   async findById(accountId: string, id: string): Promise<SmsSharing | null> {
-    const d = await this.sharings.findOne({ _id: id, account_id: accountId }, BY_ID);
+    const d = await this.sharings.findOne({ _id: id, account_id: accountId });
     return d
       ? {
           id: d._id,

@@ -1,4 +1,4 @@
-import { BY_ID, insertOnce } from '@feedback/kit-stores';
+import { insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { ClickTally, ClickTallyRepository } from '../../domain/ports.js';
 
@@ -30,11 +30,7 @@ export class MongoClickTallyRepository implements ClickTallyRepository {
   async advance(code: string, partition: number, change: { from: number | null; to: number; add: number }): Promise<boolean> {
     const path = `checkpoints.${key(partition)}`;
     const expected = change.from === null ? { $exists: false } : change.from;
-    const res = await this.tallies.updateOne(
-      { _id: code, [path]: expected },
-      { $inc: { count: change.add }, $set: { [path]: change.to } },
-      BY_ID,
-    );
+    const res = await this.tallies.updateOne({ _id: code, [path]: expected }, { $inc: { count: change.add }, $set: { [path]: change.to } });
     if (res.matchedCount === 1) return true;
     if (change.from !== null) return false;
     // No document yet: the first click of this link. A concurrent first insert loses here and retries.

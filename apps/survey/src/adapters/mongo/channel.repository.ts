@@ -1,7 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { Channel, ChannelKind } from '../../domain/channel.js';
 import type { ChannelRepository } from '../../domain/ports.js';
-import { ID_INDEX } from './indexes.js';
 
 interface ChannelDoc {
   _id: string;
@@ -52,7 +51,7 @@ export class MongoChannelRepository implements ChannelRepository {
   }
 
   async findById(accountId: string, id: string): Promise<Channel | null> {
-    const doc = await this.channels.findOne({ _id: id, account_id: accountId }, { hint: ID_INDEX });
+    const doc = await this.channels.findOne({ _id: id, account_id: accountId });
     return doc ? toChannel(doc) : null;
   }
 

@@ -2,7 +2,6 @@ import { isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { Customer, CustomerChanges, IdentifierKind } from '../../domain/customer.js';
 import type { CustomerRepository } from '../../domain/ports.js';
-import { CUSTOMER_INDEX, ID_INDEX, ID_KEY } from './indexes.js';
 
 interface CustomerDoc {
   _id: string;
@@ -49,12 +48,13 @@ export class MongoCustomerRepository implements CustomerRepository {
   }
 
   async findBy(accountId: string, kind: IdentifierKind, value: string): Promise<Customer | null> {
-    const doc = await this.customers.findOne({ account_id: accountId, [FIELD[kind]]: value }, { hint: CUSTOMER_INDEX[kind] });
+    // Exactly the fields of the identifier's index (indexes.ts).
+    const doc = await this.customers.findOne({ account_id: accountId, [FIELD[kind]]: value });
     return doc ? toCustomer(doc) : null;
   }
 
   async findById(accountId: string, id: string): Promise<Customer | null> {
-    const doc = await this.customers.findOne({ _id: id, account_id: accountId }, { hint: ID_INDEX });
+    const doc = await this.customers.findOne({ _id: id, account_id: accountId });
     return doc ? toCustomer(doc) : null;
   }
 
@@ -90,11 +90,7 @@ export class MongoCustomerRepository implements CustomerRepository {
       updated_at: ch.updatedAt,
     };
     try {
-      const doc = await this.customers.findOneAndUpdate(
-        { _id: id, account_id: accountId },
-        { $set: set },
-        { returnDocument: 'after', hint: ID_KEY },
-      );
+      const doc = await this.customers.findOneAndUpdate({ _id: id, account_id: accountId }, { $set: set }, { returnDocument: 'after' });
       return doc ? toCustomer(doc) : null;
     } catch (err) {
       if (isDuplicateKeyError(err)) return 'duplicate';

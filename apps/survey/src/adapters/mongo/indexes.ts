@@ -1,25 +1,25 @@
 import type { IndexSpec } from '@feedback/kit-stores';
 
 /*
- * Partial unique indexes: a customer without an e-mail (say) is not in the e-mail index, so
- * any number of them may exist. The local server (SecantusDB) picks an index by itself only
- * when the filter names exactly that index's fields: a partial index, or any filter with one
- * field more than its index (`{_id, account_id}`, the active query's `answered_at` and
- * `expires_at`), is a collection scan there, over 2,000,000 links in the benchmark. So every
- * such query names its index in `hint`; MongoDB accepts the same hints.
+ * Partial unique indexes: a customer without an e-mail (say) is not in the e-mail index, so any
+ * number of them may exist. Each partial filter is a string range (`{$gte: ''}`: every string),
+ * not `{$exists: true}`: the local server (SecantusDB 0.7) uses a partial index only when it can
+ * prove the query implies the filter, and it reasons about equality and ranges, not `$exists`;
+ * MongoDB proves both. No query names an index (`hint`): SecantusDB answers a hint by walking the
+ * WHOLE index, so a hinted lookup costs a scan of the collection (docs/decisions.md "Local
+ * MongoDB server"). Every query is shaped so that both servers pick an index by themselves:
+ * equality on exactly an index's fields, or `_id` first (a point lookup, the rest checked on the
+ * one document); what an index cannot serve is filtered in code (link.repository.ts).
  */
 
-/** Lookups by `_id` that also check the account (or the activation): the primary key. */
-export const ID_INDEX = '_id_';
-/** The same, for findOneAndUpdate (whose typings take a key pattern only). */
-export const ID_KEY = { _id: 1 } as const;
 export const CUSTOMER_INDEX = {
-  externalId: 'account_external_id',
-  email: 'account_email',
-  phone: 'account_phone',
+  externalId: 'account_external_id_str',
+  email: 'account_email_str',
+  phone: 'account_phone_str',
 } as const;
 
-export const LINK_INDEX = { customerNode: 'account_customer_node' } as const;
+/** Every string: the partial filter of the identifier indexes (see above). */
+const ANY_STRING = { $gte: '' };
 
 export const surveyIndexes: IndexSpec = {
   channels: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
@@ -28,25 +28,32 @@ export const surveyIndexes: IndexSpec = {
       key: { account_id: 1, external_id: 1 },
       name: CUSTOMER_INDEX.externalId,
       unique: true,
-      partialFilterExpression: { external_id: { $exists: true } },
+      partialFilterExpression: { external_id: ANY_STRING },
     },
     {
       key: { account_id: 1, email_lower: 1 },
       name: CUSTOMER_INDEX.email,
       unique: true,
-      partialFilterExpression: { email_lower: { $exists: true } },
+      partialFilterExpression: { email_lower: ANY_STRING },
     },
-    { key: { account_id: 1, phone: 1 }, name: CUSTOMER_INDEX.phone, unique: true, partialFilterExpression: { phone: { $exists: true } } },
+    { key: { account_id: 1, phone: 1 }, name: CUSTOMER_INDEX.phone, unique: true, partialFilterExpression: { phone: ANY_STRING } },
   ],
   links: [
     { key: { account_id: 1, channel_id: 1, customer_id: 1 }, name: 'account_channel_customer', unique: true },
     { key: { token: 1 }, name: 'token', unique: true },
-    { key: { account_id: 1, customer_id: 1, node_id: 1 }, name: LINK_INDEX.customerNode },
+    { key: { account_id: 1, customer_id: 1, node_id: 1 }, name: 'account_customer_node' },
   ],
   responses: [
     { key: { link_id: 1, activation: 1 }, name: 'link_activation', unique: true },
     { key: { account_id: 1, flow_id: 1, sort_key: -1 }, name: 'account_flow_newest' },
     { key: { account_id: 1, sort_key: -1 }, name: 'account_newest' },
-    { key: { event_pending_since: 1 }, name: 'event_pending', partialFilterExpression: { event_pending_since: { $exists: true } } },
+    // Not partial: SecantusDB would not use it for a date range (see above); absent values sort first.
+    { key: { event_pending_since: 1 }, name: 'event_pending_since' },
   ],
+};
+
+/** Indexes of earlier versions, dropped at start-up: the `$exists` partial filters (see above). */
+export const retiredSurveyIndexes = {
+  customers: ['account_external_id', 'account_email', 'account_phone'],
+  responses: ['event_pending'],
 };

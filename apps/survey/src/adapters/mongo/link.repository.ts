@@ -2,7 +2,6 @@ import { isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { SurveyLink } from '../../domain/link.js';
 import type { LinkActivation, LinkRepository } from '../../domain/ports.js';
-import { ID_INDEX, LINK_INDEX } from './indexes.js';
 
 interface LinkDoc {
   _id: string;
@@ -41,6 +40,9 @@ const toLink = (d: LinkDoc): SurveyLink => ({
   builtInResponses: d.built_in_responses ?? {},
   createdAt: d.created_at,
 });
+
+/** A customer has one link per channel; more active ones at one node than this are not listed. */
+const MAX_ACTIVE = 500;
 
 export class MongoLinkRepository implements LinkRepository {
   private readonly links: Collection<LinkDoc>;
@@ -85,29 +87,17 @@ export class MongoLinkRepository implements LinkRepository {
   }
 
   async findActive(q: { accountId: string; customerId: string; nodeId: string; channelId?: string; now: Date }): Promise<SurveyLink[]> {
-    const docs = await this.links
-      .find(
-        {
-          account_id: q.accountId,
-          customer_id: q.customerId,
-          node_id: q.nodeId,
-          ...(q.channelId ? { channel_id: q.channelId } : {}),
-          answered_at: null,
-          expires_at: { $gt: q.now },
-        },
-        { hint: LINK_INDEX.customerNode },
-      )
-      .limit(500)
-      .toArray();
-    return docs.map(toLink);
+    // Equality on exactly the fields of the account_customer_node index, so either server walks only this
+    // customer's links at the node (one per channel); the rest is checked here (indexes.ts).
+    const docs = await this.links.find({ account_id: q.accountId, customer_id: q.customerId, node_id: q.nodeId }).toArray();
+    return docs
+      .filter((d) => (!q.channelId || d.channel_id === q.channelId) && (d.answered_at ?? null) === null && d.expires_at > q.now)
+      .slice(0, MAX_ACTIVE)
+      .map(toLink);
   }
 
   async markAnswered(linkId: string, activation: number, at: Date): Promise<boolean> {
-    const res = await this.links.updateOne(
-      { _id: linkId, activation, answered_at: null },
-      { $set: { answered_at: at } },
-      { hint: ID_INDEX },
-    );
+    const res = await this.links.updateOne({ _id: linkId, activation, answered_at: null }, { $set: { answered_at: at } });
     return res.modifiedCount === 1;
   }
 }

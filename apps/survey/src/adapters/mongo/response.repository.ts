@@ -94,14 +94,13 @@ export class MongoResponseRepository implements ResponseRepository {
       ...(p.flowId ? { flow_id: p.flowId } : {}),
       ...(p.before ? { sort_key: { $lt: p.before } } : {}),
     };
-    const hint = p.flowId ? 'account_flow_newest' : 'account_newest';
-    const docs = await this.responses.find(filter, { hint }).sort({ sort_key: -1 }).limit(p.limit).toArray();
+    const docs = await this.responses.find(filter).sort({ sort_key: -1 }).limit(p.limit).toArray();
     return docs.map(toResponse);
   }
 
   async unpublished(before: Date, limit: number): Promise<SurveyResponse[]> {
     const docs = await this.responses
-      .find({ event_pending_since: { $lte: before } }, { hint: 'event_pending' })
+      .find({ event_pending_since: { $lte: before } })
       .sort({ event_pending_since: 1 })
       .limit(limit)
       .toArray();

@@ -20,8 +20,8 @@ export class MongoNodeRepository implements NodeRepository {
   }
 
   async findById(accountId: string, nodeId: string): Promise<Node | null> {
-    // The hint: SecantusDB scans the collection for `{_id, account_id}` unless told (MongoDB picks _id anyway).
-    const d = await this.col.findOne({ _id: nodeId, account_id: accountId }, { hint: '_id_' });
+    // `_id` first: both servers look the one document up by its key (no hint: docs/decisions.md "Local MongoDB server").
+    const d = await this.col.findOne({ _id: nodeId, account_id: accountId });
     return d ? { id: d._id, accountId: d.account_id, name: d.name, createdAt: d.created_at } : null;
   }
 }
