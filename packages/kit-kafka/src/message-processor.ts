@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '@feedback/kit-core';
+import { AppError, isOutage, type Logger } from '@feedback/kit-core';
 import type { KafkaMessage } from 'kafkajs';
 import { deadLetterMessage, PoisonMessageError, type FailedMessage } from './dead-letter.js';
 import { decodeHeaders, KAFKA_HEADERS } from './headers.js';
@@ -36,6 +36,12 @@ export interface ProcessorDeps {
   maxAttempts: number;
   retryBackoffMs: number;
   isRetriable: (err: unknown) => boolean;
+  /**
+   * How long failures caused by an outage (a database, broker or peer service unreachable or
+   * timing out: `isOutage`, or an AppError of kind "unavailable") are retried without counting
+   * toward `maxAttempts`; default 10 minutes. A dependency restarting must not dead-letter work.
+   */
+  outageWaitMs?: number;
   logger: Logger;
   /** False once the consumer is stopping or lost the partition: stop retrying, leave the offset uncommitted. */
   live: () => boolean;
@@ -46,6 +52,10 @@ export interface ProcessorDeps {
 export type Outcome = 'handled' | 'skipped' | 'dead-lettered' | 'abandoned';
 
 const MAX_BACKOFF_MS = 10_000;
+const DEFAULT_OUTAGE_WAIT_MS = 10 * 60_000;
+
+/** A dependency is away (not the message's fault): worth waiting for rather than dead-lettering. */
+export const isOutageFailure = (err: unknown) => isOutage(err) || (err instanceof AppError && err.kind === 'unavailable');
 
 /**
  * Runs one message to an outcome that allows its offset to be committed ('abandoned' does not).
@@ -64,7 +74,10 @@ export async function processMessage(msg: ConsumedMessage, deps: ProcessorDeps):
     log.debug('event already processed; skipped');
     return 'skipped';
   }
-  for (let attempt = 1; ; attempt++) {
+  const outageWaitMs = deps.outageWaitMs ?? DEFAULT_OUTAGE_WAIT_MS;
+  let outageSince: number | undefined;
+  // `attempt` counts the failures that are the message's own; waits through an outage do not.
+  for (let attempt = 1, tries = 1; ; tries++) {
     let failed = false;
     let error: unknown;
     try {
@@ -78,14 +91,19 @@ export async function processMessage(msg: ConsumedMessage, deps: ProcessorDeps):
       return 'handled';
     }
     const poison = error instanceof PoisonMessageError || !deps.isRetriable(error);
-    if (poison || attempt >= deps.maxAttempts) {
+    const outage = !poison && isOutageFailure(error);
+    if (outage) outageSince ??= Date.now();
+    else outageSince = undefined;
+    const waitingOutOutage = outage && Date.now() - outageSince! < outageWaitMs;
+    if (poison || (!waitingOutOutage && attempt >= deps.maxAttempts)) {
       const topic = deps.deadLetterTopic(msg.topic);
-      await deps.deadLetters.publish(topic, [deadLetterMessage(msg, deps.group, error, attempt)]);
-      log.error({ err: error, attempts: attempt, dead_letter_topic: topic }, 'message dead-lettered');
+      await deps.deadLetters.publish(topic, [deadLetterMessage(msg, deps.group, error, tries)]);
+      log.error({ err: error, attempts: tries, dead_letter_topic: topic }, 'message dead-lettered');
       return 'dead-lettered';
     }
-    const wait = Math.min(MAX_BACKOFF_MS, deps.retryBackoffMs * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-    log.warn({ err: error, attempt, retry_in_ms: Math.round(wait) }, 'handler failed; retrying');
+    if (!waitingOutOutage) attempt++;
+    const wait = Math.min(MAX_BACKOFF_MS, deps.retryBackoffMs * 2 ** (tries - 1)) * (0.5 + Math.random() / 2);
+    log.warn({ err: error, attempt, outage: waitingOutOutage, retry_in_ms: Math.round(wait) }, 'handler failed; retrying');
     await sleep(wait, undefined, { signal: deps.signal }).catch(() => undefined);
     if (!deps.live()) return 'abandoned';
     await deps.heartbeat();
