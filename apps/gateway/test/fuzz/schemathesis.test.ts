@@ -104,6 +104,22 @@ function failures(output: string) {
   return text.length > 60_000 ? `${text.slice(0, 50_000)}\n…\n${text.slice(-10_000)}` : text;
 }
 
+/**
+ * Crashes inside schemathesis or hypothesis themselves, not answers of ours: CPython 3.11's
+ * "AST constructor recursion depth mismatch" (a SystemError from `ast.parse` deep in hypothesis's
+ * reflection, seen in a CI rehearsal: 3,133 cases generated, 3,133 passed, exit 1). Fixed in newer
+ * Pythons; Debian's is 3.11.
+ */
+const TOOL_CRASHES = [/SystemError: AST constructor recursion depth mismatch/];
+
+/** A run that failed only because the tool crashed: no failed check, and every error a known tool crash. */
+export function onlyToolCrashes(output: string): boolean {
+  if (/^=+ FAILURES =+$/m.test(output)) return false;
+  const errorsSection = output.match(/^Errors:\n((?:[ \t]+.*\n?)*)/m)?.[1] ?? '';
+  const blocking = [...errorsSection.matchAll(/^\s*🚫\s*([^:]+):/gmu)].map((m) => m[1]!.trim());
+  return blocking.length > 0 && blocking.every((kind) => kind === 'Runtime Error') && TOOL_CRASHES.some((re) => re.test(output));
+}
+
 let st: string;
 let A: TenantFixture;
 let B: TenantFixture;
@@ -157,6 +173,10 @@ describe('schemathesis over the OpenAPI documents', () => {
         `schemathesis ${run.name}: exit ${res.code} in ${(res.ms / 1000).toFixed(0)} s; ${summary}; log .local/fuzz/${run.file}.log`,
       );
       if (res.code !== 0) console.log(failures(res.output));
+      if (res.code !== 0 && onlyToolCrashes(res.output)) {
+        console.log(`schemathesis ${run.name}: no check failed; exit ${res.code} came from a known crash of the tool (TOOL_CRASHES)`);
+        return;
+      }
       expect(res.code, `schemathesis ${run.name} failed (log .local/fuzz/${run.file}.log):\n${failures(res.output).slice(0, 8000)}`).toBe(
         0,
       );
