@@ -178,6 +178,12 @@ describe('survey page /s/{token}', () => {
     expect(down.body).toContain('Something went wrong');
   });
 
+  it('takes fields named like Object.prototype members as plain fields (found by schemathesis: a 500)', async () => {
+    const res = await post('__proto__=%23&__proto__=&constructor=x&hasOwnProperty=y&n.nps=7', { origin: 'https://feedback.example.com' });
+    expect(res.statusCode).toBe(200);
+    expect(submitted).toEqual([{ token: 'tok', answers: [{ questionKey: 'nps', optionKeys: [], number: 7 }] }]);
+  });
+
   it('turns the form into answers by field kind and thanks the customer', async () => {
     const form = 'n.nps=9&o.pick=a&o.many=x&o.many=y&o.drop=d2&n.yes=1&t.name=Ada+%3Cb%3E&t.story=&n.count=2.5&n.stars=abc&other=1';
     const res = await post(form, { origin: 'https://feedback.example.com' });

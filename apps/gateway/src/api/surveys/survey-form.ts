@@ -14,7 +14,8 @@ export type FormValues = Record<string, string[]>;
 export const MAX_FORM_FIELDS = 2000;
 
 export function parseForm(body: string): FormValues {
-  const values: FormValues = {};
+  // No prototype: a field may be named `__proto__` or `constructor` (found by schemathesis: a 500).
+  const values: FormValues = Object.create(null) as FormValues;
   let count = 0;
   for (const [name, value] of new URLSearchParams(body)) {
     if (++count > MAX_FORM_FIELDS) break;
