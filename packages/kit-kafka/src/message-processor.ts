@@ -55,7 +55,7 @@ const MAX_BACKOFF_MS = 10_000;
 const DEFAULT_OUTAGE_WAIT_MS = 10 * 60_000;
 
 /** A dependency is away (not the message's fault): worth waiting for rather than dead-lettering. */
-export const isOutageFailure = (err: unknown) => isOutage(err) || (err instanceof AppError && err.kind === 'unavailable');
+const isOutageFailure = (err: unknown) => isOutage(err) || (err instanceof AppError && err.kind === 'unavailable');
 
 /**
  * Runs one message to an outcome that allows its offset to be committed ('abandoned' does not).

@@ -113,7 +113,7 @@ function failures(output: string) {
 const TOOL_CRASHES = [/SystemError: AST constructor recursion depth mismatch/];
 
 /** A run that failed only because the tool crashed: no failed check, and every error a known tool crash. */
-export function onlyToolCrashes(output: string): boolean {
+function onlyToolCrashes(output: string): boolean {
   if (/^=+ FAILURES =+$/m.test(output)) return false;
   const errorsSection = output.match(/^Errors:\n((?:[ \t]+.*\n?)*)/m)?.[1] ?? '';
   const blocking = [...errorsSection.matchAll(/^\s*🚫\s*([^:]+):/gmu)].map((m) => m[1]!.trim());
