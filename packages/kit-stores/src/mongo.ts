@@ -39,6 +39,12 @@ export async function connectMongo(opts: MongoOptions): Promise<MongoHandle> {
     minPoolSize: 0,
     serverSelectionTimeoutMS: timeout,
     connectTimeoutMS: timeout,
+    // Acknowledged means durable: the write is in the journal of a majority before the answer.
+    // Real MongoDB's replica-set default (w: majority, journalled by
+    // writeConcernMajorityJournalDefault) made explicit, so SecantusDB, whose default journal
+    // flush lags commits, does not lose acknowledged writes to a kill -9 either
+    // (docs/decisions.md "Local MongoDB server").
+    writeConcern: { w: 'majority', journal: true },
   });
   const where = redactUrl(opts.url);
   try {
