@@ -100,6 +100,7 @@ describe('a sharing through Kannel survives kill -9: no phone gets two SMS', () 
       });
       const res = await proc.client.createSmsSharing({
         accountId: account,
+        requestKey: '',
         campaignId: campaign!.id,
         phoneNumbers: phones,
         customAttributes: {},

@@ -99,6 +99,7 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     });
     const res = await first.client.createSmsSharing({
       accountId: account,
+      requestKey: '',
       campaignId: campaign!.id,
       phoneNumbers: phones,
       customAttributes: {},

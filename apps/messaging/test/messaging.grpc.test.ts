@@ -89,6 +89,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       phoneNumbers: ['+90 532 123 45 67', '0532 123 45 67', '05551112233', 'not a phone'],
       customAttributes: { '+90 532 123 45 67': { values: { name: 'Çağrı' } } },
       builtInResponses: {},
+      requestKey: '',
     });
     expect(res).toMatchObject({
       accepted: 2,
@@ -133,6 +134,36 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     expect(await mongo.db.collection('sms_outbox').countDocuments({ sharing_id: res.sharingId })).toBe(2);
   });
 
+  it('a create repeated with the same request key (its answer lost) is the same sharing, and sends nothing twice', async () => {
+    const { campaign } = await client.createSmsCampaign({
+      accountId: 'acc-3',
+      name: 'retry',
+      nodeId: 'node-1',
+      nodeName: '',
+      flowId: 'flow-1',
+      messageTemplate: '{{link}}',
+      linkTtlDays: 0,
+    });
+    const create = (requestKey: string) =>
+      client.createSmsSharing({
+        accountId: 'acc-3',
+        campaignId: campaign!.id,
+        phoneNumbers: ['05321110001', '05321110002'],
+        customAttributes: {},
+        builtInResponses: {},
+        requestKey,
+      });
+    const first = await create('sms_sharings:key-1:digest');
+    const again = await create('sms_sharings:key-1:digest');
+    expect(again).toEqual(first);
+    const sent = () => mongo.db.collection('sms_outbox').countDocuments({ sharing_id: first.sharingId });
+    await waitFor('both SMS in the outbox', async () => (await sent()) === 2);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await sent()).toBe(2);
+    const other = await create('sms_sharings:key-2:digest');
+    expect(other.sharingId).not.toBe(first.sharingId);
+  });
+
   it('answers NOT_FOUND for another account’s campaign and sharing, INVALID_ARGUMENT naming the field', async () => {
     const { campaign } = await client.createSmsCampaign({
       accountId: 'acc-2',
@@ -150,6 +181,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         phoneNumbers: ['05321234567'],
         customAttributes: {},
         builtInResponses: {},
+        requestKey: '',
       }),
     ).rejects.toMatchObject({
       kind: 'not_found',
@@ -161,6 +193,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         phoneNumbers: ['05321234567'],
         customAttributes: {},
         builtInResponses: {},
+        requestKey: '',
       }),
     ).rejects.toMatchObject({
       kind: 'invalid',
@@ -174,6 +207,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         phoneNumbers: tooMany,
         customAttributes: {},
         builtInResponses: {},
+        requestKey: '',
       }),
     ).rejects.toMatchObject({
       kind: 'invalid',

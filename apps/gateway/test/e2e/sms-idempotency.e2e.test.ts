@@ -1,3 +1,5 @@
+import { readStackFile } from '@feedback/dev-stack';
+import { MongoClient } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomPhone, smsClient } from './sms-client.js';
 
@@ -67,6 +69,31 @@ describe('SMS sharing Idempotency-Key', () => {
     const otherPath = await sms.share(setup.account.apiToken, other.campaignId, { phone_numbers: [phone] }, { 'idempotency-key': k });
     expect(otherPath.status).toBe(422);
   });
+
+  it('a retry after a lost answer (the key released, as after a 503) is the same sharing, each SMS sent once', async () => {
+    const k = key();
+    const phone = randomPhone();
+    const body = { phone_numbers: [phone] };
+    const first = await sms.share(setup.account.apiToken, setup.campaignId, body, { 'idempotency-key': k });
+    expect(first.status).toBe(200);
+    // What a 5xx after the sharing was stored and published leaves behind: no key record.
+    const mongo = new MongoClient(readStackFile().mongo_url);
+    try {
+      const gone = await mongo
+        .db('gateway')
+        .collection('idempotency_keys')
+        .deleteOne({ _id: `${setup.account.id}:sms_sharings:${k}` } as never);
+      expect(gone.deletedCount).toBe(1);
+    } finally {
+      await mongo.close();
+    }
+    const retry = await sms.share(setup.account.apiToken, setup.campaignId, body, { 'idempotency-key': k });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.json.id).toBe(first.json.id);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await sms.outbox(setup.account.id, phone)).data.map((m) => m.sharing_id)).toEqual([first.json.id]);
+  }, 30_000);
 
   it("scopes keys per account: another account's same key runs its own request", async () => {
     const k = key();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { errors } from '@feedback/kit-core';
 import { normalizePhoneList } from './phone-numbers.js';
 import type { CampaignRepository, Clock, DispatchPublisher, SharingRepository } from './ports.js';
@@ -22,6 +23,13 @@ export interface CreateSharingCommand {
   sharingId?: string;
   /** Entries the source already refused (a CSV workflow's bad rows), kept with the sharing's own. */
   rejected?: RejectedPhone[];
+  /**
+   * The caller's Idempotency-Key with a digest of its request: the sharing's id is derived from
+   * it and the account, so a create repeated after a lost answer stores the same sharing again
+   * (nothing doubled) and republishes its events, which the per-(sharing, phone) claim keeps
+   * from reaching the provider twice.
+   */
+  requestKey?: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -46,7 +54,7 @@ export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand
   }));
   const rejected = [...(cmd.rejected ?? []), ...list.rejected];
   const sharing: SmsSharing = {
-    id: cmd.sharingId ?? deps.newId(),
+    id: cmd.sharingId ?? (cmd.requestKey ? sharingIdFor(cmd.accountId, cmd.requestKey) : deps.newId()),
     accountId: cmd.accountId,
     campaignId: campaign.id,
     createdAt: deps.clock.now(),
@@ -61,4 +69,11 @@ export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand
     );
   }
   return { id: sharing.id, accepted: sharing.accepted, rejected: rejected.length, duplicate: list.duplicates, rejectedPhones: rejected };
+}
+
+/** A UUID (version 8, name-based on SHA-256) of the account and the request key. */
+export function sharingIdFor(accountId: string, requestKey: string): string {
+  const h = createHash('sha256').update(`${accountId}\n${requestKey}`).digest('hex');
+  const variant = ((parseInt(h[16]!, 16) & 3) | 8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

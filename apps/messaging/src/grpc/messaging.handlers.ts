@@ -23,7 +23,12 @@ export function messagingHandlers(deps: MessagingHandlerDeps): MessagingServiceS
         custom_attributes: perPhone(req.customAttributes),
         built_in_responses: perPhone(req.builtInResponses),
       };
-      const s = await createSharing(deps, { accountId: req.accountId, campaignId: req.campaignId, body });
+      const s = await createSharing(deps, {
+        accountId: req.accountId,
+        campaignId: req.campaignId,
+        body,
+        requestKey: req.requestKey || undefined,
+      });
       return {
         sharingId: s.id,
         accepted: s.accepted,

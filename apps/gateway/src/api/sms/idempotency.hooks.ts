@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The Idempotency-Key record this request holds until its answer is stored. */
     idempotencyKeyId?: string;
+    /** The key with the request's digest, for the service to derive what it creates from (same request, same resource). */
+    idempotentRequestKey?: string;
   }
 }
 
@@ -22,7 +24,9 @@ const IN_FLIGHT_MESSAGE = 'A request with this idempotency key is still in progr
  * runs and its answer (status and body) is kept 24 h; the same key with the same request replays
  * that answer with `Idempotent-Replayed: true`; with another request it is 422; while the first
  * is still running, 409. Requests refused before the handler (401, 429, a 400 of validation)
- * claim nothing; a 5xx releases the key so the caller may retry it.
+ * claim nothing; a 5xx releases the key so the caller may retry it. A 5xx may still have done its
+ * work (stored, published, then the answer lost), so the handler hands `idempotentRequestKey` to
+ * the service, which makes the retry of the same request the same resource.
  */
 export function idempotencyHooks(deps: { keys: IdempotencyKeys; clock: Clock; scope: string }) {
   return {
@@ -30,10 +34,12 @@ export function idempotencyHooks(deps: { keys: IdempotencyKeys; clock: Clock; sc
       const key = req.headers['idempotency-key'];
       if (typeof key !== 'string') return;
       const id = `${principalOf(req).accountId}:${deps.scope}:${key}`;
-      const claim = await deps.keys.claim(id, requestHash(req), deps.clock.now());
+      const hash = requestHash(req);
+      const claim = await deps.keys.claim(id, hash, deps.clock.now());
       switch (claim.outcome) {
         case 'claimed':
           req.idempotencyKeyId = id;
+          req.idempotentRequestKey = `${deps.scope}:${key}:${hash}`;
           return;
         case 'replay':
           return reply

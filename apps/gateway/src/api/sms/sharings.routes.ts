@@ -57,6 +57,7 @@ export const sharingsRoutes =
           phoneNumbers: req.body.phone_numbers.map(String),
           customAttributes: perPhoneAttributes(req.body.custom_attributes),
           builtInResponses: perPhoneAttributes(req.body.built_in_responses),
+          requestKey: req.idempotentRequestKey ?? '',
         });
         return sharingCreatedView(req.params.campaign_id, res);
       },

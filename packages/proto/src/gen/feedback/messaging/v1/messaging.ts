@@ -74,6 +74,12 @@ export interface CreateSmsSharingRequest {
   /** Keyed by the phone as written in phone_numbers. */
   customAttributes: { [key: string]: Attributes };
   builtInResponses: { [key: string]: Attributes };
+  /**
+   * Set when the caller sent an Idempotency-Key: the key with a digest of the request. The same
+   * value always makes the same sharing (its id is derived from the account and this), so a
+   * create retried after an answer that was lost (a 503, a timeout) sends nothing twice.
+   */
+  requestKey: string;
 }
 
 export interface CreateSmsSharingRequest_CustomAttributesEntry {
@@ -1006,7 +1012,14 @@ export const Attributes_ValuesEntry: MessageFns<Attributes_ValuesEntry> = {
 };
 
 function createBaseCreateSmsSharingRequest(): CreateSmsSharingRequest {
-  return { accountId: "", campaignId: "", phoneNumbers: [], customAttributes: {}, builtInResponses: {} };
+  return {
+    accountId: "",
+    campaignId: "",
+    phoneNumbers: [],
+    customAttributes: {},
+    builtInResponses: {},
+    requestKey: "",
+  };
 }
 
 export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
@@ -1026,6 +1039,9 @@ export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
     globalThis.Object.entries(message.builtInResponses).forEach(([key, value]: [string, Attributes]) => {
       CreateSmsSharingRequest_BuiltInResponsesEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
     });
+    if (message.requestKey !== "") {
+      writer.uint32(50).string(message.requestKey);
+    }
     return writer;
   },
 
@@ -1086,6 +1102,14 @@ export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
             if (entry5.value !== undefined) {
               message.builtInResponses[entry5.key] = entry5.value;
             }
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.requestKey = reader.string();
             continue;
           }
         }
@@ -1171,6 +1195,11 @@ export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
           {},
         )
         : {},
+      requestKey: isSet(object.requestKey)
+        ? globalThis.String(object.requestKey)
+        : isSet(object.request_key)
+        ? globalThis.String(object.request_key)
+        : "",
     };
   },
 
@@ -1203,6 +1232,9 @@ export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
         });
       }
     }
+    if (message.requestKey !== "") {
+      obj.requestKey = message.requestKey;
+    }
     return obj;
   },
 
@@ -1228,6 +1260,7 @@ export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
         }
         return acc;
       }, {});
+    message.requestKey = object.requestKey ?? "";
     return message;
   },
 };
