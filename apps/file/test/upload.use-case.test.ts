@@ -3,7 +3,13 @@ import { type AppError } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
 import { createDirectory } from '../src/domain/directory.use-cases.js';
 import { deleteFile, sweepObjects } from '../src/domain/file.use-cases.js';
-import { republishUploads, UPLOAD_PUBLISH_WAIT_MS, uploadFile, type UploadRequest } from '../src/domain/upload.use-case.js';
+import {
+  republishUploads,
+  UPLOAD_PUBLISH_WAIT_MS,
+  UPLOAD_SWEEP_DELAY_MS,
+  uploadFile,
+  type UploadRequest,
+} from '../src/domain/upload.use-case.js';
 import { memoryDeps } from './fakes/memory-deps.js';
 
 async function setup() {
@@ -64,6 +70,53 @@ describe('uploadFile', () => {
     await expect(uploadFile(deps, req(), { bytes: failing, trailerFilename: () => undefined })).rejects.toThrow('client went away');
     expect(state.files.size).toBe(0);
     expect(state.objects.size).toBe(0);
+    expect(state.published).toEqual([]);
+  });
+
+  it('an insert stored although its answer was lost (the database went away) is a successful upload that keeps its object', async () => {
+    const { deps, state, req, body } = await setup();
+    const insert = deps.files.insert.bind(deps.files);
+    deps.files.insert = async (f) => {
+      await insert(f);
+      throw new Error('connection 2 to 127.0.0.1:27017 closed');
+    };
+    const file = await uploadFile(deps, req(), body(['abc']));
+    expect(state.files.get(file.id)).toEqual(file);
+    expect(state.objects.get(file.objectKey)?.toString()).toBe('abc');
+    expect(state.published.map((p) => p.eventId)).toEqual([`file.uploaded:${file.id}`]);
+    expect(state.sweep.size).toBe(0);
+  });
+
+  it('an insert whose outcome cannot be learned fails but removes nothing: the sweep decides once the database answers', async () => {
+    const { deps, state, req, body, advance } = await setup();
+    const insert = deps.files.insert.bind(deps.files);
+    const findAny = deps.files.findAny.bind(deps.files);
+    let down = true;
+    deps.files.insert = async (f) => {
+      await insert(f);
+      throw new Error('connection closed');
+    };
+    deps.files.findAny = async (id) => {
+      if (down) throw new Error('server selection timed out');
+      return findAny(id);
+    };
+    await expect(uploadFile(deps, req(), body(['abc']))).rejects.toThrow('connection closed');
+    const [stored] = [...state.files.values()];
+    expect(state.objects.get(stored!.objectKey)?.toString()).toBe('abc');
+    down = false;
+    advance(UPLOAD_SWEEP_DELAY_MS + 1);
+    await sweepObjects(deps);
+    expect(state.objects.get(stored!.objectKey)?.toString(), 'the entry owns its object').toBe('abc');
+  });
+
+  it('an insert that failed and was not stored removes the object and the outbox entry at once', async () => {
+    const { deps, state, req, body } = await setup();
+    deps.files.insert = async () => {
+      throw new Error('E11000 duplicate key');
+    };
+    await expect(uploadFile(deps, req(), body(['abc']))).rejects.toThrow('E11000');
+    expect(state.objects.size).toBe(0);
+    expect(state.outbox.size).toBe(0);
     expect(state.published).toEqual([]);
   });
 

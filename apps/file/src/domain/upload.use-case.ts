@@ -36,7 +36,8 @@ type Deps = Pick<
  * Streams the bytes into the blob store and only then writes the entry, so a failed or
  * abandoned upload (source error, too large, bad name) leaves neither entry nor object. The
  * object is on the sweep list until the entry owns it, and the event in the outbox until Kafka
- * has it, so a crash at any point leaves nothing behind and loses no event.
+ * has it, so a crash at any point leaves nothing behind and loses no event. An insert whose
+ * answer was lost is looked up before anything is removed: an entry never loses its object.
  */
 export async function uploadFile(deps: Deps, req: UploadRequest, body: UploadBody): Promise<FileEntry> {
   try {
@@ -48,7 +49,8 @@ export async function uploadFile(deps: Deps, req: UploadRequest, body: UploadBod
     await deps.sweepList.add(id, objectKey, new Date(deps.clock.now().getTime() + UPLOAD_SWEEP_DELAY_MS));
     const meter = new ByteMeter(deps.maxUploadBytes);
     pipeline(body.bytes, meter, () => undefined); // errors reach put() through the meter
-    let file: FileEntry;
+    let file: FileEntry | undefined;
+    let entry: EntryState = 'absent';
     try {
       const stored = await deps.blobs.put(objectKey, meter, { size: req.size, contentType: 'application/octet-stream' });
       const filename = sanitizeFilename(body.trailerFilename() || req.filename);
@@ -70,20 +72,42 @@ export async function uploadFile(deps: Deps, req: UploadRequest, body: UploadBod
         claimedBy: null,
       };
       await deps.outbox.add(id, file.createdAt);
+      entry = 'unknown';
       await deps.files.insert(file);
+      entry = 'stored';
     } catch (err) {
-      await deps.outbox.drop(id).catch(() => undefined);
-      await deps.blobs
-        .remove(objectKey)
-        .then(() => deps.sweepList.drop(id))
-        .catch(() => undefined); // else the sweep does it
-      throw err;
+      // A failed insert may still have been stored (the database went away after the commit,
+      // before the answer): then the entry owns the object and the upload succeeded.
+      if (entry === 'unknown') entry = await entryAfterFailedInsert(deps, id);
+      if (entry !== 'stored' || !file) {
+        if (entry === 'absent') {
+          await deps.outbox.drop(id).catch(() => undefined);
+          await deps.blobs
+            .remove(objectKey)
+            .then(() => deps.sweepList.drop(id))
+            .catch(() => undefined); // else the sweep does it
+        }
+        // Still unknown: the sweep removes the object only if no entry owns it, and the outbox
+        // publishes file.uploaded only for an entry that exists.
+        throw err;
+      }
+      deps.logger.warn({ err, file_id: id }, 'the file entry was stored although its insert failed');
     }
     await deps.sweepList.drop(id).catch(() => undefined); // the sweep would keep it anyway: an entry owns it
     await publishUploaded(deps, file, UPLOAD_PUBLISH_WAIT_MS);
     return file;
   } finally {
     if (!body.bytes.readableEnded) body.bytes.destroy();
+  }
+}
+
+type EntryState = 'absent' | 'unknown' | 'stored';
+
+async function entryAfterFailedInsert(deps: Pick<Deps, 'files'>, id: string): Promise<EntryState> {
+  try {
+    return (await deps.files.findAny(id)) ? 'stored' : 'absent';
+  } catch {
+    return 'unknown';
   }
 }
 
