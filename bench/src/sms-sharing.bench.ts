@@ -183,7 +183,8 @@ async function bareBaseline(brokers: string[], mongo: MongoClient): Promise<{ se
   const admin = kafka.admin();
   await admin.connect();
   await admin.createTopics({ topics: [{ topic, numPartitions: 6 }], waitForLeaders: true });
-  const db = mongo.db(`bench_sms_${uniq()}`);
+  // With the services' write concern (kit-stores connectMongo): the same writes, equally durable.
+  const db = mongo.db(`bench_sms_${uniq()}`, { writeConcern: { w: 'majority', journal: true } });
   const [recipients, shortLinks, claims, outbox, surveyLinks] = ['recipients', 'short_links', 'messages', 'outbox', 'survey_links'].map(
     (n) => db.collection<Row>(n),
   ) as [Collection<Row>, Collection<Row>, Collection<Row>, Collection<Row>, Collection<Row>];
