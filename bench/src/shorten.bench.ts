@@ -14,7 +14,8 @@ import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
 export async function shortenBench(opts: { durationSec: number; rounds: number }) {
   const stack = readStackFile();
   const concurrency = 16;
-  const client = new MongoClient(stack.mongo_url, { maxPoolSize: concurrency });
+  // With the services' write concern (kit-stores connectMongo): the same write, equally durable.
+  const client = new MongoClient(stack.mongo_url, { maxPoolSize: concurrency, writeConcern: { w: 'majority', journal: true } });
   await client.connect();
   const db = client.db(`bench_shorten_${Date.now()}`);
   const links = db.collection<{ _id: string; full_url: string; account_id: null; domain: null; created_at: Date }>('links');
