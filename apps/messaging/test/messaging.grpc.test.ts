@@ -98,10 +98,12 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       rejectedPhones: [{ phone: 'not a phone', reason: 'not_a_number' }],
     });
 
-    await waitFor(
-      'both SMS in the outbox',
-      async () => (await client.listSmsMessages({ accountId: 'acc-1', phone: '', limit: 10, cursor: '' })).messages.length === 2,
-    );
+    // The outbox holds a message once the provider has it; the recipient's status turns "sent" a write later.
+    await waitFor('both SMS in the outbox and their recipients sent', async () => {
+      const { messages } = await client.listSmsMessages({ accountId: 'acc-1', phone: '', limit: 10, cursor: '' });
+      const { recipients } = await client.getSmsSharing({ accountId: 'acc-1', sharingId: res.sharingId });
+      return messages.length === 2 && recipients.length === 2 && recipients.every((r) => r.status === 'sent');
+    });
     const first = await client.listSmsMessages({ accountId: 'acc-1', phone: '0532 123 45 67', limit: 10, cursor: '' });
     expect(first.messages).toHaveLength(1);
     expect(first.messages[0]).toMatchObject({
