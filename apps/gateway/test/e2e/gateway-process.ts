@@ -1,17 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort, readStackFile } from '@feedback/dev-stack';
 
 export { freePort };
 
 const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
-/** The local stack's ports (infra/ports.json): where the services this gateway calls answer. */
-const PORTS = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../infra/ports.json', import.meta.url)), 'utf8')) as Record<
-  string,
-  number
->;
 
 export interface GatewayProcess {
   baseUrl: string;
@@ -27,7 +21,6 @@ export interface GatewayProcess {
 export async function startGatewayProcess(env: Record<string, string> = {}, readyTimeoutMs = 60_000): Promise<GatewayProcess> {
   const stack = readStackFile();
   const apiPort = await freePort();
-  const peer = (name: string) => `127.0.0.1:${PORTS[`${name}_GRPC_PORT`]}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: APP_DIR,
     env: {
@@ -43,11 +36,11 @@ export async function startGatewayProcess(env: Record<string, string> = {}, read
       KAFKA_BROKERS: stack.kafka_brokers.join(','),
       PUBLIC_BASE_URL: stack.base_url!,
       PUBLIC_SHORTENER_URL: stack.shortener_url!,
-      FLOW_GRPC_ADDR: peer('FLOW'),
-      FILE_GRPC_ADDR: peer('FILE'),
-      SHORTENER_GRPC_ADDR: peer('SHORTENER'),
-      SURVEY_GRPC_ADDR: peer('SURVEY'),
-      MESSAGING_GRPC_ADDR: peer('MESSAGING'),
+      FLOW_GRPC_ADDR: stack.grpc.flow,
+      FILE_GRPC_ADDR: stack.grpc.file,
+      SHORTENER_GRPC_ADDR: stack.grpc.shortener,
+      SURVEY_GRPC_ADDR: stack.grpc.survey,
+      MESSAGING_GRPC_ADDR: stack.grpc.messaging,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
