@@ -22,39 +22,12 @@ provision() {
   touch "$VENV/.complete"
 }
 
-# SecantusDB 0.7.0b3 finds the documents a write touches by an index only when the filter has no
-# top-level operator. findAndModify (findOneAndUpdate) writes with `{_id: <the matched id>,
-# $and: [<the query>]}`, so every findOneAndUpdate that matched a document scanned the whole
-# collection under the collection's lock: at 580,000 survey links one activation took seconds
-# and held every other writer of the collection. The patch makes an `_id` equality a point
-# lookup whatever else the filter says (the callers check the whole filter on each candidate, as
-# they do for the index paths). Applied once per install, checked at every start
-# (docs/decisions.md "Local MongoDB server").
+# Two fixes to SecantusDB 0.7.0b3's source (a write's _id lookup, the pruning of retryable-write
+# records): infra/secantusdb-patches.py says what and why; each is applied once.
 patch_server() {
-  local storage
-  storage="$("$VENV/bin/python" -c 'import secantus.storage as s; print(s.__file__)')"
-  grep -q 'feedback-service patch: _id point lookup' "$storage" && return 0
-  "$VENV/bin/python" - "$storage" <<'PY' || die "could not patch SecantusDB ($storage)"
-import sys
-path = sys.argv[1]
-src = open(path).read()
-anchor = '''        and fall through to COLLSCAN.
-        """
-        if not filter:
-            return None
-'''
-if src.count(anchor) != 1:
-    sys.exit("storage.py is not the SecantusDB 0.7.0b3 source this patch was written for")
-patch = anchor + '''        # feedback-service patch: _id point lookup whatever else the filter holds
-        if "_id" in filter and not self._is_timeseries(db, coll):
-            _keys = _id_point_lookup_keys(filter["_id"])
-            if _keys is not None:
-                _rids = [self._doc_recordid(db, coll, k) for k in _keys]
-                return [r for r in _rids if r is not None]
-'''
-open(path, "w").write(src.replace(anchor, patch))
-PY
-  log "patched SecantusDB: _id point lookups in writes (infra/mongo.sh patch_server)"
+  local out
+  out="$("$VENV/bin/python" "$REPO_ROOT/infra/secantusdb-patches.py")" || die "could not patch SecantusDB (infra/secantusdb-patches.py)"
+  [ -z "$out" ] || log "SecantusDB: $out"
 }
 
 start() {
