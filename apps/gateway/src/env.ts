@@ -49,6 +49,11 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       SMS_MAX_PHONES_PER_SHARING: env.int(10_000, 1),
       /** Body limit of POST .../sms_sharings (10,000 phones with attributes exceed BODY_LIMIT_BYTES). */
       SMS_SHARING_BODY_LIMIT_BYTES: env.int(3 * 1024 * 1024, 1024),
+      /**
+       * Deadline of the create-sharing call: storing 10,000 recipients and publishing their events
+       * while the database also dispatches earlier sharings takes longer than GRPC_DEADLINE_MS.
+       */
+      SMS_SHARING_DEADLINE_MS: env.int(30_000, 1000),
       /** Accounts whose SMS sharing the operator has stopped (403 / 13013), comma-separated ids. */
       SMS_DISABLED_ACCOUNTS: env.list(''),
       /** How long an Idempotency-Key is remembered. */

@@ -88,6 +88,7 @@ const api = await buildApi({
       clock: systemClock,
       maxPhones: config.SMS_MAX_PHONES_PER_SHARING,
       bodyLimitBytes: config.SMS_SHARING_BODY_LIMIT_BYTES,
+      sharingDeadlineMs: config.SMS_SHARING_DEADLINE_MS,
       disabledAccounts: config.SMS_DISABLED_ACCOUNTS,
     }),
   ],

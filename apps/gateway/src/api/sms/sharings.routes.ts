@@ -19,6 +19,8 @@ export interface SharingsRoutesDeps {
   maxPhones: number;
   /** A sharing of 10,000 phones with attributes is larger than the API's default body limit. */
   bodyLimitBytes: number;
+  /** Deadline of the create-sharing call: a large sharing on a busy database outlasts the default. */
+  sharingDeadlineMs: number;
   disabledAccounts: ReadonlySet<string>;
 }
 
@@ -51,14 +53,17 @@ export const sharingsRoutes =
         },
       },
       async (req) => {
-        const res = await deps.sms.createSmsSharing({
-          accountId: principalOf(req).accountId,
-          campaignId: req.params.campaign_id,
-          phoneNumbers: req.body.phone_numbers.map(String),
-          customAttributes: perPhoneAttributes(req.body.custom_attributes),
-          builtInResponses: perPhoneAttributes(req.body.built_in_responses),
-          requestKey: req.idempotentRequestKey ?? '',
-        });
+        const res = await deps.sms.createSmsSharing(
+          {
+            accountId: principalOf(req).accountId,
+            campaignId: req.params.campaign_id,
+            phoneNumbers: req.body.phone_numbers.map(String),
+            customAttributes: perPhoneAttributes(req.body.custom_attributes),
+            builtInResponses: perPhoneAttributes(req.body.built_in_responses),
+            requestKey: req.idempotentRequestKey ?? '',
+          },
+          { deadlineMs: deps.sharingDeadlineMs },
+        );
         return sharingCreatedView(req.params.campaign_id, res);
       },
     );

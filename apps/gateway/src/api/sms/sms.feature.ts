@@ -18,6 +18,8 @@ export interface SmsFeatureDeps {
   clock: Clock;
   maxPhones: number;
   bodyLimitBytes: number;
+  /** Deadline of the create-sharing call (SMS_SHARING_DEADLINE_MS). */
+  sharingDeadlineMs: number;
   /** Accounts whose SMS the operator has stopped (403). */
   disabledAccounts?: readonly string[];
 }

@@ -15,7 +15,7 @@ import type {
 export interface SmsPort {
   createSmsCampaign(req: CreateSmsCampaignRequest): Promise<CreateSmsCampaignResponse>;
   listSmsCampaigns(req: ListSmsCampaignsRequest): Promise<ListSmsCampaignsResponse>;
-  createSmsSharing(req: CreateSmsSharingRequest): Promise<CreateSmsSharingResponse>;
+  createSmsSharing(req: CreateSmsSharingRequest, opts?: { deadlineMs?: number }): Promise<CreateSmsSharingResponse>;
   getSmsSharing(req: GetSmsSharingRequest): Promise<GetSmsSharingResponse>;
   listSmsMessages(req: ListSmsMessagesRequest): Promise<ListSmsMessagesResponse>;
 }
