@@ -38,7 +38,10 @@ export class MongoBindingRepository implements BindingRepository {
       if (!isDuplicateKeyError(err)) throw err;
       doc = await update();
     }
-    return toBinding(doc!);
+    // SecantusDB may answer an upsert that met a concurrent insert with the update applied and no document.
+    doc ??= await this.docs.findOne({ directory_id: b.directoryId, file_name: b.fileName });
+    if (!doc) throw new Error('upsert returned no document');
+    return toBinding(doc);
   }
 
   async find(directoryId: string, fileName: string): Promise<DirectoryBinding | null> {

@@ -72,7 +72,12 @@ export class MongoLinkRepository implements LinkRepository {
     // on its second try the document exists and it becomes a plain update.
     for (let attempt = 0; ; attempt++) {
       try {
-        const doc = await this.links.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' });
+        // SecantusDB answers an upsert that found the document only under its write lock (a
+        // concurrent first activation inserted it in between) with the update applied and no
+        // document: read it, never apply the update twice.
+        const doc =
+          (await this.links.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' })) ??
+          (await this.links.findOne(filter));
         if (!doc) throw new Error('upsert returned no document');
         return toLink(doc);
       } catch (err) {
