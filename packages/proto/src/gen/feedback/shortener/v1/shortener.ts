@@ -56,6 +56,17 @@ export interface ShortenResponse {
   link?: Link | undefined;
 }
 
+export interface ShortenManyRequest {
+  urls: string[];
+  /** Required: the calling account; its default domain is used like Shorten's. */
+  accountId: string;
+}
+
+export interface ShortenManyResponse {
+  /** One per URL, in the same order (a URL given twice gets two links). */
+  links: Link[];
+}
+
 export interface ResolveRequest {
   code: string;
 }
@@ -577,6 +588,162 @@ export const ShortenResponse: MessageFns<ShortenResponse> = {
   fromPartial<I extends Exact<DeepPartial<ShortenResponse>, I>>(object: I): ShortenResponse {
     const message = createBaseShortenResponse();
     message.link = (object.link !== undefined && object.link !== null) ? Link.fromPartial(object.link) : undefined;
+    return message;
+  },
+};
+
+function createBaseShortenManyRequest(): ShortenManyRequest {
+  return { urls: [], accountId: "" };
+}
+
+export const ShortenManyRequest: MessageFns<ShortenManyRequest> = {
+  encode(message: ShortenManyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.urls) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(18).string(message.accountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShortenManyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShortenManyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.urls.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShortenManyRequest {
+    return {
+      urls: globalThis.Array.isArray(object?.urls) ? object.urls.map((e: any) => globalThis.String(e)) : [],
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ShortenManyRequest): unknown {
+    const obj: any = {};
+    if (message.urls?.length) {
+      obj.urls = message.urls;
+    }
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ShortenManyRequest>, I>>(base?: I): ShortenManyRequest {
+    return ShortenManyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ShortenManyRequest>, I>>(object: I): ShortenManyRequest {
+    const message = createBaseShortenManyRequest();
+    message.urls = object.urls?.map((e) => e) || [];
+    message.accountId = object.accountId ?? "";
+    return message;
+  },
+};
+
+function createBaseShortenManyResponse(): ShortenManyResponse {
+  return { links: [] };
+}
+
+export const ShortenManyResponse: MessageFns<ShortenManyResponse> = {
+  encode(message: ShortenManyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.links) {
+      Link.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShortenManyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShortenManyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.links.push(Link.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShortenManyResponse {
+    return { links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => Link.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: ShortenManyResponse): unknown {
+    const obj: any = {};
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => Link.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ShortenManyResponse>, I>>(base?: I): ShortenManyResponse {
+    return ShortenManyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ShortenManyResponse>, I>>(object: I): ShortenManyResponse {
+    const message = createBaseShortenManyResponse();
+    message.links = object.links?.map((e) => Link.fromPartial(e)) || [];
     return message;
   },
 };
@@ -1428,6 +1595,20 @@ export const ShortenerServiceService = {
     responseSerialize: (value: ShortenResponse): Buffer => Buffer.from(ShortenResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ShortenResponse => ShortenResponse.decode(value),
   },
+  /**
+   * Shorten for many URLs of one account at once (messaging, per Kafka batch), on the account's
+   * default domain; one database write for the lot. All or nothing: INVALID_ARGUMENT naming
+   * `urls[i]` when any URL is refused, nothing stored then. At most 1,000 URLs.
+   */
+  shortenMany: {
+    path: "/feedback.shortener.v1.ShortenerService/ShortenMany" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ShortenManyRequest): Buffer => Buffer.from(ShortenManyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ShortenManyRequest => ShortenManyRequest.decode(value),
+    responseSerialize: (value: ShortenManyResponse): Buffer => Buffer.from(ShortenManyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ShortenManyResponse => ShortenManyResponse.decode(value),
+  },
   /** The link behind a code. NOT_FOUND for unknown and malformed codes alike. */
   resolve: {
     path: "/feedback.shortener.v1.ShortenerService/Resolve" as const,
@@ -1489,6 +1670,12 @@ export interface ShortenerServiceServer extends UntypedServiceImplementation {
    * short domain when the account has none).
    */
   shorten: handleUnaryCall<ShortenRequest, ShortenResponse>;
+  /**
+   * Shorten for many URLs of one account at once (messaging, per Kafka batch), on the account's
+   * default domain; one database write for the lot. All or nothing: INVALID_ARGUMENT naming
+   * `urls[i]` when any URL is refused, nothing stored then. At most 1,000 URLs.
+   */
+  shortenMany: handleUnaryCall<ShortenManyRequest, ShortenManyResponse>;
   /** The link behind a code. NOT_FOUND for unknown and malformed codes alike. */
   resolve: handleUnaryCall<ResolveRequest, ResolveResponse>;
   /** The link and how many times it was followed. NOT_FOUND like Resolve. */
@@ -1521,6 +1708,26 @@ export interface ShortenerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ShortenResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Shorten for many URLs of one account at once (messaging, per Kafka batch), on the account's
+   * default domain; one database write for the lot. All or nothing: INVALID_ARGUMENT naming
+   * `urls[i]` when any URL is refused, nothing stored then. At most 1,000 URLs.
+   */
+  shortenMany(
+    request: ShortenManyRequest,
+    callback: (error: ServiceError | null, response: ShortenManyResponse) => void,
+  ): ClientUnaryCall;
+  shortenMany(
+    request: ShortenManyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ShortenManyResponse) => void,
+  ): ClientUnaryCall;
+  shortenMany(
+    request: ShortenManyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ShortenManyResponse) => void,
   ): ClientUnaryCall;
   /** The link behind a code. NOT_FOUND for unknown and malformed codes alike. */
   resolve(

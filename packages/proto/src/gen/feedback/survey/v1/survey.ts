@@ -192,6 +192,30 @@ export interface ActivateSurveyLinkRequest_BuiltInResponsesEntry {
   value: string;
 }
 
+export interface ActivateSurveyLinksRequest {
+  /** Every item's account_id must be this one (INVALID_ARGUMENT otherwise). */
+  accountId: string;
+  items: ActivateSurveyLinkRequest[];
+}
+
+export interface ActivateSurveyLinkResult {
+  /** Set when the item was activated; its link's URL, as ActivateSurveyLink answers. */
+  linkUrl: string;
+  customerId: string;
+  linkId: string;
+  /**
+   * Set when the item failed: the gRPC status name it would have had alone ("INVALID_ARGUMENT",
+   * "NOT_FOUND", "UNAVAILABLE", ...) and the message.
+   */
+  errorCode: string;
+  errorMessage: string;
+}
+
+export interface ActivateSurveyLinksResponse {
+  /** One per request item, in the same order. */
+  results: ActivateSurveyLinkResult[];
+}
+
 export interface ActivateSurveyLinkResponse {
   customerId: string;
   linkId: string;
@@ -1806,6 +1830,321 @@ export const ActivateSurveyLinkRequest_BuiltInResponsesEntry: MessageFns<
     const message = createBaseActivateSurveyLinkRequest_BuiltInResponsesEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseActivateSurveyLinksRequest(): ActivateSurveyLinksRequest {
+  return { accountId: "", items: [] };
+}
+
+export const ActivateSurveyLinksRequest: MessageFns<ActivateSurveyLinksRequest> = {
+  encode(message: ActivateSurveyLinksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    for (const v of message.items) {
+      ActivateSurveyLinkRequest.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ActivateSurveyLinksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseActivateSurveyLinksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.items.push(ActivateSurveyLinkRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ActivateSurveyLinksRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => ActivateSurveyLinkRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ActivateSurveyLinksRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => ActivateSurveyLinkRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ActivateSurveyLinksRequest>, I>>(base?: I): ActivateSurveyLinksRequest {
+    return ActivateSurveyLinksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ActivateSurveyLinksRequest>, I>>(object: I): ActivateSurveyLinksRequest {
+    const message = createBaseActivateSurveyLinksRequest();
+    message.accountId = object.accountId ?? "";
+    message.items = object.items?.map((e) => ActivateSurveyLinkRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseActivateSurveyLinkResult(): ActivateSurveyLinkResult {
+  return { linkUrl: "", customerId: "", linkId: "", errorCode: "", errorMessage: "" };
+}
+
+export const ActivateSurveyLinkResult: MessageFns<ActivateSurveyLinkResult> = {
+  encode(message: ActivateSurveyLinkResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.linkUrl !== "") {
+      writer.uint32(10).string(message.linkUrl);
+    }
+    if (message.customerId !== "") {
+      writer.uint32(18).string(message.customerId);
+    }
+    if (message.linkId !== "") {
+      writer.uint32(26).string(message.linkId);
+    }
+    if (message.errorCode !== "") {
+      writer.uint32(34).string(message.errorCode);
+    }
+    if (message.errorMessage !== "") {
+      writer.uint32(42).string(message.errorMessage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ActivateSurveyLinkResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseActivateSurveyLinkResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.linkUrl = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.linkId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.errorCode = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.errorMessage = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ActivateSurveyLinkResult {
+    return {
+      linkUrl: isSet(object.linkUrl)
+        ? globalThis.String(object.linkUrl)
+        : isSet(object.link_url)
+        ? globalThis.String(object.link_url)
+        : "",
+      customerId: isSet(object.customerId)
+        ? globalThis.String(object.customerId)
+        : isSet(object.customer_id)
+        ? globalThis.String(object.customer_id)
+        : "",
+      linkId: isSet(object.linkId)
+        ? globalThis.String(object.linkId)
+        : isSet(object.link_id)
+        ? globalThis.String(object.link_id)
+        : "",
+      errorCode: isSet(object.errorCode)
+        ? globalThis.String(object.errorCode)
+        : isSet(object.error_code)
+        ? globalThis.String(object.error_code)
+        : "",
+      errorMessage: isSet(object.errorMessage)
+        ? globalThis.String(object.errorMessage)
+        : isSet(object.error_message)
+        ? globalThis.String(object.error_message)
+        : "",
+    };
+  },
+
+  toJSON(message: ActivateSurveyLinkResult): unknown {
+    const obj: any = {};
+    if (message.linkUrl !== "") {
+      obj.linkUrl = message.linkUrl;
+    }
+    if (message.customerId !== "") {
+      obj.customerId = message.customerId;
+    }
+    if (message.linkId !== "") {
+      obj.linkId = message.linkId;
+    }
+    if (message.errorCode !== "") {
+      obj.errorCode = message.errorCode;
+    }
+    if (message.errorMessage !== "") {
+      obj.errorMessage = message.errorMessage;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ActivateSurveyLinkResult>, I>>(base?: I): ActivateSurveyLinkResult {
+    return ActivateSurveyLinkResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ActivateSurveyLinkResult>, I>>(object: I): ActivateSurveyLinkResult {
+    const message = createBaseActivateSurveyLinkResult();
+    message.linkUrl = object.linkUrl ?? "";
+    message.customerId = object.customerId ?? "";
+    message.linkId = object.linkId ?? "";
+    message.errorCode = object.errorCode ?? "";
+    message.errorMessage = object.errorMessage ?? "";
+    return message;
+  },
+};
+
+function createBaseActivateSurveyLinksResponse(): ActivateSurveyLinksResponse {
+  return { results: [] };
+}
+
+export const ActivateSurveyLinksResponse: MessageFns<ActivateSurveyLinksResponse> = {
+  encode(message: ActivateSurveyLinksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      ActivateSurveyLinkResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ActivateSurveyLinksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseActivateSurveyLinksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(ActivateSurveyLinkResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ActivateSurveyLinksResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => ActivateSurveyLinkResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ActivateSurveyLinksResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => ActivateSurveyLinkResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ActivateSurveyLinksResponse>, I>>(base?: I): ActivateSurveyLinksResponse {
+    return ActivateSurveyLinksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ActivateSurveyLinksResponse>, I>>(object: I): ActivateSurveyLinksResponse {
+    const message = createBaseActivateSurveyLinksResponse();
+    message.results = object.results?.map((e) => ActivateSurveyLinkResult.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4030,6 +4369,23 @@ export const SurveyServiceService = {
     responseDeserialize: (value: Buffer): ActivateSurveyLinkResponse => ActivateSurveyLinkResponse.decode(value),
   },
   /**
+   * ActivateSurveyLink for many customers of one account at once (messaging, per Kafka batch):
+   * the same outcome per item as one call each, with a few database round trips in all. Each
+   * item answers on its own: an item that fails (a malformed identifier, an unknown channel)
+   * carries its error and the others still go. At most 1,000 items (INVALID_ARGUMENT above).
+   */
+  activateSurveyLinks: {
+    path: "/feedback.survey.v1.SurveyService/ActivateSurveyLinks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ActivateSurveyLinksRequest): Buffer =>
+      Buffer.from(ActivateSurveyLinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ActivateSurveyLinksRequest => ActivateSurveyLinksRequest.decode(value),
+    responseSerialize: (value: ActivateSurveyLinksResponse): Buffer =>
+      Buffer.from(ActivateSurveyLinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ActivateSurveyLinksResponse => ActivateSurveyLinksResponse.decode(value),
+  },
+  /**
    * The active surveys (activated, not answered, not expired) of the one customer matching every
    * given identifier, on one node. INVALID_ARGUMENT naming customer.phone_number,
    * customer.email and customer.external_id when none is given. No match: an empty list.
@@ -4109,6 +4465,13 @@ export interface SurveyServiceServer extends UntypedServiceImplementation {
    * INVALID_ARGUMENT when no identifier is given or one is malformed.
    */
   activateSurveyLink: handleUnaryCall<ActivateSurveyLinkRequest, ActivateSurveyLinkResponse>;
+  /**
+   * ActivateSurveyLink for many customers of one account at once (messaging, per Kafka batch):
+   * the same outcome per item as one call each, with a few database round trips in all. Each
+   * item answers on its own: an item that fails (a malformed identifier, an unknown channel)
+   * carries its error and the others still go. At most 1,000 items (INVALID_ARGUMENT above).
+   */
+  activateSurveyLinks: handleUnaryCall<ActivateSurveyLinksRequest, ActivateSurveyLinksResponse>;
   /**
    * The active surveys (activated, not answered, not expired) of the one customer matching every
    * given identifier, on one node. INVALID_ARGUMENT naming customer.phone_number,
@@ -4207,6 +4570,27 @@ export interface SurveyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ActivateSurveyLinkResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ActivateSurveyLink for many customers of one account at once (messaging, per Kafka batch):
+   * the same outcome per item as one call each, with a few database round trips in all. Each
+   * item answers on its own: an item that fails (a malformed identifier, an unknown channel)
+   * carries its error and the others still go. At most 1,000 items (INVALID_ARGUMENT above).
+   */
+  activateSurveyLinks(
+    request: ActivateSurveyLinksRequest,
+    callback: (error: ServiceError | null, response: ActivateSurveyLinksResponse) => void,
+  ): ClientUnaryCall;
+  activateSurveyLinks(
+    request: ActivateSurveyLinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ActivateSurveyLinksResponse) => void,
+  ): ClientUnaryCall;
+  activateSurveyLinks(
+    request: ActivateSurveyLinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ActivateSurveyLinksResponse) => void,
   ): ClientUnaryCall;
   /**
    * The active surveys (activated, not answered, not expired) of the one customer matching every
