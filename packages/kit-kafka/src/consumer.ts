@@ -3,7 +3,7 @@ import { PoisonMessageError } from './dead-letter.js';
 import { KAFKA_HEADERS } from './headers.js';
 import type { IdempotencyStore } from './idempotency.js';
 import { startConsumerLifecycle, type ConsumerHandle, type ConsumerLifecycleOptions } from './consumer-lifecycle.js';
-import { processMessage, toConsumedMessage, type MessageHandler } from './message-processor.js';
+import { processMessage, toConsumedMessage, type ConsumedMessage, type MessageHandler } from './message-processor.js';
 
 export interface RunConsumerOptions extends ConsumerLifecycleOptions {
   handler: MessageHandler;
@@ -23,10 +23,21 @@ export interface RunConsumerOptions extends ConsumerLifecycleOptions {
    * so a crash redelivers every message that was in flight or after it.
    */
   concurrency?: number;
+  /**
+   * A fast path for work that is cheaper per batch than per message: called with slices of up
+   * to `batchSize` messages of one partition, it answers the messages it finished. The others
+   * (all of them when it throws) then go through `handler` one by one, with its retries and
+   * dead-lettering, so a message that cannot be done in bulk still reaches its outcome. It
+   * must be idempotent like `handler`: a crash redelivers the slice. Not with `idempotency`.
+   */
+  batchHandler?: (messages: ConsumedMessage[]) => Promise<Iterable<ConsumedMessage>>;
+  /** Most messages per batchHandler call (default 200). */
+  batchSize?: number;
 }
 
 /** One message at a time (or `concurrency` at once), each retried in place and dead-lettered after `maxAttempts`. */
 export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
+  if (opts.batchHandler && opts.idempotency) throw new Error('runConsumer: batchHandler and idempotency do not go together');
   return startConsumerLifecycle(opts, ({ log, deadLetters, deadLetterTopic, signal }) => ({
     // Offsets are resolved by hand, only after a message reached an outcome, and committed at
     // once (threshold 1): a crash mid-handler leaves that message uncommitted, so it is
@@ -37,8 +48,7 @@ export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
     partitionsConsumedConcurrently: opts.partitionsConsumedConcurrently ?? 1,
     eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }) => {
       const live = () => !signal.aborted && isRunning() && !isStale();
-      const handle = (message: (typeof batch.messages)[number]) => {
-        const msg = toConsumedMessage(batch.topic, batch.partition, message);
+      const handle = (msg: ConsumedMessage) => {
         const requestId = sanitizeRequestId(msg.headers[KAFKA_HEADERS.requestId]) ?? newRequestId();
         return runWithContext({ requestId }, () =>
           processMessage(msg, {
@@ -57,55 +67,80 @@ export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
           }),
         );
       };
-      const concurrency = Math.max(1, opts.concurrency ?? 1);
-      if (concurrency === 1) {
-        for (const message of batch.messages) {
-          if (!live()) return;
-          if ((await handle(message)) === 'abandoned') return;
-          resolveOffset(message.offset);
-          await commitOffsetsIfNecessary();
-          await heartbeat();
+      /** Runs the messages through `handle`; false when it stopped before finishing them all. */
+      const oneByOne = async (messages: ConsumedMessage[]): Promise<boolean> => {
+        const concurrency = Math.max(1, opts.concurrency ?? 1);
+        if (concurrency === 1) {
+          for (const message of messages) {
+            if (!live()) return false;
+            if ((await handle(message)) === 'abandoned') return false;
+            resolveOffset(message.offset);
+            await commitOffsetsIfNecessary();
+            await heartbeat();
+          }
+          return true;
         }
+        // A window of `concurrency` messages in flight; the offset advances over the finished prefix.
+        const finished = new Array<boolean>(messages.length).fill(false);
+        let next = 0;
+        let prefix = 0;
+        let stop = false;
+        // One commit at a time; offsets resolved meanwhile go with a follow-up commit.
+        let dirty = false;
+        let committer: Promise<void> | undefined;
+        const flush = () => {
+          dirty = true;
+          committer ??= (async () => {
+            try {
+              while (dirty) {
+                dirty = false;
+                await commitOffsetsIfNecessary();
+                await heartbeat();
+              }
+            } finally {
+              committer = undefined;
+            }
+          })();
+          return committer;
+        };
+        const worker = async () => {
+          while (!stop && next < messages.length) {
+            if (!live()) return void (stop = true);
+            const i = next++;
+            if ((await handle(messages[i]!)) === 'abandoned') return void (stop = true);
+            finished[i] = true;
+            if (prefix !== i) continue; // an earlier message is still in flight
+            while (prefix < messages.length && finished[prefix]) prefix++;
+            resolveOffset(messages[prefix - 1]!.offset);
+            await flush();
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(concurrency, messages.length) }, worker));
+        if (prefix > 0) await commitOffsetsIfNecessary();
+        return !stop;
+      };
+      const all = batch.messages.map((m) => toConsumedMessage(batch.topic, batch.partition, m));
+      if (!opts.batchHandler) {
+        await oneByOne(all);
         return;
       }
-      // A window of `concurrency` messages in flight; the offset advances over the finished prefix.
-      const messages = batch.messages;
-      const finished = new Array<boolean>(messages.length).fill(false);
-      let next = 0;
-      let prefix = 0;
-      let stop = false;
-      // One commit at a time; offsets resolved meanwhile go with a follow-up commit.
-      let dirty = false;
-      let committer: Promise<void> | undefined;
-      const flush = () => {
-        dirty = true;
-        committer ??= (async () => {
-          try {
-            while (dirty) {
-              dirty = false;
-              await commitOffsetsIfNecessary();
-              await heartbeat();
-            }
-          } finally {
-            committer = undefined;
-          }
-        })();
-        return committer;
-      };
-      const worker = async () => {
-        while (!stop && next < messages.length) {
-          if (!live()) return void (stop = true);
-          const i = next++;
-          if ((await handle(messages[i]!)) === 'abandoned') return void (stop = true);
-          finished[i] = true;
-          if (prefix !== i) continue; // an earlier message is still in flight
-          while (prefix < messages.length && finished[prefix]) prefix++;
-          resolveOffset(messages[prefix - 1]!.offset);
-          await flush();
+      const size = Math.max(1, opts.batchSize ?? 200);
+      for (let i = 0; i < all.length; i += size) {
+        if (!live()) return;
+        const slice = all.slice(i, i + size);
+        const done = new Set<ConsumedMessage>();
+        try {
+          // The slice's request id: that of its first event (a sharing's events share one).
+          const requestId = sanitizeRequestId(slice[0]!.headers[KAFKA_HEADERS.requestId]) ?? newRequestId();
+          for (const m of await runWithContext({ requestId }, () => opts.batchHandler!(slice))) done.add(m);
+        } catch (err) {
+          log.warn({ err, topic: batch.topic, partition: batch.partition, count: slice.length }, 'batch handler failed; handling one by one');
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, messages.length) }, worker));
-      if (prefix > 0) await commitOffsetsIfNecessary();
+        if (!(await oneByOne(slice.filter((m) => !done.has(m))))) return;
+        resolveOffset(slice[slice.length - 1]!.offset);
+        await commitOffsetsIfNecessary();
+        await heartbeat();
+      }
     },
   }));
 }
