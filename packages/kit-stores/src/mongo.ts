@@ -125,6 +125,25 @@ export async function insertOnce<T extends Document & { _id: string }>(collectio
   }
 }
 
+/**
+ * insertOnce for many documents in one write (unordered): answers, per document, whether this
+ * call inserted it; a document that would break a unique index is skipped (false), the others
+ * are inserted. Any other write error throws.
+ */
+export async function insertManyOnce<T extends Document & { _id: string }>(collection: Collection<T>, docs: T[]): Promise<boolean[]> {
+  const inserted = docs.map(() => true);
+  if (docs.length === 0) return inserted;
+  try {
+    await collection.insertMany(docs as OptionalUnlessRequiredId<T>[], { ordered: false });
+  } catch (err) {
+    const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+    const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as { index?: unknown; code?: unknown }[];
+    if (list.length === 0 || list.some((w) => w.code !== 11000 || typeof w.index !== 'number')) throw err;
+    for (const w of list) inserted[w.index as number] = false;
+  }
+  return inserted;
+}
+
 /** Hides the password; a regex, because `new URL` rejects multi-host Mongo URLs. */
 function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');

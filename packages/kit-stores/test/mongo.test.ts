@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMongo, ensureIndexes, insertOnce, isDuplicateKeyError, processedEventIndexes, type MongoHandle } from '../src/index.js';
+import {
+  connectMongo,
+  ensureIndexes,
+  insertManyOnce,
+  insertOnce,
+  isDuplicateKeyError,
+  processedEventIndexes,
+  type MongoHandle,
+} from '../src/index.js';
 import { logger, stack, uniqueName } from './helpers.js';
 
 describe('mongo', () => {
@@ -45,6 +53,44 @@ describe('mongo', () => {
       expect(winners).toHaveLength(1);
       expect(await claims.findOne({ _id: key })).toMatchObject({ claimed_by: winners[0] });
     }
+  });
+
+  it('insertManyOnce inserts the new documents of a batch and names the ones that already existed, also under racing batches', async () => {
+    const claims = mongo.db.collection<{ _id: string; by: string }>('many_claims');
+    await claims.insertOne({ _id: 'm-2', by: 'earlier' });
+    const first = await insertManyOnce(
+      claims,
+      ['m-1', 'm-2', 'm-3', 'm-2'].map((_id) => ({ _id, by: 'batch' })),
+    );
+    expect(first).toEqual([true, false, true, false]);
+    expect(await claims.findOne({ _id: 'm-2' })).toMatchObject({ by: 'earlier' });
+    expect(await insertManyOnce(claims, [])).toEqual([]);
+
+    // Five batches racing over the same 50 keys: each key won by exactly one of them.
+    const keys = Array.from({ length: 50 }, (_, i) => `race-${i}`);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, b) =>
+        insertManyOnce(
+          claims,
+          keys.map((_id) => ({ _id, by: `b${b}` })),
+        ),
+      ),
+    );
+    for (let k = 0; k < keys.length; k++) {
+      const winners = results.map((r, b) => (r[k] ? `b${b}` : null)).filter(Boolean);
+      expect(winners).toHaveLength(1);
+      expect(await claims.findOne({ _id: keys[k]! })).toMatchObject({ by: winners[0] });
+    }
+  });
+
+  it('insertManyOnce throws on a write error that is not a duplicate', async () => {
+    const strict = await mongo.db
+      .createCollection('strict_docs', {
+        validator: { $jsonSchema: { bsonType: 'object', required: ['by'] } },
+      })
+      .catch(() => null);
+    if (!strict) return expect.fail('the server refused a validated collection');
+    await expect(insertManyOnce(strict, [{ _id: 'x' } as never])).rejects.toThrow();
   });
 
   it('prunes the processed-events store with a TTL index', async () => {
