@@ -96,6 +96,7 @@ const consumer = await runDispatchConsumer({
   logger,
   maxAttempts: config.SMS_DISPATCH_MAX_ATTEMPTS,
   concurrency: config.SMS_DISPATCH_CONCURRENCY,
+  batchSize: config.SMS_DISPATCH_BATCH_SIZE,
   partitions: config.SMS_DISPATCH_PARTITIONS_CONCURRENTLY,
   background: true,
   // Without its consumer the service would silently stop sending: restart it instead.

@@ -11,16 +11,16 @@ import { MongoMessageRepository } from './adapters/mongo/message.repository.js';
 import { MongoOutboxProvider } from './adapters/mongo/outbox.provider.js';
 import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
 import type { CsvWorkflowDeps } from './domain/csv-workflow.use-case.js';
-import type { DispatchDeps } from './domain/dispatch.use-case.js';
-import type { LinkShortener, SmsProvider, SurveyChannels, SurveyLinks, WorkflowFiles } from './domain/ports.js';
+import type { BatchDispatchDeps } from './domain/dispatch-batch.use-case.js';
+import type { BulkLinkShortener, BulkSurveyLinks, LinkShortener, SmsProvider, SurveyChannels, SurveyLinks, WorkflowFiles } from './domain/ports.js';
 import type { MessagingHandlerDeps } from './grpc/messaging.handlers.js';
 
 export interface Infrastructure {
   db: Db;
   producer: Producer;
   topics: { dispatch: string; status: string };
-  survey: SurveyChannels & SurveyLinks;
-  shortener: LinkShortener;
+  survey: SurveyChannels & SurveyLinks & BulkSurveyLinks;
+  shortener: LinkShortener & BulkLinkShortener;
   /** The configured provider; the outbox (built here) when none is given. */
   provider?: SmsProvider;
   settings: { defaultRegion: string; maxPhones: number };
@@ -41,7 +41,7 @@ const noFileService: WorkflowFiles = {
 /** The real adapters behind the domain's ports (main.ts and the integration tests share it). */
 export function messagingDeps(
   infra: Infrastructure,
-): MessagingHandlerDeps & DispatchDeps & CsvWorkflowDeps & { outboxProvider: MongoOutboxProvider } {
+): MessagingHandlerDeps & BatchDispatchDeps & CsvWorkflowDeps & { outboxProvider: MongoOutboxProvider } {
   const outboxProvider = new MongoOutboxProvider(infra.db);
   return {
     campaigns: new MongoCampaignRepository(infra.db),

@@ -7,17 +7,21 @@ import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js';
 import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
-import type { SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
+import type { BulkLinkShortener, BulkSurveyLinks, LinkShortener, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
 import { messagingDeps } from '../src/wiring.js';
 import { logger, stack, uniq, waitFor } from './helpers.js';
 
 /** The survey and shortener peers are faked (they are other services, not infrastructure). */
-const survey: SurveyChannels & SurveyLinks = {
+const survey: SurveyChannels & SurveyLinks & BulkSurveyLinks = {
   createSmsChannel: async () => 'channel-1',
   activate: async (a) => `http://api.local/s/tok-${a.phone}`,
+  activateMany: async (items) => items.map((a) => `http://api.local/s/tok-${a.phone}`),
 };
-const shortener = { shorten: async (url: string) => `http://go.local/${url.slice(-4)}` };
+const shortener: LinkShortener & BulkLinkShortener = {
+  shorten: async (url) => `http://go.local/${url.slice(-4)}`,
+  shortenMany: async (urls) => urls.map((url) => `http://go.local/${url.slice(-4)}`),
+};
 
 describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB and Kafka', () => {
   const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'messaging-test', logger });

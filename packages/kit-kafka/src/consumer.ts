@@ -134,7 +134,10 @@ export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
           const requestId = sanitizeRequestId(slice[0]!.headers[KAFKA_HEADERS.requestId]) ?? newRequestId();
           for (const m of await runWithContext({ requestId }, () => opts.batchHandler!(slice))) done.add(m);
         } catch (err) {
-          log.warn({ err, topic: batch.topic, partition: batch.partition, count: slice.length }, 'batch handler failed; handling one by one');
+          log.warn(
+            { err, topic: batch.topic, partition: batch.partition, count: slice.length },
+            'batch handler failed; handling one by one',
+          );
         }
         if (!(await oneByOne(slice.filter((m) => !done.has(m))))) return;
         resolveOffset(slice[slice.length - 1]!.offset);

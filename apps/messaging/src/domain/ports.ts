@@ -52,6 +52,28 @@ export interface MessageRepository {
   listBySharing(sharingId: string): Promise<SmsMessage[]>;
 }
 
+/** The message records in bulk, for dispatchSmsBatch. */
+export interface BulkMessageRepository {
+  /** The records that exist among `ids` (any order). */
+  findMany(ids: string[]): Promise<SmsMessage[]>;
+  /**
+   * First claims in one write: each record is created "sending" unless it exists, in which case
+   * its answer is null (whoever holds it decides; a retryable one goes through `claim`).
+   */
+  claimMany(msgs: Parameters<MessageRepository['claim']>[0][]): Promise<(SmsMessage | null)[]>;
+  /** `finish` for many records in one write. */
+  finishMany(
+    items: {
+      id: string;
+      attempt: number;
+      status: 'sent' | 'retryable' | 'unknown' | 'failed';
+      providerMessageId?: string;
+      error?: string;
+      at: Date;
+    }[],
+  ): Promise<void>;
+}
+
 /** What is handed to a provider. */
 export interface OutgoingSms {
   /** Our id of the message, echoed in delivery reports. */
@@ -82,6 +104,8 @@ export interface SmsProvider {
    */
   readonly idempotent?: boolean;
   send(sms: OutgoingSms): Promise<ProviderResult>;
+  /** Many hand-overs in one call, results in order; providers without it get `send` each. */
+  sendMany?(sms: OutgoingSms[]): Promise<ProviderResult[]>;
 }
 
 export type { Clock } from '@feedback/kit-core';
@@ -132,6 +156,11 @@ export interface SurveyLinks {
   }): Promise<string>;
 }
 
+/** The batch form of `activate`, one account: each item its URL, or the error it failed with alone. */
+export interface BulkSurveyLinks {
+  activateMany(items: Parameters<SurveyLinks['activate']>[0][]): Promise<(string | Error)[]>;
+}
+
 export interface LinkShortener {
   /** The short URL of `url` (on the account's default domain when it has one). */
   shorten(url: string, accountId: string): Promise<string>;
@@ -140,6 +169,16 @@ export interface LinkShortener {
 /** Publishes `sms.status` when a message's status changes. */
 export interface StatusEvents {
   changed(msg: SmsMessage): Promise<void>;
+}
+
+export interface BulkStatusEvents {
+  /** `changed` for many messages in one publish. */
+  changedMany(msgs: SmsMessage[]): Promise<void>;
+}
+
+/** The batch form of `shorten`: the short URLs of `urls`, in order, made in one call. */
+export interface BulkLinkShortener {
+  shortenMany(urls: string[], accountId: string): Promise<string[]>;
 }
 
 export interface BindingRepository {

@@ -1,4 +1,5 @@
 import type {
+  BulkMessageRepository,
   CampaignRepository,
   DispatchPublisher,
   MessageRepository,
@@ -49,8 +50,19 @@ export class MemoryDispatch implements DispatchPublisher {
   }
 }
 
-export class MemoryMessages implements MessageRepository {
+export class MemoryMessages implements MessageRepository, BulkMessageRepository {
   readonly items = new Map<string, SmsMessage>();
+  async findMany(ids: string[]) {
+    return ids.flatMap((id) => (this.items.has(id) ? [{ ...this.items.get(id)! }] : []));
+  }
+  async claimMany(msgs: Parameters<MessageRepository['claim']>[0][]) {
+    const claims: (SmsMessage | null)[] = [];
+    for (const m of msgs) claims.push(this.items.has(m.id) ? null : await this.claim(m));
+    return claims;
+  }
+  async finishMany(items: Parameters<BulkMessageRepository['finishMany']>[0]) {
+    for (const { id, attempt, at, ...o } of items) await this.finish(id, attempt, o, at);
+  }
   async claim(m: Parameters<MessageRepository['claim']>[0], opts: { takeOverSending?: boolean } = {}) {
     const existing = this.items.get(m.id);
     if (!existing) {

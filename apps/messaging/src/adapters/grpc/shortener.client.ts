@@ -1,13 +1,22 @@
 import type { GrpcClient } from '@feedback/kit-grpc';
 import type { ShortenerServiceClient } from '@feedback/proto/feedback/shortener/v1/shortener';
-import type { LinkShortener } from '../../domain/ports.js';
+import type { BulkLinkShortener, LinkShortener } from '../../domain/ports.js';
 
-export function shortenerPort(client: GrpcClient<ShortenerServiceClient>): LinkShortener {
+/** A batch call (one per Kafka batch of sms.dispatch) does the work of hundreds of single ones. */
+const BATCH_DEADLINE_MS = 30_000;
+
+export function shortenerPort(client: GrpcClient<ShortenerServiceClient>): LinkShortener & BulkLinkShortener {
   return {
     async shorten(url, accountId) {
       const res = await client.shorten({ url, accountId, domain: '' });
       if (!res.link) throw new Error('shortener.Shorten answered without a link');
       return res.link.shortUrl;
+    },
+    async shortenMany(urls, accountId) {
+      const res = await client.shortenMany({ urls, accountId }, { deadlineMs: BATCH_DEADLINE_MS });
+      if (res.links.length !== urls.length)
+        throw new Error(`shortener.ShortenMany answered ${res.links.length} links for ${urls.length} URLs`);
+      return res.links.map((l) => l.shortUrl);
     },
   };
 }

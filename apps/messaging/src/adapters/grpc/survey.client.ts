@@ -1,9 +1,12 @@
 import type { GrpcClient } from '@feedback/kit-grpc';
 import { ChannelKind, type SurveyServiceClient } from '@feedback/proto/feedback/survey/v1/survey';
-import type { SurveyChannels, SurveyLinks } from '../../domain/ports.js';
+import type { BulkSurveyLinks, SurveyChannels, SurveyLinks } from '../../domain/ports.js';
+
+/** A batch call (one per Kafka batch of sms.dispatch) does the work of hundreds of single ones. */
+const BATCH_DEADLINE_MS = 30_000;
 
 /** The survey service behind the domain's ports; the client carries deadlines and request ids. */
-export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChannels & SurveyLinks {
+export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChannels & SurveyLinks & BulkSurveyLinks {
   return {
     async createSmsChannel(c) {
       const res = await client.createChannel({ ...c, kind: ChannelKind.CHANNEL_KIND_SMS });
@@ -11,15 +14,29 @@ export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChan
       return res.channel.id;
     },
     async activate(a) {
-      const { name = '', email = '', external_id: externalId = '', ...rest } = a.attributes;
-      const res = await client.activateSurveyLink({
-        accountId: a.accountId,
-        channelId: a.channelId,
-        customer: { phoneNumber: a.phone, email, externalId, name, schema: {} },
-        customAttributes: rest,
-        builtInResponses: a.builtInResponses,
-      });
-      return res.linkUrl;
+      return (await client.activateSurveyLink(activation(a))).linkUrl;
     },
+    async activateMany(items) {
+      if (items.length === 0) return [];
+      const res = await client.activateSurveyLinks(
+        { accountId: items[0]!.accountId, items: items.map(activation) },
+        { deadlineMs: BATCH_DEADLINE_MS },
+      );
+      if (res.results.length !== items.length)
+        throw new Error(`survey.ActivateSurveyLinks answered ${res.results.length} results for ${items.length}`);
+      return res.results.map((r) => (r.linkUrl ? r.linkUrl : new Error(`${r.errorCode || 'UNKNOWN'}: ${r.errorMessage}`)));
+    },
+  };
+}
+
+/** The survey service's activation request: a sharing's name, email and external_id attributes are the customer's. */
+function activation(a: Parameters<SurveyLinks['activate']>[0]) {
+  const { name = '', email = '', external_id: externalId = '', ...rest } = a.attributes;
+  return {
+    accountId: a.accountId,
+    channelId: a.channelId,
+    customer: { phoneNumber: a.phone, email, externalId, name, schema: {} },
+    customAttributes: rest,
+    builtInResponses: a.builtInResponses,
   };
 }

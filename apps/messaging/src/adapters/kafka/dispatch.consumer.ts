@@ -1,14 +1,15 @@
 import type { Logger } from '@feedback/kit-core';
 import { PoisonMessageError, runConsumer, type ConsumerHandle } from '@feedback/kit-kafka';
 import type { Kafka } from 'kafkajs';
-import { dispatchSms, UndeliverableEventError, type DispatchDeps } from '../../domain/dispatch.use-case.js';
+import { dispatchSmsBatch, type BatchDispatchDeps } from '../../domain/dispatch-batch.use-case.js';
+import { dispatchSms, UndeliverableEventError } from '../../domain/dispatch.use-case.js';
 import { decodeDispatch } from './dispatch.publisher.js';
 
 export interface DispatchConsumerOptions {
   kafka: Kafka;
   topic: string;
   groupId: string;
-  deps: DispatchDeps;
+  deps: BatchDispatchDeps;
   logger: Logger;
   /** Attempts before a failing event (provider or peer down) is dead-lettered; default 6. */
   maxAttempts?: number;
@@ -19,6 +20,8 @@ export interface DispatchConsumerOptions {
    * phone) claim, not the order of events, is what keeps each SMS at most once.
    */
   concurrency?: number;
+  /** Events per dispatchSmsBatch call (default 200); 0 turns the batch path off (one by one only). */
+  batchSize?: number;
   /** Partitions handled at once (default 1). */
   partitions?: number;
   onCrash?: (err: Error) => void;
@@ -27,9 +30,11 @@ export interface DispatchConsumerOptions {
 }
 
 /**
- * The sms.dispatch consumer group. Undecodable events and events of a vanished campaign are
- * dead-lettered at once; everything else is retried in place with backoff (kit-kafka), then
- * dead-lettered. Redelivery is harmless: the message claim lets one attempt reach the provider.
+ * The sms.dispatch consumer group. Each slice of a partition's batch goes through
+ * dispatchSmsBatch first (a few round trips for the lot); what it leaves goes one by one
+ * through dispatchSms. Undecodable events and events of a vanished campaign are dead-lettered
+ * at once; everything else is retried in place with backoff (kit-kafka), then dead-lettered.
+ * Redelivery is harmless: the message claim lets one attempt reach the provider.
  */
 export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<ConsumerHandle> {
   const log = opts.logger.child({ component: 'sms-dispatch' });
@@ -45,6 +50,25 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
     partitionsConsumedConcurrently: opts.partitions ?? 1,
     onCrash: opts.onCrash,
     background: opts.background,
+    ...((opts.batchSize ?? 200) > 0 && {
+      batchSize: opts.batchSize ?? 200,
+      batchHandler: async (messages) => {
+        // Undecodable events are left to the handler below, which dead-letters them.
+        const decoded = messages.flatMap((m) => {
+          try {
+            return [{ m, event: decodeDispatch(m.value) }];
+          } catch {
+            return [];
+          }
+        });
+        const outcomes = await dispatchSmsBatch(
+          opts.deps,
+          decoded.map((d) => d.event),
+        );
+        log.debug({ count: messages.length, done: outcomes.filter(Boolean).length }, 'sms batch dispatched');
+        return decoded.filter((_, i) => outcomes[i] !== undefined).map((d) => d.m);
+      },
+    }),
     handler: async (msg) => {
       let event;
       try {

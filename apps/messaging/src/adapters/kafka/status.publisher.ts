@@ -1,26 +1,31 @@
 import type { Producer } from '@feedback/kit-kafka';
 import { SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
-import type { StatusEvents } from '../../domain/ports.js';
+import type { BulkStatusEvents, StatusEvents } from '../../domain/ports.js';
 import type { SmsMessage } from '../../domain/sms-message.js';
 
 const CONTENT_TYPE = 'application/x-protobuf; messageType=feedback.messaging.v1.SmsStatusChanged';
 
 /** `sms.status`, keyed by phone; one event id per (message, status, attempt), so a retry repeats it. */
-export function kafkaStatusEvents(producer: Producer, topic: string): StatusEvents {
+export function kafkaStatusEvents(producer: Producer, topic: string): StatusEvents & BulkStatusEvents {
   return {
     async changed(m: SmsMessage) {
-      const value = SmsStatusChanged.encode({
-        messageId: m.id,
-        sharingId: m.sharingId,
-        accountId: m.accountId,
-        phone: m.phone,
-        status: m.status,
-        error: m.error ?? '',
-        at: m.updatedAt.toISOString(),
-      }).finish();
-      await producer.publish(topic, [
-        { key: m.phone, value: Buffer.from(value), eventId: `sms.status:${m.id}:${m.status}:${m.attempts}`, contentType: CONTENT_TYPE },
-      ]);
+      await producer.publish(topic, [statusMessage(m)]);
+    },
+    async changedMany(msgs: SmsMessage[]) {
+      if (msgs.length > 0) await producer.publish(topic, msgs.map(statusMessage));
     },
   };
+}
+
+function statusMessage(m: SmsMessage) {
+  const value = SmsStatusChanged.encode({
+    messageId: m.id,
+    sharingId: m.sharingId,
+    accountId: m.accountId,
+    phone: m.phone,
+    status: m.status,
+    error: m.error ?? '',
+    at: m.updatedAt.toISOString(),
+  }).finish();
+  return { key: m.phone, value: Buffer.from(value), eventId: `sms.status:${m.id}:${m.status}:${m.attempts}`, contentType: CONTENT_TYPE };
 }

@@ -1,6 +1,6 @@
-import { insertOnce } from '@feedback/kit-stores';
+import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
-import type { MessageRepository } from '../../domain/ports.js';
+import type { BulkMessageRepository, MessageRepository } from '../../domain/ports.js';
 import { REPORTABLE_STATUSES, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
 
 interface MessageDoc {
@@ -20,29 +20,15 @@ interface MessageDoc {
   updated_at: Date;
 }
 
-export class MongoMessageRepository implements MessageRepository {
+export class MongoMessageRepository implements MessageRepository, BulkMessageRepository {
   private readonly docs: Collection<MessageDoc>;
 
   constructor(db: Db) {
     this.docs = db.collection<MessageDoc>('sms_messages');
   }
 
-  async claim(m: Parameters<MessageRepository['claim']>[0], opts: { takeOverSending?: boolean } = {}): Promise<SmsMessage | null> {
-    const doc: MessageDoc = {
-      _id: m.id,
-      account_id: m.accountId,
-      sharing_id: m.sharingId,
-      campaign_id: m.campaignId,
-      phone: m.phone,
-      text: m.text,
-      provider: m.provider,
-      status: 'sending',
-      attempts: 1,
-      provider_message_id: null,
-      error: null,
-      created_at: m.createdAt,
-      updated_at: m.createdAt,
-    };
+  async claim(m: NewMessage, opts: { takeOverSending?: boolean } = {}): Promise<SmsMessage | null> {
+    const doc = firstClaim(m);
     // The unique _id makes the first insert the one claim; MongoDB guarantees it under races.
     if (await insertOnce(this.docs, doc)) return toMessage(doc);
     // Taken. Only a record whose attempt certainly did not send may be taken again, and a
@@ -53,6 +39,33 @@ export class MongoMessageRepository implements MessageRepository {
       { returnDocument: 'after' },
     );
     return again ? toMessage(again) : null;
+  }
+
+  async claimMany(msgs: NewMessage[]): Promise<(SmsMessage | null)[]> {
+    const docs = msgs.map(firstClaim);
+    // One unordered insert; the unique _id lets each record be created by one claimer only.
+    const inserted = await insertManyOnce(this.docs, docs);
+    return docs.map((d, i) => (inserted[i] ? toMessage(d) : null));
+  }
+
+  async finishMany(items: Parameters<BulkMessageRepository['finishMany']>[0]): Promise<void> {
+    if (items.length === 0) return;
+    await this.docs.bulkWrite(
+      items.map((o) => ({
+        updateOne: {
+          filter: { _id: o.id, status: 'sending' as const, attempts: o.attempt },
+          update: {
+            $set: { status: o.status, provider_message_id: o.providerMessageId ?? null, error: o.error ?? null, updated_at: o.at },
+          },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  async findMany(ids: string[]): Promise<SmsMessage[]> {
+    if (ids.length === 0) return [];
+    return (await this.docs.find({ _id: { $in: ids } }).toArray()).map(toMessage);
   }
 
   async finish(
@@ -92,6 +105,26 @@ export class MongoMessageRepository implements MessageRepository {
   async listBySharing(sharingId: string): Promise<SmsMessage[]> {
     return (await this.docs.find({ sharing_id: sharingId }).sort({ _id: 1 }).toArray()).map(toMessage);
   }
+}
+
+type NewMessage = Parameters<MessageRepository['claim']>[0];
+
+function firstClaim(m: NewMessage): MessageDoc {
+  return {
+    _id: m.id,
+    account_id: m.accountId,
+    sharing_id: m.sharingId,
+    campaign_id: m.campaignId,
+    phone: m.phone,
+    text: m.text,
+    provider: m.provider,
+    status: 'sending',
+    attempts: 1,
+    provider_message_id: null,
+    error: null,
+    created_at: m.createdAt,
+    updated_at: m.createdAt,
+  };
 }
 
 function toMessage(d: MessageDoc): SmsMessage {

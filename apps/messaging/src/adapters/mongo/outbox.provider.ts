@@ -1,4 +1,4 @@
-import { insertOnce } from '@feedback/kit-stores';
+import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { OutboxEntry, OutboxPage, OutboxReader, OutgoingSms, ProviderResult, SmsProvider } from '../../domain/ports.js';
 
@@ -31,7 +31,21 @@ export class MongoOutboxProvider implements SmsProvider, OutboxReader {
   }
 
   async send(sms: OutgoingSms): Promise<ProviderResult> {
-    await insertOnce<OutboxDoc>(this.docs, {
+    await insertOnce<OutboxDoc>(this.docs, this.record(sms));
+    return { outcome: 'accepted', providerMessageId: sms.messageId };
+  }
+
+  /** One unordered insert for the lot; a message recorded before stays as it was. */
+  async sendMany(sms: OutgoingSms[]): Promise<ProviderResult[]> {
+    await insertManyOnce<OutboxDoc>(
+      this.docs,
+      sms.map((m) => this.record(m)),
+    );
+    return sms.map((m) => ({ outcome: 'accepted', providerMessageId: m.messageId }));
+  }
+
+  private record(sms: OutgoingSms): OutboxDoc {
+    return {
       _id: sms.messageId,
       account_id: sms.accountId,
       sharing_id: sms.sharingId,
@@ -39,8 +53,7 @@ export class MongoOutboxProvider implements SmsProvider, OutboxReader {
       text: sms.text,
       status: 'sent',
       created_at: this.now(),
-    });
-    return { outcome: 'accepted', providerMessageId: sms.messageId };
+    };
   }
 
   async list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<OutboxPage> {

@@ -1,0 +1,159 @@
+import type { DispatchDeps } from './dispatch.use-case.js';
+import type {
+  BulkLinkShortener,
+  BulkMessageRepository,
+  BulkStatusEvents,
+  BulkSurveyLinks,
+  OutgoingSms,
+  ProviderResult,
+  SmsProvider,
+} from './ports.js';
+import type { SendOutcome } from './send-sms.use-case.js';
+import type { DispatchEvent, SmsCampaign } from './sharing.js';
+import { messageId, type SmsMessage } from './sms-message.js';
+import { renderTemplate } from './sms-template.js';
+
+export interface BatchDispatchDeps extends DispatchDeps {
+  messages: DispatchDeps['messages'] & BulkMessageRepository;
+  links: DispatchDeps['links'] & BulkSurveyLinks;
+  shortener: DispatchDeps['shortener'] & BulkLinkShortener;
+  statusEvents: DispatchDeps['statusEvents'] & BulkStatusEvents;
+}
+
+/** Hand-overs in flight at once for a provider without a bulk send (an HTTP gateway). */
+const SEND_CONCURRENCY = 16;
+
+/**
+ * Many sms.dispatch events at once, with the same outcome per event as dispatchSms but a few
+ * round trips per batch instead of a dozen per recipient: one read of the message records,
+ * one activation call and one shortening call per (account, campaign), one claim write, one
+ * provider call where the provider takes many, one status write and one status publish.
+ *
+ * Answers each event's outcome, or undefined for the events it leaves to dispatchSms one by
+ * one (which retries and dead-letters): a record that exists already (redelivered or
+ * retryable), a vanished campaign, a failed activation, a retriable provider refusal. The
+ * claim is taken before the provider sees a message, as in sendSms, so whatever part of a
+ * batch is redelivered, each (sharing, phone) reaches a non-idempotent provider at most once.
+ */
+export async function dispatchSmsBatch(deps: BatchDispatchDeps, events: DispatchEvent[]): Promise<(SendOutcome | undefined)[]> {
+  const outcomes = new Array<SendOutcome | undefined>(events.length).fill(undefined);
+  const ids = events.map((e) => messageId(e.sharingId, e.recipient.phone));
+  const existing = new Map((await deps.messages.findMany([...new Set(ids)])).map((m) => [m.id, m]));
+
+  // Fresh events only, each message once; grouped by campaign (activation and links are per account).
+  const groups = new Map<string, number[]>();
+  const taken = new Set<string>();
+  events.forEach((e, i) => {
+    const found = existing.get(ids[i]!);
+    // Handled already: done. Resumable (see dispatchSms) or a repeat within the batch: one by one.
+    if (found && !resumable(found, deps.provider)) outcomes[i] = 'already_handled';
+    if (found || taken.has(ids[i]!)) return;
+    taken.add(ids[i]!);
+    const key = `${e.accountId}/${e.campaignId}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+
+  const ready: { index: number; campaign: SmsCampaign; text: string }[] = [];
+  await Promise.all(
+    [...groups.values()].map(async (indexes) => {
+      const first = events[indexes[0]!]!;
+      const campaign = await deps.campaigns.findById(first.accountId, first.campaignId);
+      if (!campaign) return; // dispatchSms dead-letters them
+      const activated = await deps.links.activateMany(
+        indexes.map((i) => {
+          const { recipient } = events[i]!;
+          return {
+            accountId: first.accountId,
+            channelId: campaign.channelId,
+            phone: recipient.phone,
+            attributes: recipient.attributes,
+            builtInResponses: recipient.builtInResponses,
+          };
+        }),
+      );
+      const live = indexes.flatMap((index, k) => (typeof activated[k] === 'string' ? [{ index, url: activated[k] }] : []));
+      if (live.length === 0) return;
+      const short = await deps.shortener.shortenMany(
+        live.map((l) => l.url),
+        first.accountId,
+      );
+      live.forEach(({ index }, k) => {
+        const { recipient } = events[index]!;
+        // The link wins over a custom attribute of the same name: the SMS must lead to the survey.
+        ready.push({ index, campaign, text: renderTemplate(campaign.messageTemplate, { ...recipient.attributes, link: short[k]! }) });
+      });
+    }),
+  );
+  if (ready.length === 0) return outcomes;
+
+  const now = deps.clock.now();
+  const claims = await deps.messages.claimMany(
+    ready.map(({ index, campaign, text }) => ({
+      id: ids[index]!,
+      accountId: events[index]!.accountId,
+      sharingId: events[index]!.sharingId,
+      campaignId: campaign.id,
+      phone: events[index]!.recipient.phone,
+      text,
+      provider: deps.provider.name,
+      createdAt: now,
+    })),
+  );
+  // A claim lost to a concurrent consumer: that one sends it.
+  const claimed = ready.flatMap((r, k) => (claims[k] ? [{ ...r, msg: claims[k] }] : []));
+  ready.forEach((r, k) => {
+    if (!claims[k]) outcomes[r.index] = 'already_handled';
+  });
+  if (claimed.length === 0) return outcomes;
+
+  const results = await sendAll(
+    deps.provider,
+    claimed.map(({ msg }) => ({ messageId: msg.id, accountId: msg.accountId, sharingId: msg.sharingId, to: msg.phone, text: msg.text })),
+  );
+  const at = deps.clock.now();
+  await deps.messages.finishMany(claimed.map(({ msg }, k) => ({ id: msg.id, attempt: msg.attempts, at, ...finishing(results[k]!) })));
+  claimed.forEach(({ index }, k) => {
+    const r = results[k]!;
+    // A retriable refusal is left to dispatchSms, which finds the record "retryable" and retries with backoff.
+    outcomes[index] = r.outcome === 'accepted' ? 'sent' : r.outcome === 'unknown' ? 'unknown' : r.retriable ? undefined : 'failed';
+  });
+  // As stored (a delivery report may have overtaken the provider's answer), so watchers see every attempt.
+  await deps.statusEvents.changedMany(await deps.messages.findMany(claimed.map(({ msg }) => msg.id)));
+  return outcomes;
+}
+
+const resumable = (m: SmsMessage, provider: SmsProvider) =>
+  m.status === 'retryable' || (m.status === 'sending' && provider.idempotent === true);
+
+function finishing(r: ProviderResult): { status: 'sent' | 'retryable' | 'unknown' | 'failed'; providerMessageId?: string; error?: string } {
+  switch (r.outcome) {
+    case 'accepted':
+      return { status: 'sent', providerMessageId: r.providerMessageId };
+    case 'unknown':
+      return { status: 'unknown', error: r.reason };
+    case 'rejected':
+      return { status: r.retriable ? 'retryable' : 'failed', error: r.reason };
+  }
+}
+
+/** The provider's bulk send when it has one; else one hand-over each, a few at a time. A throw is an unknown outcome. */
+async function sendAll(provider: SmsProvider, sms: OutgoingSms[]): Promise<ProviderResult[]> {
+  const unknown = (err: unknown): ProviderResult => ({ outcome: 'unknown', reason: (err as Error).message });
+  if (provider.sendMany) {
+    try {
+      return await provider.sendMany(sms);
+    } catch (err) {
+      return sms.map(() => unknown(err));
+    }
+  }
+  const results = new Array<ProviderResult>(sms.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < sms.length) {
+      const i = next++;
+      results[i] = await provider.send(sms[i]!).catch(unknown);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, sms.length) }, worker));
+  return results;
+}

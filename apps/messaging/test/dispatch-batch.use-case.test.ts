@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { createCampaign } from '../src/domain/campaign.use-cases.js';
+import { dispatchSmsBatch, type BatchDispatchDeps } from '../src/domain/dispatch-batch.use-case.js';
+import { dispatchSms } from '../src/domain/dispatch.use-case.js';
+import type { OutgoingSms, ProviderResult, SurveyLinks } from '../src/domain/ports.js';
+import type { DispatchEvent } from '../src/domain/sharing.js';
+import type { SmsMessage } from '../src/domain/sms-message.js';
+import { MemoryCampaigns, MemoryMessages, ScriptedProvider } from './fakes/memory-deps.js';
+
+type Activation = Parameters<SurveyLinks['activate']>[0];
+
+/** The survey and shortener peers: batch calls counted, one phone can be made to fail. */
+function peers(failPhone?: string) {
+  const calls = { activate: 0, activateMany: 0, shorten: 0, shortenMany: 0 };
+  const url = (a: Activation) => `https://api.example/s/token-${a.phone}`;
+  return {
+    calls,
+    channels: { createSmsChannel: async () => 'channel-1' },
+    links: {
+      activate: async (a: Activation) => (calls.activate++, url(a)),
+      activateMany: async (items: Activation[]) => (
+        calls.activateMany++,
+        items.map((a) => (a.phone === failPhone ? new Error('INVALID_ARGUMENT: customer.phone_number') : url(a)))
+      ),
+    },
+    shortener: {
+      shorten: async (u: string) => (calls.shorten++, `https://s.example/${u.split('-').pop()}`),
+      shortenMany: async (us: string[]) => (calls.shortenMany++, us.map((u) => `https://s.example/${u.split('-').pop()}`)),
+    },
+  };
+}
+
+async function setup(provider = new ScriptedProvider([{ outcome: 'accepted' }]), failPhone?: string) {
+  const p = peers(failPhone);
+  const campaigns = new MemoryCampaigns();
+  const statuses: SmsMessage[] = [];
+  const clock = { now: () => new Date('2026-11-24T10:00:00Z') };
+  await createCampaign(
+    { campaigns, channels: p.channels, clock, newId: () => 'camp-1' },
+    {
+      accountId: 'acc',
+      name: 'Kasım',
+      nodeId: 'node',
+      nodeName: 'Şube',
+      flowId: 'flow',
+      messageTemplate: 'Sayın {{name}}, {{link}}',
+      linkTtlDays: 0,
+    },
+  );
+  const publishes: number[] = [];
+  const deps: BatchDispatchDeps = {
+    campaigns,
+    links: p.links,
+    shortener: p.shortener,
+    messages: new MemoryMessages(),
+    provider,
+    statusEvents: {
+      changed: async (m) => void statuses.push({ ...m }),
+      changedMany: async (ms) => void (publishes.push(ms.length), statuses.push(...ms.map((m) => ({ ...m })))),
+    },
+    clock,
+  };
+  return { deps, calls: p.calls, statuses, publishes, provider };
+}
+
+const event = (phone: string, over: Partial<DispatchEvent> = {}): DispatchEvent => ({
+  sharingId: 'sh-1',
+  accountId: 'acc',
+  campaignId: 'camp-1',
+  recipient: { phone, input: phone, attributes: { name: `N${phone.slice(-2)}` }, builtInResponses: {} },
+  ...over,
+});
+const phones = (n: number) => Array.from({ length: n }, (_, i) => `90532000${String(i).padStart(4, '0')}`);
+
+describe('dispatching a batch of recipients', () => {
+  it('sends each fresh recipient once, with one activation call, one shortening call and one status publish for the lot', async () => {
+    const { deps, calls, statuses, publishes, provider } = await setup();
+    const events = phones(50).map((p) => event(p));
+    const outcomes = await dispatchSmsBatch(deps, events);
+    expect(outcomes).toEqual(events.map(() => 'sent'));
+    expect(calls).toEqual({ activate: 0, activateMany: 1, shorten: 0, shortenMany: 1 });
+    expect(provider.calls.map((c) => c.to).sort()).toEqual(phones(50));
+    expect(provider.calls[0]!.text).toBe(`Sayın N00, https://s.example/${phones(1)[0]}`);
+    expect(publishes).toEqual([50]);
+    expect(new Set(statuses.map((s) => s.status))).toEqual(new Set(['sent']));
+    expect((await deps.messages.findById(`sh-1.${phones(1)[0]}`))?.status).toBe('sent');
+  });
+
+  it('a redelivered batch sends nothing again, and the one-by-one path finds every message handled', async () => {
+    const { deps, provider } = await setup();
+    const events = phones(10).map((p) => event(p));
+    await dispatchSmsBatch(deps, events);
+    expect(await dispatchSmsBatch(deps, events)).toEqual(events.map(() => 'already_handled'));
+    for (const e of events) expect(await dispatchSms(deps, e)).toBe('already_handled');
+    expect(provider.calls).toHaveLength(10);
+  });
+
+  it('leaves to the one-by-one path what it cannot finish, and the rest still goes', async () => {
+    const [good, bad, twice] = phones(3);
+    const { deps, provider } = await setup(new ScriptedProvider([{ outcome: 'accepted' }]), bad);
+    const events = [event(good!), event(bad!), event(twice!), event(twice!), event(good!, { campaignId: 'gone', sharingId: 'sh-2' })];
+    const outcomes = await dispatchSmsBatch(deps, events);
+    // The failed activation, the repeat within the batch and the vanished campaign: left undefined.
+    expect(outcomes).toEqual(['sent', undefined, 'sent', undefined, undefined]);
+    expect(provider.calls.map((c) => c.to)).toEqual([good, twice]);
+    expect(await deps.messages.findById(`sh-1.${bad}`)).toBeNull();
+  });
+
+  it('maps each provider answer to the record and the outcome; a retriable refusal is left for a retry with backoff', async () => {
+    const results: (ProviderResult | Error)[] = [
+      { outcome: 'accepted', providerMessageId: 'p-1' },
+      { outcome: 'rejected', retriable: true, reason: 'HTTP 503' },
+      { outcome: 'rejected', retriable: false, reason: 'HTTP 400' },
+      new Error('socket hang up'),
+    ];
+    // One hand-over at a time would make the order of answers the order of calls; a scripted
+    // provider answers by call order, so give each phone its own answer instead.
+    const byPhone = new Map(phones(4).map((p, i) => [p, results[i]!]));
+    const provider = new ScriptedProvider([]);
+    provider.send = async (sms) => {
+      provider.calls.push(sms);
+      const r = byPhone.get(sms.to)!;
+      if (r instanceof Error) throw r;
+      return r;
+    };
+    const { deps } = await setup(provider);
+    const events = phones(4).map((p) => event(p));
+    expect(await dispatchSmsBatch(deps, events)).toEqual(['sent', undefined, 'failed', 'unknown']);
+    const stored = await Promise.all(phones(4).map((p) => deps.messages.findById(`sh-1.${p}`)));
+    expect(stored.map((m) => [m?.status, m?.providerMessageId ?? m?.error])).toEqual([
+      ['sent', 'p-1'],
+      ['retryable', 'HTTP 503'],
+      ['failed', 'HTTP 400'],
+      ['unknown', 'socket hang up'],
+    ]);
+    // The retry of the refused one (one by one) sends it once more; nothing else is sent again.
+    byPhone.set(phones(4)[1]!, { outcome: 'accepted' });
+    for (const e of events) await dispatchSms(deps, e).catch(() => undefined);
+    expect(provider.calls.map((c) => c.to)).toEqual([...phones(4), phones(4)[1]]);
+  });
+
+  it('uses a provider bulk send when it has one', async () => {
+    const batches: number[] = [];
+    const provider = Object.assign(new ScriptedProvider([{ outcome: 'accepted' }], true), {
+      sendMany: async (sms: OutgoingSms[]): Promise<ProviderResult[]> => (
+        batches.push(sms.length),
+        sms.map(() => ({ outcome: 'accepted' }))
+      ),
+    });
+    const { deps } = await setup(provider);
+    expect(
+      await dispatchSmsBatch(
+        deps,
+        phones(30).map((p) => event(p)),
+      ),
+    ).toEqual(phones(30).map(() => 'sent'));
+    expect(batches).toEqual([30]);
+    expect(provider.calls).toHaveLength(0);
+  });
+
+  it('a claim taken by a concurrent consumer between the read and the claim is not sent here', async () => {
+    const { deps, provider } = await setup();
+    const [mine, theirs] = phones(2);
+    const claimMany = deps.messages.claimMany.bind(deps.messages);
+    deps.messages.claimMany = async (msgs) => {
+      await deps.messages.claim({ ...msgs.find((m) => m.phone === theirs)!, text: 'theirs' });
+      return claimMany(msgs);
+    };
+    expect(await dispatchSmsBatch(deps, [event(mine!), event(theirs!)])).toEqual(['sent', 'already_handled']);
+    expect(provider.calls.map((c) => c.to)).toEqual([mine]);
+  });
+
+  it('a crashed claim ("sending") is resumed one by one for an idempotent provider, and never re-sent for another', async () => {
+    for (const idempotent of [true, false]) {
+      const provider = new ScriptedProvider([{ outcome: 'accepted' }], idempotent);
+      const { deps } = await setup(provider);
+      const [p] = phones(1);
+      await deps.messages.claim({
+        id: `sh-1.${p}`,
+        accountId: 'acc',
+        sharingId: 'sh-1',
+        campaignId: 'camp-1',
+        phone: p!,
+        text: 't',
+        provider: 'scripted',
+        createdAt: new Date(),
+      });
+      expect(await dispatchSmsBatch(deps, [event(p!)])).toEqual([idempotent ? undefined : 'already_handled']);
+      expect(provider.calls).toHaveLength(0);
+    }
+  });
+});
