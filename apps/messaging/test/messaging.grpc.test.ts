@@ -75,6 +75,20 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     await mongo?.close();
   });
 
+  /** A campaign of the account whose template is just the link. */
+  const newCampaign = async (accountId: string) =>
+    (
+      await client.createSmsCampaign({
+        accountId,
+        name: 'c',
+        nodeId: 'node-1',
+        nodeName: '',
+        flowId: 'flow-1',
+        messageTemplate: '{{link}}',
+        linkTtlDays: 0,
+      })
+    ).campaign;
+
   it('creates a campaign and a sharing, dispatches every accepted phone once through the outbox, and reports statuses', async () => {
     const { campaign } = await client.createSmsCampaign({
       accountId: 'acc-1',
@@ -141,15 +155,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
   });
 
   it('a create repeated with the same request key (its answer lost) is the same sharing, and sends nothing twice', async () => {
-    const { campaign } = await client.createSmsCampaign({
-      accountId: 'acc-3',
-      name: 'retry',
-      nodeId: 'node-1',
-      nodeName: '',
-      flowId: 'flow-1',
-      messageTemplate: '{{link}}',
-      linkTtlDays: 0,
-    });
+    const campaign = await newCampaign('acc-3');
     const create = (requestKey: string) =>
       client.createSmsSharing({
         accountId: 'acc-3',
@@ -171,15 +177,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
   });
 
   it('answers NOT_FOUND for another account’s campaign and sharing, INVALID_ARGUMENT naming the field', async () => {
-    const { campaign } = await client.createSmsCampaign({
-      accountId: 'acc-2',
-      name: 'c',
-      nodeId: 'n',
-      nodeName: '',
-      flowId: 'f',
-      messageTemplate: '{{link}}',
-      linkTtlDays: 0,
-    });
+    const campaign = await newCampaign('acc-2');
     await expect(
       client.createSmsSharing({
         accountId: 'acc-1',
