@@ -85,12 +85,12 @@ describe('mongo', () => {
 
   it('insertManyOnce throws on a write error that is not a duplicate', async () => {
     const strict = await mongo.db
-      .createCollection('strict_docs', {
+      .createCollection<{ _id: string; by?: string }>('strict_docs', {
         validator: { $jsonSchema: { bsonType: 'object', required: ['by'] } },
       })
       .catch(() => null);
     if (!strict) return expect.fail('the server refused a validated collection');
-    await expect(insertManyOnce(strict, [{ _id: 'x' } as never])).rejects.toThrow();
+    await expect(insertManyOnce(strict, [{ _id: 'x' }])).rejects.toThrow();
   });
 
   it('prunes the processed-events store with a TTL index', async () => {
