@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { addDomain, listDomains, removeDomain } from '../src/domain/domain.use-cases.js';
-import { shortUrlOf } from '../src/domain/link.js';
-import { linkStats, resolve, shorten } from '../src/domain/link.use-cases.js';
+import { LINK_LIMITS, shortUrlOf } from '../src/domain/link.js';
+import { linkStats, resolve, shorten, shortenMany } from '../src/domain/link.use-cases.js';
 import { MemoryDomains, MemoryLinks, MemoryTallies } from './memory-stores.js';
 
 const settings = { shortBase: 'https://sho.rt', maxUrlLength: 2048 };
@@ -80,6 +80,86 @@ describe('shorten', () => {
     const d = deps();
     await expect(shorten(d, { url: 'javascript:alert(1)' })).rejects.toMatchObject({ kind: 'invalid' });
     expect(d.links.items.size).toBe(0);
+  });
+});
+
+describe('shortenMany', () => {
+  it('answers one link per URL in order, a URL given twice getting two, stored with one write', async () => {
+    const d = deps();
+    const write = vi.spyOn(d.links, 'insertManyIfNew');
+    const urls = ['https://a.example/1', 'https://b.example/2', 'https://a.example/1', 'https://c.example/3'];
+    const links = await shortenMany(d, { urls, accountId: 'acc-1' });
+    expect(links.map((l) => l.fullUrl)).toEqual(urls);
+    expect(new Set(links.map((l) => l.code)).size).toBe(4);
+    expect(links.every((l) => l.accountId === 'acc-1' && l.domain === null)).toBe(true);
+    expect(write).toHaveBeenCalledTimes(1);
+    for (const l of links) expect(await resolve(d, l.code)).toEqual(l);
+  });
+
+  it("makes the links on the account's default (oldest) domain", async () => {
+    const d = deps();
+    await addDomain(d, 'acc-1', 'first.example');
+    await addDomain(d, 'acc-1', 'second.example');
+    const links = await shortenMany(d, { urls: ['https://a.example', 'https://b.example'], accountId: 'acc-1' });
+    expect(links.map((l) => shortUrlOf(l, settings))).toEqual(links.map((l) => `https://first.example/${l.code}`));
+    expect((await shortenMany(d, { urls: ['https://a.example'], accountId: 'acc-2' }))[0]!.domain).toBeNull();
+  });
+
+  it('draws new codes for the taken ones only, taken before or within the batch', async () => {
+    const d = deps(['taken01', 'aaaa001', 'taken01', 'bbbb001', 'bbbb001', 'fresh01', 'fresh02']);
+    await shorten(d, { url: 'https://old.example' });
+    const write = vi.spyOn(d.links, 'insertManyIfNew');
+    const links = await shortenMany(d, {
+      urls: ['https://a.example', 'https://b.example', 'https://c.example', 'https://d.example'],
+      accountId: 'acc-1',
+    });
+    expect(links.map((l) => l.code)).toEqual(['aaaa001', 'fresh01', 'bbbb001', 'fresh02']);
+    expect(write).toHaveBeenCalledTimes(2);
+    expect(write.mock.calls[1]![0].map((l) => l.fullUrl)).toEqual(['https://b.example', 'https://d.example']);
+    expect((await resolve(d, 'taken01')).fullUrl).toBe('https://old.example');
+    for (const l of links) expect((await resolve(d, l.code)).fullUrl).toBe(l.fullUrl);
+  });
+
+  it('gives up with an internal error when codes stay taken', async () => {
+    const d = deps(Array(LINK_LIMITS.codeAttempts + 2).fill('same001'));
+    await shorten(d, { url: 'https://old.example' });
+    await expect(shortenMany(d, { urls: ['https://a.example'], accountId: 'acc-1' })).rejects.toMatchObject({ kind: 'internal' });
+  });
+
+  it('refuses the whole call naming the first refused URL by position, and stores nothing', async () => {
+    const d = deps();
+    await addDomain(d, 'acc-1', 'go.acme.example');
+    const ok = 'https://a.example';
+    await expect(shortenMany(d, { urls: [ok, ok, 'javascript:alert(1)', 'ftp://x.example'], accountId: 'acc-1' })).rejects.toMatchObject({
+      kind: 'invalid',
+      fields: { 'urls[2]': expect.stringMatching(/javascript: scheme/) },
+    });
+    await expect(shortenMany(d, { urls: [ok, 'https://sho.rt/abc'], accountId: 'acc-1' })).rejects.toMatchObject({
+      fields: { 'urls[1]': 'must not point to the short link domain' },
+    });
+    const lookups = vi.spyOn(d.domains, 'findByName');
+    const looping = [ok, 'https://b.example', ok, 'https://GO.acme.example/x', 'https://b.example/2'];
+    const err = await shortenMany(d, { urls: looping, accountId: 'acc-1' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'invalid', fields: { 'urls[3]': 'must not point to a short link domain' } });
+    expect(Object.keys((err as { fields: object }).fields)).toEqual(['urls[3]']);
+    expect(lookups.mock.calls.map(([host]) => host).sort()).toEqual(['a.example', 'b.example', 'go.acme.example']);
+    expect(d.links.items.size).toBe(0);
+  });
+
+  it('requires an account and 1 to 1000 URLs', async () => {
+    const d = deps();
+    await expect(shortenMany(d, { urls: ['https://a.example'], accountId: '' })).rejects.toMatchObject({
+      kind: 'invalid',
+      fields: { account_id: 'is required' },
+    });
+    for (const n of [0, 1001]) {
+      const urls = Array.from({ length: n }, (_, i) => `https://a.example/${i}`);
+      await expect(shortenMany(d, { urls, accountId: 'acc-1' })).rejects.toMatchObject({
+        kind: 'invalid',
+        fields: { urls: expect.any(String) },
+      });
+    }
+    expect((await shortenMany(d, { urls: Array(1000).fill('https://a.example'), accountId: 'acc-1' })).length).toBe(1000);
   });
 });
 

@@ -9,6 +9,11 @@ export class MemoryLinks implements LinkRepository {
     this.items.set(link.code, link);
     return true;
   }
+  async insertManyIfNew(links: Link[]) {
+    const stored: boolean[] = [];
+    for (const link of links) stored.push(await this.insertIfNew(link));
+    return stored;
+  }
   async findByCode(code: string) {
     return this.items.get(code) ?? null;
   }

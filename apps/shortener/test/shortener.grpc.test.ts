@@ -100,6 +100,37 @@ describe('ShortenerService over gRPC', () => {
     expect((await client.resolve({ code: sms.link!.code })).link!.domain).toBe(name);
   });
 
+  it('shortens many URLs of an account in order on its default domain, retrying taken codes; they resolve', async () => {
+    const acc = uniq('acc');
+    const name = `${uniq('go')}.example.com`;
+    await client.addDomain({ accountId: acc, domain: name });
+    const urls = ['https://survey.example/s/1', 'https://survey.example/s/2', 'https://survey.example/s/1', 'https://other.example/x'];
+    // The second link draws the first one's code: the real duplicate key error sends it round again.
+    codes.push('ManyDup', 'ManyDup', 'ManyOk3', 'ManyOk4', 'ManyNew');
+    const { links } = await client.shortenMany({ urls, accountId: acc });
+    expect(links.map((l) => [l.fullUrl, l.code])).toEqual([
+      [urls[0], 'ManyDup'],
+      [urls[1], 'ManyNew'],
+      [urls[2], 'ManyOk3'],
+      [urls[3], 'ManyOk4'],
+    ]);
+    for (const l of links) {
+      expect(l).toMatchObject({ accountId: acc, domain: name, shortUrl: `https://${name}/${l.code}` });
+      expect((await client.resolve({ code: l.code })).link).toEqual(l);
+    }
+  });
+
+  it('refuses a whole batch naming the bad URL by position, and stores none of it', async () => {
+    const acc = uniq('acc');
+    const bad = await client
+      .shortenMany({ urls: ['https://kept.example/', 'file:///etc/passwd'], accountId: acc })
+      .catch((e: unknown) => e);
+    expect(bad).toMatchObject({ kind: 'invalid', code: 13000, fields: { 'urls[1]': expect.stringMatching(/file: scheme/) } });
+    expect(await mongo.db.collection('links').countDocuments({ account_id: acc })).toBe(0);
+    const noAccount = await client.shortenMany({ urls: ['https://a.example/'], accountId: '' }).catch((e: unknown) => e);
+    expect(noAccount).toMatchObject({ kind: 'invalid', fields: { account_id: 'is required' } });
+  });
+
   it('reports the clicks counted for a link', async () => {
     const { link } = await client.shorten({ url: 'https://count.example/', accountId: '', domain: '' });
     expect((await client.getLinkStats({ code: link!.code })).clicks).toBe(0);

@@ -128,7 +128,7 @@ export async function insertOnce<T extends Document & { _id: string }>(collectio
 /**
  * insertOnce for many documents in one write (unordered): answers, per document, whether this
  * call inserted it; a document that would break a unique index is skipped (false), the others
- * are inserted. Any other write error throws.
+ * are inserted. Any other write error, or a write concern error, throws.
  */
 export async function insertManyOnce<T extends Document & { _id: string }>(collection: Collection<T>, docs: T[]): Promise<boolean[]> {
   const inserted = docs.map(() => true);
@@ -136,9 +136,11 @@ export async function insertManyOnce<T extends Document & { _id: string }>(colle
   try {
     await collection.insertMany(docs as OptionalUnlessRequiredId<T>[], { ordered: false });
   } catch (err) {
-    const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-    const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as { index?: unknown; code?: unknown }[];
-    if (list.length === 0 || list.some((w) => w.code !== 11000 || typeof w.index !== 'number')) throw err;
+    const e = err as { writeErrors?: unknown; result?: { getWriteConcernError?: () => unknown } } | null;
+    const list = [e?.writeErrors ?? []].flat() as { index?: unknown; code?: unknown }[];
+    // A write concern error too: the inserted ones may not be durable.
+    const onlyDuplicates = list.length > 0 && list.every((w) => w.code === 11000 && typeof w.index === 'number');
+    if (!onlyDuplicates || e?.result?.getWriteConcernError?.()) throw err;
     for (const w of list) inserted[w.index as number] = false;
   }
   return inserted;

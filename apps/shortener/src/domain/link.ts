@@ -21,6 +21,8 @@ export const LINK_LIMITS = {
   codePattern: /^[A-Za-z0-9]{4,32}$/,
   /** How often a new code is drawn when the one drawn is taken before giving up. */
   codeAttempts: 5,
+  /** URLs per ShortenMany call: a Kafka batch of SMS (50 to 500) fits with room to spare. */
+  maxBatchUrls: 1000,
 };
 
 export interface LinkSettings {

@@ -1,4 +1,4 @@
-import { errors, type Clock } from '@feedback/kit-core';
+import { AppError, errors, type Clock } from '@feedback/kit-core';
 import { normalizeDomainName } from './domain-name.js';
 import { LINK_LIMITS, type Link, type LinkSettings } from './link.js';
 import type { ClickTallyRepository, DomainRepository, LinkRepository } from './ports.js';
@@ -32,6 +32,56 @@ export async function shorten(deps: LinkDeps, input: ShortenInput): Promise<Link
     if (await deps.links.insertIfNew(link)) return link;
   }
   throw errors.internal('no free short code after several attempts');
+}
+
+export interface ShortenManyInput {
+  urls: string[];
+  /** Required: a batch is one account's (messaging's SMS of one Kafka batch). */
+  accountId: string;
+}
+
+/**
+ * Shorten for many URLs of one account, on its default domain, stored with one write (the
+ * database pays per round trip, not per document). All or nothing: a refused URL is named by
+ * its position, `urls[i]`, before anything is stored. The links keep the order of the URLs; a
+ * URL given twice gets two links.
+ */
+export async function shortenMany(deps: LinkDeps, input: ShortenManyInput): Promise<Link[]> {
+  const { urls, accountId } = input;
+  if (!accountId) throw errors.invalid({ account_id: 'is required' });
+  const max = LINK_LIMITS.maxBatchUrls;
+  if (urls.length === 0 || urls.length > max) throw errors.invalid({ urls: `must hold 1 to ${max} URLs` });
+  await checkTargets(deps, urls);
+  const domain = await pickDomain(deps, accountId, undefined);
+  const createdAt = deps.clock.now();
+  const links = urls.map((fullUrl): Link => ({ code: deps.newCode(), fullUrl, accountId, domain, createdAt }));
+
+  // Only the links whose code was taken go round again, with new codes.
+  let pending = links.map((_, i) => i);
+  for (let attempt = 1; ; attempt++) {
+    const stored = await deps.links.insertManyIfNew(pending.map((i) => links[i]!));
+    pending = pending.filter((_, k) => !stored[k]);
+    if (pending.length === 0) return links;
+    if (attempt === LINK_LIMITS.codeAttempts) throw errors.internal('no free short code after several attempts');
+    for (const i of pending) links[i] = { ...links[i]!, code: deps.newCode() };
+  }
+}
+
+/** Each URL as shorten checks it; each distinct host is looked up once among the customer domains. */
+async function checkTargets(deps: LinkDeps, urls: string[]): Promise<void> {
+  const rules = { maxLength: deps.settings.maxUrlLength, shortBase: deps.settings.shortBase };
+  const hosts = urls.map((url, i) => {
+    try {
+      return checkTargetUrl(url, rules).hostname;
+    } catch (err) {
+      throw err instanceof AppError && err.fields.url !== undefined ? errors.invalid({ [`urls[${i}]`]: err.fields.url }) : err;
+    }
+  });
+  const distinct = [...new Set(hosts)];
+  const found = await Promise.all(distinct.map((host) => deps.domains.findByName(host)));
+  const ours = new Set(distinct.filter((_, k) => found[k]));
+  const looping = hosts.findIndex((host) => ours.has(host));
+  if (looping >= 0) throw errors.invalid({ [`urls[${looping}]`]: 'must not point to a short link domain' });
 }
 
 /** The named domain if it is configured (for this account, when there is one); else the account's default. */

@@ -3,6 +3,8 @@ import type { CustomerDomain, Link } from './link.js';
 export interface LinkRepository {
   /** Stores the link unless its code is taken; answers whether it stored it. */
   insertIfNew(link: Link): Promise<boolean>;
+  /** insertIfNew for many links in one write; answers per link, in order, whether it stored it. */
+  insertManyIfNew(links: Link[]): Promise<boolean[]>;
   findByCode(code: string): Promise<Link | null>;
 }
 

@@ -2,7 +2,7 @@ import { unary } from '@feedback/kit-grpc';
 import type { Domain as DomainMessage, Link as LinkMessage, ShortenerServiceServer } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { addDomain, listDomains, removeDomain, type DomainDeps } from '../domain/domain.use-cases.js';
 import { shortUrlOf, type CustomerDomain, type Link, type LinkSettings } from '../domain/link.js';
-import { linkStats, resolve, shorten, type LinkDeps } from '../domain/link.use-cases.js';
+import { linkStats, resolve, shorten, shortenMany, type LinkDeps } from '../domain/link.use-cases.js';
 
 export function toLinkMessage(link: Link, settings: Pick<LinkSettings, 'shortBase'>): LinkMessage {
   return {
@@ -27,6 +27,7 @@ export function shortenerHandlers(deps: LinkDeps & DomainDeps): ShortenerService
   const link = (l: Link) => toLinkMessage(l, deps.settings);
   return {
     shorten: unary(async (req) => ({ link: link(await shorten(deps, { url: req.url, accountId: req.accountId, domain: req.domain })) })),
+    shortenMany: unary(async (req) => ({ links: (await shortenMany(deps, { urls: req.urls, accountId: req.accountId })).map(link) })),
     resolve: unary(async (req) => ({ link: link(await resolve(deps, req.code)) })),
     getLinkStats: unary(async (req) => {
       const stats = await linkStats(deps, req.code);

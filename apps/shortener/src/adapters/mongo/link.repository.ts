@@ -1,4 +1,4 @@
-import { insertOnce } from '@feedback/kit-stores';
+import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { Link } from '../../domain/link.js';
 import type { LinkRepository } from '../../domain/ports.js';
@@ -11,6 +11,14 @@ interface LinkDoc {
   created_at: Date;
 }
 
+const toDoc = (link: Link): LinkDoc => ({
+  _id: link.code,
+  full_url: link.fullUrl,
+  account_id: link.accountId,
+  domain: link.domain,
+  created_at: link.createdAt,
+});
+
 export class MongoLinkRepository implements LinkRepository {
   private readonly links: Collection<LinkDoc>;
 
@@ -19,13 +27,12 @@ export class MongoLinkRepository implements LinkRepository {
   }
 
   async insertIfNew(link: Link): Promise<boolean> {
-    return insertOnce(this.links, {
-      _id: link.code,
-      full_url: link.fullUrl,
-      account_id: link.accountId,
-      domain: link.domain,
-      created_at: link.createdAt,
-    });
+    return insertOnce(this.links, toDoc(link));
+  }
+
+  /** One round trip; unordered, so a taken code refuses only its own document. */
+  async insertManyIfNew(links: Link[]): Promise<boolean[]> {
+    return insertManyOnce(this.links, links.map(toDoc));
   }
 
   async findByCode(code: string): Promise<Link | null> {
