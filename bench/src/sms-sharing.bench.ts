@@ -12,6 +12,8 @@ const PHONES = Number(process.env.BENCH_SMS_PHONES ?? 5_000);
 const REQUESTS = Number(process.env.BENCH_SMS_REQUESTS ?? 5);
 /** The messaging service's database in the running stack (read only: the outbox count). */
 const MESSAGING_DB = process.env.BENCH_MESSAGING_DB ?? 'messaging';
+/** Messaging's sms.status topic: each message's "sent" is published once the provider took it. */
+const STATUS_TOPIC = process.env.BENCH_SMS_STATUS_TOPIC ?? 'sms.status';
 const PROCESSES = ['gateway', 'messaging', 'survey', 'shortener', 'mongo', 'kafka'];
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
@@ -41,6 +43,7 @@ export async function smsSharingBench() {
   try {
     const baseline = await bareBaseline(stack.kafka_brokers, mongo);
     const setup = await newCampaign(baseUrl, adminToken);
+    const watcher = await watchSent(stack.kafka_brokers);
     const run = Number.parseInt(uniq(), 16);
     const outbox = mongo.db(MESSAGING_DB).collection('sms_outbox');
 
@@ -49,7 +52,7 @@ export async function smsSharingBench() {
     const cpuBefore = pids.map(([, pid]) => cpuSeconds(pid));
     const started = performance.now();
     const first = await share(baseUrl, setup, phoneList(run, 0));
-    const sent = await untilDispatched(outbox, [first]);
+    const sent = await watcher.until([first]);
     const seconds = (performance.now() - started) / 1000;
     const cpuPerRecipient = Object.fromEntries(
       pids.map(([name, pid], i) => [name, Number((((cpuSeconds(pid) - cpuBefore[i]!) * 1000) / sent).toFixed(3))]),
@@ -72,7 +75,12 @@ export async function smsSharingBench() {
     }
     // Leave the stack idle for whoever comes next: wait until the samples are dispatched too.
     const drainStarted = performance.now();
-    const drained = await untilDispatched(outbox, samples);
+    const drained = await watcher.until(samples);
+    await watcher.stop();
+    // The provider's own record agrees (one exact count at the end, not a poll that loads the database).
+    const inOutbox = await outbox.countDocuments({ sharing_id: { $in: [first, ...samples].map((s) => s.id) } });
+    if (inOutbox !== sent + drained)
+      throw new Error(`the outbox holds ${inOutbox} messages of the sharings, sms.status said ${sent + drained}`);
     const drainRps = drained ? drained / ((performance.now() - drainStarted) / 1000) : 0;
 
     const result = {
@@ -107,19 +115,45 @@ export async function smsSharingBench() {
   }
 }
 
-/** Waits until the outbox holds every accepted recipient of the sharings; fails after 60 s without progress. */
-async function untilDispatched(outbox: Collection, sharings: { id: string; accepted: number }[]): Promise<number> {
-  const want = sharings.reduce((n, s) => n + s.accepted, 0);
-  let sent = 0;
-  let lastProgress = performance.now();
-  while (sent < want) {
-    await new Promise((r) => setTimeout(r, 250));
-    const n = await outbox.countDocuments({ sharing_id: { $in: sharings.map((s) => s.id) } });
-    if (n > sent) lastProgress = performance.now();
-    sent = n;
-    if (performance.now() - lastProgress > 60_000) throw new Error(`dispatch stalled at ${sent}/${want}`);
-  }
-  return sent;
+/**
+ * Follows sms.status (no load on the database, unlike polling the outbox, which the local
+ * server answers with a scan): a message's "sent" is published right after the provider took
+ * it. `until` waits for every accepted recipient of the sharings; fails after 60 s without progress.
+ */
+async function watchSent(brokers: string[]) {
+  const kafka = new Kafka({ brokers, clientId: 'bench-sms-watch', logLevel: logLevel.NOTHING });
+  const consumer = kafka.consumer({ groupId: `bench-sms-watch-${uniq()}` });
+  const sent = new Map<string, Set<string>>();
+  await consumer.connect();
+  await consumer.subscribe({ topics: [STATUS_TOPIC], fromBeginning: false });
+  const joined = new Promise<void>((r) => consumer.on(consumer.events.GROUP_JOIN, () => r()));
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      // event-id: sms.status:<sharing id>.<phone>:<status>:<attempt>
+      const [, id = '', status] = message.headers?.['event-id']?.toString().split(':') ?? [];
+      if (status !== 'sent' && status !== 'delivered') return;
+      const sharingId = id.slice(0, id.indexOf('.'));
+      if (!sent.has(sharingId)) sent.set(sharingId, new Set());
+      sent.get(sharingId)!.add(id);
+    },
+  });
+  await joined;
+  await new Promise((r) => setTimeout(r, 2_000)); // the new group's offsets are resolved to the end before any request
+  return {
+    async until(sharings: { id: string; accepted: number }[]): Promise<number> {
+      const want = sharings.reduce((n, s) => n + s.accepted, 0);
+      const count = () => sharings.reduce((n, s) => n + (sent.get(s.id)?.size ?? 0), 0);
+      let last = 0;
+      let lastProgress = performance.now();
+      while (count() < want) {
+        await new Promise((r) => setTimeout(r, 50));
+        if (count() > last) [last, lastProgress] = [count(), performance.now()];
+        if (performance.now() - lastProgress > 60_000) throw new Error(`dispatch stalled at ${last}/${want}`);
+      }
+      return want;
+    },
+    stop: () => consumer.disconnect(),
+  };
 }
 
 interface Setup {
