@@ -161,6 +161,60 @@ describe('SurveyService over gRPC', () => {
     expect(page.answeredAt).toBeUndefined();
   });
 
+  it('activates a batch: one result per item in order, a failing item answers alone, too many items refuse the call', async () => {
+    const item = (c: Partial<CustomerInput>, more: { channelId?: string; accountId?: string } = {}) => ({
+      accountId: more.accountId ?? account,
+      channelId: more.channelId ?? channelId,
+      customer: customer(c),
+      customAttributes: {},
+      builtInResponses: {},
+    });
+    const unknownChannel = '00000000-0000-4000-8000-00000000dead';
+    const { results } = await svc.client.activateSurveyLinks({
+      accountId: account,
+      items: [
+        item({ phoneNumber: '0532 999 00 01', name: 'Batch' }),
+        item({ phoneNumber: '12' }),
+        item({ phoneNumber: '0532 999 00 02' }, { channelId: unknownChannel }),
+        item({ phoneNumber: '+90 532 999 00 01' }),
+        item({ email: 'batch@example.com' }),
+      ],
+    });
+    expect(results).toHaveLength(5);
+    const [first, badPhone, noChannel, again, byMail] = results;
+    expect(first).toMatchObject({ errorCode: '', errorMessage: '' });
+    expect(first!.linkUrl).toMatch(/^http:\/\/127\.0\.0\.1:8080\/s\/[A-Za-z0-9_-]{32}$/);
+    expect(badPhone).toEqual({
+      linkUrl: '',
+      customerId: '',
+      linkId: '',
+      errorCode: 'INVALID_ARGUMENT',
+      errorMessage: expect.stringContaining('customer.phone_number'),
+    });
+    expect(noChannel).toMatchObject({ errorCode: 'NOT_FOUND', customerId: '', errorMessage: expect.stringContaining(unknownChannel) });
+    // The same phone twice: one customer, one link, as two calls would give.
+    expect(again).toMatchObject({ customerId: first!.customerId, linkId: first!.linkId, linkUrl: first!.linkUrl, errorCode: '' });
+    expect(byMail!.customerId).not.toBe(first!.customerId);
+
+    // A single call afterwards finds the batch's customer and link, activated for the third time.
+    const single = await activate({ phoneNumber: '05329990001' });
+    expect(single).toMatchObject({ customerCreated: false, customerId: first!.customerId, linkId: first!.linkId });
+    const stored = await svc.mongo.db.collection('links').findOne({ _id: first!.linkId as never });
+    expect(stored?.activation).toBe(3);
+
+    const tooMany = Array.from({ length: 1001 }, (_, i) => item({ phoneNumber: `0532 8${String(i).padStart(6, '0')}` }));
+    await expect(svc.client.activateSurveyLinks({ accountId: account, items: tooMany })).rejects.toMatchObject({
+      kind: 'invalid',
+      fields: { items: expect.any(String) },
+    });
+    await expect(
+      svc.client.activateSurveyLinks({ accountId: account, items: [item({ phoneNumber: '0532 999 00 03' }, { accountId: 'other' })] }),
+    ).rejects.toMatchObject({ kind: 'invalid', fields: { 'items[0].account_id': expect.any(String) } });
+    expect(
+      await svc.mongo.db.collection('customers').countDocuments({ account_id: account, phone: { $in: ['905328000000', '905329990003'] } }),
+    ).toBe(0);
+  });
+
   it('names the missing identifiers as INVALID_ARGUMENT', async () => {
     const err = await svc.client
       .listActiveSurveys({

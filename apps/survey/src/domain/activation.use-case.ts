@@ -1,10 +1,11 @@
 import { errors } from '@feedback/kit-core';
+import type { Channel } from './channel.js';
 import { getChannel } from './channel.use-cases.js';
 import type { Customer } from './customer.js';
 import { checkAttributes, CUSTOMER_LIMITS, parseIdentifiers, requireSomeIdentifier, type CustomerInput } from './customer-input.js';
-import { resolveCustomer } from './customer-resolution.js';
+import { resolveCustomer, type CustomerFacts } from './customer-resolution.js';
 import { DAY_MS, type SurveyLink } from './link.js';
-import type { SurveyConfig, SurveyDeps } from './ports.js';
+import type { LinkActivation, SurveyConfig, SurveyDeps } from './ports.js';
 
 export interface ActivationRequest {
   accountId: string;
@@ -34,27 +35,37 @@ function withAttributeFallbacks(c: CustomerInput, attrs: Record<string, string>)
   };
 }
 
-/**
- * Resolves (or creates) the customer and creates or re-activates the customer's link of the
- * channel. Messaging calls it for every SMS; the API for personal links.
- */
-export async function activateSurveyLink(deps: SurveyDeps, req: ActivationRequest): Promise<Activation> {
+/** What an activation request asks for, checked: the customer's facts and the link's responses. */
+export interface CheckedActivation {
+  facts: CustomerFacts;
+  builtInResponses: Record<string, string>;
+}
+
+/** The request's own checks, before any lookup (INVALID_ARGUMENT naming the fields). */
+export function checkActivation(config: Pick<SurveyConfig, 'defaultPhoneRegion'>, req: ActivationRequest): CheckedActivation {
   const attributes = checkAttributes('custom_attributes', req.customAttributes);
   const input = withAttributeFallbacks(req.customer, attributes);
-  const ids = parseIdentifiers(input, deps.config.defaultPhoneRegion);
+  const ids = parseIdentifiers(input, config.defaultPhoneRegion);
   requireSomeIdentifier(ids);
   if (input.name.length > CUSTOMER_LIMITS.nameLength)
     throw errors.invalid({ 'customer.name': `must be at most ${CUSTOMER_LIMITS.nameLength} characters` });
   const schema = checkAttributes('customer.schema', input.schema);
   const builtInResponses = checkAttributes('built_in_responses', req.builtInResponses);
-  const channel = await getChannel(deps, req.accountId, req.channelId);
+  return { facts: { ids, name: input.name || undefined, schema, attributes }, builtInResponses };
+}
 
-  const { customer, created } = await resolveCustomer(deps, req.accountId, { ids, name: input.name || undefined, schema, attributes });
-  const now = deps.clock.now();
-  const link = await deps.links.activate({
-    accountId: req.accountId,
+/** The link write of one activation: the channel's snapshot, the TTL from `now`, fresh id and token. */
+export function linkActivation(
+  deps: Pick<SurveyDeps, 'newId' | 'newToken'>,
+  channel: Channel,
+  customerId: string,
+  builtInResponses: Record<string, string>,
+  now: Date,
+): LinkActivation {
+  return {
+    accountId: channel.accountId,
     channelId: channel.id,
-    customerId: customer.id,
+    customerId,
     nodeId: channel.nodeId,
     flowId: channel.flowId,
     nodeName: channel.nodeName,
@@ -65,6 +76,17 @@ export async function activateSurveyLink(deps: SurveyDeps, req: ActivationReques
     builtInResponses,
     newId: deps.newId(),
     newToken: deps.newToken(),
-  });
+  };
+}
+
+/**
+ * Resolves (or creates) the customer and creates or re-activates the customer's link of the
+ * channel. Messaging calls it for every SMS; the API for personal links.
+ */
+export async function activateSurveyLink(deps: SurveyDeps, req: ActivationRequest): Promise<Activation> {
+  const { facts, builtInResponses } = checkActivation(deps.config, req);
+  const channel = await getChannel(deps, req.accountId, req.channelId);
+  const { customer, created } = await resolveCustomer(deps, req.accountId, facts);
+  const link = await deps.links.activate(linkActivation(deps, channel, customer.id, builtInResponses, deps.clock.now()));
   return { customer, created, link, url: surveyUrl(deps.config, link.token) };
 }

@@ -47,6 +47,20 @@ async function owners(deps: Deps, accountId: string, ids: Identifiers): Promise<
   return new Map(kinds.map((k, i) => [k, found[i] ?? null]));
 }
 
+/** The customer a resolution creates when nobody holds its identifiers (`facts.ids`: the free ones). */
+export function newCustomer(deps: Pick<Deps, 'newId'>, accountId: string, facts: CustomerFacts, now: Date): Customer {
+  return {
+    id: deps.newId(),
+    accountId,
+    ...facts.ids,
+    ...(facts.name ? { name: facts.name } : {}),
+    schema: facts.schema,
+    attributes: facts.attributes,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /**
  * Finds the customer by external_id, then e-mail, then phone, and updates it with what the
  * channel brought; creates one when none matches. Unique indexes decide races: a write that
@@ -64,16 +78,7 @@ export async function resolveCustomer(
     const ids = freeIdentifiers(found, facts.ids, match);
     const now = deps.clock.now();
     if (!match) {
-      const customer: Customer = {
-        id: deps.newId(),
-        accountId,
-        ...ids,
-        ...(facts.name ? { name: facts.name } : {}),
-        schema: facts.schema,
-        attributes: facts.attributes,
-        createdAt: now,
-        updatedAt: now,
-      };
+      const customer = newCustomer(deps, accountId, { ...facts, ids }, now);
       if ((await deps.customers.insert(customer)) === 'created') return { customer, created: true };
       continue;
     }

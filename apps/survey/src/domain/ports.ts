@@ -24,6 +24,11 @@ export interface CustomerRepository {
   findById(accountId: string, id: string): Promise<Customer | null>;
   /** 'duplicate' when another customer holds one of its identifiers (unique indexes), also under races. */
   insert(customer: Customer): Promise<'created' | 'duplicate'>;
+  /**
+   * insert for many customers in one round trip, one answer per customer in order; a customer's
+   * write does not depend on the others'.
+   */
+  insertMany(customers: Customer[]): Promise<Array<'created' | 'duplicate'>>;
   /** The customer after the change; 'duplicate' when an identifier belongs to another customer by now. */
   update(accountId: string, id: string, changes: CustomerChanges): Promise<Customer | 'duplicate' | null>;
 }
@@ -51,6 +56,12 @@ export interface LinkRepository {
    * + 1, activated_at and expires_at moved, answered_at cleared; id and token kept.
    */
   activate(a: LinkActivation): Promise<SurveyLink>;
+  /**
+   * activate for many links in a few round trips, one answer per activation in order; each
+   * (account, channel, customer) at most once. null: that write collided with a concurrent first
+   * activation (unique key) and was not applied; activate it alone.
+   */
+  activateMany(activations: LinkActivation[]): Promise<Array<SurveyLink | null>>;
   findByToken(token: string): Promise<SurveyLink | null>;
   /** Activated, unanswered links expiring after `now`, of one customer on one node (and channel). */
   findActive(q: { accountId: string; customerId: string; nodeId: string; channelId?: string; now: Date }): Promise<SurveyLink[]>;

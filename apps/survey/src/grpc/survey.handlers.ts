@@ -1,14 +1,22 @@
 import { unary } from '@feedback/kit-grpc';
 import type { SurveyServiceServer } from '@feedback/proto/feedback/survey/v1/survey';
 import { activateSurveyLink } from '../domain/activation.use-case.js';
+import { activateSurveyLinks } from '../domain/activation-batch.use-case.js';
 import { listActiveSurveys } from '../domain/active-surveys.use-case.js';
 import { createChannel, getChannel, listChannels } from '../domain/channel.use-cases.js';
 import type { SurveyDeps } from '../domain/ports.js';
 import { listResponses } from '../domain/responses.use-case.js';
 import { getSurveyPage, submitAnswers } from '../domain/survey-page.use-cases.js';
-import { answerValue, channelMessage, flowMessage, kindOf, responseMessage, stateMessage } from './survey.messages.js';
-
-const EMPTY_CUSTOMER = { phoneNumber: '', email: '', externalId: '', name: '', schema: {} };
+import {
+  activationRequest,
+  activationResult,
+  answerValue,
+  channelMessage,
+  flowMessage,
+  kindOf,
+  responseMessage,
+  stateMessage,
+} from './survey.messages.js';
 
 /** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
 export function surveyHandlers(deps: SurveyDeps): SurveyServiceServer {
@@ -28,13 +36,7 @@ export function surveyHandlers(deps: SurveyDeps): SurveyServiceServer {
     describeChannel: unary(async (req) => ({ channel: channelMessage(await getChannel(deps, req.accountId, req.channelId)) })),
     listChannels: unary(async (req) => ({ channels: (await listChannels(deps, req.accountId)).map(channelMessage) })),
     activateSurveyLink: unary(async (req) => {
-      const a = await activateSurveyLink(deps, {
-        accountId: req.accountId,
-        channelId: req.channelId,
-        customer: { ...EMPTY_CUSTOMER, ...req.customer },
-        customAttributes: req.customAttributes,
-        builtInResponses: req.builtInResponses,
-      });
+      const a = await activateSurveyLink(deps, activationRequest(req));
       return {
         customerId: a.customer.id,
         linkId: a.link.id,
@@ -46,6 +48,9 @@ export function surveyHandlers(deps: SurveyDeps): SurveyServiceServer {
         channelId: a.link.channelId,
       };
     }),
+    activateSurveyLinks: unary(async (req) => ({
+      results: (await activateSurveyLinks(deps, req.accountId, req.items.map(activationRequest))).map(activationResult),
+    })),
     listActiveSurveys: unary(async (req) => ({
       surveys: (await listActiveSurveys(deps, req)).map(({ link, url }) => ({
         linkUrl: url,

@@ -1,11 +1,17 @@
+import { appErrorToStatus } from '@feedback/kit-grpc';
 import type { Flow as FlowMessage } from '@feedback/proto/feedback/flow/v1/flow';
 import {
   ChannelKind,
   LinkState,
+  type ActivateSurveyLinkRequest,
+  type ActivateSurveyLinkResult,
   type Answer,
   type Channel as ChannelMessage,
   type SurveyResponse as ResponseMessage,
 } from '@feedback/proto/feedback/survey/v1/survey';
+import { status } from '@grpc/grpc-js';
+import type { ActivationRequest } from '../domain/activation.use-case.js';
+import type { ActivationOutcome } from '../domain/activation-batch.use-case.js';
 import type { Channel, ChannelKind as DomainChannelKind } from '../domain/channel.js';
 import type { Flow } from '../domain/flow.js';
 import type { LinkState as DomainLinkState } from '../domain/link.js';
@@ -66,3 +72,29 @@ export const responseMessage = (r: SurveyResponse): ResponseMessage => ({
   builtInResponses: r.builtInResponses,
   answeredAt: r.answeredAt.toISOString(),
 });
+
+const EMPTY_CUSTOMER = { phoneNumber: '', email: '', externalId: '', name: '', schema: {} };
+
+export const activationRequest = (req: ActivateSurveyLinkRequest): ActivationRequest => ({
+  accountId: req.accountId,
+  channelId: req.channelId,
+  customer: { ...EMPTY_CUSTOMER, ...req.customer },
+  customAttributes: req.customAttributes,
+  builtInResponses: req.builtInResponses,
+});
+
+/** A failed item carries the status name its call alone would have had, and the fields in its message. */
+export function activationResult(outcome: ActivationOutcome): ActivateSurveyLinkResult {
+  if ('ok' in outcome) {
+    const { customer, link, url } = outcome.ok;
+    return { linkUrl: url, customerId: customer.id, linkId: link.id, errorCode: '', errorMessage: '' };
+  }
+  const fields = Object.entries(outcome.error.fields).map(([field, why]) => `${field}: ${why}`);
+  return {
+    linkUrl: '',
+    customerId: '',
+    linkId: '',
+    errorCode: status[appErrorToStatus(outcome.error).code] ?? 'UNKNOWN',
+    errorMessage: fields.length > 0 ? `${outcome.error.message} (${fields.join('; ')})` : outcome.error.message,
+  };
+}

@@ -49,10 +49,17 @@ export class MemoryCustomers implements CustomerRepository {
   async findById(accountId: string, id: string) {
     return structuredClone(this.items.find((c) => c.accountId === accountId && c.id === id) ?? null);
   }
-  async insert(c: Customer) {
+  private add(c: Customer) {
     if (this.clash(c) || this.items.some((o) => o.id === c.id)) return 'duplicate' as const;
     this.items.push(structuredClone(c));
     return 'created' as const;
+  }
+  async insert(c: Customer) {
+    return this.add(c);
+  }
+  /** Like the unordered insertMany: each one checked against the ones before it too. */
+  async insertMany(customers: Customer[]) {
+    return customers.map((c) => this.add(c));
   }
   async update(accountId: string, id: string, ch: CustomerChanges) {
     const i = this.items.findIndex((c) => c.accountId === accountId && c.id === id);
@@ -69,6 +76,9 @@ export class MemoryCustomers implements CustomerRepository {
 export class MemoryLinks implements LinkRepository {
   readonly items: SurveyLink[] = [];
   async activate(a: LinkActivation) {
+    return this.upsert(a);
+  }
+  private upsert(a: LinkActivation) {
     let link = this.items.find((l) => l.accountId === a.accountId && l.channelId === a.channelId && l.customerId === a.customerId);
     if (!link) {
       link = {
@@ -95,6 +105,12 @@ export class MemoryLinks implements LinkRepository {
       activation: link.activation + 1,
     });
     return { ...link };
+  }
+  /** Refuses a (channel, customer) twice, as the Mongo adapter does. */
+  async activateMany(activations: LinkActivation[]): Promise<Array<SurveyLink | null>> {
+    if (new Set(activations.map((a) => `${a.accountId}/${a.channelId}/${a.customerId}`)).size < activations.length)
+      throw new Error('activateMany: each (channel, customer) at most once');
+    return activations.map((a) => this.upsert(a));
   }
   async findByToken(token: string) {
     const l = this.items.find((x) => x.token === token);

@@ -2,6 +2,7 @@ import { isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { Customer, CustomerChanges, IdentifierKind } from '../../domain/customer.js';
 import type { CustomerRepository } from '../../domain/ports.js';
+import { duplicateKeyIndexes } from './bulk-errors.js';
 
 interface CustomerDoc {
   _id: string;
@@ -36,6 +37,19 @@ const toCustomer = (d: CustomerDoc): Customer => ({
   updatedAt: d.updated_at,
 });
 
+const toDoc = (c: Customer): CustomerDoc => ({
+  _id: c.id,
+  account_id: c.accountId,
+  ...(c.externalId !== undefined ? { external_id: c.externalId } : {}),
+  ...(c.email !== undefined ? { email: c.email, email_lower: c.email.toLowerCase() } : {}),
+  ...(c.phone !== undefined ? { phone: c.phone } : {}),
+  ...(c.name !== undefined ? { name: c.name } : {}),
+  schema: c.schema,
+  attributes: c.attributes,
+  created_at: c.createdAt,
+  updated_at: c.updatedAt,
+});
+
 /** Dotted paths merge a map key by key instead of replacing it (keys are checked in domain/). */
 const merged = (field: string, values: Record<string, string>) =>
   Object.fromEntries(Object.entries(values).map(([k, v]) => [`${field}.${k}`, v]));
@@ -60,23 +74,24 @@ export class MongoCustomerRepository implements CustomerRepository {
 
   async insert(c: Customer): Promise<'created' | 'duplicate'> {
     try {
-      await this.customers.insertOne({
-        _id: c.id,
-        account_id: c.accountId,
-        ...(c.externalId !== undefined ? { external_id: c.externalId } : {}),
-        ...(c.email !== undefined ? { email: c.email, email_lower: c.email.toLowerCase() } : {}),
-        ...(c.phone !== undefined ? { phone: c.phone } : {}),
-        ...(c.name !== undefined ? { name: c.name } : {}),
-        schema: c.schema,
-        attributes: c.attributes,
-        created_at: c.createdAt,
-        updated_at: c.updatedAt,
-      });
+      await this.customers.insertOne(toDoc(c));
       return 'created';
     } catch (err) {
       if (isDuplicateKeyError(err)) return 'duplicate';
       throw err;
     }
+  }
+
+  async insertMany(customers: Customer[]): Promise<Array<'created' | 'duplicate'>> {
+    if (customers.length === 0) return [];
+    let duplicates = new Set<number>();
+    try {
+      // Unordered: a customer refused by a unique index does not stop the ones after it.
+      await this.customers.insertMany(customers.map(toDoc), { ordered: false });
+    } catch (err) {
+      duplicates = duplicateKeyIndexes(err);
+    }
+    return customers.map((_, i) => (duplicates.has(i) ? 'duplicate' : 'created'));
   }
 
   async update(accountId: string, id: string, ch: CustomerChanges): Promise<Customer | 'duplicate' | null> {

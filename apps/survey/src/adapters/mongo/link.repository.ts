@@ -2,6 +2,7 @@ import { isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { SurveyLink } from '../../domain/link.js';
 import type { LinkActivation, LinkRepository } from '../../domain/ports.js';
+import { duplicateKeyIndexes } from './bulk-errors.js';
 
 interface LinkDoc {
   _id: string;
@@ -41,6 +42,27 @@ const toLink = (d: LinkDoc): SurveyLink => ({
   createdAt: d.created_at,
 });
 
+/** Equality on exactly the fields of the unique account_channel_customer index (indexes.ts). */
+const activationFilter = (a: LinkActivation) => ({ account_id: a.accountId, channel_id: a.channelId, customer_id: a.customerId });
+
+const activationUpdate = (a: LinkActivation) => ({
+  $set: {
+    node_id: a.nodeId,
+    flow_id: a.flowId,
+    node_name: a.nodeName,
+    flow_name: a.flowName,
+    channel_name: a.channelName,
+    activated_at: a.activatedAt,
+    answered_at: null,
+    expires_at: a.expiresAt,
+    built_in_responses: a.builtInResponses,
+  },
+  $inc: { activation: 1 },
+  $setOnInsert: { _id: a.newId, token: a.newToken, created_at: a.activatedAt },
+});
+
+const pairKey = (channelId: string, customerId: string) => `${channelId}\0${customerId}`;
+
 /** A customer has one link per channel; more active ones at one node than this are not listed. */
 const MAX_ACTIVE = 500;
 
@@ -52,22 +74,8 @@ export class MongoLinkRepository implements LinkRepository {
   }
 
   async activate(a: LinkActivation): Promise<SurveyLink> {
-    const filter = { account_id: a.accountId, channel_id: a.channelId, customer_id: a.customerId };
-    const update = {
-      $set: {
-        node_id: a.nodeId,
-        flow_id: a.flowId,
-        node_name: a.nodeName,
-        flow_name: a.flowName,
-        channel_name: a.channelName,
-        activated_at: a.activatedAt,
-        answered_at: null,
-        expires_at: a.expiresAt,
-        built_in_responses: a.builtInResponses,
-      },
-      $inc: { activation: 1 },
-      $setOnInsert: { _id: a.newId, token: a.newToken, created_at: a.activatedAt },
-    };
+    const filter = activationFilter(a);
+    const update = activationUpdate(a);
     // Two first activations racing: one upsert inserts, the other may hit the unique key;
     // on its second try the document exists and it becomes a plain update.
     for (let attempt = 0; ; attempt++) {
@@ -84,6 +92,49 @@ export class MongoLinkRepository implements LinkRepository {
         if (!isDuplicateKeyError(err) || attempt >= 2) throw err;
       }
     }
+  }
+
+  async activateMany(activations: LinkActivation[]): Promise<Array<SurveyLink | null>> {
+    if (activations.length === 0) return [];
+    const accountId = activations[0]!.accountId;
+    const pairs = new Set(activations.map((a) => pairKey(a.channelId, a.customerId)));
+    // One document, one update: two updates of one link in a bulk write would look like one here.
+    if (pairs.size < activations.length || activations.some((a) => a.accountId !== accountId))
+      throw new Error('activateMany: one account, each (channel, customer) at most once');
+    let refused = new Set<number>();
+    try {
+      await this.links.bulkWrite(
+        activations.map((a) => ({ updateOne: { filter: activationFilter(a), update: activationUpdate(a), upsert: true } })),
+        { ordered: false },
+      );
+    } catch (err) {
+      // A first activation that raced a concurrent one to the unique key: not applied.
+      refused = duplicateKeyIndexes(err);
+    }
+    const applied = activations.filter((_, i) => !refused.has(i));
+    const docs = await this.readBack(accountId, applied);
+    return activations.map((a, i) => {
+      if (refused.has(i)) return null;
+      const doc = docs.get(pairKey(a.channelId, a.customerId));
+      if (!doc) throw new Error(`activateMany: link of ${a.channelId}/${a.customerId} missing after its upsert`);
+      return toLink(doc);
+    });
+  }
+
+  /** One query per channel, equality on the unique index's first fields and `$in` on the last (indexes.ts). */
+  private async readBack(accountId: string, activations: LinkActivation[]): Promise<Map<string, LinkDoc>> {
+    const customersByChannel = new Map<string, string[]>();
+    for (const a of activations) {
+      const customerIds = customersByChannel.get(a.channelId);
+      if (customerIds) customerIds.push(a.customerId);
+      else customersByChannel.set(a.channelId, [a.customerId]);
+    }
+    const found = await Promise.all(
+      [...customersByChannel].map(([channelId, customerIds]) =>
+        this.links.find({ account_id: accountId, channel_id: channelId, customer_id: { $in: customerIds } }).toArray(),
+      ),
+    );
+    return new Map(found.flat().map((d) => [pairKey(d.channel_id, d.customer_id), d]));
   }
 
   async findByToken(token: string): Promise<SurveyLink | null> {

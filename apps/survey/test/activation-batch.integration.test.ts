@@ -1,0 +1,189 @@
+import { ChannelKind, type ActivateSurveyLinkRequest, type CustomerInput } from '@feedback/proto/feedback/survey/v1/survey';
+import type { Document } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MongoCustomerRepository } from '../src/adapters/mongo/customer.repository.js';
+import { MongoLinkRepository } from '../src/adapters/mongo/link.repository.js';
+import type { Customer } from '../src/domain/customer.js';
+import type { LinkActivation } from '../src/domain/ports.js';
+import { startSurveyService, uniq, type TestSurveyService } from './stack.js';
+
+const customerInput = (c: Partial<CustomerInput>): CustomerInput => ({
+  phoneNumber: '',
+  email: '',
+  externalId: '',
+  name: '',
+  schema: {},
+  ...c,
+});
+
+/** Every stage of a query plan, flattened (explain output nests inputStage / inputStages). */
+function stages(plan: Document | undefined): string[] {
+  if (!plan) return [];
+  const inner = [plan.inputStage, ...(plan.inputStages ?? [])].flatMap((p) => stages(p as Document));
+  return [plan.stage as string, ...inner];
+}
+
+// The batch forms of the Mongo adapters on the stack's MongoDB-compatible server, and the batch
+// RPC racing single activations of the same people.
+describe('batch activation storage', () => {
+  let svc: TestSurveyService;
+  let customers: MongoCustomerRepository;
+  let links: MongoLinkRepository;
+  const account = uniq('acc');
+  let channelId: string;
+
+  beforeAll(async () => {
+    svc = await startSurveyService();
+    customers = new MongoCustomerRepository(svc.mongo.db);
+    links = new MongoLinkRepository(svc.mongo.db);
+    const { flow } = await svc.flowClient.createFlow({
+      accountId: account,
+      name: 'F',
+      questions: [{ key: 'nps', body: { en: 'Q' }, style: 'nps', options: [] }],
+    });
+    const { channel } = await svc.client.createChannel({
+      accountId: account,
+      name: 'SMS',
+      nodeId: 'n1',
+      nodeName: 'Unit',
+      flowId: flow!.id,
+      linkTtlDays: 3,
+      kind: ChannelKind.CHANNEL_KIND_SMS,
+    });
+    channelId = channel!.id;
+  });
+  afterAll(() => svc?.close());
+
+  const now = new Date('2026-11-20T08:00:00.000Z');
+  const customer = (c: Partial<Customer>): Customer => ({
+    id: uniq('c'),
+    accountId: account,
+    schema: {},
+    attributes: {},
+    createdAt: now,
+    updatedAt: now,
+    ...c,
+  });
+  const activation = (customerId: string, more: Partial<LinkActivation> = {}): LinkActivation => ({
+    accountId: account,
+    channelId,
+    customerId,
+    nodeId: 'n1',
+    flowId: 'f',
+    nodeName: 'Unit',
+    flowName: 'F',
+    channelName: 'SMS',
+    activatedAt: now,
+    expiresAt: now,
+    builtInResponses: {},
+    newId: uniq('link'),
+    newToken: uniq('tok'),
+    ...more,
+  });
+
+  it('inserts many customers in one call, answering duplicate for each identifier someone holds', async () => {
+    await customers.insert(customer({ phone: '905330000001' }));
+    const batch = [
+      customer({ phone: '905330000002', email: 'New@Example.com', name: 'New' }),
+      customer({ phone: '905330000001' }),
+      customer({ externalId: 'crm-9' }),
+      customer({ email: 'NEW@example.com' }),
+    ];
+    expect(await customers.insertMany(batch)).toEqual(['created', 'duplicate', 'created', 'duplicate']);
+    expect(await customers.findById(account, batch[0]!.id)).toEqual(batch[0]);
+    expect(await customers.findById(account, batch[1]!.id)).toBeNull();
+    expect(await customers.insertMany([])).toEqual([]);
+  });
+
+  it('activates many links in one call: new ones at activation 1, existing ones + 1 with their id and token', async () => {
+    const existing = await links.activate(activation('cust-1'));
+    const answers = await links.activateMany([
+      activation('cust-2', { builtInResponses: { k: 'v' } }),
+      activation('cust-1'),
+      activation('cust-3'),
+    ]);
+    expect(answers.map((l) => [l?.customerId, l?.activation])).toEqual([
+      ['cust-2', 1],
+      ['cust-1', 2],
+      ['cust-3', 1],
+    ]);
+    expect(answers[0]).toMatchObject({ builtInResponses: { k: 'v' }, answeredAt: null, channelId });
+    expect(answers[1]).toMatchObject({ id: existing.id, token: existing.token });
+    expect(
+      await svc.mongo.db.collection('links').countDocuments({ account_id: account, customer_id: { $in: ['cust-1', 'cust-2', 'cust-3'] } }),
+    ).toBe(3);
+    await expect(links.activateMany([activation('cust-4'), activation('cust-4')])).rejects.toThrow(/at most once/);
+    expect(await svc.mongo.db.collection('links').countDocuments({ account_id: account, customer_id: 'cust-4' })).toBe(0);
+
+    const plan = await svc.mongo.db
+      .collection('links')
+      .find({ account_id: account, channel_id: channelId, customer_id: { $in: ['cust-1', 'cust-2'] } })
+      .explain('queryPlanner');
+    expect(stages(plan.queryPlanner.winningPlan)).toContain('IXSCAN');
+    expect(JSON.stringify(plan.queryPlanner.winningPlan)).toContain('account_channel_customer');
+  });
+
+  it('first activations racing activateMany: each link once, every activation counted once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const batch = Array.from({ length: 50 }, (_, i) => activation(`race-${round}-${i}`));
+      const [answers] = await Promise.all([
+        links.activateMany(batch),
+        ...batch.map((a) => links.activate({ ...a, newId: uniq('l'), newToken: uniq('t') })),
+      ]);
+      // A refused write was not applied: the use case activates it alone.
+      const final = await Promise.all(answers.map((l, i) => l ?? links.activate(batch[i]!)));
+      for (const [i, a] of batch.entries()) {
+        const stored = await svc.mongo.db
+          .collection('links')
+          .find({ account_id: account, channel_id: channelId, customer_id: a.customerId })
+          .toArray();
+        expect(stored, a.customerId).toHaveLength(1);
+        expect(stored[0]?.activation, a.customerId).toBe(2);
+        expect(final[i]?.id).toBe(stored[0]?._id);
+      }
+    }
+  });
+
+  it('a batch racing single activations of the same phones ends with one customer per phone and one link each', async () => {
+    for (let round = 0; round < 3; round++) {
+      const phones = Array.from({ length: 40 }, (_, i) => `0534 ${round}${String(i).padStart(2, '0')} 00 00`);
+      const item = (phoneNumber: string): ActivateSurveyLinkRequest => ({
+        accountId: account,
+        channelId,
+        customer: customerInput({ phoneNumber }),
+        customAttributes: {},
+        builtInResponses: {},
+      });
+      // Single calls first, the batch while they are under way: some phones are taken by a single
+      // call before the batch's insert (refused, resolved alone), others by the batch first.
+      const singleCalls = phones.flatMap((p) => [svc.client.activateSurveyLink(item(p)), svc.client.activateSurveyLink(item(p))]);
+      await new Promise((r) => setTimeout(r, [5, 20, 60][round]));
+      const [batch, ...singles] = await Promise.all([
+        svc.client.activateSurveyLinks({ accountId: account, items: phones.map(item) }),
+        ...singleCalls,
+      ]);
+      expect(batch.results.filter((r) => r.errorCode)).toEqual([]);
+      const ids = await Promise.all(
+        phones.map(async (p, i) => {
+          const normalized = `90534${round}${String(i).padStart(2, '0')}0000`;
+          const stored = await svc.mongo.db.collection('customers').find({ account_id: account, phone: normalized }).toArray();
+          expect(stored, p).toHaveLength(1);
+          const customerId = stored[0]!._id as unknown as string;
+          expect(batch.results[i]?.customerId).toBe(customerId);
+          expect(singles[2 * i]?.customerId).toBe(customerId);
+          expect(singles[2 * i + 1]?.customerId).toBe(customerId);
+          const stored_links = await svc.mongo.db
+            .collection('links')
+            .find({ account_id: account, channel_id: channelId, customer_id: customerId })
+            .toArray();
+          expect(stored_links, p).toHaveLength(1);
+          // Three activations of the phone, none lost or applied twice.
+          expect(stored_links[0]?.activation, p).toBe(3);
+          expect(batch.results[i]?.linkId).toBe(stored_links[0]?._id);
+          return customerId;
+        }),
+      );
+      expect(new Set(ids).size).toBe(phones.length);
+    }
+  });
+});
