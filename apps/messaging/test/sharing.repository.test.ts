@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
+import { MongoSharingRepository } from '../src/adapters/mongo/sharing.repository.js';
+import type { Recipient, SmsSharing } from '../src/domain/sharing.js';
+import { logger, stack, uniq } from './helpers.js';
+
+describe('sharings and their recipients on the stack MongoDB', () => {
+  let mongo: MongoHandle;
+  let repo: MongoSharingRepository;
+
+  beforeAll(async () => {
+    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
+    await ensureIndexes(mongo.db, messagingIndexes);
+    repo = new MongoSharingRepository(mongo.db);
+  });
+  afterAll(async () => {
+    await mongo?.db.dropDatabase().catch(() => undefined);
+    await mongo?.close();
+  });
+
+  const sharing = (accepted: number): SmsSharing => ({
+    id: randomUUID(),
+    accountId: 'acc',
+    campaignId: 'camp',
+    createdAt: new Date(),
+    accepted,
+    duplicates: 0,
+    rejected: [],
+  });
+  const recipient = (i: number, attributes: Record<string, string> = {}): Recipient => ({
+    phone: `90532${String(i).padStart(7, '0')}`,
+    input: `0532 ${i}`,
+    attributes,
+    builtInResponses: { customerDetailInfo1: `r${i}` },
+  });
+  const chunks = (id: string) => mongo.db.collection('sharing_recipients').find({ sharing_id: id }).toArray();
+
+  it('stores 2,500 recipients as a few documents, lists every phone in order, and a repeat doubles nothing', async () => {
+    const s = sharing(2_500);
+    const recipients = Array.from({ length: 2_500 }, (_, i) => recipient(2_499 - i, { name: `Ş${i}` }));
+    await repo.insert(s, recipients);
+    await repo.insert(s, recipients); // the create repeated after a lost answer
+    expect((await chunks(s.id)).map((c) => c.recipients.length)).toEqual([1_000, 1_000, 500]);
+    const phones = await repo.listRecipientPhones(s.id);
+    expect(phones).toHaveLength(2_500);
+    expect(phones).toEqual([...phones].sort());
+    expect(phones[0]).toBe(recipient(0).phone);
+    const stored = (await chunks(s.id)).flatMap((c) => c.recipients).find((r: { phone: string }) => r.phone === recipient(7).phone);
+    expect(stored).toEqual({
+      phone: recipient(7).phone,
+      input: '0532 7',
+      attributes: { name: 'Ş2492' },
+      built_in_responses: { customerDetailInfo1: 'r7' },
+    });
+    expect(await repo.findById('acc', s.id)).toMatchObject({ accepted: 2_500 });
+  });
+
+  it('starts a new document before one would grow past its size bound', async () => {
+    const s = sharing(40);
+    const big = { notes: 'ç'.repeat(1_000), ...Object.fromEntries(Array.from({ length: 49 }, (_, k) => [`a${k}`, 'x'.repeat(1_000)])) };
+    await repo.insert(
+      s,
+      Array.from({ length: 40 }, (_, i) => recipient(i, big)),
+    );
+    const docs = await chunks(s.id);
+    expect(docs.length).toBeGreaterThan(1);
+    expect(docs.reduce((n, c) => n + c.recipients.length, 0)).toBe(40);
+    expect(await repo.listRecipientPhones(s.id)).toHaveLength(40);
+  });
+
+  it('still reads recipients stored one per document (the earlier shape)', async () => {
+    const s = sharing(2);
+    await repo.insert(s, []);
+    await mongo.db.collection<{ _id: string; [field: string]: unknown }>('sharing_recipients').insertMany([
+      { _id: `${s.id}.905320000002`, sharing_id: s.id, phone: '905320000002', input: 'b', attributes: {}, built_in_responses: {} },
+      { _id: `${s.id}.905320000001`, sharing_id: s.id, phone: '905320000001', input: 'a', attributes: {}, built_in_responses: {} },
+    ]);
+    expect(await repo.listRecipientPhones(s.id)).toEqual(['905320000001', '905320000002']);
+  });
+});
