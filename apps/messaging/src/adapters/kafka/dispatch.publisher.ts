@@ -1,27 +1,37 @@
-import type { Producer } from '@feedback/kit-kafka';
+import type { OutgoingMessage, Producer } from '@feedback/kit-kafka';
 import { SmsDispatch } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { DispatchPublisher } from '../../domain/ports.js';
 import type { DispatchEvent } from '../../domain/sharing.js';
 
 const CONTENT_TYPE = 'application/x-protobuf; messageType=feedback.messaging.v1.SmsDispatch';
-/** Events per produce request: 10,000 recipients make 20 requests, each well under the broker's 1 MB default. */
-const BATCH = 500;
+/**
+ * Bytes of events per produce request: below the broker's 1 MB default for a partition's batch
+ * whatever the keys spread, so a 5,000-phone sharing without attributes (~150 bytes an event)
+ * is one request, and one with large attributes a few.
+ */
+const REQUEST_BYTES = 900 * 1024;
 
 /** Protobuf `SmsDispatch` keyed by phone; the event id is the message id, so a repeated publish is recognisable. */
 export function kafkaDispatchPublisher(producer: Producer, topic: string): DispatchPublisher {
   return {
     async publish(events: DispatchEvent[]) {
-      for (let i = 0; i < events.length; i += BATCH) {
-        await producer.publish(
-          topic,
-          events.slice(i, i + BATCH).map((e) => ({
-            key: e.recipient.phone,
-            value: Buffer.from(encodeDispatch(e)),
-            eventId: `sms.dispatch:${e.sharingId}.${e.recipient.phone}`,
-            contentType: CONTENT_TYPE,
-          })),
-        );
+      let request: OutgoingMessage[] = [];
+      let bytes = 0;
+      for (const e of events) {
+        const value = Buffer.from(encodeDispatch(e));
+        if (request.length > 0 && bytes + value.length > REQUEST_BYTES) {
+          await producer.publish(topic, request);
+          [request, bytes] = [[], 0];
+        }
+        request.push({
+          key: e.recipient.phone,
+          value,
+          eventId: `sms.dispatch:${e.sharingId}.${e.recipient.phone}`,
+          contentType: CONTENT_TYPE,
+        });
+        bytes += value.length;
       }
+      if (request.length > 0) await producer.publish(topic, request);
     },
   };
 }

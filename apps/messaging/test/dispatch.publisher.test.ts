@@ -1,0 +1,37 @@
+import type { OutgoingMessage, Producer } from '@feedback/kit-kafka';
+import { describe, expect, it } from 'vitest';
+import { decodeDispatch, kafkaDispatchPublisher } from '../src/adapters/kafka/dispatch.publisher.js';
+import type { DispatchEvent } from '../src/domain/sharing.js';
+
+/** Records each produce request instead of sending it. */
+function recordingProducer() {
+  const requests: OutgoingMessage[][] = [];
+  const producer = { publish: async (_topic: string, messages: OutgoingMessage[]) => void requests.push(messages) } as unknown as Producer;
+  return { producer, requests };
+}
+
+const event = (i: number, attributes: Record<string, string> = {}): DispatchEvent => ({
+  sharingId: 'sh-1',
+  accountId: 'acc',
+  campaignId: 'camp',
+  recipient: { phone: `90532${String(i).padStart(7, '0')}`, input: String(i), attributes, builtInResponses: {} },
+});
+
+describe('publishing a sharing’s sms.dispatch events', () => {
+  it('sends a 5,000-phone sharing without attributes as one produce request, every event once and decodable', async () => {
+    const { producer, requests } = recordingProducer();
+    await kafkaDispatchPublisher(producer, 'sms.dispatch').publish(Array.from({ length: 5_000 }, (_, i) => event(i)));
+    expect(requests.map((r) => r.length)).toEqual([5_000]);
+    expect(decodeDispatch(requests[0]![42]!.value as Buffer).recipient.phone).toBe(event(42).recipient.phone);
+    expect(requests[0]![42]).toMatchObject({ key: event(42).recipient.phone, eventId: `sms.dispatch:sh-1.${event(42).recipient.phone}` });
+  });
+
+  it('splits large events into requests below the broker’s 1 MB batch limit, in order', async () => {
+    const { producer, requests } = recordingProducer();
+    const attrs = Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`a${k}`, 'x'.repeat(1_000)]));
+    await kafkaDispatchPublisher(producer, 'sms.dispatch').publish(Array.from({ length: 200 }, (_, i) => event(i, attrs)));
+    expect(requests.length).toBeGreaterThan(3);
+    for (const r of requests) expect(r.reduce((n, m) => n + (m.value as Buffer).length, 0)).toBeLessThan(1024 * 1024);
+    expect(requests.flat().map((m) => m.key)).toEqual(Array.from({ length: 200 }, (_, i) => event(i).recipient.phone));
+  });
+});
