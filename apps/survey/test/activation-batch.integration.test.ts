@@ -1,5 +1,5 @@
 import { ChannelKind, type ActivateSurveyLinkRequest, type CustomerInput } from '@feedback/proto/feedback/survey/v1/survey';
-import type { Document } from 'mongodb';
+import { BSON, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoCustomerRepository } from '../src/adapters/mongo/customer.repository.js';
 import { MongoLinkRepository } from '../src/adapters/mongo/link.repository.js';
@@ -121,6 +121,65 @@ describe('batch activation storage', () => {
       .explain('queryPlanner');
     expect(stages(plan.queryPlanner.winningPlan)).toContain('IXSCAN');
     expect(JSON.stringify(plan.queryPlanner.winningPlan)).toContain('account_channel_customer');
+  });
+
+  it('inserts new links as the very documents the upsert of a first activation creates', async () => {
+    const more = { builtInResponses: { order: '7', channel: 'sms' }, expiresAt: new Date(now.getTime() + 3 * 86_400_000) };
+    const upserted = await links.activate(activation('shape-upsert', more));
+    const [inserted] = await links.insertNew([activation('shape-insert', more)]);
+    // As stored, numbers keeping their BSON type (an int32 1, not a double), fields in stored order;
+    // the ids, token and customer put to one value, everything else (dates included) compared as is.
+    const stored = async (id: string): Promise<Document> => {
+      const doc = await svc.mongo.db.collection('links').findOne({ _id: id as never }, { promoteValues: false });
+      return { ...doc, _id: 'id', token: 'token', customer_id: 'customer' };
+    };
+    const [a, b] = [await stored(upserted.id), await stored(inserted!.id)];
+    expect(Object.keys(b)).toEqual(Object.keys(a));
+    expect(b).toEqual(a);
+    expect(BSON.serialize(b)).toEqual(BSON.serialize(a));
+    expect(a.activation).toBeInstanceOf(BSON.Int32);
+    expect({ ...inserted, id: upserted.id, token: upserted.token, customerId: upserted.customerId }).toEqual(upserted);
+  });
+
+  it('inserts new links in one call, answering null for a link that exists and leaving that one as it was', async () => {
+    const existing = await links.activate(activation('ins-dup'));
+    const batch = [activation('ins-1', { builtInResponses: { k: 'v' } }), activation('ins-dup'), activation('ins-2')];
+    const answers = await links.insertNew(batch);
+    expect(answers.map((l) => l && [l.customerId, l.id, l.token, l.activation])).toEqual([
+      ['ins-1', batch[0]!.newId, batch[0]!.newToken, 1],
+      null,
+      ['ins-2', batch[2]!.newId, batch[2]!.newToken, 1],
+    ]);
+    expect(await links.findByToken(batch[0]!.newToken)).toEqual(answers[0]);
+    expect(await links.findByToken(existing.token)).toEqual(existing);
+    expect(await links.findByToken(batch[1]!.newToken)).toBeNull();
+    // Activated alone afterwards, as the use case does: a second activation of the same link.
+    expect(await links.activate(batch[1]!)).toMatchObject({ id: existing.id, token: existing.token, activation: 2 });
+    expect(await links.insertNew([])).toEqual([]);
+  });
+
+  it('first activations racing insertNew: each link once, every activation counted once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const batch = Array.from({ length: 40 }, (_, i) => activation(`ins-race-${round}-${i}`));
+      const single = (a: LinkActivation) => links.activate({ ...a, newId: uniq('l'), newToken: uniq('t') });
+      // The insert sent amid the single activations: links whose single activation came first are
+      // refused (activated alone), the others are inserted and then activated by the single call.
+      const cut = [5, 15, 30][round]!;
+      const before = batch.slice(0, cut).map(single);
+      const insert = links.insertNew(batch);
+      const after = batch.slice(cut).map(single);
+      const [answers] = await Promise.all([insert, ...before, ...after]);
+      const final = await Promise.all(answers.map((l, i) => l ?? links.activate(batch[i]!)));
+      for (const [i, a] of batch.entries()) {
+        const stored = await svc.mongo.db
+          .collection('links')
+          .find({ account_id: account, channel_id: channelId, customer_id: a.customerId })
+          .toArray();
+        expect(stored, a.customerId).toHaveLength(1);
+        expect(stored[0]?.activation, a.customerId).toBe(2);
+        expect(final[i]?.id).toBe(stored[0]?._id);
+      }
+    }
   });
 
   it('first activations racing activateMany: each link once, every activation counted once', async () => {

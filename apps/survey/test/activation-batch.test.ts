@@ -151,7 +151,7 @@ describe('activateSurveyLinks', () => {
     expect(batched.customers.items.map((c) => c.phone).sort()).toEqual(['905320000001', '905321111111', '905323333333', '905324444444']);
   });
 
-  it('takes a few round trips for a batch of new people: one channel read, one insert, one link write', async () => {
+  it('takes a few round trips for a batch of new people: one channel read, one insert, one link insert', async () => {
     const d = await world();
     const calls = {
       findBy: vi.spyOn(d.customers, 'findBy'),
@@ -160,6 +160,7 @@ describe('activateSurveyLinks', () => {
       update: vi.spyOn(d.customers, 'update'),
       activate: vi.spyOn(d.links, 'activate'),
       activateMany: vi.spyOn(d.links, 'activateMany'),
+      insertNew: vi.spyOn(d.links, 'insertNew'),
       channel: vi.spyOn(d.channels, 'findById'),
     };
     const items = Array.from({ length: 200 }, (_, i) => item({ phoneNumber: `0532 5${String(i).padStart(6, '0')}` }));
@@ -169,9 +170,45 @@ describe('activateSurveyLinks', () => {
     expect(outcomes.every((o) => 'ok' in o && o.ok.created && o.ok.link.activation === 1)).toBe(true);
     expect(calls.insertMany).toHaveBeenCalledTimes(1);
     expect(calls.insertMany.mock.calls[0]?.[0]).toHaveLength(201);
-    expect(calls.activateMany).toHaveBeenCalledTimes(1);
+    expect(calls.insertNew).toHaveBeenCalledTimes(1);
+    expect(calls.insertNew.mock.calls[0]?.[0].map((a) => a.customerId)).toEqual(outcomes.map((o) => 'ok' in o && o.ok.customer.id));
     expect(calls.channel).toHaveBeenCalledTimes(2);
-    for (const perItem of [calls.findBy, calls.insert, calls.update, calls.activate]) expect(perItem).not.toHaveBeenCalled();
+    for (const perItem of [calls.findBy, calls.insert, calls.update, calls.activate, calls.activateMany])
+      expect(perItem).not.toHaveBeenCalled();
+  });
+
+  it('inserts the links of the customers it created and upserts the others, repeated pairs after both', async () => {
+    const d = await world();
+    const insertNew = vi.spyOn(d.links, 'insertNew');
+    const activateMany = vi.spyOn(d.links, 'activateMany');
+    const activate = vi.spyOn(d.links, 'activate');
+    activate.mockClear(); // world() seeded a link
+    const outcomes = await activateSurveyLinks(d, ACCOUNT, [
+      item({ phoneNumber: '0532 111 11 11' }),
+      item({ phoneNumber: '0532 000 00 01' }),
+      item({ email: 'new@example.com' }, { channelId: web.id }),
+      item({ email: 'known@example.com' }, { channelId: web.id }),
+      item({ phoneNumber: '0532 111 11 11' }),
+      item({ phoneNumber: '0532 111 11 11' }, { channelId: web.id }),
+    ]);
+    const ok = outcomes.map((o) => (o as { ok: NonNullable<Extract<ActivationOutcome, { ok: unknown }>['ok']> }).ok);
+    const pair = (i: number) => `${ok[i]!.link.channelName}/${ok[i]!.customer.id}`;
+    const pairs = (calls: Array<[activations: Array<{ channelName: string; customerId: string }>]>) =>
+      calls.map(([activations]) => activations.map((a) => `${a.channelName}/${a.customerId}`));
+    // New people (item 5: no customer created by the item itself, but by item 0 of this call).
+    expect(pairs(insertNew.mock.calls)).toEqual([[pair(0), pair(2), pair(5)]]);
+    expect(pairs(activateMany.mock.calls)).toEqual([[pair(1), pair(3)]]);
+    expect(activate.mock.calls.map(([a]) => `${a.channelName}/${a.customerId}`)).toEqual([pair(4)]);
+    expect(ok.map((o) => [o.created, o.link.activation])).toEqual([
+      [true, 1],
+      [false, 2],
+      [true, 1],
+      [false, 1],
+      [false, 2],
+      [false, 1],
+    ]);
+    expect(ok[3]!.customer.id).toBe(known.id);
+    expect(ok[4]!.link.id).toBe(ok[0]!.link.id);
   });
 
   it('resolves an item alone when its insert is refused because a concurrent caller took the phone first', async () => {
@@ -191,18 +228,40 @@ describe('activateSurveyLinks', () => {
     expect(d.customers.items.filter((c) => c.phone === '905326666666')).toHaveLength(1);
   });
 
-  it('activates alone a link whose bulk write lost a first-activation race, once', async () => {
+  it('activates alone a link whose upsert lost a first-activation race, once', async () => {
     const d = await world();
     const bulk = d.links.activateMany.bind(d.links);
     // The first write refused (null): not applied, so it must be done once by activate.
     d.links.activateMany = async (activations) => [null, ...(await bulk(activations.slice(1)))];
     const activate = vi.spyOn(d.links, 'activate');
     const outcomes = await activateSurveyLinks(d, ACCOUNT, [
+      item({ email: 'known@example.com' }, { channelId: web.id }),
+      item({ phoneNumber: '0532 000 00 01' }),
+    ]);
+    expect(activate).toHaveBeenCalledTimes(1);
+    expect(outcomes.map((o) => 'ok' in o && o.ok.link.activation)).toEqual([1, 2]);
+    expect(d.links.items).toHaveLength(2);
+  });
+
+  it('re-activates alone the link of a new customer that a concurrent single activation created first', async () => {
+    const d = await world();
+    const insertNew = d.links.insertNew.bind(d.links);
+    // A single call for the first customer activates its link between the customer's insert
+    // and the batch's link insert: that insert is refused, the batch's activation is a second one.
+    d.links.insertNew = async (activations) => {
+      await d.links.activate({ ...activations[0]!, newId: 'rival-link', newToken: 'rival-token' });
+      return insertNew(activations);
+    };
+    const activate = vi.spyOn(d.links, 'activate');
+    const outcomes = await activateSurveyLinks(d, ACCOUNT, [
       item({ phoneNumber: '0532 777 77 77' }),
       item({ phoneNumber: '0532 888 88 88' }),
     ]);
-    expect(activate).toHaveBeenCalledTimes(1);
-    expect(outcomes.map((o) => 'ok' in o && o.ok.link.activation)).toEqual([1, 1]);
+    expect(activate).toHaveBeenCalledTimes(2); // the rival's, then the batch's own
+    expect(outcomes.map((o) => 'ok' in o && [o.ok.created, o.ok.link.id, o.ok.link.activation])).toEqual([
+      [true, 'rival-link', 2],
+      [true, expect.not.stringMatching(/rival/), 1],
+    ]);
     expect(d.links.items).toHaveLength(3);
   });
 

@@ -12,7 +12,7 @@ import type { Customer } from './customer.js';
 import { getChannel } from './channel.use-cases.js';
 import { resolveCustomers } from './customer-batch-resolution.js';
 import type { SurveyLink } from './link.js';
-import type { SurveyDeps } from './ports.js';
+import type { LinkActivation, SurveyDeps } from './ports.js';
 import { settle, settleNow, type Settled } from './settled.js';
 
 export const MAX_ACTIVATION_BATCH = 1_000;
@@ -39,24 +39,37 @@ async function channelsOf(deps: SurveyDeps, accountId: string, channelIds: strin
   return new Map(ids.map((id, i) => [id, channels[i]!]));
 }
 
+type LinkWrite = (activations: LinkActivation[]) => Promise<Array<SurveyLink | null>>;
+
 /**
- * The links of the activated items in one bulk write. A (channel, customer) pair met again is
- * activated again, after the first and in order, as a second call would (activation + 2); a
- * write that lost a first-activation race to a concurrent caller is done alone.
+ * The links of the activated items in two bulk writes side by side: plain inserts for the links
+ * of customers this call created (they cannot exist yet, and an insert costs the store a fraction
+ * of an upsert), the upserts of a single activation for the others. A (channel, customer) pair
+ * met again is activated again, after the first and in order, as a second call would
+ * (activation + 2); a write refused because a concurrent caller's first activation got there
+ * first is done alone (a re-activation, as a second call would be).
  */
-async function activateLinks(deps: SurveyDeps, items: Array<{ ready: Ready; customer: Customer }>): Promise<SurveyLink[]> {
+async function activateLinks(
+  deps: SurveyDeps,
+  items: Array<{ ready: Ready; customer: Customer; created: boolean }>,
+): Promise<SurveyLink[]> {
   const now = deps.clock.now();
   const writes = items.map(({ ready, customer }) => linkActivation(deps, ready.channel, customer.id, ready.checked.builtInResponses, now));
+  const createdNow = new Set(items.filter((it) => it.created).map((it) => it.customer.id));
   const seen = new Set<string>();
-  const [first, again]: [number[], number[]] = [[], []];
+  const [fresh, known, again]: [number[], number[], number[]] = [[], [], []];
   writes.forEach((w, i) => {
     const pair = `${w.channelId}\0${w.customerId}`;
-    (seen.has(pair) ? again : first).push(i);
+    (seen.has(pair) ? again : createdNow.has(w.customerId) ? fresh : known).push(i);
     seen.add(pair);
   });
   const links: SurveyLink[] = new Array(writes.length);
-  const bulk = await deps.links.activateMany(first.map((i) => writes[i]!));
-  await Promise.all(first.map(async (i, k) => (links[i] = bulk[k] ?? (await deps.links.activate(writes[i]!)))));
+  const write = async (indexes: number[], bulk: LinkWrite) => {
+    if (indexes.length === 0) return;
+    const answers = await bulk(indexes.map((i) => writes[i]!));
+    await Promise.all(indexes.map(async (i, k) => (links[i] = answers[k] ?? (await deps.links.activate(writes[i]!)))));
+  };
+  await Promise.all([write(fresh, (a) => deps.links.insertNew(a)), write(known, (a) => deps.links.activateMany(a))]);
   for (const i of again) links[i] = await deps.links.activate(writes[i]!);
   return links;
 }
@@ -65,8 +78,8 @@ async function activateLinks(deps: SurveyDeps, items: Array<{ ready: Ready; cust
  * activateSurveyLink for every item of one account's batch (messaging, per Kafka batch), with
  * the same outcome per item and a few round trips in all for the common case: each channel
  * read once, the customers resolved together (customer-batch-resolution.ts), the links written
- * in one bulk write. More than MAX_ACTIVATION_BATCH items, or an item of another account,
- * refuse the whole batch.
+ * in bulk (inserts for the new customers' links, upserts for the others'). More than
+ * MAX_ACTIVATION_BATCH items, or an item of another account, refuse the whole batch.
  */
 export async function activateSurveyLinks(
   deps: SurveyDeps,

@@ -62,6 +62,13 @@ export interface LinkRepository {
    * activation (unique key) and was not applied; activate it alone.
    */
   activateMany(activations: LinkActivation[]): Promise<Array<SurveyLink | null>>;
+  /**
+   * activate for links that cannot exist yet (of customers created just now), as plain inserts
+   * in one round trip: each link exactly as activate would create it (activation 1), one answer
+   * per activation in order. null: the link exists already (a concurrent first activation won the
+   * unique key) and was not written; activate it alone.
+   */
+  insertNew(activations: LinkActivation[]): Promise<Array<SurveyLink | null>>;
   findByToken(token: string): Promise<SurveyLink | null>;
   /** Activated, unanswered links expiring after `now`, of one customer on one node (and channel). */
   findActive(q: { accountId: string; customerId: string; nodeId: string; channelId?: string; now: Date }): Promise<SurveyLink[]>;

@@ -78,8 +78,11 @@ export class MemoryLinks implements LinkRepository {
   async activate(a: LinkActivation) {
     return this.upsert(a);
   }
+  private find(a: LinkActivation) {
+    return this.items.find((l) => l.accountId === a.accountId && l.channelId === a.channelId && l.customerId === a.customerId);
+  }
   private upsert(a: LinkActivation) {
-    let link = this.items.find((l) => l.accountId === a.accountId && l.channelId === a.channelId && l.customerId === a.customerId);
+    let link = this.find(a);
     if (!link) {
       link = {
         id: a.newId,
@@ -111,6 +114,10 @@ export class MemoryLinks implements LinkRepository {
     if (new Set(activations.map((a) => `${a.accountId}/${a.channelId}/${a.customerId}`)).size < activations.length)
       throw new Error('activateMany: each (channel, customer) at most once');
     return activations.map((a) => this.upsert(a));
+  }
+  /** Refuses (null) a link that exists, as the unique index does, and writes nothing for it. */
+  async insertNew(activations: LinkActivation[]): Promise<Array<SurveyLink | null>> {
+    return activations.map((a) => (this.find(a) ? null : this.upsert(a)));
   }
   async findByToken(token: string) {
     const l = this.items.find((x) => x.token === token);

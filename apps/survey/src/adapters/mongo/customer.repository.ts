@@ -1,8 +1,7 @@
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertManyOnce, isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { Customer, CustomerChanges, IdentifierKind } from '../../domain/customer.js';
 import type { CustomerRepository } from '../../domain/ports.js';
-import { duplicateKeyIndexes } from './bulk-errors.js';
 
 interface CustomerDoc {
   _id: string;
@@ -83,15 +82,9 @@ export class MongoCustomerRepository implements CustomerRepository {
   }
 
   async insertMany(customers: Customer[]): Promise<Array<'created' | 'duplicate'>> {
-    if (customers.length === 0) return [];
-    let duplicates = new Set<number>();
-    try {
-      // Unordered: a customer refused by a unique index does not stop the ones after it.
-      await this.customers.insertMany(customers.map(toDoc), { ordered: false });
-    } catch (err) {
-      duplicates = duplicateKeyIndexes(err);
-    }
-    return customers.map((_, i) => (duplicates.has(i) ? 'duplicate' : 'created'));
+    // Unordered: a customer refused by a unique index does not stop the ones after it.
+    const inserted = await insertManyOnce(this.customers, customers.map(toDoc));
+    return inserted.map((ok) => (ok ? 'created' : 'duplicate'));
   }
 
   async update(accountId: string, id: string, ch: CustomerChanges): Promise<Customer | 'duplicate' | null> {

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertManyOnce, isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { SurveyLink } from '../../domain/link.js';
 import type { LinkActivation, LinkRepository } from '../../domain/ports.js';
@@ -61,6 +61,29 @@ const activationUpdate = (a: LinkActivation) => ({
   $setOnInsert: { _id: a.newId, token: a.newToken, created_at: a.activatedAt },
 });
 
+/**
+ * `doc` with its fields in the order the server gives an upserted document: _id, the fields the
+ * filter seeded, then the ones the update added, each group by name (mongod; SecantusDB's
+ * _order_upserted_doc).
+ */
+function inUpsertOrder<T extends { _id: unknown }>(doc: T, seeded: string[]): T {
+  const rest = Object.keys(doc)
+    .filter((k) => k !== '_id')
+    .sort();
+  const keys = ['_id', ...rest.filter((k) => seeded.includes(k)), ...rest.filter((k) => !seeded.includes(k))];
+  return Object.fromEntries(keys.map((k) => [k, doc[k as keyof T]])) as T;
+}
+
+/**
+ * The document activate's upsert creates when the link does not exist, from the same filter and
+ * update so the two cannot drift apart; `$inc` on a missing field sets it to the increment.
+ */
+function firstActivationDoc(a: LinkActivation): LinkDoc {
+  const filter = activationFilter(a);
+  const { $set, $inc, $setOnInsert } = activationUpdate(a);
+  return inUpsertOrder<LinkDoc>({ ...filter, ...$set, ...$inc, ...$setOnInsert }, Object.keys(filter));
+}
+
 const pairKey = (channelId: string, customerId: string) => `${channelId}\0${customerId}`;
 
 /** A customer has one link per channel; more active ones at one node than this are not listed. */
@@ -119,6 +142,13 @@ export class MongoLinkRepository implements LinkRepository {
       if (!doc) throw new Error(`activateMany: link of ${a.channelId}/${a.customerId} missing after its upsert`);
       return toLink(doc);
     });
+  }
+
+  async insertNew(activations: LinkActivation[]): Promise<Array<SurveyLink | null>> {
+    const docs = activations.map(firstActivationDoc);
+    // Refused by the unique key: a concurrent first activation created the link in between.
+    const inserted = await insertManyOnce(this.links, docs);
+    return docs.map((d, i) => (inserted[i] ? toLink(d) : null));
   }
 
   /** One query per channel, equality on the unique index's first fields and `$in` on the last (indexes.ts). */
