@@ -190,3 +190,53 @@ describe('dispatching a batch of recipients', () => {
     }
   });
 });
+
+describe('dispatching a batch to an idempotent provider with a bulk send (the outbox)', () => {
+  const outbox = (behaviour: (sms: OutgoingSms[]) => Promise<ProviderResult[]>) => {
+    const handed: OutgoingSms[][] = [];
+    const provider = Object.assign(new ScriptedProvider([{ outcome: 'accepted' }], true), {
+      sendMany: async (sms: OutgoingSms[]) => (handed.push(sms), behaviour(sms)),
+    });
+    return { provider, handed };
+  };
+
+  it('hands the lot over first and stores the records with their outcome in one write, without claims', async () => {
+    const { provider, handed } = outbox(async (sms) => sms.map((m) => ({ outcome: 'accepted', providerMessageId: `p-${m.to}` })));
+    const { deps, statuses, publishes } = await setup(provider);
+    let claims = 0;
+    deps.messages.claimMany = async () => (claims++, []);
+    const events = phones(20).map((p) => event(p));
+    expect(await dispatchSmsBatch(deps, events)).toEqual(events.map(() => 'sent'));
+    expect(claims).toBe(0);
+    expect(handed.map((h) => h.length)).toEqual([20]);
+    expect(await deps.messages.findById(`sh-1.${phones(1)[0]}`)).toMatchObject({
+      status: 'sent',
+      attempts: 1,
+      providerMessageId: `p-${phones(1)[0]}`,
+    });
+    expect(publishes).toEqual([20]);
+    expect(statuses.every((m) => m.status === 'sent')).toBe(true);
+  });
+
+  it('a record another consumer stored meanwhile stays as it was and is not reported again', async () => {
+    const [mine, theirs] = phones(2);
+    const { provider } = outbox(async (sms) => sms.map(() => ({ outcome: 'accepted' })));
+    const { deps, statuses } = await setup(provider);
+    const recordMany = deps.messages.recordMany.bind(deps.messages);
+    deps.messages.recordMany = async (msgs) => {
+      await deps.messages.claim({ ...msgs.find((m) => m.phone === theirs)!, text: 'theirs' });
+      return recordMany(msgs);
+    };
+    expect(await dispatchSmsBatch(deps, [event(mine!), event(theirs!)])).toEqual(['sent', 'already_handled']);
+    expect((await deps.messages.findById(`sh-1.${theirs}`))?.text).toBe('theirs');
+    expect(statuses.map((m) => m.phone)).toEqual([mine]);
+  });
+
+  it('a failed hand-over stores nothing and throws, so the one-by-one path hands the messages over again', async () => {
+    const { provider } = outbox(async () => Promise.reject(new Error('database gone')));
+    const { deps } = await setup(provider);
+    await expect(dispatchSmsBatch(deps, [event(phones(1)[0]!)])).rejects.toThrow(/database gone/);
+    expect(await deps.messages.findById(`sh-1.${phones(1)[0]}`)).toBeNull();
+    expect(await dispatchSms(deps, event(phones(1)[0]!))).toBe('sent');
+  });
+});

@@ -87,18 +87,23 @@ export async function dispatchSmsBatch(deps: BatchDispatchDeps, events: Dispatch
   if (ready.length === 0) return outcomes;
 
   const now = deps.clock.now();
-  const claims = await deps.messages.claimMany(
-    ready.map(({ index, campaign, text }) => ({
-      id: ids[index]!,
-      accountId: events[index]!.accountId,
-      sharingId: events[index]!.sharingId,
-      campaignId: campaign.id,
-      phone: events[index]!.recipient.phone,
-      text,
-      provider: deps.provider.name,
-      createdAt: now,
-    })),
-  );
+  const fresh: NewMessage[] = ready.map(({ index, campaign, text }) => ({
+    id: ids[index]!,
+    accountId: events[index]!.accountId,
+    sharingId: events[index]!.sharingId,
+    campaignId: campaign.id,
+    phone: events[index]!.recipient.phone,
+    text,
+    provider: deps.provider.name,
+    createdAt: now,
+  }));
+  if (deps.provider.idempotent === true && deps.provider.sendMany) {
+    const handed = await handOverFirst(deps, fresh, deps.provider.sendMany.bind(deps.provider));
+    ready.forEach(({ index }, k) => (outcomes[index] = handed[k]));
+    return outcomes;
+  }
+
+  const claims = await deps.messages.claimMany(fresh);
   // A claim lost to a concurrent consumer: that one sends it.
   const claimed = ready.flatMap((r, k) => (claims[k] ? [{ ...r, msg: claims[k] }] : []));
   ready.forEach((r, k) => {
@@ -112,15 +117,42 @@ export async function dispatchSmsBatch(deps: BatchDispatchDeps, events: Dispatch
   );
   const at = deps.clock.now();
   await deps.messages.finishMany(claimed.map(({ msg }, k) => ({ id: msg.id, attempt: msg.attempts, at, ...finishing(results[k]!) })));
-  claimed.forEach(({ index }, k) => {
-    const r = results[k]!;
-    // A retriable refusal is left to dispatchSms, which finds the record "retryable" and retries with backoff.
-    outcomes[index] = r.outcome === 'accepted' ? 'sent' : r.outcome === 'unknown' ? 'unknown' : r.retriable ? undefined : 'failed';
-  });
+  claimed.forEach(({ index }, k) => (outcomes[index] = outcomeOf(results[k]!)));
   // As stored (a delivery report may have overtaken the provider's answer), so watchers see every attempt.
   await deps.statusEvents.changedMany(await deps.messages.findMany(claimed.map(({ msg }) => msg.id)));
   return outcomes;
 }
+
+/**
+ * An idempotent provider (the outbox) records each message once whatever it is handed, so the
+ * message needs no claim before the hand-over: the lot is handed over, then the records are
+ * stored with their outcome in one write (a claim and its finish are two). A record another
+ * consumer stored meanwhile stays as it is; the provider kept one copy. A throw stores nothing:
+ * the one-by-one path hands the messages over again, which the provider absorbs.
+ */
+async function handOverFirst(
+  deps: BatchDispatchDeps,
+  fresh: NewMessage[],
+  sendMany: (sms: OutgoingSms[]) => Promise<ProviderResult[]>,
+): Promise<(SendOutcome | undefined)[]> {
+  const results = await sendMany(
+    fresh.map((m) => ({ messageId: m.id, accountId: m.accountId, sharingId: m.sharingId, to: m.phone, text: m.text })),
+  );
+  const at = deps.clock.now();
+  const records: SmsMessage[] = fresh.map((m, k) => {
+    const { status, providerMessageId, error } = finishing(results[k]!);
+    return { ...m, status, attempts: 1, providerMessageId: providerMessageId ?? null, error: error ?? null, updatedAt: at };
+  });
+  const stored = await deps.messages.recordMany(records);
+  await deps.statusEvents.changedMany(records.filter((_, k) => stored[k]));
+  return records.map((_, k) => (stored[k] ? outcomeOf(results[k]!) : 'already_handled'));
+}
+
+/** A retriable refusal is left to dispatchSms (undefined), which finds the record "retryable" and retries with backoff. */
+const outcomeOf = (r: ProviderResult): SendOutcome | undefined =>
+  r.outcome === 'accepted' ? 'sent' : r.outcome === 'unknown' ? 'unknown' : r.retriable ? undefined : 'failed';
+
+type NewMessage = Parameters<BatchDispatchDeps['messages']['claim']>[0];
 
 const resumable = (m: SmsMessage, provider: SmsProvider) =>
   m.status === 'retryable' || (m.status === 'sending' && provider.idempotent === true);

@@ -61,6 +61,11 @@ export interface BulkMessageRepository {
    * its answer is null (whoever holds it decides; a retryable one goes through `claim`).
    */
   claimMany(msgs: Parameters<MessageRepository['claim']>[0][]): Promise<(SmsMessage | null)[]>;
+  /**
+   * Stores records that need no claim (their provider is idempotent) with their outcome, in one
+   * write; per record, false when it existed already (left as it was).
+   */
+  recordMany(msgs: SmsMessage[]): Promise<boolean[]>;
   /** `finish` for many records in one write. */
   finishMany(
     items: {

@@ -60,6 +60,9 @@ export class MemoryMessages implements MessageRepository, BulkMessageRepository 
     for (const m of msgs) claims.push(this.items.has(m.id) ? null : await this.claim(m));
     return claims;
   }
+  async recordMany(msgs: SmsMessage[]) {
+    return msgs.map((m) => (this.items.has(m.id) ? false : (this.items.set(m.id, { ...m }), true)));
+  }
   async finishMany(items: Parameters<BulkMessageRepository['finishMany']>[0]) {
     for (const { id, attempt, at, ...o } of items) await this.finish(id, attempt, o, at);
   }

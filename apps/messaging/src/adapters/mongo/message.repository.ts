@@ -48,6 +48,10 @@ export class MongoMessageRepository implements MessageRepository, BulkMessageRep
     return docs.map((d, i) => (inserted[i] ? toMessage(d) : null));
   }
 
+  async recordMany(msgs: SmsMessage[]): Promise<boolean[]> {
+    return insertManyOnce(this.docs, msgs.map(toDoc));
+  }
+
   async finishMany(items: Parameters<BulkMessageRepository['finishMany']>[0]): Promise<void> {
     if (items.length === 0) return;
     await this.docs.bulkWrite(
@@ -110,6 +114,10 @@ export class MongoMessageRepository implements MessageRepository, BulkMessageRep
 type NewMessage = Parameters<MessageRepository['claim']>[0];
 
 function firstClaim(m: NewMessage): MessageDoc {
+  return toDoc({ ...m, status: 'sending', attempts: 1, providerMessageId: null, error: null, updatedAt: m.createdAt });
+}
+
+function toDoc(m: SmsMessage): MessageDoc {
   return {
     _id: m.id,
     account_id: m.accountId,
@@ -118,12 +126,12 @@ function firstClaim(m: NewMessage): MessageDoc {
     phone: m.phone,
     text: m.text,
     provider: m.provider,
-    status: 'sending',
-    attempts: 1,
-    provider_message_id: null,
-    error: null,
+    status: m.status,
+    attempts: m.attempts,
+    provider_message_id: m.providerMessageId,
+    error: m.error,
     created_at: m.createdAt,
-    updated_at: m.createdAt,
+    updated_at: m.updatedAt,
   };
 }
 
