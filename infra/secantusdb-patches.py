@@ -10,6 +10,11 @@ comment says it is in). docs/decisions.md "Local MongoDB server" has the measure
 2. Retryable-write records are pruned from the oldest end. The server pruned them on every
    retryable write by walking all of them and, once 10,000 were kept (30 minutes of writes),
    sorting all of them to evict one: about half the server's CPU under a steady write load.
+3. An insert reads the collection's index options once per chunk, not several times per
+   document. Every inserted document re-read and decoded the index catalog three times (geo
+   check, unique check, index entries): 17 % of the server's CPU while SMS dispatch inserts its
+   records in bulk. The chunk holds the collection's lock, which index creation and removal also
+   take, so the options cannot change under it.
 """
 import sys
 
@@ -69,6 +74,42 @@ PATCHES = [
             if records[oldest][1] >= cutoff and len(records) <= _RETRYABLE_RECORD_MAX:
                 break
             del records[oldest]
+''',
+    ),
+    (
+        secantus.storage.__file__,
+        "feedback-service patch 3",
+        '''        return {name: dict(opts) for name, _key_spec, opts in self._iter_indexes(db, coll)}
+''',
+        '''        # feedback-service patch 3: read once per insert chunk (see _fs_index_options_memo)
+        memo = getattr(self.__dict__.get("_fs_memo"), "options", None)
+        if memo is not None and (db, coll) in memo:
+            return memo[(db, coll)]
+        options = {name: dict(opts) for name, _key_spec, opts in self._iter_indexes(db, coll)}
+        if memo is not None:
+            memo[(db, coll)] = options
+        return options
+
+    @contextlib.contextmanager
+    def _fs_index_options_memo(self):
+        """For the span of an insert chunk, which holds the collection's lock (as index creation and removal do)."""
+        holder = self.__dict__.setdefault("_fs_memo", threading.local())
+        holder.options = {}
+        try:
+            yield
+        finally:
+            holder.options = None
+''',
+    ),
+    (
+        secantus.storage.__file__,
+        "feedback-service patch 3b",
+        '''        with self._coll_lock(db, coll), self._batch_transaction(sync=sync):
+            # Per-collection lock (Phase 2.4): writes to other
+''',
+        '''        # feedback-service patch 3b: the index options read once for the chunk (patch 3)
+        with self._coll_lock(db, coll), self._batch_transaction(sync=sync), self._fs_index_options_memo():
+            # Per-collection lock (Phase 2.4): writes to other
 ''',
     ),
 ]
