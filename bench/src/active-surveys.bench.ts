@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { nameBasedUuid } from '@feedback/kit-core';
 import { readStackFile } from '@feedback/dev-stack';
 import { ensureIndexes, isDuplicateKeyError } from '@feedback/kit-stores';
 import { MongoClient, type Collection, type Db } from 'mongodb';
@@ -353,8 +354,7 @@ async function paced(rate: number, op: () => Promise<number | string>) {
 
 /** A UUID derived from the account and customer number, so a resumed load writes the same ids. */
 function stableId(accountId: string, what: string, i: number): string {
-  const h = createHash('sha1').update(`${accountId}/${what}/${i}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return nameBasedUuid(`${accountId}/${what}/${i}`, 'sha1');
 }
 
 /** After a stopped load, documents of the batches that were in flight may be there already. */

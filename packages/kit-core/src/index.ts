@@ -9,3 +9,4 @@ export * from './unicode.js';
 export * from './question-styles.js';
 export * from './local-ports.js';
 export * from './outage.js';
+export * from './name-based-uuid.js';

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { errors } from '@feedback/kit-core';
+import { errors, nameBasedUuid } from '@feedback/kit-core';
 import { normalizePhoneList } from './phone-numbers.js';
 import type { CampaignRepository, Clock, DispatchPublisher, SharingRepository } from './ports.js';
 import type { Recipient, RejectedPhone, SharingSummary, SmsSharing } from './sharing.js';
@@ -73,7 +72,5 @@ export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand
 
 /** A UUID (version 8, name-based on SHA-256) of the account and the request key. */
 export function sharingIdFor(accountId: string, requestKey: string): string {
-  const h = createHash('sha256').update(`${accountId}\n${requestKey}`).digest('hex');
-  const variant = ((parseInt(h[16]!, 16) & 3) | 8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return nameBasedUuid(`${accountId}\n${requestKey}`);
 }
