@@ -12,7 +12,15 @@ import { MongoOutboxProvider } from './adapters/mongo/outbox.provider.js';
 import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
 import type { CsvWorkflowDeps } from './domain/csv-workflow.use-case.js';
 import type { BatchDispatchDeps } from './domain/dispatch-batch.use-case.js';
-import type { BulkLinkShortener, BulkSurveyLinks, LinkShortener, SmsProvider, SurveyChannels, SurveyLinks, WorkflowFiles } from './domain/ports.js';
+import type {
+  BulkLinkShortener,
+  BulkSurveyLinks,
+  LinkShortener,
+  SmsProvider,
+  SurveyChannels,
+  SurveyLinks,
+  WorkflowFiles,
+} from './domain/ports.js';
 import type { MessagingHandlerDeps } from './grpc/messaging.handlers.js';
 
 export interface Infrastructure {
