@@ -1,4 +1,14 @@
-import { MongoClient, type Collection, type Db, type Document, type IndexDescription, type OptionalUnlessRequiredId } from 'mongodb';
+import {
+  MongoClient,
+  type Collection,
+  type Db,
+  type Document,
+  type Filter,
+  type IndexDescription,
+  type OptionalUnlessRequiredId,
+  type UpdateFilter,
+  type WithId,
+} from 'mongodb';
 import type { Logger } from '@feedback/kit-core';
 
 export interface MongoOptions {
@@ -122,6 +132,30 @@ export async function insertOnce<T extends Document & { _id: string }>(collectio
   } catch (err) {
     if (isDuplicateKeyError(err)) return false;
     throw err;
+  }
+}
+
+/**
+ * `findOneAndUpdate` with `upsert`, answering the document after the write. Two first upserts
+ * racing: the unique index lets one insert and the other, refused, tries again as an update (up
+ * to three tries). SecantusDB may answer an upsert that met a concurrent first insert with the
+ * update applied and no document (docs/decisions.md): it is read then, never written twice.
+ */
+export async function upsertAndRead<T extends Document>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  update: UpdateFilter<T>,
+): Promise<WithId<T>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const doc =
+        (await collection.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' })) ??
+        (await collection.findOne(filter));
+      if (!doc) throw new Error('upsert returned no document');
+      return doc;
+    } catch (err) {
+      if (!isDuplicateKeyError(err) || attempt >= 3) throw err;
+    }
   }
 }
 

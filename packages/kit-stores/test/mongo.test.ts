@@ -6,6 +6,7 @@ import {
   insertOnce,
   isDuplicateKeyError,
   processedEventIndexes,
+  upsertAndRead,
   type MongoHandle,
 } from '../src/index.js';
 import { logger, stack, uniqueName } from './helpers.js';
@@ -91,6 +92,22 @@ describe('mongo', () => {
       .catch(() => null);
     if (!strict) return expect.fail('the server refused a validated collection');
     await expect(insertManyOnce(strict, [{ _id: 'x' }])).rejects.toThrow();
+  });
+
+  it('upsertAndRead: 12 racing first upserts of one key make one document, each call answers it, no update applied twice', async () => {
+    const counters = mongo.db.collection<{ _id?: unknown; key: string; n: number; created_by?: number }>('upsert_counters');
+    await ensureIndexes(mongo.db, { upsert_counters: [{ key: { key: 1 }, name: 'key_unique', unique: true }] });
+    for (let round = 0; round < 3; round++) {
+      const key = `k-${round}`;
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => upsertAndRead(counters, { key }, { $inc: { n: 1 }, $setOnInsert: { created_by: i } })),
+      );
+      const docs = await counters.find({ key }).toArray();
+      expect(docs).toHaveLength(1);
+      expect(docs[0]!.n).toBe(12);
+      expect(new Set(answers.map((a) => String(a._id)))).toEqual(new Set([String(docs[0]!._id)]));
+      expect(answers.every((a) => a.n >= 1 && a.n <= 12)).toBe(true);
+    }
   });
 
   it('prunes the processed-events store with a TTL index', async () => {

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { upsertAndRead } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { DirectoryBinding } from '../../domain/directory-binding.js';
 import type { BindingRepository } from '../../domain/ports.js';
@@ -21,26 +21,12 @@ export class MongoBindingRepository implements BindingRepository {
   }
 
   async upsert(b: DirectoryBinding): Promise<DirectoryBinding> {
-    const update = () =>
-      this.docs.findOneAndUpdate(
-        { directory_id: b.directoryId, file_name: b.fileName },
-        {
-          $set: { account_id: b.accountId, campaign_id: b.campaignId, updated_at: b.updatedAt },
-          $setOnInsert: { created_at: b.createdAt },
-        },
-        { upsert: true, returnDocument: 'after' },
-      );
-    let doc;
-    try {
-      doc = await update();
-    } catch (err) {
-      // Two first binds at once: the unique index lets one insert; the other updates it.
-      if (!isDuplicateKeyError(err)) throw err;
-      doc = await update();
-    }
-    // SecantusDB may answer an upsert that met a concurrent insert with the update applied and no document.
-    doc ??= await this.docs.findOne({ directory_id: b.directoryId, file_name: b.fileName });
-    if (!doc) throw new Error('upsert returned no document');
+    // Two first binds at once, or SecantusDB's upsert without a document: kit-stores handles both.
+    const doc = await upsertAndRead(
+      this.docs,
+      { directory_id: b.directoryId, file_name: b.fileName },
+      { $set: { account_id: b.accountId, campaign_id: b.campaignId, updated_at: b.updatedAt }, $setOnInsert: { created_at: b.createdAt } },
+    );
     return toBinding(doc);
   }
 

@@ -1,4 +1,4 @@
-import { insertManyOnce, isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertManyOnce, upsertAndRead } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { SurveyLink } from '../../domain/link.js';
 import type { LinkActivation, LinkRepository } from '../../domain/ports.js';
@@ -97,24 +97,8 @@ export class MongoLinkRepository implements LinkRepository {
   }
 
   async activate(a: LinkActivation): Promise<SurveyLink> {
-    const filter = activationFilter(a);
-    const update = activationUpdate(a);
-    // Two first activations racing: one upsert inserts, the other may hit the unique key;
-    // on its second try the document exists and it becomes a plain update.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        // SecantusDB answers an upsert that found the document only under its write lock (a
-        // concurrent first activation inserted it in between) with the update applied and no
-        // document: read it, never apply the update twice.
-        const doc =
-          (await this.links.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' })) ??
-          (await this.links.findOne(filter));
-        if (!doc) throw new Error('upsert returned no document');
-        return toLink(doc);
-      } catch (err) {
-        if (!isDuplicateKeyError(err) || attempt >= 2) throw err;
-      }
-    }
+    // Two first activations racing, or SecantusDB's upsert without a document: kit-stores handles both.
+    return toLink(await upsertAndRead(this.links, activationFilter(a), activationUpdate(a)));
   }
 
   async activateMany(activations: LinkActivation[]): Promise<Array<SurveyLink | null>> {
