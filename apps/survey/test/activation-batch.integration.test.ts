@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoCustomerRepository } from '../src/adapters/mongo/customer.repository.js';
 import { MongoLinkRepository } from '../src/adapters/mongo/link.repository.js';
 import type { Customer } from '../src/domain/customer.js';
+import type { SurveyLink } from '../src/domain/link.js';
 import type { LinkActivation } from '../src/domain/ports.js';
 import { startSurveyService, uniq, type TestSurveyService } from './stack.js';
 
@@ -158,6 +159,19 @@ describe('batch activation storage', () => {
     expect(await links.insertNew([])).toEqual([]);
   });
 
+  /** Each (channel, customer) of the batch stored once, at activation 2, and answered with that link. */
+  async function expectEachLinkOnceActivatedTwice(batch: LinkActivation[], final: (SurveyLink | null)[]) {
+    for (const [i, a] of batch.entries()) {
+      const stored = await svc.mongo.db
+        .collection('links')
+        .find({ account_id: account, channel_id: channelId, customer_id: a.customerId })
+        .toArray();
+      expect(stored, a.customerId).toHaveLength(1);
+      expect(stored[0]?.activation, a.customerId).toBe(2);
+      expect(final[i]?.id).toBe(stored[0]?._id);
+    }
+  }
+
   it('first activations racing insertNew: each link once, every activation counted once', async () => {
     for (let round = 0; round < 3; round++) {
       const batch = Array.from({ length: 40 }, (_, i) => activation(`ins-race-${round}-${i}`));
@@ -170,15 +184,7 @@ describe('batch activation storage', () => {
       const after = batch.slice(cut).map(single);
       const [answers] = await Promise.all([insert, ...before, ...after]);
       const final = await Promise.all(answers.map((l, i) => l ?? links.activate(batch[i]!)));
-      for (const [i, a] of batch.entries()) {
-        const stored = await svc.mongo.db
-          .collection('links')
-          .find({ account_id: account, channel_id: channelId, customer_id: a.customerId })
-          .toArray();
-        expect(stored, a.customerId).toHaveLength(1);
-        expect(stored[0]?.activation, a.customerId).toBe(2);
-        expect(final[i]?.id).toBe(stored[0]?._id);
-      }
+      await expectEachLinkOnceActivatedTwice(batch, final);
     }
   });
 
@@ -191,15 +197,7 @@ describe('batch activation storage', () => {
       ]);
       // A refused write was not applied: the use case activates it alone.
       const final = await Promise.all(answers.map((l, i) => l ?? links.activate(batch[i]!)));
-      for (const [i, a] of batch.entries()) {
-        const stored = await svc.mongo.db
-          .collection('links')
-          .find({ account_id: account, channel_id: channelId, customer_id: a.customerId })
-          .toArray();
-        expect(stored, a.customerId).toHaveLength(1);
-        expect(stored[0]?.activation, a.customerId).toBe(2);
-        expect(final[i]?.id).toBe(stored[0]?._id);
-      }
+      await expectEachLinkOnceActivatedTwice(batch, final);
     }
   });
 
