@@ -160,24 +160,33 @@ export async function upsertAndRead<T extends Document>(
 }
 
 /**
+ * The operations an unordered bulk write (insertMany, bulkWrite) refused for a unique key, by
+ * their index in the batch; the others were applied. Any other failure (another write error, a
+ * write concern error: the applied ones may not be durable; the connection) is rethrown: it is
+ * not one item's answer. Duck-typed, like isDuplicateKeyError.
+ */
+export function duplicateKeyIndexes(err: unknown): Set<number> {
+  const e = err as { writeErrors?: unknown; result?: { getWriteConcernError?: () => unknown } } | null;
+  const list = [e?.writeErrors ?? []].flat() as { index?: unknown; code?: unknown }[];
+  const onlyDuplicates = list.length > 0 && list.every((w) => w.code === 11000 && typeof w.index === 'number');
+  if (!onlyDuplicates || e?.result?.getWriteConcernError?.()) throw err;
+  return new Set(list.map((w) => w.index as number));
+}
+
+/**
  * insertOnce for many documents in one write (unordered): answers, per document, whether this
  * call inserted it; a document that would break a unique index is skipped (false), the others
  * are inserted. Any other write error, or a write concern error, throws.
  */
 export async function insertManyOnce<T extends Document & { _id: string }>(collection: Collection<T>, docs: T[]): Promise<boolean[]> {
-  const inserted = docs.map(() => true);
-  if (docs.length === 0) return inserted;
+  if (docs.length === 0) return [];
+  let refused = new Set<number>();
   try {
     await collection.insertMany(docs as OptionalUnlessRequiredId<T>[], { ordered: false });
   } catch (err) {
-    const e = err as { writeErrors?: unknown; result?: { getWriteConcernError?: () => unknown } } | null;
-    const list = [e?.writeErrors ?? []].flat() as { index?: unknown; code?: unknown }[];
-    // A write concern error too: the inserted ones may not be durable.
-    const onlyDuplicates = list.length > 0 && list.every((w) => w.code === 11000 && typeof w.index === 'number');
-    if (!onlyDuplicates || e?.result?.getWriteConcernError?.()) throw err;
-    for (const w of list) inserted[w.index as number] = false;
+    refused = duplicateKeyIndexes(err);
   }
-  return inserted;
+  return docs.map((_, i) => !refused.has(i));
 }
 
 /** Hides the password; a regex, because `new URL` rejects multi-host Mongo URLs. */

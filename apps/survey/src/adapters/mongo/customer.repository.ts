@@ -1,4 +1,4 @@
-import { insertManyOnce, isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertManyOnce, insertOnce, isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { Customer, CustomerChanges, IdentifierKind } from '../../domain/customer.js';
 import type { CustomerRepository } from '../../domain/ports.js';
@@ -72,13 +72,7 @@ export class MongoCustomerRepository implements CustomerRepository {
   }
 
   async insert(c: Customer): Promise<'created' | 'duplicate'> {
-    try {
-      await this.customers.insertOne(toDoc(c));
-      return 'created';
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return 'duplicate';
-      throw err;
-    }
+    return (await insertOnce(this.customers, toDoc(c))) ? 'created' : 'duplicate';
   }
 
   async insertMany(customers: Customer[]): Promise<Array<'created' | 'duplicate'>> {

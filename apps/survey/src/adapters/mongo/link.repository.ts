@@ -1,8 +1,7 @@
-import { insertManyOnce, upsertAndRead } from '@feedback/kit-stores';
+import { duplicateKeyIndexes, insertManyOnce, upsertAndRead } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { SurveyLink } from '../../domain/link.js';
 import type { LinkActivation, LinkRepository } from '../../domain/ports.js';
-import { duplicateKeyIndexes } from './bulk-errors.js';
 
 interface LinkDoc {
   _id: string;
