@@ -1,4 +1,4 @@
-import type { DispatchDeps } from './dispatch.use-case.js';
+import { activationOf, isResumable, smsText, type DispatchDeps } from './dispatch.use-case.js';
 import type {
   BulkLinkShortener,
   BulkMessageRepository,
@@ -8,10 +8,9 @@ import type {
   ProviderResult,
   SmsProvider,
 } from './ports.js';
-import type { SendOutcome } from './send-sms.use-case.js';
+import { finishing, type SendOutcome } from './send-sms.use-case.js';
 import type { DispatchEvent, SmsCampaign } from './sharing.js';
 import { messageId, type SmsMessage } from './sms-message.js';
-import { renderTemplate } from './sms-template.js';
 
 export interface BatchDispatchDeps extends DispatchDeps {
   messages: DispatchDeps['messages'] & BulkMessageRepository;
@@ -46,7 +45,7 @@ export async function dispatchSmsBatch(deps: BatchDispatchDeps, events: Dispatch
   events.forEach((e, i) => {
     const found = existing.get(ids[i]!);
     // Handled already: done. Resumable (see dispatchSms) or a repeat within the batch: one by one.
-    if (found && !resumable(found, deps.provider)) outcomes[i] = 'already_handled';
+    if (found && !isResumable(found, deps.provider)) outcomes[i] = 'already_handled';
     if (found || taken.has(ids[i]!)) return;
     taken.add(ids[i]!);
     const key = `${e.accountId}/${e.campaignId}`;
@@ -59,29 +58,14 @@ export async function dispatchSmsBatch(deps: BatchDispatchDeps, events: Dispatch
       const first = events[indexes[0]!]!;
       const campaign = await deps.campaigns.findById(first.accountId, first.campaignId);
       if (!campaign) return; // dispatchSms dead-letters them
-      const activated = await deps.links.activateMany(
-        indexes.map((i) => {
-          const { recipient } = events[i]!;
-          return {
-            accountId: first.accountId,
-            channelId: campaign.channelId,
-            phone: recipient.phone,
-            attributes: recipient.attributes,
-            builtInResponses: recipient.builtInResponses,
-          };
-        }),
-      );
+      const activated = await deps.links.activateMany(indexes.map((i) => activationOf(events[i]!, campaign)));
       const live = indexes.flatMap((index, k) => (typeof activated[k] === 'string' ? [{ index, url: activated[k] }] : []));
       if (live.length === 0) return;
       const short = await deps.shortener.shortenMany(
         live.map((l) => l.url),
         first.accountId,
       );
-      live.forEach(({ index }, k) => {
-        const { recipient } = events[index]!;
-        // The link wins over a custom attribute of the same name: the SMS must lead to the survey.
-        ready.push({ index, campaign, text: renderTemplate(campaign.messageTemplate, { ...recipient.attributes, link: short[k]! }) });
-      });
+      live.forEach(({ index }, k) => ready.push({ index, campaign, text: smsText(campaign, events[index]!, short[k]!) }));
     }),
   );
   if (ready.length === 0) return outcomes;
@@ -113,7 +97,7 @@ export async function dispatchSmsBatch(deps: BatchDispatchDeps, events: Dispatch
 
   const results = await sendAll(
     deps.provider,
-    claimed.map(({ msg }) => ({ messageId: msg.id, accountId: msg.accountId, sharingId: msg.sharingId, to: msg.phone, text: msg.text })),
+    claimed.map(({ msg }) => outgoing(msg)),
   );
   const at = deps.clock.now();
   await deps.messages.finishMany(claimed.map(({ msg }, k) => ({ id: msg.id, attempt: msg.attempts, at, ...finishing(results[k]!) })));
@@ -135,9 +119,7 @@ async function handOverFirst(
   fresh: NewMessage[],
   sendMany: (sms: OutgoingSms[]) => Promise<ProviderResult[]>,
 ): Promise<(SendOutcome | undefined)[]> {
-  const results = await sendMany(
-    fresh.map((m) => ({ messageId: m.id, accountId: m.accountId, sharingId: m.sharingId, to: m.phone, text: m.text })),
-  );
+  const results = await sendMany(fresh.map(outgoing));
   const at = deps.clock.now();
   const records: SmsMessage[] = fresh.map((m, k) => {
     const { status, providerMessageId, error } = finishing(results[k]!);
@@ -148,25 +130,21 @@ async function handOverFirst(
   return records.map((_, k) => (stored[k] ? outcomeOf(results[k]!) : 'already_handled'));
 }
 
-/** A retriable refusal is left to dispatchSms (undefined), which finds the record "retryable" and retries with backoff. */
-const outcomeOf = (r: ProviderResult): SendOutcome | undefined =>
-  r.outcome === 'accepted' ? 'sent' : r.outcome === 'unknown' ? 'unknown' : r.retriable ? undefined : 'failed';
+/** As sendSms answers, except a retriable refusal: left to dispatchSms (undefined), which finds the record "retryable" and retries with backoff. */
+const outcomeOf = (r: ProviderResult): SendOutcome | undefined => {
+  const { status } = finishing(r);
+  return status === 'retryable' ? undefined : status;
+};
 
 type NewMessage = Parameters<BatchDispatchDeps['messages']['claim']>[0];
 
-const resumable = (m: SmsMessage, provider: SmsProvider) =>
-  m.status === 'retryable' || (m.status === 'sending' && provider.idempotent === true);
-
-function finishing(r: ProviderResult): { status: 'sent' | 'retryable' | 'unknown' | 'failed'; providerMessageId?: string; error?: string } {
-  switch (r.outcome) {
-    case 'accepted':
-      return { status: 'sent', providerMessageId: r.providerMessageId };
-    case 'unknown':
-      return { status: 'unknown', error: r.reason };
-    case 'rejected':
-      return { status: r.retriable ? 'retryable' : 'failed', error: r.reason };
-  }
-}
+const outgoing = (m: NewMessage): OutgoingSms => ({
+  messageId: m.id,
+  accountId: m.accountId,
+  sharingId: m.sharingId,
+  to: m.phone,
+  text: m.text,
+});
 
 /** The provider's bulk send when it has one; else one hand-over each, a few at a time. A throw is an unknown outcome. */
 async function sendAll(provider: SmsProvider, sms: OutgoingSms[]): Promise<ProviderResult[]> {

@@ -1,7 +1,7 @@
 import type { CampaignRepository, Clock, LinkShortener, MessageRepository, SmsProvider, StatusEvents, SurveyLinks } from './ports.js';
 import { sendSms, type SendOutcome } from './send-sms.use-case.js';
-import type { DispatchEvent } from './sharing.js';
-import { messageId } from './sms-message.js';
+import type { DispatchEvent, SmsCampaign } from './sharing.js';
+import { messageId, type SmsMessage } from './sms-message.js';
 import { renderTemplate } from './sms-template.js';
 
 export interface DispatchDeps {
@@ -30,22 +30,13 @@ export async function dispatchSms(deps: DispatchDeps, event: DispatchEvent): Pro
   // "sending" was interrupted (a crash between claim and answer): an idempotent provider gets
   // it again, so it arrives there exactly once; any other provider never sees it twice.
   const existing = await deps.messages.findById(messageId(event.sharingId, recipient.phone));
-  const resumable = existing?.status === 'retryable' || (existing?.status === 'sending' && deps.provider.idempotent === true);
-  if (existing && !resumable) return 'already_handled';
+  if (existing && !isResumable(existing, deps.provider)) return 'already_handled';
 
   const campaign = await deps.campaigns.findById(event.accountId, event.campaignId);
   if (!campaign) throw new UndeliverableEventError(`campaign ${event.campaignId} of account ${event.accountId} does not exist`);
 
-  const url = await deps.links.activate({
-    accountId: event.accountId,
-    channelId: campaign.channelId,
-    phone: recipient.phone,
-    attributes: recipient.attributes,
-    builtInResponses: recipient.builtInResponses,
-  });
-  const link = await deps.shortener.shorten(url, event.accountId);
-  // The link wins over a custom attribute of the same name: the SMS must lead to the survey.
-  const text = renderTemplate(campaign.messageTemplate, { ...recipient.attributes, link });
+  const url = await deps.links.activate(activationOf(event, campaign));
+  const text = smsText(campaign, event, await deps.shortener.shorten(url, event.accountId));
 
   let outcome: SendOutcome;
   try {
@@ -63,3 +54,20 @@ export async function dispatchSms(deps: DispatchDeps, event: DispatchEvent): Pro
   }
   return outcome;
 }
+
+/** A message record that may be handed over again: its attempt certainly did not send, or the provider absorbs a repeat. */
+export const isResumable = (m: SmsMessage, provider: SmsProvider) =>
+  m.status === 'retryable' || (m.status === 'sending' && provider.idempotent === true);
+
+/** The survey link activation the recipient's SMS needs. */
+export const activationOf = (event: DispatchEvent, campaign: SmsCampaign): Parameters<SurveyLinks['activate']>[0] => ({
+  accountId: event.accountId,
+  channelId: campaign.channelId,
+  phone: event.recipient.phone,
+  attributes: event.recipient.attributes,
+  builtInResponses: event.recipient.builtInResponses,
+});
+
+/** The campaign's template for the recipient. The link wins over a custom attribute of the same name: the SMS must lead to the survey. */
+export const smsText = (campaign: SmsCampaign, event: DispatchEvent, link: string) =>
+  renderTemplate(campaign.messageTemplate, { ...event.recipient.attributes, link });

@@ -1,4 +1,4 @@
-import type { Clock, MessageRepository, SmsProvider } from './ports.js';
+import type { Clock, MessageRepository, ProviderResult, SmsProvider } from './ports.js';
 import { messageId } from './sms-message.js';
 
 export interface SendDeps {
@@ -47,27 +47,31 @@ export async function sendSms(deps: SendDeps, cmd: SendCommand): Promise<SendOut
   );
   if (!claimed) return 'already_handled';
 
-  let result;
+  let result: ProviderResult;
   try {
     result = await deps.provider.send({ messageId: id, accountId: cmd.accountId, sharingId: cmd.sharingId, to: cmd.phone, text: cmd.text });
   } catch (err) {
     // A provider adapter that throws broke its contract; whether it sent is unknown.
-    result = { outcome: 'unknown' as const, reason: (err as Error).message };
+    result = { outcome: 'unknown', reason: (err as Error).message };
   }
-  const at = deps.clock.now();
-  switch (result.outcome) {
+  const finished = finishing(result);
+  await deps.messages.finish(id, claimed.attempts, finished, deps.clock.now());
+  if (finished.status === 'retryable') throw new RetriableSendError(`provider ${deps.provider.name} refused ${id}: ${finished.error}`);
+  return finished.status;
+}
+
+/** What a provider's answer makes of the message record: sent, unknown (maybe sent), failed, or retryable (certainly not sent). */
+export function finishing(r: ProviderResult): {
+  status: 'sent' | 'retryable' | 'unknown' | 'failed';
+  providerMessageId?: string;
+  error?: string;
+} {
+  switch (r.outcome) {
     case 'accepted':
-      await deps.messages.finish(id, claimed.attempts, { status: 'sent', providerMessageId: result.providerMessageId }, at);
-      return 'sent';
+      return { status: 'sent', providerMessageId: r.providerMessageId };
     case 'unknown':
-      await deps.messages.finish(id, claimed.attempts, { status: 'unknown', error: result.reason }, at);
-      return 'unknown';
+      return { status: 'unknown', error: r.reason };
     case 'rejected':
-      if (!result.retriable) {
-        await deps.messages.finish(id, claimed.attempts, { status: 'failed', error: result.reason }, at);
-        return 'failed';
-      }
-      await deps.messages.finish(id, claimed.attempts, { status: 'retryable', error: result.reason }, at);
-      throw new RetriableSendError(`provider ${deps.provider.name} refused ${id}: ${result.reason}`);
+      return { status: r.retriable ? 'retryable' : 'failed', error: r.reason };
   }
 }
