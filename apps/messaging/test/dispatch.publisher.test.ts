@@ -17,10 +17,22 @@ const event = (i: number, attributes: Record<string, string> = {}): DispatchEven
   recipient: { phone: `90532${String(i).padStart(7, '0')}`, input: String(i), attributes, builtInResponses: {} },
 });
 
+/** One batch of events, added in `slices` parts (the use case adds them per slice of phones). */
+async function publish(producer: Producer, events: DispatchEvent[], slices = 1) {
+  const batch = kafkaDispatchPublisher(producer, 'sms.dispatch').batch();
+  const size = Math.ceil(events.length / slices);
+  for (let i = 0; i < events.length; i += size) batch.add(events.slice(i, i + size));
+  await batch.send();
+}
+
 describe('publishing a sharing’s sms.dispatch events', () => {
-  it('sends a 5,000-phone sharing without attributes as one produce request, every event once and decodable', async () => {
+  it('sends a 5,000-phone sharing without attributes, added in slices, as one produce request, every event once and decodable', async () => {
     const { producer, requests } = recordingProducer();
-    await kafkaDispatchPublisher(producer, 'sms.dispatch').publish(Array.from({ length: 5_000 }, (_, i) => event(i)));
+    await publish(
+      producer,
+      Array.from({ length: 5_000 }, (_, i) => event(i)),
+      5,
+    );
     expect(requests.map((r) => r.length)).toEqual([5_000]);
     expect(decodeDispatch(requests[0]![42]!.value as Buffer).recipient.phone).toBe(event(42).recipient.phone);
     expect(requests[0]![42]).toMatchObject({ key: event(42).recipient.phone, eventId: `sms.dispatch:sh-1.${event(42).recipient.phone}` });
@@ -29,9 +41,26 @@ describe('publishing a sharing’s sms.dispatch events', () => {
   it('splits large events into requests below the broker’s 1 MB batch limit, in order', async () => {
     const { producer, requests } = recordingProducer();
     const attrs = Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`a${k}`, 'x'.repeat(1_000)]));
-    await kafkaDispatchPublisher(producer, 'sms.dispatch').publish(Array.from({ length: 200 }, (_, i) => event(i, attrs)));
+    await publish(
+      producer,
+      Array.from({ length: 200 }, (_, i) => event(i, attrs)),
+      3,
+    );
     expect(requests.length).toBeGreaterThan(3);
     for (const r of requests) expect(r.reduce((n, m) => n + (m.value as Buffer).length, 0)).toBeLessThan(1024 * 1024);
     expect(requests.flat().map((m) => m.key)).toEqual(Array.from({ length: 200 }, (_, i) => event(i).recipient.phone));
+  });
+});
+
+describe('a batch of events', () => {
+  it('publishes nothing until sent, and nothing at all when empty', async () => {
+    const { producer, requests } = recordingProducer();
+    const batch = kafkaDispatchPublisher(producer, 'sms.dispatch').batch();
+    batch.add([event(1)]);
+    expect(requests).toEqual([]);
+    await batch.send();
+    expect(requests.map((r) => r.length)).toEqual([1]);
+    await kafkaDispatchPublisher(producer, 'sms.dispatch').batch().send();
+    expect(requests).toHaveLength(1);
   });
 });

@@ -147,7 +147,8 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         c.recipients as { phone: string; input: string; attributes: Record<string, string>; built_in_responses: Record<string, string> }[],
     );
     expect(recipients).toHaveLength(2);
-    await deps.dispatch.publish(
+    const again = deps.dispatch.batch();
+    again.add(
       recipients.map((r) => ({
         sharingId: res.sharingId,
         accountId: 'acc-1',
@@ -155,6 +156,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         recipient: { phone: r.phone, input: r.input, attributes: r.attributes, builtInResponses: r.built_in_responses },
       })),
     );
+    await again.send();
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await mongo.db.collection('sms_outbox').countDocuments({ sharing_id: res.sharingId })).toBe(2);
   });

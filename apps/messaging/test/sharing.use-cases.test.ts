@@ -125,4 +125,31 @@ describe('creating a sharing', () => {
     expect(summary).toMatchObject({ accepted: 0, rejected: 2, duplicate: 0 });
     expect(deps.dispatch.events).toHaveLength(0);
   });
+
+  it('de-duplicates across slices of a large list and answers the counts of all of them', async () => {
+    const deps = await setup();
+    const phones = Array.from({ length: 2_500 }, (_, i) => `0532 ${String(i % 2_100).padStart(7, '0')}`);
+    const summary = await createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, body: { phone_numbers: [...phones, 'x'] } });
+    expect(summary).toMatchObject({ accepted: 2_100, duplicate: 400, rejected: 1 });
+    expect(deps.sharings.items.get('sharing-1')!.recipients).toHaveLength(2_100);
+    expect(new Set(deps.dispatch.events.map((e) => e.recipient.phone)).size).toBe(2_100);
+    expect(deps.dispatch.events).toHaveLength(2_100);
+  });
+
+  it('publishes nothing when storing the sharing fails, though its recipients were being written', async () => {
+    const deps = await setup();
+    const writeRecipients = deps.sharings.writeRecipients.bind(deps.sharings);
+    deps.sharings.writeRecipients = (id: string) => ({
+      ...writeRecipients(id),
+      complete: async () => {
+        throw new Error('the database refused a chunk');
+      },
+    });
+    const phones = Array.from({ length: 1_500 }, (_, i) => `0532 ${String(i).padStart(7, '0')}`);
+    await expect(createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, body: { phone_numbers: phones } })).rejects.toThrow(
+      /refused a chunk/,
+    );
+    expect(deps.sharings.pending.get('sharing-1')).toHaveLength(1_500);
+    expect(deps.dispatch.events).toHaveLength(0);
+  });
 });

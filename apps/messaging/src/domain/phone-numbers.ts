@@ -65,9 +65,11 @@ export interface NormalizedList {
   duplicates: number;
 }
 
-/** Normalizes a list: invalid entries are rejected with a reason, later duplicates counted and dropped. */
-export function normalizePhoneList(inputs: readonly unknown[], defaultRegion: string): NormalizedList {
-  const seen = new Set<string>();
+/**
+ * Normalizes a list: invalid entries are rejected with a reason, later duplicates counted and
+ * dropped. `seen` carries the phones of earlier slices of the same list.
+ */
+export function normalizePhoneList(inputs: readonly unknown[], defaultRegion: string, seen = new Set<string>()): NormalizedList {
   const out: NormalizedList = { accepted: [], rejected: [], duplicates: 0 };
   for (const raw of inputs) {
     const r = normalizePhone(raw, defaultRegion);

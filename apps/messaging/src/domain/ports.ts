@@ -12,16 +12,33 @@ export interface CampaignRepository {
 }
 
 export interface SharingRepository {
-  /** Stores the sharing and its recipients; safe to repeat (same ids, nothing doubled). */
-  insert(sharing: SmsSharing, recipients: Recipient[]): Promise<void>;
+  /** Starts storing a sharing's recipients; safe to repeat with the same recipients (same ids, nothing doubled). */
+  writeRecipients(sharingId: string): RecipientWriter;
   findById(accountId: string, id: string): Promise<SmsSharing | null>;
   /** The normalized phones of a sharing's recipients, in phone order. */
   listRecipientPhones(sharingId: string): Promise<string[]>;
 }
 
-/** Publishes `sms.dispatch`, one event per recipient, keyed by phone; resolves once all are acknowledged. */
+/**
+ * A sharing's recipients, written as they are handed over while the caller prepares the next
+ * ones. `complete` waits for every write (a failed one fails it) and then stores the sharing
+ * itself, so a sharing that can be read is complete.
+ */
+export interface RecipientWriter {
+  /** Resolves once the recipients' write is under way, not when it is done. */
+  add(recipients: Recipient[]): Promise<void>;
+  complete(sharing: SmsSharing): Promise<void>;
+}
+
+/** `sms.dispatch`, one event per recipient, keyed by phone. */
 export interface DispatchPublisher {
-  publish(events: DispatchEvent[]): Promise<void>;
+  batch(): DispatchBatch;
+}
+
+/** Events are prepared (encoded) as they are added; `send` publishes them all and resolves once all are acknowledged. */
+export interface DispatchBatch {
+  add(events: DispatchEvent[]): void;
+  send(): Promise<void>;
 }
 
 /**

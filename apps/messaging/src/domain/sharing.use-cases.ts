@@ -32,11 +32,17 @@ export interface CreateSharingCommand {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * Phones normalized per slice: each slice's recipients are written, and their events encoded,
+ * while the next slice is normalized, so the database works alongside this process.
+ */
+const SLICE = 1_000;
 
 /**
  * POST /v1/sms_campaigns/{campaign_id}/sms_sharings: validates, normalizes and de-duplicates the
  * phones, stores the sharing, and publishes one dispatch event per recipient before answering,
- * so a 200 means every accepted phone will be attempted.
+ * so a 200 means every accepted phone will be attempted. Nothing is published before the whole
+ * sharing is stored: a failed write answers an error with no SMS on its way.
  */
 export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand): Promise<SharingSummary> {
   if (!UUID.test(cmd.campaignId)) throw errors.invalid({ campaign_id: 'must be a UUID' });
@@ -44,30 +50,38 @@ export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand
   const campaign = await deps.campaigns.findById(cmd.accountId, cmd.campaignId);
   if (!campaign) throw errors.notFound('campaign_id', cmd.campaignId);
 
-  const list = normalizePhoneList(request.phoneNumbers, deps.settings.defaultRegion);
-  const recipients: Recipient[] = list.accepted.map(({ phone, input }) => ({
-    phone,
-    input,
-    attributes: request.customAttributes[input] ?? {},
-    builtInResponses: request.builtInResponses[input] ?? {},
-  }));
-  const rejected = [...(cmd.rejected ?? []), ...list.rejected];
+  const id = cmd.sharingId ?? (cmd.requestKey ? sharingIdFor(cmd.accountId, cmd.requestKey) : deps.newId());
+  const writer = deps.sharings.writeRecipients(id);
+  const events = deps.dispatch.batch();
+  const seen = new Set<string>();
+  const rejected = [...(cmd.rejected ?? [])];
+  let [accepted, duplicates] = [0, 0];
+  for (let from = 0; from < request.phoneNumbers.length; from += SLICE) {
+    const list = normalizePhoneList(request.phoneNumbers.slice(from, from + SLICE), deps.settings.defaultRegion, seen);
+    const recipients: Recipient[] = list.accepted.map(({ phone, input }) => ({
+      phone,
+      input,
+      attributes: request.customAttributes[input] ?? {},
+      builtInResponses: request.builtInResponses[input] ?? {},
+    }));
+    rejected.push(...list.rejected);
+    [accepted, duplicates] = [accepted + recipients.length, duplicates + list.duplicates];
+    if (recipients.length === 0) continue;
+    await writer.add(recipients);
+    events.add(recipients.map((recipient) => ({ sharingId: id, accountId: cmd.accountId, campaignId: campaign.id, recipient })));
+  }
   const sharing: SmsSharing = {
-    id: cmd.sharingId ?? (cmd.requestKey ? sharingIdFor(cmd.accountId, cmd.requestKey) : deps.newId()),
+    id,
     accountId: cmd.accountId,
     campaignId: campaign.id,
     createdAt: deps.clock.now(),
-    accepted: recipients.length,
-    duplicates: list.duplicates,
+    accepted,
+    duplicates,
     rejected,
   };
-  await deps.sharings.insert(sharing, recipients);
-  if (recipients.length > 0) {
-    await deps.dispatch.publish(
-      recipients.map((recipient) => ({ sharingId: sharing.id, accountId: sharing.accountId, campaignId: campaign.id, recipient })),
-    );
-  }
-  return { id: sharing.id, accepted: sharing.accepted, rejected: rejected.length, duplicate: list.duplicates, rejectedPhones: rejected };
+  await writer.complete(sharing);
+  await events.send();
+  return { id, accepted, rejected: rejected.length, duplicate: duplicates, rejectedPhones: rejected };
 }
 
 /** A UUID (version 8, name-based on SHA-256) of the account and the request key. */

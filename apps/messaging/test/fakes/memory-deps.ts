@@ -5,6 +5,7 @@ import type {
   MessageRepository,
   OutgoingSms,
   ProviderResult,
+  RecipientWriter,
   SharingRepository,
   SmsProvider,
 } from '../../src/domain/ports.js';
@@ -31,8 +32,20 @@ export class MemoryCampaigns implements CampaignRepository {
 
 export class MemorySharings implements SharingRepository {
   readonly items = new Map<string, { sharing: SmsSharing; recipients: Recipient[] }>();
-  async insert(sharing: SmsSharing, recipients: Recipient[]) {
-    this.items.set(sharing.id, { sharing, recipients });
+  /** Recipients written for sharings not completed (yet). */
+  readonly pending = new Map<string, Recipient[]>();
+  writeRecipients(sharingId: string): RecipientWriter {
+    const written: Recipient[] = [];
+    this.pending.set(sharingId, written);
+    return {
+      add: async (recipients: Recipient[]) => {
+        written.push(...recipients);
+      },
+      complete: async (sharing: SmsSharing) => {
+        this.pending.delete(sharingId);
+        this.items.set(sharing.id, { sharing, recipients: written });
+      },
+    };
   }
   async findById(accountId: string, id: string) {
     const s = this.items.get(id)?.sharing;
@@ -45,8 +58,12 @@ export class MemorySharings implements SharingRepository {
 
 export class MemoryDispatch implements DispatchPublisher {
   readonly events: DispatchEvent[] = [];
-  async publish(events: DispatchEvent[]) {
-    this.events.push(...events);
+  batch() {
+    const added: DispatchEvent[] = [];
+    return {
+      add: (events: DispatchEvent[]) => void added.push(...events),
+      send: async () => void this.events.push(...added),
+    };
   }
 }
 

@@ -11,27 +11,37 @@ const CONTENT_TYPE = 'application/x-protobuf; messageType=feedback.messaging.v1.
  */
 const REQUEST_BYTES = 900 * 1024;
 
-/** Protobuf `SmsDispatch` keyed by phone; the event id is the message id, so a repeated publish is recognisable. */
+/**
+ * Protobuf `SmsDispatch` keyed by phone; the event id is the message id, so a repeated publish is
+ * recognisable. Events are encoded as they are added, requests bounded by REQUEST_BYTES.
+ */
 export function kafkaDispatchPublisher(producer: Producer, topic: string): DispatchPublisher {
   return {
-    async publish(events: DispatchEvent[]) {
-      let request: OutgoingMessage[] = [];
+    batch() {
+      const requests: OutgoingMessage[][] = [[]];
       let bytes = 0;
-      for (const e of events) {
-        const value = Buffer.from(encodeDispatch(e));
-        if (request.length > 0 && bytes + value.length > REQUEST_BYTES) {
-          await producer.publish(topic, request);
-          [request, bytes] = [[], 0];
-        }
-        request.push({
-          key: e.recipient.phone,
-          value,
-          eventId: `sms.dispatch:${e.sharingId}.${e.recipient.phone}`,
-          contentType: CONTENT_TYPE,
-        });
-        bytes += value.length;
-      }
-      if (request.length > 0) await producer.publish(topic, request);
+      return {
+        add(events) {
+          for (const e of events) {
+            const encoded = encodeDispatch(e);
+            const value = Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+            if (requests.at(-1)!.length > 0 && bytes + value.length > REQUEST_BYTES) {
+              requests.push([]);
+              bytes = 0;
+            }
+            requests.at(-1)!.push({
+              key: e.recipient.phone,
+              value,
+              eventId: `sms.dispatch:${e.sharingId}.${e.recipient.phone}`,
+              contentType: CONTENT_TYPE,
+            });
+            bytes += value.length;
+          }
+        },
+        async send() {
+          for (const request of requests) if (request.length > 0) await producer.publish(topic, request);
+        },
+      };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { insertManyOnce, isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
-import type { SharingRepository } from '../../domain/ports.js';
+import type { RecipientWriter, SharingRepository } from '../../domain/ports.js';
 import type { Recipient, RejectedPhone, SmsSharing } from '../../domain/sharing.js';
 
 interface SharingDoc {
@@ -45,6 +45,26 @@ function roughSize(r: StoredRecipient): number {
   return n;
 }
 
+/** Recipients in chunk documents `<sharing id>.<n>`, numbered from `first`: at most CHUNK recipients and about CHUNK_BYTES each. */
+function chunked(sharingId: string, first: number, recipients: Recipient[]): RecipientChunkDoc[] {
+  const chunks: RecipientChunkDoc[] = [];
+  let chunk: StoredRecipient[] = [];
+  let bytes = 0;
+  const close = () => {
+    if (chunk.length > 0) chunks.push({ _id: `${sharingId}.${first + chunks.length}`, sharing_id: sharingId, recipients: chunk });
+    [chunk, bytes] = [[], 0];
+  };
+  for (const r of recipients) {
+    const stored = { phone: r.phone, input: r.input, attributes: r.attributes, built_in_responses: r.builtInResponses };
+    const size = roughSize(stored);
+    if (chunk.length >= CHUNK || bytes + size > CHUNK_BYTES) close();
+    chunk.push(stored);
+    bytes += size;
+  }
+  close();
+  return chunks;
+}
+
 export class MongoSharingRepository implements SharingRepository {
   private readonly sharings: Collection<SharingDoc>;
   private readonly recipients: Collection<RecipientChunkDoc>;
@@ -54,37 +74,37 @@ export class MongoSharingRepository implements SharingRepository {
     this.recipients = db.collection<RecipientChunkDoc>('sharing_recipients');
   }
 
-  async insert(s: SmsSharing, recipients: Recipient[]): Promise<void> {
-    // Recipients first: a sharing that can be read is complete. Same ids on a repeat: nothing doubled.
-    const chunks: RecipientChunkDoc[] = [];
-    let chunk: StoredRecipient[] = [];
-    let bytes = 0;
-    const close = () => {
-      if (chunk.length > 0) chunks.push({ _id: `${s.id}.${chunks.length}`, sharing_id: s.id, recipients: chunk });
-      [chunk, bytes] = [[], 0];
+  writeRecipients(sharingId: string): RecipientWriter {
+    const writes: Promise<unknown>[] = [];
+    let chunks = 0;
+    return {
+      add: async (recipients) => {
+        const docs = chunked(sharingId, chunks, recipients);
+        chunks += docs.length;
+        const write = insertManyOnce(this.recipients, docs);
+        write.catch(() => {}); // complete() reports it; until then it must not count as unhandled
+        writes.push(write);
+        // One turn of the event loop: the driver sends the write before the caller goes on.
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+      complete: async (s) => {
+        // Recipients first: a sharing that can be read is complete. Same ids on a repeat: nothing doubled.
+        await Promise.all(writes);
+        try {
+          await this.sharings.insertOne({
+            _id: s.id,
+            account_id: s.accountId,
+            campaign_id: s.campaignId,
+            created_at: s.createdAt,
+            accepted: s.accepted,
+            duplicates: s.duplicates,
+            rejected: s.rejected,
+          });
+        } catch (err) {
+          if (!isDuplicateKeyError(err)) throw err;
+        }
+      },
     };
-    for (const r of recipients) {
-      const stored = { phone: r.phone, input: r.input, attributes: r.attributes, built_in_responses: r.builtInResponses };
-      const size = roughSize(stored);
-      if (chunk.length >= CHUNK || bytes + size > CHUNK_BYTES) close();
-      chunk.push(stored);
-      bytes += size;
-    }
-    close();
-    await insertManyOnce(this.recipients, chunks);
-    try {
-      await this.sharings.insertOne({
-        _id: s.id,
-        account_id: s.accountId,
-        campaign_id: s.campaignId,
-        created_at: s.createdAt,
-        accepted: s.accepted,
-        duplicates: s.duplicates,
-        rejected: s.rejected,
-      });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
   }
 
   async findById(accountId: string, id: string): Promise<SmsSharing | null> {
