@@ -13,6 +13,7 @@ import { surveyPorts } from './adapters/grpc/survey.client.js';
 import { startDlrServer } from './adapters/http/dlr.server.js';
 import { parseHttpProviderConfig } from './adapters/http/http-provider.config.js';
 import { HttpSmsProvider } from './adapters/http/http-sms.provider.js';
+import { acceptGate } from './adapters/accept-gate.js';
 import { runDispatchConsumer } from './adapters/kafka/dispatch.consumer.js';
 import { runFileUploadedConsumer } from './adapters/kafka/file-uploaded.consumer.js';
 import { messagingIndexes } from './adapters/mongo/indexes.js';
@@ -78,13 +79,14 @@ const dlr = await startDlrServer({
   deps,
   logger,
 });
+const gate = acceptGate();
 // gRPC first: a restarted service takes sharings at once, while its consumers join their groups
 // in the background (a restarted member waits for the killed one's session to expire; issue 13).
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
   logger,
-  services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }],
+  services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps, gate) }],
 });
 logger.info({ port: server.port, provider: deps.provider.name, dlr: dlr.url }, 'messaging service listening');
 
@@ -93,6 +95,7 @@ const consumer = await runDispatchConsumer({
   topic: topics.dispatch,
   groupId: config.SMS_DISPATCH_GROUP,
   deps,
+  gate,
   logger,
   maxAttempts: config.SMS_DISPATCH_MAX_ATTEMPTS,
   concurrency: config.SMS_DISPATCH_CONCURRENCY,

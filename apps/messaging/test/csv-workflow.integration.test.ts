@@ -9,6 +9,7 @@ import { filePorts } from '../src/adapters/grpc/file.client.js';
 import { runFileUploadedConsumer } from '../src/adapters/kafka/file-uploaded.consumer.js';
 import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
 import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
+import { acceptGate } from '../src/adapters/accept-gate.js';
 import { messagingDeps } from '../src/wiring.js';
 import { caughtUp, FILE_GRPC_ADDR, FILE_UPLOADED_TOPIC, topicEnds, uploadFile } from './file-service.js';
 import { logger, stack, uniq, waitFor } from './helpers.js';
@@ -56,7 +57,7 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
       host: '127.0.0.1',
       port: 0,
       logger,
-      services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }],
+      services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps, acceptGate()) }],
     });
     client = createGrpcClient(MessagingServiceClient, server.address, { deadlineMs: 20_000 });
     const { campaign } = await client.createSmsCampaign({

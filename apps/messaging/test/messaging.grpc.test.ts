@@ -9,6 +9,7 @@ import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js'
 import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
 import type { BulkLinkShortener, BulkSurveyLinks, LinkShortener, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
+import { acceptGate } from '../src/adapters/accept-gate.js';
 import { messagingDeps } from '../src/wiring.js';
 import { logger, stack, uniq, waitFor } from './helpers.js';
 
@@ -51,7 +52,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       host: '127.0.0.1',
       port: 0,
       logger,
-      services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps) }],
+      services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps, acceptGate()) }],
     });
     client = createGrpcClient(MessagingServiceClient, server.address, { deadlineMs: 20_000 });
     consumer = await runDispatchConsumer({ kafka, topic: topics.dispatch, groupId: uniq('dispatch'), deps, logger, retryBackoffMs: 100 });

@@ -1,4 +1,5 @@
 import { unary } from '@feedback/kit-grpc';
+import type { AcceptGate } from '../adapters/accept-gate.js';
 import type { MessagingServiceServer } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { createCampaign, type CampaignDeps } from '../domain/campaign.use-cases.js';
 import { bindDirectory, type BindDeps } from '../domain/directory-binding.use-cases.js';
@@ -10,8 +11,8 @@ import { bindingMessage, campaignMessage, perPhone, rejectedMessages, sharingSta
 
 export type MessagingHandlerDeps = CampaignDeps & SharingDeps & BindDeps & { messages: MessageRepository; outbox: OutboxReader };
 
-/** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
-export function messagingHandlers(deps: MessagingHandlerDeps): MessagingServiceServer {
+/** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. A sharing is accepted through the gate (accept-gate.ts). */
+export function messagingHandlers(deps: MessagingHandlerDeps, gate: AcceptGate): MessagingServiceServer {
   return {
     createSmsCampaign: unary(async (req) => ({ campaign: campaignMessage(await createCampaign(deps, req)) })),
     listSmsCampaigns: unary(async (req) => ({
@@ -23,12 +24,14 @@ export function messagingHandlers(deps: MessagingHandlerDeps): MessagingServiceS
         custom_attributes: perPhone(req.customAttributes),
         built_in_responses: perPhone(req.builtInResponses),
       };
-      const s = await createSharing(deps, {
-        accountId: req.accountId,
-        campaignId: req.campaignId,
-        body,
-        requestKey: req.requestKey || undefined,
-      });
+      const s = await gate.during(() =>
+        createSharing(deps, {
+          accountId: req.accountId,
+          campaignId: req.campaignId,
+          body,
+          requestKey: req.requestKey || undefined,
+        }),
+      );
       return {
         sharingId: s.id,
         accepted: s.accepted,

@@ -4,6 +4,7 @@ import type { Kafka } from 'kafkajs';
 import { dispatchSmsBatch, type BatchDispatchDeps } from '../../domain/dispatch-batch.use-case.js';
 import { dispatchSms, UndeliverableEventError } from '../../domain/dispatch.use-case.js';
 import { decodeDispatch } from './dispatch.publisher.js';
+import type { AcceptGate } from '../accept-gate.js';
 
 export interface DispatchConsumerOptions {
   kafka: Kafka;
@@ -22,6 +23,8 @@ export interface DispatchConsumerOptions {
   concurrency?: number;
   /** Events per dispatchSmsBatch call (default 200); 0 turns the batch path off (one by one only). */
   batchSize?: number;
+  /** Batches wait while a sharing is being accepted (accept-gate.ts). */
+  gate?: Pick<AcceptGate, 'clear'>;
   /** Partitions handled at once (default 1). */
   partitions?: number;
   onCrash?: (err: Error) => void;
@@ -61,6 +64,7 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
             return [];
           }
         });
+        await opts.gate?.clear();
         const outcomes = await dispatchSmsBatch(
           opts.deps,
           decoded.map((d) => d.event),
