@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Consumer, Producer as KafkajsProducer } from 'kafkajs';
 import { freshTopic, kafka, uniq, waitFor } from './helpers.js';
@@ -21,6 +23,12 @@ interface Sent {
 }
 
 describe('the patched kafkajs record encoding', () => {
+  it('is the code installed (pnpm applied patches/kafkajs@2.2.4.patch)', () => {
+    const require = createRequire(import.meta.url);
+    for (const file of ['kafkajs/src/producer/groupMessagesPerPartition.js', 'kafkajs/src/protocol/recordBatch/record/v0/index.js'])
+      expect(readFileSync(require.resolve(file), 'utf8')).toContain('Patched (feedback-service');
+  });
+
   it('round-trips keys, values, headers and timestamps (small and large deltas) of a batch spread over partitions', async () => {
     const topic = await freshTopic(3);
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
