@@ -1,4 +1,4 @@
-import { insertManyOnce, isDuplicateKeyError } from '@feedback/kit-stores';
+import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { RecipientWriter, SharingRepository } from '../../domain/ports.js';
 import type { Recipient, RejectedPhone, SmsSharing } from '../../domain/sharing.js';
@@ -90,19 +90,15 @@ export class MongoSharingRepository implements SharingRepository {
       complete: async (s) => {
         // Recipients first: a sharing that can be read is complete. Same ids on a repeat: nothing doubled.
         await Promise.all(writes);
-        try {
-          await this.sharings.insertOne({
-            _id: s.id,
-            account_id: s.accountId,
-            campaign_id: s.campaignId,
-            created_at: s.createdAt,
-            accepted: s.accepted,
-            duplicates: s.duplicates,
-            rejected: s.rejected,
-          });
-        } catch (err) {
-          if (!isDuplicateKeyError(err)) throw err;
-        }
+        await insertOnce(this.sharings, {
+          _id: s.id,
+          account_id: s.accountId,
+          campaign_id: s.campaignId,
+          created_at: s.createdAt,
+          accepted: s.accepted,
+          duplicates: s.duplicates,
+          rejected: s.rejected,
+        });
       },
     };
   }
