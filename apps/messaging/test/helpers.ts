@@ -3,11 +3,26 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { freePort, readStackFile } from '@feedback/dev-stack';
 import { createLogger } from '@feedback/kit-core';
+import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
 
 /** The running local stack (`./stack up`); never a mock. */
 export const stack = readStackFile();
 export const logger = createLogger('messaging-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 export const uniq = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;
+
+/** A database of its own for one test file, on the stack's MongoDB, with messaging's indexes. */
+export async function openTestDb(): Promise<MongoHandle> {
+  const mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
+  await ensureIndexes(mongo.db, messagingIndexes);
+  return mongo;
+}
+
+/** Drops what openTestDb made and closes it (a failed open leaves nothing to drop). */
+export async function dropTestDb(mongo: MongoHandle | undefined): Promise<void> {
+  await mongo?.db.dropDatabase().catch(() => undefined);
+  await mongo?.close();
+}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,17 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDlrServer, type RunningDlrServer } from '../src/adapters/http/dlr.server.js';
 import { parseHttpProviderConfig } from '../src/adapters/http/http-provider.config.js';
 import { HttpSmsProvider } from '../src/adapters/http/http-sms.provider.js';
-import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
 import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
 import { normalizePhone } from '../src/domain/phone-numbers.js';
 import { RetriableSendError, sendSms } from '../src/domain/send-sms.use-case.js';
 import { messageId } from '../src/domain/sms-message.js';
 import { readFakeSmscMessages } from './fakesmsc-log.js';
-import { closedPort, ensureKannel, logger, stack, uniq, waitFor, type KannelSettings } from './helpers.js';
+import { closedPort, dropTestDb, ensureKannel, type KannelSettings, logger, openTestDb, waitFor } from './helpers.js';
 
 /** End to end against a real SMS gateway: Kannel's sendsms → bearerbox → fakesmsc, DLRs back to us. */
 describe('HTTP provider against Kannel', () => {
@@ -48,8 +47,7 @@ describe('HTTP provider against Kannel', () => {
   beforeAll(async () => {
     kannel = ensureKannel();
     k = kannel.settings;
-    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
-    await ensureIndexes(mongo.db, messagingIndexes);
+    mongo = await openTestDb();
     messages = new MongoMessageRepository(mongo.db);
     dlr = await startDlrServer({
       host: '127.0.0.1',
@@ -63,8 +61,7 @@ describe('HTTP provider against Kannel', () => {
   });
   afterAll(async () => {
     await dlr?.close();
-    await mongo?.db.dropDatabase().catch(() => undefined);
-    await mongo?.close();
+    await dropTestDb(mongo);
     kannel?.stop();
   });
 

@@ -1,23 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
 import { messageId } from '../src/domain/sms-message.js';
-import { logger, stack, uniq } from './helpers.js';
+import { dropTestDb, openTestDb } from './helpers.js';
 
 describe('message records on the stack MongoDB: the at-most-once claim', () => {
   let mongo: MongoHandle;
   let repo: MongoMessageRepository;
 
   beforeAll(async () => {
-    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
-    await ensureIndexes(mongo.db, messagingIndexes);
+    mongo = await openTestDb();
     repo = new MongoMessageRepository(mongo.db);
   });
   afterAll(async () => {
-    await mongo?.db.dropDatabase().catch(() => undefined);
-    await mongo?.close();
+    await dropTestDb(mongo);
   });
 
   const claimOf = (sharingId: string, phone: string) => ({

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createGrpcClient, startGrpcServer, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics, type ConsumerHandle, type Producer } from '@feedback/kit-kafka';
-import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import type { MongoHandle } from '@feedback/kit-stores';
 import { MessagingServiceClient, MessagingServiceService, SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js';
-import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
 import type { BulkLinkShortener, BulkSurveyLinks, LinkShortener, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
 import { acceptGate } from '../src/adapters/accept-gate.js';
 import { messagingDeps } from '../src/wiring.js';
-import { logger, stack, uniq, waitFor } from './helpers.js';
+import { dropTestDb, logger, openTestDb, stack, uniq, waitFor } from './helpers.js';
 
 /** The survey and shortener peers are faked (they are other services, not infrastructure). */
 const survey: SurveyChannels & SurveyLinks & BulkSurveyLinks = {
@@ -38,8 +37,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
   let watcher: Consumer;
 
   beforeAll(async () => {
-    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
-    await ensureIndexes(mongo.db, messagingIndexes);
+    mongo = await openTestDb();
     await ensureTopics(kafka, [
       { topic: topics.dispatch, numPartitions: 3 },
       { topic: topics.status },
@@ -72,8 +70,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     client?.close();
     await server?.shutdown();
     await producer?.disconnect();
-    await mongo?.db.dropDatabase().catch(() => undefined);
-    await mongo?.close();
+    await dropTestDb(mongo);
   });
 
   /** A campaign of the account whose template is just the link. */

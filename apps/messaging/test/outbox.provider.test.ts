@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
 import { MongoOutboxProvider } from '../src/adapters/mongo/outbox.provider.js';
 import { listOutbox } from '../src/domain/outbox.use-cases.js';
 import { sendSms } from '../src/domain/send-sms.use-case.js';
-import { logger, stack, uniq } from './helpers.js';
+import { dropTestDb, openTestDb } from './helpers.js';
 
 describe('outbox provider on the stack MongoDB', () => {
   let mongo: MongoHandle;
@@ -14,14 +13,12 @@ describe('outbox provider on the stack MongoDB', () => {
   let t = Date.parse('2026-11-23T10:00:00.000Z');
 
   beforeAll(async () => {
-    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
-    await ensureIndexes(mongo.db, messagingIndexes);
+    mongo = await openTestDb();
     // Distinct, increasing times make "newest first" observable.
     outbox = new MongoOutboxProvider(mongo.db, () => new Date((t += 1_000)));
   });
   afterAll(async () => {
-    await mongo?.db.dropDatabase().catch(() => undefined);
-    await mongo?.close();
+    await dropTestDb(mongo);
   });
 
   it('records what it was handed once, listable by account and phone, newest first, paginated', async () => {

@@ -1,23 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
 import { MongoSharingRepository } from '../src/adapters/mongo/sharing.repository.js';
 import type { Recipient, SmsSharing } from '../src/domain/sharing.js';
-import { logger, stack, uniq } from './helpers.js';
+import { dropTestDb, openTestDb } from './helpers.js';
 
 describe('sharings and their recipients on the stack MongoDB', () => {
   let mongo: MongoHandle;
   let repo: MongoSharingRepository;
 
   beforeAll(async () => {
-    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_test'), logger });
-    await ensureIndexes(mongo.db, messagingIndexes);
+    mongo = await openTestDb();
     repo = new MongoSharingRepository(mongo.db);
   });
   afterAll(async () => {
-    await mongo?.db.dropDatabase().catch(() => undefined);
-    await mongo?.close();
+    await dropTestDb(mongo);
   });
 
   const sharing = (accepted: number): SmsSharing => ({
