@@ -55,7 +55,8 @@ export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand
   const events = deps.dispatch.batch();
   const seen = new Set<string>();
   const rejected = [...(cmd.rejected ?? [])];
-  let [accepted, duplicates] = [0, 0];
+  let accepted = 0;
+  let duplicates = 0;
   for (let from = 0; from < request.phoneNumbers.length; from += SLICE) {
     const list = normalizePhoneList(request.phoneNumbers.slice(from, from + SLICE), deps.settings.defaultRegion, seen);
     const recipients: Recipient[] = list.accepted.map(({ phone, input }) => ({
@@ -65,7 +66,8 @@ export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand
       builtInResponses: request.builtInResponses[input] ?? {},
     }));
     rejected.push(...list.rejected);
-    [accepted, duplicates] = [accepted + recipients.length, duplicates + list.duplicates];
+    accepted += recipients.length;
+    duplicates += list.duplicates;
     if (recipients.length === 0) continue;
     await writer.add(recipients);
     events.add(recipients.map((recipient) => ({ sharingId: id, accountId: cmd.accountId, campaignId: campaign.id, recipient })));

@@ -52,7 +52,8 @@ function chunked(sharingId: string, first: number, recipients: Recipient[]): Rec
   let bytes = 0;
   const close = () => {
     if (chunk.length > 0) chunks.push({ _id: `${sharingId}.${first + chunks.length}`, sharing_id: sharingId, recipients: chunk });
-    [chunk, bytes] = [[], 0];
+    chunk = [];
+    bytes = 0;
   };
   for (const r of recipients) {
     const stored = { phone: r.phone, input: r.input, attributes: r.attributes, built_in_responses: r.builtInResponses };
