@@ -48,7 +48,7 @@ start_bundle() { # start_bundle APP VAR=VALUE... : dist/main.js with the environ
   # The image installs the bundle's external packages next to it; here pnpm's hoisted store
   # (node_modules/.pnpm/node_modules) stands in for that, beside a copy of the bundle.
   mkdir -p "$dir/$app"
-  cp "$tree/apps/$app/dist/main.js" "$tree/apps/$app/dist/main.js.map" "$dir/$app/"
+  cp "$tree/apps/$app/dist/"*.js "$tree/apps/$app/dist/"*.js.map "$dir/$app/"
   ln -sfn "$tree/node_modules/.pnpm/node_modules" "$dir/$app/node_modules"
   (cd "$tree/apps/$app" && exec env -i "${envs[@]}" "$@" node "${flags[@]}" "$dir/$app/main.js") >"$dir/$app.log" 2>&1 3>&- &
   pids+=("$!")

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createLogger, onShutdown, systemClock } from '@feedback/kit-core';
-import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
 import { TierLimiter, watchLimitsFile } from '@feedback/kit-limits';
 import { connectMongo, createRedis, ensureIndexes, waitForRedis } from '@feedback/kit-stores';
 import { CachedTokenRepository } from './accounts/adapters/cached-token.repository.js';
@@ -20,11 +21,7 @@ import { connectPeers } from './grpc-peers.js';
 import { buildApi } from './http/build-api.js';
 import { gracefulClose } from './http/graceful-close.js';
 import { createMetrics } from './http/metrics.js';
-import { parseTrustProxy } from './http/trust-proxy.js';
-import { ClickPublisher } from './links/click.publisher.js';
-import { LinkResolver } from './links/link.resolver.js';
-import { buildLink } from './links/link-listener.js';
-import { createShortenLimiter } from './links/shorten.limiter.js';
+import { startLinkThread } from './links/link-thread.js';
 import { PEERS } from './peers.js';
 
 // The one wiring place of the gateway.
@@ -94,61 +91,23 @@ const api = await buildApi({
   ],
 });
 
-// This Redis client and Kafka serve the link listener only, and it works without either (docs/decisions.md).
-const redis = createRedis({ url: config.REDIS_URL, logger, name: 'gateway', commandTimeoutMs: 250 });
-await waitForRedis(redis, 3_000).catch((err: unknown) => logger.warn({ err }, 'redis not ready; link cache and rate limit run in process'));
-const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'gateway', logger });
-void ensureTopics(kafka, [{ topic: config.CLICKS_TOPIC, numPartitions: 3 }]).catch((err: unknown) =>
-  logger.warn({ err }, 'could not ensure the clicks topic'),
-);
-const producer = createProducer(kafka, { logger });
-const clicks = new ClickPublisher(producer, {
-  topic: config.CLICKS_TOPIC,
-  batchSize: 1000,
-  flushIntervalMs: 250,
-  maxBuffered: 200_000,
-  logger,
-});
-clicks.start();
-const link = await buildLink({
-  logger,
-  requestLogging: config.LOG_REQUESTS,
-  metrics,
-  trustProxy: parseTrustProxy(config.TRUST_PROXY),
-  publicUrl: config.PUBLIC_SHORTENER_URL,
-  links: {
-    shortener: peers.ports.shortener,
-    links: new LinkResolver(peers.ports.shortener, redis, {
-      maxEntries: 100_000,
-      ttlMs: config.LINK_CACHE_TTL_MS,
-      missTtlMs: 5_000,
-      logger,
-    }),
-    clicks,
-    limiter: createShortenLimiter({
-      redis,
-      points: config.SHORTEN_RATE_LIMIT_POINTS,
-      windowSec: config.SHORTEN_RATE_LIMIT_WINDOW_SEC,
-      exempt: config.SHORTEN_RATE_LIMIT_EXEMPT,
-      logger,
-    }),
-    redirectStatus: config.REDIRECT_STATUS,
-    maxUrlLength: config.MAX_URL_LENGTH,
-  },
-});
-
 // SIGTERM: stop accepting, answer what is in flight, let kept-alive connections go (2 s for idle ones).
-const closeHttp = [gracefulClose(api, { graceMs: 2_000 }), gracefulClose(link, { graceMs: 2_000 })];
+const closeApi = gracefulClose(api, { graceMs: 2_000 });
+// The link listener ({shortener_url}) runs in a thread of its own (docs/decisions.md), wired in
+// link-thread.main; a crash of that thread takes the process down like a crash of this one. It
+// listens before the API does, so the API's /ready answering means both listeners are up.
+const linkThread = await startLinkThread(new URL(`./link-thread.main${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
+  onCrash: (err) => setImmediate(() => {
+    throw err;
+  }),
+});
+metrics.include(() => linkThread.metrics());
 await api.listen({ host: config.HOST, port: config.API_PORT });
-await link.listen({ host: config.HOST, port: config.LINK_PORT });
 
 onShutdown(logger, [
   { name: 'mongo', close: () => mongo.close() },
   { name: 'grpc-peers', close: () => peers.close() },
-  { name: 'redis', close: () => redis.quit() },
   { name: 'sms-limits', close: async () => (smsLimits.close(), void (await limitsRedis.quit())) },
-  { name: 'kafka-producer', close: () => producer.disconnect() },
-  { name: 'clicks', close: () => clicks.close() },
   // Closed first: both listeners drain at once, while everything they call is still open.
-  { name: 'http', close: () => Promise.all(closeHttp.map((close) => close())) },
+  { name: 'http', close: () => Promise.all([closeApi(), linkThread.close()]) },
 ]);

@@ -16,16 +16,21 @@ export function onShutdown(logger: Logger, closers: Closer[], opts: { timeoutMs?
   const { close } = closeWithGrace({ delay: opts.timeoutMs ?? 25_000, logger }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'fatal error; shutting down');
     else logger.info({ signal }, 'shutting down');
-    for (const c of [...closers].reverse()) {
-      try {
-        await c.close();
-        logger.info({ component: c.name }, 'closed');
-      } catch (closeErr) {
-        logger.error({ err: closeErr, component: c.name }, 'error while closing');
-      }
-    }
+    await closeAll(logger, closers);
     // The log is written asynchronously (createLogger): what is queued goes out before the exit.
     await new Promise<void>((resolve) => logger.flush(() => resolve()));
   });
   return close;
+}
+
+/** Runs the closers in reverse order of registration; one that fails is logged and the rest still run. */
+export async function closeAll(logger: Logger, closers: Closer[]): Promise<void> {
+  for (const c of [...closers].reverse()) {
+    try {
+      await c.close();
+      logger.info({ component: c.name }, 'closed');
+    } catch (err) {
+      logger.error({ err, component: c.name }, 'error while closing');
+    }
+  }
 }

@@ -9,7 +9,7 @@ import {
   type ServiceDefinition,
   type ServiceError,
 } from '@grpc/grpc-js';
-import type { Logger } from '@feedback/kit-core';
+import type { Logger, RequestContext } from '@feedback/kit-core';
 import { statusToAppError } from './error-mapping.js';
 import { callMetadata } from './metadata.js';
 
@@ -21,6 +21,11 @@ export interface GrpcClientConstructor<C extends Client> {
 
 export interface UnaryCallOptions {
   deadlineMs?: number;
+  /**
+   * The ids to send as metadata; default: the current async request context. For code that
+   * carries its request id itself (the link listener's thread, docs/decisions.md).
+   */
+  context?: RequestContext;
 }
 
 /**
@@ -89,8 +94,9 @@ type RawUnary = (
 ) => ClientUnaryCall;
 
 /**
- * Wraps a ts-proto grpc-js client: every unary call gets a deadline and the current request
- * context's ids as metadata, and a failure rejects with an AppError.
+ * Wraps a ts-proto grpc-js client: every unary call gets a deadline and the request context's
+ * ids as metadata (the call's own `context`, else the current one), and a failure rejects with
+ * an AppError.
  */
 export function createGrpcClient<C extends Client>(
   Ctor: GrpcClientConstructor<C>,
@@ -139,7 +145,7 @@ export function createGrpcClient<C extends Client>(
         const stackTraceLimit = Error.stackTraceLimit;
         Error.stackTraceLimit = 0;
         try {
-          method.call(raw, request, callMetadata(), { deadline }, done);
+          method.call(raw, request, callMetadata(callOpts.context), { deadline }, done);
         } finally {
           Error.stackTraceLimit = stackTraceLimit;
         }

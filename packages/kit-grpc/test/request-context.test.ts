@@ -93,6 +93,13 @@ describe('request context over gRPC', () => {
     expect(res.accountId).toBe('');
   });
 
+  it('sends a call’s own context instead of the current one', async () => {
+    const own = { requestId: 'req-own', accountId: 'acc-own' };
+    expect(await client.echo(echo, { context: own })).toEqual({ message: 'hi', requestId: 'req-own', accountId: 'acc-own' });
+    const res = await runWithContext({ requestId: 'req-ambient' }, () => client.echo(echo, { context: own }));
+    expect(res.requestId).toBe('req-own');
+  });
+
   it('gives a call without (or with a forged) request id a fresh one', async () => {
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
     const none = await client.echo(echo);

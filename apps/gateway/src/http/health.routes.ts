@@ -39,6 +39,6 @@ export function healthRoutes(app: FastifyInstance, deps: { checks: ReadinessChec
 
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     reply.type(deps.metrics.registry.contentType);
-    return deps.metrics.registry.metrics();
+    return deps.metrics.exposition();
   });
 }

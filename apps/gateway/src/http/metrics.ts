@@ -1,11 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+
+/** A registry's metrics as `getMetricsAsJSON` gives them: what another thread sends. */
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
+export interface MetricsOptions {
+  /** Node's process metrics (CPU, memory, event loop); off in a second thread of the same process. */
+  processMetrics?: boolean;
+}
 
 /** Prometheus metrics: process defaults plus one request histogram labelled by route. */
-export function createMetrics(service: string) {
+export function createMetrics(service: string, opts: MetricsOptions = {}) {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
-  collectDefaultMetrics({ register: registry });
+  if (opts.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   const requests = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
@@ -13,7 +21,24 @@ export function createMetrics(service: string) {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [registry],
   });
-  return { registry, requests };
+  const others: Array<() => Promise<MetricsJson>> = [];
+  return {
+    registry,
+    requests,
+    /** Adds another thread's metrics (the link listener's) to what `exposition` serves. */
+    include(source: () => Promise<MetricsJson>) {
+      others.push(source);
+    },
+    /** The text /metrics serves: this registry's metrics and those of every included thread. */
+    async exposition(): Promise<string> {
+      if (others.length === 0) return registry.metrics();
+      const all = [await registry.getMetricsAsJSON(), ...(await Promise.all(others.map((get) => get())))];
+      // Each thread observes its own label sets (listener="api" or "link"), so a union is the merge:
+      // "first" keeps each (metric, labels) series once, where "sum" would also add up process gauges.
+      const union = all.map((metrics) => metrics.map((m) => ({ ...m, aggregator: 'first' as const })));
+      return AggregatorRegistry.aggregate(union).metrics();
+    },
+  };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

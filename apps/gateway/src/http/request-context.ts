@@ -13,3 +13,15 @@ export function registerRequestContext(app: FastifyInstance) {
     runWithContext({ requestId: req.id }, done);
   });
 }
+
+/**
+ * Only echoes the request id, for a listener whose routes pass it on themselves: the link
+ * listener. Node 20 runs AsyncLocalStorage on async hooks, and once a thread has entered a
+ * context they cost every request of that thread, redirects included (docs/performance.md).
+ */
+export function registerRequestIdEcho(app: FastifyInstance) {
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header(META.requestId, req.id);
+    done();
+  });
+}

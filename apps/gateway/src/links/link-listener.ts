@@ -6,7 +6,7 @@ import { registerErrorHandling } from '../http/error-handler.js';
 import { baseFastifyOptions } from '../http/fastify-options.js';
 import { registerMetrics, type Metrics } from '../http/metrics.js';
 import { registerOpenApi } from '../http/openapi.js';
-import { registerRequestContext } from '../http/request-context.js';
+import { registerRequestIdEcho } from '../http/request-context.js';
 import { registerUnicodeCheck } from '../http/unicode-check.js';
 import { linkRoutes, notFoundPage, type LinkRoutesDeps } from './links.routes.js';
 import { redirectFastPath } from './redirect.fast-path.js';
@@ -36,7 +36,7 @@ export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
     trustProxy: deps.trustProxy ?? false,
     ...(deps.links && { serverFactory: linkServer(redirectFastPath({ ...deps.links, metrics: deps.metrics })) }),
   });
-  registerRequestContext(app);
+  registerRequestIdEcho(app);
   registerErrorHandling(app);
   registerUnicodeCheck(app);
   registerMetrics(app, deps.metrics, 'link');

@@ -25,17 +25,17 @@ const redisKey = (code: string) => `link:v1:${code}`;
  * costs the Redis step.
  */
 export class LinkResolver {
-  private readonly cache: LRUCache<string, Entry>;
+  private readonly cache: LRUCache<string, Entry, string | undefined>;
 
   constructor(
     private readonly shortener: ResolvePort,
     private readonly redis: Redis | null,
     private readonly opts: LinkResolverOptions,
   ) {
-    this.cache = new LRUCache<string, Entry>({
+    this.cache = new LRUCache<string, Entry, string | undefined>({
       max: opts.maxEntries,
       ttl: opts.ttlMs,
-      fetchMethod: (code, _stale, { options }) => this.load(code, options),
+      fetchMethod: (code, _stale, { options, context }) => this.load(code, options, context),
     });
   }
 
@@ -44,17 +44,17 @@ export class LinkResolver {
     return this.cache.get(code)?.fullUrl ?? undefined;
   }
 
-  /** The full URL behind a code, or null when there is none. */
-  async fullUrl(code: string): Promise<string | null> {
-    const hit = this.cache.get(code) ?? (await this.cache.fetch(code));
+  /** The full URL behind a code, or null when there is none; `requestId` goes with a lookup it starts. */
+  async fullUrl(code: string, requestId?: string): Promise<string | null> {
+    const hit = this.cache.get(code) ?? (await this.cache.fetch(code, { context: requestId }));
     return hit?.fullUrl ?? null;
   }
 
-  private async load(code: string, options: { ttl?: number }): Promise<Entry> {
+  private async load(code: string, options: { ttl?: number }, requestId: string | undefined): Promise<Entry> {
     const cached = await this.fromRedis(code);
     if (cached !== null) return { fullUrl: cached };
     try {
-      const { link } = await this.shortener.resolve({ code });
+      const { link } = await this.shortener.resolve({ code }, requestId ? { context: { requestId } } : {});
       if (!link) throw errors.internal('shortener answered without a link');
       this.redis?.set(redisKey(code), link.fullUrl, 'PX', this.opts.ttlMs).catch(() => undefined);
       return { fullUrl: link.fullUrl };

@@ -1,12 +1,21 @@
+import type { RequestContext } from '@feedback/kit-core';
 import type { ResolveRequest, ResolveResponse, ShortenRequest, ShortenResponse } from '@feedback/proto/feedback/shortener/v1/shortener';
+
+/**
+ * The link listener runs without an async request context (its own thread, docs/decisions.md),
+ * so its calls carry the request's ids themselves.
+ */
+export interface CallContext {
+  context?: RequestContext;
+}
 
 /** What the link listener needs from the shortener service. */
 export interface ShortenPort {
-  shorten(req: ShortenRequest): Promise<ShortenResponse>;
+  shorten(req: ShortenRequest, opts?: CallContext): Promise<ShortenResponse>;
 }
 
 export interface ResolvePort {
-  resolve(req: ResolveRequest): Promise<ResolveResponse>;
+  resolve(req: ResolveRequest, opts?: CallContext): Promise<ResolveResponse>;
 }
 
 export interface RateDecision {

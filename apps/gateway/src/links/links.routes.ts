@@ -8,7 +8,7 @@ import { redirectHeaders, SHORT_CODE } from './redirect.views.js';
 
 export interface LinkRoutesDeps {
   shortener: ShortenPort;
-  links: { fullUrl(code: string): Promise<string | null> };
+  links: { fullUrl(code: string, requestId?: string): Promise<string | null> };
   clicks: { record(code: string): void };
   limiter: ClientRateLimiter;
   redirectStatus: 301 | 302 | 303 | 307 | 308;
@@ -58,7 +58,10 @@ export const linkRoutes =
         },
       },
       async (req) => {
-        const { link } = await deps.shortener.shorten({ url: req.body.url, domain: req.body.domain ?? '', accountId: '' });
+        const { link } = await deps.shortener.shorten(
+          { url: req.body.url, domain: req.body.domain ?? '', accountId: '' },
+          { context: { requestId: req.id } },
+        );
         if (!link) throw new Error('shortener answered without a link');
         return { id: link.code, fullUrl: link.fullUrl, shortUrl: link.shortUrl, createdAt: link.createdAt };
       },
@@ -84,7 +87,7 @@ export const linkRoutes =
       },
       async (req, reply) => {
         const code = req.params.code;
-        const fullUrl = SHORT_CODE.test(code) ? await deps.links.fullUrl(code) : null;
+        const fullUrl = SHORT_CODE.test(code) ? await deps.links.fullUrl(code, req.id) : null;
         if (fullUrl === null) return notFoundPage(reply);
         if (req.method === 'GET') deps.clicks.record(code);
         return reply.code(deps.redirectStatus).headers(redirectHeaders(fullUrl, deps.redirectStatus)).send();

@@ -1,0 +1,91 @@
+import type { AddressInfo } from 'node:net';
+import { parentPort } from 'node:worker_threads';
+import { closeAll, createLogger } from '@feedback/kit-core';
+import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
+import { createRedis, waitForRedis } from '@feedback/kit-stores';
+import { loadEnv } from './env.js';
+import { gracefulClose } from './http/graceful-close.js';
+import { createMetrics } from './http/metrics.js';
+import { parseTrustProxy } from './http/trust-proxy.js';
+import { ClickPublisher } from './links/click.publisher.js';
+import { LinkResolver } from './links/link.resolver.js';
+import { buildLink } from './links/link-listener.js';
+import type { FromLinkThread, ToLinkThread } from './links/link-thread.js';
+import { shortenerPeer } from './links/links.client.js';
+import { createShortenLimiter } from './links/shorten.limiter.js';
+
+// The wiring place of the link listener's thread, started by main.ts (links/link-thread.ts).
+// Nothing here enters an async request context: the link routes pass request ids themselves.
+if (!parentPort) throw new Error('link-thread.main runs as a worker thread of the gateway (main.ts)');
+const parent = parentPort;
+const config = loadEnv();
+const logger = createLogger('gateway', config.LOG_LEVEL).child({ thread: 'link' });
+// Process metrics (memory, CPU) come from the main thread; this one adds its requests.
+const metrics = createMetrics('gateway', { processMetrics: false });
+const shortener = shortenerPeer.connect(config.SHORTENER_GRPC_ADDR, {
+  deadlineMs: config.GRPC_DEADLINE_MS,
+  streamDeadlineMs: config.GRPC_DEADLINE_MS,
+  logger,
+});
+
+// The link listener works without Redis and Kafka (docs/decisions.md "Short links").
+const redis = createRedis({ url: config.REDIS_URL, logger, name: 'gateway-links', commandTimeoutMs: 250 });
+await waitForRedis(redis, 3_000).catch((err: unknown) => logger.warn({ err }, 'redis not ready; link cache and rate limit run in process'));
+const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'gateway-links', logger });
+void ensureTopics(kafka, [{ topic: config.CLICKS_TOPIC, numPartitions: 3 }]).catch((err: unknown) =>
+  logger.warn({ err }, 'could not ensure the clicks topic'),
+);
+const producer = createProducer(kafka, { logger });
+const clicks = new ClickPublisher(producer, {
+  topic: config.CLICKS_TOPIC,
+  batchSize: 1000,
+  flushIntervalMs: 250,
+  maxBuffered: 200_000,
+  logger,
+});
+clicks.start();
+const link = await buildLink({
+  logger,
+  requestLogging: config.LOG_REQUESTS,
+  metrics,
+  trustProxy: parseTrustProxy(config.TRUST_PROXY),
+  publicUrl: config.PUBLIC_SHORTENER_URL,
+  links: {
+    shortener: shortener.port,
+    links: new LinkResolver(shortener.port, redis, {
+      maxEntries: 100_000,
+      ttlMs: config.LINK_CACHE_TTL_MS,
+      missTtlMs: 5_000,
+      logger,
+    }),
+    clicks,
+    limiter: createShortenLimiter({
+      redis,
+      points: config.SHORTEN_RATE_LIMIT_POINTS,
+      windowSec: config.SHORTEN_RATE_LIMIT_WINDOW_SEC,
+      exempt: config.SHORTEN_RATE_LIMIT_EXEMPT,
+      logger,
+    }),
+    redirectStatus: config.REDIRECT_STATUS,
+    maxUrlLength: config.MAX_URL_LENGTH,
+  },
+});
+const closeHttp = gracefulClose(link, { graceMs: 2_000 });
+await link.listen({ host: config.HOST, port: config.LINK_PORT });
+
+// Closed in reverse order: the listener drains first, while everything it calls is still open.
+const closers = [
+  { name: 'link-shortener-client', close: () => shortener.close() },
+  { name: 'link-redis', close: () => redis.quit() },
+  { name: 'link-kafka-producer', close: () => producer.disconnect() },
+  { name: 'clicks', close: () => clicks.close() },
+  { name: 'link-http', close: closeHttp },
+];
+parent.on('message', (m: ToLinkThread) => {
+  if (m.type === 'metrics') {
+    void metrics.registry.getMetricsAsJSON().then((json) => parent.postMessage({ type: 'metrics', id: m.id, metrics: json } satisfies FromLinkThread));
+  } else if (m.type === 'close') {
+    void closeAll(logger, closers).then(() => logger.flush(() => process.exit(0)));
+  }
+});
+parent.postMessage({ type: 'listening', port: (link.server.address() as AddressInfo).port } satisfies FromLinkThread);

@@ -1,0 +1,95 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import type { MetricsJson } from '../http/metrics.js';
+
+/** What the gateway's main thread tells the link listener's thread. */
+export type ToLinkThread = { type: 'close' } | { type: 'metrics'; id: number };
+/** What the link listener's thread answers. */
+export type FromLinkThread = { type: 'listening'; port: number } | { type: 'metrics'; id: number; metrics: MetricsJson };
+
+export interface LinkThreadOptions {
+  /** Called once if the thread ends while nobody closed it (a crash): the process should go down. */
+  onCrash(err: Error): void;
+  /** How long `metrics` waits for the thread's answer; past it the link metrics are left out. */
+  metricsTimeoutMs?: number;
+  /** How long `close` waits for the thread to drain and close before it is terminated. */
+  closeTimeoutMs?: number;
+}
+
+export interface LinkThread {
+  /** The port the link listener listens on. */
+  port: number;
+  /** The thread's request metrics (prom-client JSON); empty when it does not answer in time. */
+  metrics(): Promise<MetricsJson>;
+  /** Drains the link listener and closes what the thread opened; resolves once it has ended. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the link listener's thread (`link-thread.main`) and resolves once it listens. The
+ * thread has an isolate of its own: no async request context, its own garbage collector and
+ * JIT feedback, so redirects do not pay for the API listener's work (docs/decisions.md).
+ */
+export async function startLinkThread(entry: URL, opts: LinkThreadOptions): Promise<LinkThread> {
+  const worker = newWorker(entry);
+  let state: 'starting' | 'running' | 'closing' | 'ended' = 'starting';
+  const port = await new Promise<number>((resolve, reject) => {
+    const started = (m: FromLinkThread) => m.type === 'listening' && (off(), resolve(m.port));
+    const failed = (err: Error) => (off(), reject(err));
+    const exited = (code: number) => (off(), reject(new Error(`the link listener's thread ended (${code}) before it listened`)));
+    const off = () => worker.off('message', started).off('error', failed).off('exit', exited);
+    worker.on('message', started).on('error', failed).on('exit', exited);
+  }).catch(async (err: unknown) => {
+    await worker.terminate();
+    throw err;
+  });
+  state = 'running';
+
+  const waiting = new Map<number, (metrics: MetricsJson) => void>();
+  let nextId = 0;
+  worker.on('message', (m: FromLinkThread) => {
+    if (m.type === 'metrics') waiting.get(m.id)?.(m.metrics);
+  });
+  const crashed = (err: Error) => {
+    if (state !== 'running') return;
+    state = 'ended';
+    opts.onCrash(err);
+  };
+  worker.on('error', crashed);
+  worker.on('exit', (code) => crashed(new Error(`the link listener's thread ended unexpectedly (exit code ${code})`)));
+
+  return {
+    port,
+    metrics() {
+      if (state !== 'running') return Promise.resolve([]);
+      const id = nextId++;
+      return new Promise<MetricsJson>((resolve) => {
+        const timer = setTimeout(() => answer([]), opts.metricsTimeoutMs ?? 1_000);
+        const answer = (metrics: MetricsJson) => (clearTimeout(timer), waiting.delete(id), resolve(metrics));
+        waiting.set(id, answer);
+        worker.postMessage({ type: 'metrics', id } satisfies ToLinkThread);
+      });
+    },
+    async close() {
+      if (state !== 'running') return;
+      state = 'closing';
+      const ended = once(worker, 'exit');
+      worker.postMessage({ type: 'close' } satisfies ToLinkThread);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), opts.closeTimeoutMs ?? 20_000)));
+      if ((await Promise.race([ended, late])) === 'late') await worker.terminate();
+      clearTimeout(timer);
+      state = 'ended';
+    },
+  };
+}
+
+/**
+ * Under tsx (the local stack and the tests run the TypeScript sources) a worker registers tsx
+ * itself: Node 20 does not hand `--import` loaders on to worker threads (nodejs/node#47747).
+ */
+function newWorker(entry: URL): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => (tsx.register(), import(${JSON.stringify(entry.href)})))`, { eval: true });
+}
