@@ -83,7 +83,9 @@ const closers = [
 ];
 parent.on('message', (m: ToLinkThread) => {
   if (m.type === 'metrics') {
-    void metrics.registry.getMetricsAsJSON().then((json) => parent.postMessage({ type: 'metrics', id: m.id, metrics: json } satisfies FromLinkThread));
+    void metrics.registry
+      .getMetricsAsJSON()
+      .then((json) => parent.postMessage({ type: 'metrics', id: m.id, metrics: json } satisfies FromLinkThread));
   } else if (m.type === 'close') {
     void closeAll(logger, closers).then(() => logger.flush(() => process.exit(0)));
   }

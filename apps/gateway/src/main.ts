@@ -97,9 +97,10 @@ const closeApi = gracefulClose(api, { graceMs: 2_000 });
 // link-thread.main; a crash of that thread takes the process down like a crash of this one. It
 // listens before the API does, so the API's /ready answering means both listeners are up.
 const linkThread = await startLinkThread(new URL(`./link-thread.main${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
-  onCrash: (err) => setImmediate(() => {
-    throw err;
-  }),
+  onCrash: (err) =>
+    setImmediate(() => {
+      throw err;
+    }),
 });
 metrics.include(() => linkThread.metrics());
 await api.listen({ host: config.HOST, port: config.API_PORT });

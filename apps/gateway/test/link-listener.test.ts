@@ -1,4 +1,5 @@
-import { AppError, createLogger } from '@feedback/kit-core';
+import { AppError, createLogger, currentContext } from '@feedback/kit-core';
+import type { CallContext } from '../src/links/links.port.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LinkResolver } from '../src/links/link.resolver.js';
@@ -12,17 +13,27 @@ describe('link listener', () => {
   const metrics = createMetrics('gateway-test');
   const clicked: string[] = [];
   let resolves = 0;
+  // What each shortener call carried: its own request id, and any async context around it.
+  const calls: Array<{ method: string; requestId?: string; ambient?: string }> = [];
+  const note = (method: string, opts?: CallContext) =>
+    calls.push({ method, requestId: opts?.context?.requestId, ambient: currentContext()?.requestId });
   let app: FastifyInstance;
   let base: string;
 
   beforeAll(async () => {
     const shortener = {
-      resolve: async ({ code }: { code: string }) => {
+      resolve: async ({ code }: { code: string }, opts?: CallContext) => {
         resolves++;
+        note('resolve', opts);
         if (code !== 'Known12') throw new AppError('not_found', undefined, { code });
         return { link: { code, fullUrl: 'https://bücher.example/a%20b?x=1', shortUrl: '', accountId: '', domain: '', createdAt: '' } };
       },
-      shorten: async () => Promise.reject(new Error('not used')),
+      shorten: async ({ url }: { url: string }, opts?: CallContext) => {
+        note('shorten', opts);
+        return {
+          link: { code: 'New12345', fullUrl: url, shortUrl: 'http://s.example/New12345', accountId: '', domain: '', createdAt: '' },
+        };
+      },
     };
     app = await buildLink({
       logger,
@@ -73,6 +84,21 @@ describe('link listener', () => {
     expect(missing.headers['content-type']).toMatch(/^text\/html/);
     expect((await tap('/health')).status).toBe(200);
     expect((await tap('/Known12', 'POST')).status).toBe(404);
+  });
+
+  it('hands the request id to the shortener itself, with no async context around the call', async () => {
+    calls.length = 0;
+    await tap('/Other123', 'GET', { 'x-request-id': 'crm-miss' });
+    const shortened = await fetch(`${base}/shorten`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'crm-shorten' },
+      body: JSON.stringify({ url: 'https://example.com/x' }),
+    });
+    expect(shortened.status).toBe(200);
+    expect(calls).toEqual([
+      { method: 'resolve', requestId: 'crm-miss', ambient: undefined },
+      { method: 'shorten', requestId: 'crm-shorten', ambient: undefined },
+    ]);
   });
 
   it('observes fast-path redirects in the request histogram', async () => {

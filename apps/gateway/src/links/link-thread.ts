@@ -91,5 +91,7 @@ export async function startLinkThread(entry: URL, opts: LinkThreadOptions): Prom
 function newWorker(entry: URL): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
   const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => (tsx.register(), import(${JSON.stringify(entry.href)})))`, { eval: true });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => (tsx.register(), import(${JSON.stringify(entry.href)})))`, {
+    eval: true,
+  });
 }

@@ -122,9 +122,13 @@ describe('operations endpoints', () => {
     const ready = await api.request('GET', '/ready');
     expect(ready.status).toBe(200);
     expect(ready.json).toMatchObject({ status: 'ready', checks: { mongo: 'ok', flow: 'ok' } });
+    // The link listener runs in a thread of its own; its requests are in the same /metrics.
+    expect((await fetch(`${api.stack.shortener_url}/health`)).status).toBe(200);
     const metrics = await api.request('GET', '/metrics');
     expect(metrics.text).toContain('http_request_duration_seconds_bucket');
-    expect(metrics.text).toContain('process_resident_memory_bytes');
+    expect(metrics.text).toMatch(/^http_request_duration_seconds_count\{[^}]*listener="link"[^}]*route="\/health"[^}]*\} [1-9]/m);
+    expect(metrics.text).toMatch(/^http_request_duration_seconds_count\{[^}]*listener="api"[^}]*\} [1-9]/m);
+    expect(metrics.text.match(/^process_resident_memory_bytes\{/gm)).toHaveLength(1);
   });
 
   it('echoes a caller-supplied request id and replaces a forged one', async () => {
