@@ -19,7 +19,9 @@ import { createShortenLimiter } from './links/shorten.limiter.js';
 if (!parentPort) throw new Error('link-thread.main runs as a worker thread of the gateway (main.ts)');
 const parent = parentPort;
 const config = loadEnv();
-const logger = createLogger('gateway', config.LOG_LEVEL).child({ thread: 'link' });
+// Its lines go to the main thread, the one writer of stdout (links/link-thread.ts).
+const toMain = { write: (line: string) => parent.postMessage({ type: 'log', line } satisfies FromLinkThread) };
+const logger = createLogger('gateway', config.LOG_LEVEL, {}, toMain).child({ thread: 'link' });
 // Process metrics (memory, CPU) come from the main thread; this one adds its requests.
 const metrics = createMetrics('gateway', { processMetrics: false });
 const shortener = shortenerPeer.connect(config.SHORTENER_GRPC_ADDR, {
@@ -87,7 +89,7 @@ parent.on('message', (m: ToLinkThread) => {
       .getMetricsAsJSON()
       .then((json) => parent.postMessage({ type: 'metrics', id: m.id, metrics: json } satisfies FromLinkThread));
   } else if (m.type === 'close') {
-    void closeAll(logger, closers).then(() => logger.flush(() => process.exit(0)));
+    void closeAll(logger, closers).then(() => process.exit(0));
   }
 });
 parent.postMessage({ type: 'listening', port: (link.server.address() as AddressInfo).port } satisfies FromLinkThread);

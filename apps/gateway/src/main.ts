@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger, onShutdown, systemClock } from '@feedback/kit-core';
+import { createLogger, onShutdown, stdoutDestination, systemClock } from '@feedback/kit-core';
 import { TierLimiter, watchLimitsFile } from '@feedback/kit-limits';
 import { connectMongo, createRedis, ensureIndexes, waitForRedis } from '@feedback/kit-stores';
 import { CachedTokenRepository } from './accounts/adapters/cached-token.repository.js';
@@ -26,7 +26,8 @@ import { PEERS } from './peers.js';
 
 // The one wiring place of the gateway.
 const config = loadEnv();
-const logger = createLogger('gateway', config.LOG_LEVEL);
+const stdout = stdoutDestination();
+const logger = createLogger('gateway', config.LOG_LEVEL, {}, stdout);
 const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, { ...gatewayIndexes, ...idempotencyIndexes });
 const peers = connectPeers(PEERS, config, {
@@ -97,6 +98,7 @@ const closeApi = gracefulClose(api, { graceMs: 2_000 });
 // link-thread.main; a crash of that thread takes the process down like a crash of this one. It
 // listens before the API does, so the API's /ready answering means both listeners are up.
 const linkThread = await startLinkThread(new URL(`./link-thread.main${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
+  log: (line) => stdout.write(line),
   onCrash: (err) =>
     setImmediate(() => {
       throw err;

@@ -6,15 +6,16 @@ const fixture = new URL('./fixtures/link-thread.fixture.ts', import.meta.url);
 const start = (mode: string, opts: { metricsTimeoutMs?: number; closeTimeoutMs?: number } = {}) => {
   process.env.LINK_THREAD_FIXTURE = mode; // a worker starts with a copy of the environment
   const crashes: Error[] = [];
-  return { crashes, thread: startLinkThread(fixture, { onCrash: (err) => crashes.push(err), ...opts }) };
+  const lines: string[] = [];
+  return { crashes, lines, thread: startLinkThread(fixture, { onCrash: (err) => crashes.push(err), log: (l) => lines.push(l), ...opts }) };
 };
 afterEach(() => {
   delete process.env.LINK_THREAD_FIXTURE;
 });
 
 describe('the link listener thread', () => {
-  it('starts once listening, answers metrics, and closes when asked', async () => {
-    const { thread, crashes } = start('ok');
+  it('starts once listening, answers metrics, and closes when asked, its log lines written by the caller', async () => {
+    const { thread, crashes, lines } = start('ok');
     const t = await thread;
     expect(t.port).toBe(4242);
     const [first, second] = await Promise.all([t.metrics(), t.metrics()]);
@@ -24,6 +25,7 @@ describe('the link listener thread', () => {
     await t.close(); // a second close is a no-op
     expect(await t.metrics()).toEqual([]);
     expect(crashes).toEqual([]);
+    expect(lines).toEqual(['started\n', 'closing\n', 'closed\n']); // the last one posted just before the thread exited
   });
 
   it('fails to start when the thread fails before listening', async () => {

@@ -5,9 +5,15 @@ import type { MetricsJson } from '../http/metrics.js';
 /** What the gateway's main thread tells the link listener's thread. */
 export type ToLinkThread = { type: 'close' } | { type: 'metrics'; id: number };
 /** What the link listener's thread answers. */
-export type FromLinkThread = { type: 'listening'; port: number } | { type: 'metrics'; id: number; metrics: MetricsJson };
+export type FromLinkThread =
+  { type: 'listening'; port: number } | { type: 'metrics'; id: number; metrics: MetricsJson } | { type: 'log'; line: string };
 
 export interface LinkThreadOptions {
+  /**
+   * Writes one line of the thread's log. The process keeps one writer of stdout: two threads
+   * writing buffered chunks to a pipe (a container's stdout) could interleave inside a line.
+   */
+  log(line: string): void;
   /** Called once if the thread ends while nobody closed it (a crash): the process should go down. */
   onCrash(err: Error): void;
   /** How long `metrics` waits for the thread's answer; past it the link metrics are left out. */
@@ -32,6 +38,8 @@ export interface LinkThread {
  */
 export async function startLinkThread(entry: URL, opts: LinkThreadOptions): Promise<LinkThread> {
   const worker = newWorker(entry);
+  // Lines come in order on the same port as everything else, so none is lost before 'exit'.
+  worker.on('message', (m: FromLinkThread) => m.type === 'log' && opts.log(m.line));
   let state: 'starting' | 'running' | 'closing' | 'ended' = 'starting';
   const port = await new Promise<number>((resolve, reject) => {
     const started = (m: FromLinkThread) => m.type === 'listening' && (off(), resolve(m.port));
