@@ -57,4 +57,23 @@ describe('outbox provider on the stack MongoDB', () => {
       fields: { phone: 'too_short' },
     });
   });
+
+  it('pages through messages of one millisecond and older ones, each once, newest first', async () => {
+    // Five messages in one millisecond (a bulk hand-over), then two older ones.
+    let at = Date.parse('2026-11-20T10:00:00.000Z');
+    const tied = new MongoOutboxProvider(mongo.db, () => new Date(at));
+    const send = (n: number) =>
+      tied.send({ messageId: `tie-${n}`, accountId: 'acc-ties', sharingId: 's', to: '905321234567', text: `m${n}` });
+    for (const n of [1, 2, 3, 4, 5]) await send(n);
+    at -= 1_000;
+    for (const n of [6, 7]) await send(n);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await tied.list({ accountId: 'acc-ties', limit: 2, ...(cursor && { cursor }) });
+      seen.push(...page.items.map((m) => m.text));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(['m5', 'm4', 'm3', 'm2', 'm1', 'm7', 'm6']);
+  });
 });

@@ -60,15 +60,19 @@ export class MongoOutboxProvider implements SmsProvider, OutboxReader {
     const filter: Filter<OutboxDoc> = { account_id: q.accountId };
     if (q.phone) filter.phone = q.phone;
     const after = q.cursor ? decodeCursor(q.cursor) : null;
-    if (after) filter.$or = [{ created_at: { $lt: after.at } }, { created_at: after.at, _id: { $lt: after.id } }];
-    const docs = await this.docs
-      .find(filter)
-      .sort({ created_at: -1, _id: -1 })
-      .limit(q.limit + 1)
-      .toArray();
-    const page = docs.slice(0, q.limit);
-    const last = page[page.length - 1];
-    return { items: page.map(toEntry), nextCursor: docs.length > q.limit && last ? encodeCursor(last.created_at, last._id) : null };
+    const want = q.limit + 1;
+    const page = (f: Filter<OutboxDoc>, n: number) => this.docs.find(f).sort({ created_at: -1, _id: -1 }).limit(n).toArray();
+    let docs: OutboxDoc[];
+    if (!after) docs = await page(filter, want);
+    else {
+      // Two index ranges, not one $or (which the local server answers by scanning the collection):
+      // the rest of the cursor's millisecond, then everything older.
+      const ties = await page({ ...filter, created_at: after.at, _id: { $lt: after.id } }, want);
+      docs = ties.length < want ? [...ties, ...(await page({ ...filter, created_at: { $lt: after.at } }, want - ties.length))] : ties;
+    }
+    const items = docs.slice(0, q.limit);
+    const last = items[items.length - 1];
+    return { items: items.map(toEntry), nextCursor: docs.length > q.limit && last ? encodeCursor(last.created_at, last._id) : null };
   }
 }
 
