@@ -16,9 +16,10 @@ const window = existsSync(join(dir, 'window.txt'))
   ? readFileSync(join(dir, 'window.txt'), 'utf8').trim().split(/\s+/).map(Number)
   : undefined;
 const out = [];
-// CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (others: tsx's loader).
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0')) {
-  const pid = file.split('.')[3];
+// CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread; others are worker
+// threads (the gateway's link listener, tsx's loader); one idle in the window is left out.
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
+  const [pid, thread] = file.split('.').slice(3, 5);
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length); // µs per sample
   const [from, to] = window ?? [profile.startTime, profile.endTime];
@@ -43,8 +44,10 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile') && f
   }
   const idle = ['(idle)', '(program)'].reduce((s, k) => s + (self.get(k) ?? 0), 0);
   const span = Math.min(to, profile.endTime) - Math.max(from, profile.startTime);
+  const busyMs = ((total - idle) * interval) / 1000;
+  if (thread !== '0' && busyMs < 100) continue;
   out.push(
-    `## ${names.get(pid) ?? 'pid ' + pid} (${(((total - idle) * interval) / 1000).toFixed(0)} ms busy of ${(span / 1000).toFixed(0)} ms${window ? ' of the benchmark' : ''})`,
+    `## ${names.get(pid) ?? 'pid ' + pid}${thread === '0' ? '' : `, thread ${thread}`} (${busyMs.toFixed(0)} ms busy of ${(span / 1000).toFixed(0)} ms${window ? ' of the benchmark' : ''})`,
     '',
   );
   out.push('| self % of busy | frame |', '|---|---|');
