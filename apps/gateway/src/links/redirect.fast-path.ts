@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { META } from '@feedback/kit-core';
 import type { Metrics } from '../http/metrics.js';
 import { genReqId } from '../http/request-context.js';
-import { redirectHeaders, SHORT_CODE_PATH } from './redirect.views.js';
+import { redirectHeaderList, SHORT_CODE_PATH } from './redirect.views.js';
 
 export interface FastPathDeps {
   links: { cached(code: string): string | undefined };
@@ -31,9 +31,8 @@ export function redirectFastPath(deps: FastPathDeps) {
     const fullUrl = code ? deps.links.cached(code) : undefined;
     if (!code || fullUrl === undefined) return false;
     const started = performance.now();
-    const headers = redirectHeaders(fullUrl, deps.redirectStatus);
-    headers[META.requestId] = genReqId(req);
-    headers['content-length'] = '0';
+    const headers = redirectHeaderList(fullUrl, deps.redirectStatus);
+    headers.push(META.requestId, genReqId(req), 'content-length', '0');
     res.writeHead(deps.redirectStatus, headers);
     res.end();
     if (req.method === 'GET') deps.clicks.record(code);
