@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { MetricsJson } from '../http/metrics.js';
 
@@ -97,6 +98,12 @@ export async function startLinkThread(entry: URL, opts: LinkThreadOptions): Prom
  * itself: Node 20 does not hand `--import` loaders on to worker threads (nodejs/node#47747).
  */
 function newWorker(entry: URL): Worker {
+  // V8's memory reducer shrinks an isolate's heap once it goes idle after a burst; the link thread
+  // then paid for many more young-generation collections at the next burst, a quarter more CPU per
+  // redirect for minutes (docs/performance.md). Taps come in bursts (a campaign's SMS going out),
+  // so its isolate keeps its heap. V8 reads the flag when an isolate's heap is set up: the main
+  // thread's exists already, so it keeps its reducer.
+  setFlagsFromString('--no-memory-reducer');
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
   const tsx = import.meta.resolve('tsx/esm/api');
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => (tsx.register(), import(${JSON.stringify(entry.href)})))`, {
