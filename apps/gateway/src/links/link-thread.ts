@@ -38,9 +38,19 @@ export interface LinkThread {
  * JIT feedback, so redirects do not pay for the API listener's work (docs/decisions.md).
  */
 export async function startLinkThread(entry: URL, opts: LinkThreadOptions): Promise<LinkThread> {
+  // V8's memory reducer shrinks an isolate's heap once it goes idle after a burst; the link thread
+  // then paid for many more young-generation collections at the next burst, a quarter more CPU per
+  // redirect for minutes (docs/performance.md). Taps come in bursts (a campaign's SMS going out),
+  // so its isolate keeps its heap. V8 reads the flag when an isolate's heap is set up: the main
+  // thread's exists already, so it keeps its reducer.
+  setFlagsFromString('--no-memory-reducer');
   const worker = newWorker(entry);
-  // Lines come in order on the same port as everything else, so none is lost before 'exit'.
-  worker.on('message', (m: FromLinkThread) => m.type === 'log' && opts.log(m.line));
+  const waiting = new Map<number, (metrics: MetricsJson) => void>();
+  // Log lines come in order on the same port as everything else, so none is lost before 'exit'.
+  worker.on('message', (m: FromLinkThread) => {
+    if (m.type === 'log') opts.log(m.line);
+    else if (m.type === 'metrics') waiting.get(m.id)?.(m.metrics);
+  });
   let state: 'starting' | 'running' | 'closing' | 'ended' = 'starting';
   const port = await new Promise<number>((resolve, reject) => {
     const started = (m: FromLinkThread) => m.type === 'listening' && (off(), resolve(m.port));
@@ -54,11 +64,7 @@ export async function startLinkThread(entry: URL, opts: LinkThreadOptions): Prom
   });
   state = 'running';
 
-  const waiting = new Map<number, (metrics: MetricsJson) => void>();
   let nextId = 0;
-  worker.on('message', (m: FromLinkThread) => {
-    if (m.type === 'metrics') waiting.get(m.id)?.(m.metrics);
-  });
   const crashed = (err: Error) => {
     if (state !== 'running') return;
     state = 'ended';
@@ -98,12 +104,6 @@ export async function startLinkThread(entry: URL, opts: LinkThreadOptions): Prom
  * itself: Node 20 does not hand `--import` loaders on to worker threads (nodejs/node#47747).
  */
 function newWorker(entry: URL): Worker {
-  // V8's memory reducer shrinks an isolate's heap once it goes idle after a burst; the link thread
-  // then paid for many more young-generation collections at the next burst, a quarter more CPU per
-  // redirect for minutes (docs/performance.md). Taps come in bursts (a campaign's SMS going out),
-  // so its isolate keeps its heap. V8 reads the flag when an isolate's heap is set up: the main
-  // thread's exists already, so it keeps its reducer.
-  setFlagsFromString('--no-memory-reducer');
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
   const tsx = import.meta.resolve('tsx/esm/api');
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => (tsx.register(), import(${JSON.stringify(entry.href)})))`, {
