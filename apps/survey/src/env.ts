@@ -19,6 +19,13 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       /** ISO 3166 region for phone numbers written without a country code. */
       DEFAULT_PHONE_REGION: env.string('TR').refine(isPhoneRegion, 'must be a supported ISO 3166-1 region code, e.g. TR'),
       DEFAULT_LINK_TTL_DAYS: env.int(7, 1).refine((d) => d <= 365, 'must be at most 365'),
+      /** Custom attribute names stored in the customer's schema (comma-separated; the active survey query matches schema.TCKN). */
+      CUSTOMER_SCHEMA_ATTRIBUTES: env
+        .list('TCKN')
+        .refine(
+          (names) => names.every((n) => /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(n)),
+          'must be attribute names (letters, digits, _ and -)',
+        ),
       /** How often unpublished survey.answered events are retried. */
       OUTBOX_INTERVAL_MS: env.int(30_000, 100),
       LOG_LEVEL: env.logLevel(),

@@ -32,6 +32,7 @@ const deps = surveyServiceDeps({
     publicBaseUrl: config.PUBLIC_BASE_URL,
     defaultPhoneRegion: config.DEFAULT_PHONE_REGION,
     defaultLinkTtlDays: config.DEFAULT_LINK_TTL_DAYS,
+    customerSchemaAttributes: config.CUSTOMER_SCHEMA_ATTRIBUTES,
   },
 });
 const server = await startGrpcServer({

@@ -118,6 +118,26 @@ describe('activateSurveyLink', () => {
     expect(a.customer).toMatchObject({ name: 'Can', email: 'can@x.io', externalId: 'c-1', attributes: { city: 'Bursa', name: 'Can' } });
   });
 
+  it("stores a custom attribute named like a schema field (any case) in the customer's schema; an explicit schema wins", async () => {
+    const { d, channel } = await setup();
+    const a = await activateSurveyLink(
+      d,
+      request(channel.id, { phoneNumber: '5321234567' }, { customAttributes: { tckn: ' 10000000146 ', city: 'Bursa' } }),
+    );
+    expect(a.customer.schema).toEqual({ TCKN: '10000000146' });
+    const b = await activateSurveyLink(
+      d,
+      request(channel.id, { phoneNumber: '5329876543', schema: { TCKN: '20000000046' } }, { customAttributes: { TCKN: '30000000046' } }),
+    );
+    expect(b.customer.schema).toEqual({ TCKN: '20000000046' });
+    d.config.customerSchemaAttributes = ['VKN'];
+    const c = await activateSurveyLink(
+      d,
+      request(channel.id, { phoneNumber: '5551112233' }, { customAttributes: { TCKN: '10000000146', vkn: '1234567890' } }),
+    );
+    expect(c.customer.schema).toEqual({ VKN: '1234567890' });
+  });
+
   it('refuses a request without identifiers, with a malformed one, or for a foreign channel', async () => {
     const { d, channel } = await setup();
     const none = (await activateSurveyLink(d, request(channel.id)).catch((e) => e)) as AppError;

@@ -85,7 +85,7 @@ export async function startSurveyService(): Promise<TestSurveyService> {
     producer,
     answeredTopic: topic,
     logger,
-    config: { publicBaseUrl: 'http://127.0.0.1:8080', defaultPhoneRegion: 'TR', defaultLinkTtlDays: 7 },
+    config: { publicBaseUrl: 'http://127.0.0.1:8080', defaultPhoneRegion: 'TR', defaultLinkTtlDays: 7, customerSchemaAttributes: ['TCKN'] },
   });
   let shift = 0;
   deps.clock = { now: () => new Date(Date.now() + shift) };

@@ -25,13 +25,25 @@ export interface Activation {
 export const surveyUrl = (config: Pick<SurveyConfig, 'publicBaseUrl'>, token: string) =>
   `${config.publicBaseUrl.replace(/\/+$/, '')}/s/${token}`;
 
-/** An SMS sharing's custom attributes may carry the customer's own fields; explicit fields win. */
-function withAttributeFallbacks(c: CustomerInput, attrs: Record<string, string>): CustomerInput {
+/**
+ * An SMS sharing's custom attributes may carry the customer's own fields: name, email, external_id
+ * and the schema's fields (config.customerSchemaAttributes, e.g. TCKN, where the active survey
+ * query looks). Explicit fields win. Every path that activates a link (SMS, CSV workflows,
+ * personal links) passes through here, so each writes customers alike.
+ */
+function withAttributeFallbacks(c: CustomerInput, attrs: Record<string, string>, schemaNames: readonly string[]): CustomerInput {
+  const fromAttrs: Record<string, string> = {};
+  const schemaName = new Map(schemaNames.map((n) => [n.toLowerCase(), n]));
+  for (const [k, v] of Object.entries(attrs)) {
+    const name = schemaName.get(k.toLowerCase());
+    if (name && v.trim()) fromAttrs[name] = v.trim();
+  }
   return {
     ...c,
     name: c.name.trim() || attrs.name?.trim() || '',
     email: c.email.trim() || attrs.email?.trim() || '',
     externalId: c.externalId.trim() || attrs.external_id?.trim() || '',
+    schema: { ...fromAttrs, ...c.schema },
   };
 }
 
@@ -42,9 +54,12 @@ export interface CheckedActivation {
 }
 
 /** The request's own checks, before any lookup (INVALID_ARGUMENT naming the fields). */
-export function checkActivation(config: Pick<SurveyConfig, 'defaultPhoneRegion'>, req: ActivationRequest): CheckedActivation {
+export function checkActivation(
+  config: Pick<SurveyConfig, 'defaultPhoneRegion' | 'customerSchemaAttributes'>,
+  req: ActivationRequest,
+): CheckedActivation {
   const attributes = checkAttributes('custom_attributes', req.customAttributes);
-  const input = withAttributeFallbacks(req.customer, attributes);
+  const input = withAttributeFallbacks(req.customer, attributes, config.customerSchemaAttributes);
   const ids = parseIdentifiers(input, config.defaultPhoneRegion);
   requireSomeIdentifier(ids);
   if (input.name.length > CUSTOMER_LIMITS.nameLength)

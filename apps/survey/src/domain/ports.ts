@@ -109,6 +109,12 @@ export interface SurveyConfig {
   publicBaseUrl: string;
   defaultPhoneRegion: string;
   defaultLinkTtlDays: number;
+  /**
+   * Custom attribute names that are fields of the customer schema (e.g. TCKN): an activation's
+   * custom attribute of such a name is stored in the customer's schema, where the active survey
+   * query looks for it. Compared without case; stored under the name written here.
+   */
+  customerSchemaAttributes: readonly string[];
 }
 
 export interface SurveyDeps {

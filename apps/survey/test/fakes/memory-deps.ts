@@ -190,7 +190,12 @@ export function memoryDeps(start = new Date('2026-11-22T09:30:00.000Z')) {
     newId: uuid,
     newToken: () => `tok_${String(++n).padStart(24, '0')}`,
     logger: createLogger('survey-test', 'silent'),
-    config: { publicBaseUrl: 'https://feedback.example.com/', defaultPhoneRegion: 'TR', defaultLinkTtlDays: 7 },
+    config: {
+      publicBaseUrl: 'https://feedback.example.com/',
+      defaultPhoneRegion: 'TR',
+      defaultLinkTtlDays: 7,
+      customerSchemaAttributes: ['TCKN'],
+    },
   } satisfies SurveyDeps;
   return deps;
 }

@@ -29,14 +29,17 @@ export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChan
   };
 }
 
-/** The survey service's activation request: a sharing's name, email and external_id attributes are the customer's. */
+/**
+ * The survey service's activation request: the sharing's attributes as given. The survey service
+ * decides which of them are also the customer's own fields (name, email, external_id, schema fields
+ * such as TCKN), the same way for every path that activates a link.
+ */
 function activation(a: Parameters<SurveyLinks['activate']>[0]) {
-  const { name = '', email = '', external_id: externalId = '', ...rest } = a.attributes;
   return {
     accountId: a.accountId,
     channelId: a.channelId,
-    customer: { phoneNumber: a.phone, email, externalId, name, schema: {} },
-    customAttributes: rest,
+    customer: { phoneNumber: a.phone, email: '', externalId: '', name: '', schema: {} },
+    customAttributes: a.attributes,
     builtInResponses: a.builtInResponses,
   };
 }
