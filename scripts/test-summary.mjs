@@ -18,13 +18,15 @@ for (const file of files.split(',')) {
 }
 const sum = (f) => reports.reduce((n, r) => n + f(r), 0);
 const passed = sum((r) => r.numPassedTests ?? 0);
-// A suite that fails to load has no tests to count; count it as one failure so it is seen.
+// A file that failed with no failed test in it (it did not load, or a beforeAll/afterAll hook threw and
+// its tests were reported as skipped) counts as one failure, so that it is seen.
 const brokenSuites = sum(
-  (r) => (r.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0).length,
+  (r) =>
+    (r.testResults ?? []).filter((s) => s.status === 'failed' && !(s.assertionResults ?? []).some((a) => a.status === 'failed')).length,
 );
 const failed = sum((r) => r.numFailedTests ?? 0) + brokenSuites + missing + (checksFailed === '1' ? 1 : 0);
 const skipped = sum((r) => (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0));
 if (checksFailed === '1') console.error('test-summary: a check (proto, typecheck or lint) failed; counted as one failure');
-if (brokenSuites) console.error(`test-summary: ${brokenSuites} test file(s) failed to run`);
+if (brokenSuites) console.error(`test-summary: ${brokenSuites} test file(s) failed outside their tests (loading or a hook)`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || (vitestRc !== '0' && passed === 0) ? 1 : 0);

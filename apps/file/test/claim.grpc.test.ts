@@ -50,10 +50,14 @@ describe('workflow claims over gRPC', () => {
   });
 
   it('runs no workflow without an unprocessed file, and a new upload is claimable again', async () => {
-    const { dir } = await directoryWith(['a.csv']);
+    const { dir, files } = await directoryWith(['a.csv']);
     const claim = (claimer: string) => svc.client.claimLatestFile({ accountId: account, directoryId: dir.id, filename: 'a.csv', claimer });
     const first = await claim('w1');
-    expect(first.file).toBeDefined();
+    expect(first.file).toMatchObject({
+      id: files[0]!.id,
+      filename: 'a.csv',
+      processingState: ProcessingState.PROCESSING_STATE_PROCESSING,
+    });
     expect((await claim('w2')).file).toBeUndefined();
     expect(
       (await svc.client.claimLatestFile({ accountId: account, directoryId: dir.id, filename: 'never.csv', claimer: 'w' })).file,

@@ -65,7 +65,7 @@ describe('FlowViewCache', () => {
     const one = (await new FlowViewCache(svc, { maxBytes: 1 << 20 }).load('a', 'f1')).json.length;
     const cache = new FlowViewCache(svc, { maxBytes: one + 100 });
     await cache.load('a', 'f1');
-    expect(cache.peek('a', 'f1')).toBeDefined();
+    expect(cache.peek('a', 'f1')).toMatchObject({ id: 'f1' });
     const tiny = new FlowViewCache(svc, { maxBytes: 10 });
     await expect(tiny.load('a', 'f1')).resolves.toMatchObject({ id: 'f1' });
     expect(tiny.peek('a', 'f1')).toBeUndefined();

@@ -134,7 +134,7 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     'all dispatch events redelivered (group offsets reset to the beginning while stopped): still exactly once',
     { timeout: 90_000 },
     async () => {
-      expect(sharingId).toBeDefined();
+      expect(sharingId).toMatch(/^[0-9a-f-]{36}$/);
       await proc!.kill('SIGTERM');
       await waitFor(
         'the dispatch group to be empty',

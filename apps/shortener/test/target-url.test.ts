@@ -52,7 +52,7 @@ describe('checkTargetUrl', () => {
     expect(reason('https://example.com/\u2028')).toMatch(/spaces/);
     expect(reason('https://bank.example@evil.example/')).toMatch(/user name or password/);
     expect(reason('https://exa mple.com')).toMatch(/spaces/);
-    expect(reason('https://')).toBeDefined();
+    expect(reason('https://')).toBe('is not a valid URL');
     expect(reason('https://example.com/\ud800')).toBe('is not valid Unicode');
   });
 
