@@ -21,9 +21,10 @@ function get(port: number, path: string, authorization: string | string[]): Prom
   });
 }
 
-// Node keeps the first of two Authorization headers; which one a proxy in front read is unknown.
-describe('a repeated Authorization header', () => {
+// The authentication hook of every token route, over HTTP (authenticate.test.ts has the parser's cases).
+describe('the Authorization header', () => {
   const secret = newTokenSecret('api');
+  const integrationSecret = newTokenSecret('integration');
   const adminToken = 'a'.repeat(32);
   const token: ApiToken = {
     id: 't1',
@@ -34,6 +35,7 @@ describe('a repeated Authorization header', () => {
     createdAt: new Date(),
     revokedAt: null,
   };
+  const integration: ApiToken = { ...token, id: 't2', kind: 'integration', hash: hashToken(integrationSecret) };
   let api: FastifyInstance;
   let port: number;
 
@@ -41,7 +43,7 @@ describe('a repeated Authorization header', () => {
     api = await buildApi({
       logger: createLogger('gateway-test', 'silent'),
       metrics: createMetrics('gateway-test'),
-      tokens: { findByHash: async (h) => (h === token.hash ? token : null) },
+      tokens: { findByHash: async (h) => [token, integration].find((t) => t.hash === h) ?? null },
       adminToken,
       readiness: [],
       bodyLimitBytes: 1024 * 1024,
@@ -57,7 +59,46 @@ describe('a repeated Authorization header', () => {
   });
   afterAll(() => api?.close());
 
-  it('is refused with the uniform 401 on token routes, whichever comes first', async () => {
+  it('takes the token in every documented form, with spaces around the value as the original examples write it', async () => {
+    for (const form of [
+      `Bearer ${secret}`,
+      `Token token=${secret}`,
+      `Token token="${secret}"`,
+      `Token token= ${secret}`,
+      `Token token=  ${secret}  `,
+      `Token token= "${secret}"`,
+    ]) {
+      const res = await get(port, '/private', form);
+      expect(res.status, form).toBe(200);
+      expect(JSON.parse(res.body), form).toEqual({ ok: true });
+    }
+  });
+
+  it('answers 401 / 13001 for what is no valid token, 403 / 13013 for a valid token of another kind', async () => {
+    for (const form of ['Token token= ', `Token token= ${secret} x`, `Token token= "${secret}`, 'Token token= fbk_api_nope']) {
+      const res = await get(port, '/private', form);
+      expect(res.status, form).toBe(401);
+      expect(JSON.parse(res.body), form).toEqual({
+        error_message: 'Wrong authentication token',
+        data: 'Wrong authentication token',
+        code: 13001,
+        errors: null,
+      });
+    }
+    for (const form of [`Bearer ${integrationSecret}`, `Token token= ${integrationSecret}`]) {
+      const res = await get(port, '/private', form);
+      expect(res.status, form).toBe(403);
+      expect(JSON.parse(res.body), form).toEqual({
+        error_message: 'Permission denied',
+        data: 'Permission denied',
+        code: 13013,
+        errors: null,
+      });
+    }
+  });
+
+  // Node keeps the first of two Authorization headers; which one a proxy in front read is unknown.
+  it('is refused with the uniform 401 when repeated on token routes, whichever comes first', async () => {
     expect((await get(port, '/private', `Bearer ${secret}`)).status).toBe(200);
     for (const pair of [
       [`Bearer ${secret}`, 'Bearer other'],
@@ -70,7 +111,7 @@ describe('a repeated Authorization header', () => {
     }
   });
 
-  it('is refused on admin routes too', async () => {
+  it('is refused when repeated on admin routes too', async () => {
     expect((await get(port, '/admin/v1/private', `Bearer ${adminToken}`)).status).toBe(200);
     expect((await get(port, '/admin/v1/private', [`Bearer ${adminToken}`, 'Bearer x'])).status).toBe(401);
   });

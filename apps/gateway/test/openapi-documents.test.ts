@@ -3,6 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FilesPort } from '../src/api/files/files.port.js';
 import { filesFeature } from '../src/api/files/files.feature.js';
+import { flowsFeature } from '../src/api/flows/flows.feature.js';
+import { smsFeature } from '../src/api/sms/sms.feature.js';
+import { surveysFeature } from '../src/api/surveys/surveys.feature.js';
 import { buildApi } from '../src/http/build-api.js';
 import { createMetrics } from '../src/http/metrics.js';
 import { buildLink } from '../src/links/link-listener.js';
@@ -15,6 +18,7 @@ type Doc = {
       string,
       {
         parameters?: Array<{ name: string; in: string; schema: { maxLength?: number } }>;
+        security?: Array<Record<string, string[]>>;
         responses: Record<string, { content?: Record<string, unknown> }>;
         requestBody?: { content: Record<string, { schema: { properties: Record<string, { maxLength?: number }> } }> };
       }
@@ -33,7 +37,9 @@ describe('the OpenAPI documents', () => {
 
   beforeAll(async () => {
     const unused = () => Promise.reject(new Error('not used'));
-    const files = new Proxy({}, { get: () => unused }) as unknown as FilesPort;
+    // Ports the documents never call: every method rejects.
+    const port = <T>() => new Proxy({}, { get: () => unused }) as T;
+    const files = port<FilesPort>();
     api = await buildApi({
       logger,
       metrics: createMetrics('gateway-test'),
@@ -41,7 +47,22 @@ describe('the OpenAPI documents', () => {
       adminToken: 'x'.repeat(32),
       readiness: [],
       bodyLimitBytes: 1024 * 1024,
-      features: [filesFeature({ files, publicBaseUrl: 'http://127.0.0.1', maxUploadBytes: 1024 })],
+      features: [
+        flowsFeature({ flows: port(), accounts: port(), flowCacheMaxBytes: 1024 }),
+        filesFeature({ files, publicBaseUrl: 'http://127.0.0.1', maxUploadBytes: 1024 }),
+        surveysFeature({ surveys: port(), shortener: port(), accounts: port(), nodes: port(), displayTimeZone: 'UTC' }),
+        smsFeature({
+          sms: port(),
+          accounts: port(),
+          nodes: port(),
+          limiter: port(),
+          idempotency: port(),
+          clock: { now: () => new Date() },
+          maxPhones: 10,
+          bodyLimitBytes: 1024,
+          sharingDeadlineMs: 1000,
+        }),
+      ],
     });
     const shortener = { resolve: unused, shorten: unused };
     link = await buildLink({
@@ -95,6 +116,22 @@ describe('the OpenAPI documents', () => {
     expect(form.required.sort()).toEqual(['file', 'filename']);
     expect(form.properties.file!.format).toBe('binary');
     expect(form.properties.filename!.maxLength).toBe(200);
+  });
+
+  it('documents 403 on every route that takes one kind of account token (a valid token of the other kind is 403)', () => {
+    const oneKind = Object.entries(apiDoc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, op]) => {
+          const kinds = new Set((op.security ?? []).flatMap((req) => Object.keys(req)));
+          return kinds.size === 1 && (kinds.has('apiToken') || kinds.has('integrationToken'));
+        })
+        .map(([method, op]) => ({ what: `${method} ${path}`, op })),
+    );
+    // Active surveys, personal links, SMS and files: at least these.
+    expect(oneKind.length).toBeGreaterThanOrEqual(10);
+    for (const { what, op } of oneKind) expect(op.responses, what).toHaveProperty('403');
+    // Flow details take either kind: no token is of the wrong kind there.
+    expect(apiDoc.paths['/external/v1/flows/{flowId}']!.get!.responses).not.toHaveProperty('403');
   });
 
   it('documents 414 on every route with a path parameter', () => {

@@ -4,7 +4,7 @@ import type { Authenticator } from './auth.js';
 
 /** What the API listener hands every feature: the shared plumbing, nothing of another feature. */
 export interface ApiContext {
-  /** An onRequest hook admitting the given token kinds (401 otherwise). */
+  /** An onRequest hook admitting the given token kinds (401 without a valid token, 403 for a token of another kind). */
   auth: Authenticator;
 }
 

@@ -262,7 +262,7 @@ describe("another account's token never sees data", () => {
     expect((dirs.json.data as unknown[]).length).toBe(1);
   });
 
-  it('answers 401 / 13001 without an API token, whatever the body', async () => {
+  it('answers 401 / 13001 without a valid token and 403 / 13013 with an integration token, whatever the body', async () => {
     const routes: Array<[string, string]> = [
       ['POST', `/v2/file_service/${owner.id}/directories`],
       ['GET', `/v2/file_service/${owner.id}/directories`],
@@ -272,15 +272,25 @@ describe("another account's token never sees data", () => {
       ['DELETE', `/v2/file_service/directory/${dirId}/files/${fileId}`],
     ];
     for (const [method, path] of routes) {
-      for (const headers of [
-        {},
-        { authorization: `Bearer ${owner.integrationToken}` },
-        { authorization: 'Token token="fbk_api_nope"' },
-      ] as Record<string, string>[]) {
+      for (const headers of [{}, { authorization: 'Token token="fbk_api_nope"' }, { authorization: 'Token token= fbk_api_nope' }] as Record<
+        string,
+        string
+      >[]) {
         const res = await api.request(method, path, { headers });
         expect(res.status, `${method} ${path}`).toBe(401);
         expect(res.json.code).toBe(13001);
       }
+      for (const authorization of [`Bearer ${owner.integrationToken}`, `Token token= ${owner.integrationToken}`]) {
+        const res = await api.request(method, path, { headers: { authorization } });
+        expect(res.status, `${method} ${path} ${authorization.slice(0, 12)}`).toBe(403);
+        expect(res.json).toEqual({ error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null });
+      }
     }
+    // Nothing was deleted by the refused calls; the owner's token reads it, also as `Token token= <TOKEN>`.
+    const list = await api.request('GET', `/v2/file_service/directory/${dirId}/files`, {
+      headers: { authorization: `Token token= ${owner.apiToken}` },
+    });
+    expect(list.status).toBe(200);
+    expect((list.json.data as Array<{ id: string }>).map((f) => f.id)).toEqual([fileId]);
   });
 });

@@ -158,19 +158,18 @@ describe('SMS sharing end to end', () => {
     expect((await sms.outbox(other.account.id)).data).toEqual([]);
   });
 
-  it('answers 401 / 13001 without a token, with a wrong one, and with an integration token', async () => {
+  it('answers 401 / 13001 without a token or with a wrong one, 403 / 13013 with an integration token', async () => {
     const body = JSON.stringify({ phone_numbers: [randomPhone()] });
-    const tries: Record<string, string>[] = [
-      {},
-      { authorization: 'Token token=fbk_api_nope' },
-      { authorization: `Bearer ${setup.account.integrationToken}` },
-      { authorization: `Token token="${setup.account.integrationToken}"` },
-    ];
-    for (const auth of tries) {
-      const res = await sms.request('POST', `/v1/sms_campaigns/${setup.campaignId}/sms_sharings`, {
+    const post = (auth: Record<string, string>) =>
+      sms.request('POST', `/v1/sms_campaigns/${setup.campaignId}/sms_sharings`, {
         headers: { 'content-type': 'application/json', ...auth },
         body,
       });
+    for (const auth of [{}, { authorization: 'Token token=fbk_api_nope' }, { authorization: 'Token token= fbk_api_nope' }] as Record<
+      string,
+      string
+    >[]) {
+      const res = await post(auth);
       expect(res.status).toBe(401);
       expect(res.json).toEqual({
         error_message: 'Wrong authentication token',
@@ -179,6 +178,22 @@ describe('SMS sharing end to end', () => {
         errors: null,
       });
     }
+    for (const authorization of [`Bearer ${setup.account.integrationToken}`, `Token token="${setup.account.integrationToken}"`]) {
+      const res = await post({ authorization });
+      expect(res.status, authorization).toBe(403);
+      expect(res.json).toEqual({ error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null });
+    }
+  });
+
+  it('accepts `Token token= <TOKEN>`, with a space after the equals sign, as the original examples write it', async () => {
+    const res = await sms.share(
+      '',
+      setup.campaignId,
+      { phone_numbers: [randomPhone()] },
+      { authorization: `Token token= ${setup.account.apiToken}` },
+    );
+    expect(res.status).toBe(200);
+    expect(res.json.accepted).toBe(1);
   });
 
   it('accepts the token quoted, as the file service writes it', async () => {
@@ -191,7 +206,7 @@ describe('SMS sharing end to end', () => {
     expect(res.status).toBe(200);
   });
 
-  it("GET /v1/sms_sharings/{id}: 404 for an unknown or another account's sharing, 401 for an integration token", async () => {
+  it("GET /v1/sms_sharings/{id}: 404 for an unknown or another account's sharing, 403 for an integration token", async () => {
     const other = await sms.newCampaign();
     const theirs = await sms.share(other.account.apiToken, other.campaignId, { phone_numbers: [randomPhone()] });
     for (const id of [randomUUID(), theirs.json.id as string]) {
@@ -207,7 +222,8 @@ describe('SMS sharing end to end', () => {
     const wrongKind = await sms.request('GET', `/v1/sms_sharings/${theirs.json.id}`, {
       headers: { authorization: `Bearer ${other.account.integrationToken}` },
     });
-    expect(wrongKind.status).toBe(401);
+    expect(wrongKind.status).toBe(403);
+    expect(wrongKind.json).toEqual({ error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null });
   });
 
   it("admin: a campaign needs the account's own node, a flow of the account, and {{link}}", async () => {

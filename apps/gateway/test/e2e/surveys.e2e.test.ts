@@ -107,11 +107,12 @@ describe('POST /external/v1/nodes/{node_id}/active_surveys', () => {
     expect((await activeSurveys(other.integrationToken, other.nodeId, { customer: { email: 'ada@example.com' } })).json.count).toBe(0);
   });
 
-  it('takes only an integration token: an API token, none or a wrong one is 401 / 13001', async () => {
+  it('takes only an integration token: none or a wrong one is 401 / 13001, an API token 403 / 13013', async () => {
     const body = { customer: { email: 'ada@example.com' } };
-    for (const authorization of [`Token token="${acc.apiToken}"`, `Bearer ${acc.apiToken}`, 'Bearer fbk_int_nope', '']) {
-      const headers: Record<string, string> = { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) };
-      const res = await activeSurveys('', acc.nodeId, body, headers);
+    const call = (authorization: string) =>
+      activeSurveys('', acc.nodeId, body, { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) });
+    for (const authorization of ['Bearer fbk_int_nope', `Bearer ${acc.integrationToken}x`, '']) {
+      const res = await call(authorization);
       expect(res.status, authorization).toBe(401);
       expect(res.json).toEqual({
         error_message: 'Wrong authentication token',
@@ -119,6 +120,11 @@ describe('POST /external/v1/nodes/{node_id}/active_surveys', () => {
         code: 13001,
         errors: null,
       });
+    }
+    for (const authorization of [`Token token="${acc.apiToken}"`, `Bearer ${acc.apiToken}`]) {
+      const res = await call(authorization);
+      expect(res.status, authorization).toBe(403);
+      expect(res.json).toEqual({ error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null });
     }
   });
 
@@ -220,7 +226,7 @@ describe('POST /external/v1/link_channels/{channel_id}/links', () => {
     expect(new Set(results.map((r) => r.json.link)).size).toBe(1);
   });
 
-  it("answers 400 without an identifier, 404 for another account's or an unknown channel, 401 for an API token", async () => {
+  it("answers 400 without an identifier, 404 for another account's or an unknown channel, 403 for an API token", async () => {
     const none = await link({ customer: { name: 'Nobody' } });
     expect(none.status).toBe(400);
     expect(Object.keys(none.json.errors!).sort()).toEqual(['customer.email', 'customer.external_id', 'customer.phone_number']);
@@ -234,7 +240,8 @@ describe('POST /external/v1/link_channels/{channel_id}/links', () => {
       headers: { authorization: `Token token=${acc.apiToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ customer: { email: 'x@example.com' } }),
     });
-    expect(withApiToken.status).toBe(401);
+    expect(withApiToken.status).toBe(403);
+    expect(withApiToken.json).toMatchObject({ code: 13013, errors: null });
   });
 });
 

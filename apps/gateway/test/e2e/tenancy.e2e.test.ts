@@ -7,7 +7,8 @@ import { populatedAccount, type TenantFixture } from './tenant-fixture.js';
  * 13; docs/reliability.md): every operation that takes an id in its path is called with account
  * A's real ids by every identity that must not reach them: account B's token of the operation's
  * own kind, each token kind the operation does not accept, and no token. Each answer must be
- * 401, 403 or 404 in the error shape and hold none of A's names or ids (other than the ids the
+ * 401, 403 or 404 in the error shape (401 without a credential for the route, 403 for A's token
+ * of a kind it does not take) and hold none of A's names or ids (other than the ids the
  * caller put in the path itself). A new route is covered without editing this file; a path
  * parameter the fixture has no id for fails the first test.
  */
@@ -133,6 +134,10 @@ describe('tenancy matrix over /openapi.json', () => {
         const res = await call(o.method, path, o.op, who);
         const what = `${o.method} ${path} as ${who.name} → ${res.status} ${res.text.slice(0, 300)}`;
         expect([401, 403, 404], what).toContain(res.status);
+        // No credential for the route is 401; a valid account token of a kind the route does not
+        // take is 403 (docs/errors.md); admin routes know no account tokens at all.
+        if (who.kind === 'none' || who.kind === 'adminToken' || kinds.includes('adminToken')) expect(res.status, what).toBe(401);
+        else if (who.name.startsWith("A's")) expect(res.status, what).toBe(403);
         const body = JSON.parse(res.text) as Record<string, unknown>;
         expect(Object.keys(body).sort(), what).toEqual(ERROR_KEYS);
         const leaked = A.secrets.filter((s) => !inPath.has(s) && res.text.includes(s));

@@ -18,13 +18,16 @@ export function hashToken(secret: string): string {
 
 /**
  * Reads the secret out of an Authorization header. Accepted forms (docs/api.md "Authentication"):
- * `Bearer <token>`, `Token token=<token>`, `Token token="<token>"`. Anything else is undefined.
+ * `Bearer <token>`, `Token token=<token>`, `Token token="<token>"`. Spaces or tabs between `=`
+ * and the value, inside the quotes and at the end are ignored: the original API's examples write
+ * `Token token= <TOKEN>`, and integrators copy them. Anything else is undefined, in particular two
+ * values, a quote inside the value or an unterminated one: which part is the token would be a guess.
  */
 export function parseAuthorization(header: string | undefined): string | undefined {
   if (!header || header.length > 1024) return undefined;
   const bearer = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
   if (bearer) return bearer[1];
-  const token = /^Token[ ]+token=(?:"([A-Za-z0-9._~+/=-]+)"|([A-Za-z0-9._~+/=-]+))\s*$/i.exec(header);
+  const token = /^Token[ ]+token=[ \t]*(?:"[ \t]*([A-Za-z0-9._~+/=-]+)[ \t]*"|([A-Za-z0-9._~+/=-]+))[ \t]*$/i.exec(header);
   if (token) return token[1] ?? token[2];
   return undefined;
 }

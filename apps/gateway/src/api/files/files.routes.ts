@@ -22,7 +22,7 @@ export const filesRoutes =
           ...common,
           summary: 'List files',
           params: DirectoryParams,
-          response: { 200: FileCollection, ...errorResponses(401, 404) },
+          response: { 200: FileCollection, ...errorResponses(401, 403, 404) },
         },
       },
       async (req) => {
@@ -39,7 +39,7 @@ export const filesRoutes =
           ...common,
           summary: 'View file detail',
           params: FileParams,
-          response: { 200: FileEnvelope, ...errorResponses(401, 404) },
+          response: { 200: FileEnvelope, ...errorResponses(401, 403, 404) },
         },
       },
       async (req) => {
@@ -62,7 +62,7 @@ export const filesRoutes =
           summary: 'Delete a file',
           description: 'Removes the entry and its bytes; answers the deleted entry. Its URL answers 404 afterwards.',
           params: FileParams,
-          response: { 200: FileEnvelope, ...errorResponses(401, 404) },
+          response: { 200: FileEnvelope, ...errorResponses(401, 403, 404) },
         },
       },
       async (req) => {

@@ -75,7 +75,7 @@ export const uploadRoutes =
             `Streamed to storage; at most ${deps.maxUploadBytes} bytes (413 / 13004 above). Returns 201 with the entry.`,
           consumes: ['multipart/form-data'],
           params: DirectoryParams,
-          response: { 201: FileEnvelope, ...errorResponses(400, 401, 404, 413, 415) },
+          response: { 201: FileEnvelope, ...errorResponses(400, 401, 403, 404, 413, 415) },
         },
       },
       async (req, reply) => {

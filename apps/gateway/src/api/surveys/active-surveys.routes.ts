@@ -28,7 +28,7 @@ export const activeSurveysRoutes =
           security: [{ integrationToken: [] }],
           params: NodeParams,
           body: ActiveSurveysBody,
-          response: { 200: ActiveSurveyListSchema, ...errorResponses(400, 401, 404) },
+          response: { 200: ActiveSurveyListSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
       async (req) => {

@@ -21,7 +21,7 @@ export const personalLinksRoutes =
           security: [{ integrationToken: [] }],
           params: LinkChannelParams,
           body: PersonalLinkBody,
-          response: { 200: PersonalLinkSchema, ...errorResponses(400, 401, 404) },
+          response: { 200: PersonalLinkSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
       async (req) => {
