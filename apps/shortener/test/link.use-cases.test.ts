@@ -43,17 +43,43 @@ describe('shorten', () => {
     await expect(shorten(d, { url: 'https://b.example' })).rejects.toMatchObject({ kind: 'internal' });
   });
 
-  it('uses a named customer domain only if it is configured (for the account, when there is one)', async () => {
+  it("makes links on a named customer domain for the account that owns it only; anyone else's is permission denied", async () => {
     const d = deps();
     await addDomain(d, 'acc-1', 'Go.Acme.example');
-    const pub = await shorten(d, { url: 'https://a.example', domain: 'go.acme.example' });
-    expect(shortUrlOf(pub, settings)).toBe(`https://go.acme.example/${pub.code}`);
-    await expect(shorten(d, { url: 'https://a.example', domain: 'other.example' })).rejects.toMatchObject({
-      kind: 'invalid',
-      fields: { domain: 'is not a configured short link domain' },
-    });
-    await expect(shorten(d, { url: 'https://a.example', domain: 'go.acme.example', accountId: 'acc-2' })).rejects.toMatchObject({
-      fields: { domain: expect.any(String) },
+    const own = await shorten(d, { url: 'https://a.example', domain: 'GO.acme.example', accountId: 'acc-1' });
+    expect(own).toMatchObject({ accountId: 'acc-1', domain: 'go.acme.example' });
+    expect(shortUrlOf(own, settings)).toBe(`https://go.acme.example/${own.code}`);
+    for (const accountId of [undefined, '', 'acc-2']) {
+      await expect(shorten(d, { url: 'https://a.example', domain: 'go.acme.example', accountId }), String(accountId)).rejects.toMatchObject(
+        {
+          kind: 'permission_denied',
+          code: 13013,
+        },
+      );
+    }
+    expect(d.links.items.size).toBe(1);
+  });
+
+  it('refuses a domain nobody configured, naming it, with or without an account', async () => {
+    const d = deps();
+    for (const accountId of [undefined, 'acc-1']) {
+      await expect(shorten(d, { url: 'https://a.example', domain: 'other.example', accountId })).rejects.toMatchObject({
+        kind: 'invalid',
+        fields: { domain: 'is not a configured short link domain' },
+      });
+    }
+  });
+
+  it("takes the service's own short domain named as none given, with or without an account", async () => {
+    const d = deps();
+    await addDomain(d, 'acc-1', 'go.acme.example');
+    const anonymous = await shorten(d, { url: 'https://a.example', domain: 'SHO.rt' });
+    expect(anonymous).toMatchObject({ accountId: null, domain: null });
+    expect(shortUrlOf(anonymous, settings)).toBe(`https://sho.rt/${anonymous.code}`);
+    // Named explicitly, it wins over the account's default customer domain.
+    expect(await shorten(d, { url: 'https://a.example', domain: 'sho.rt', accountId: 'acc-1' })).toMatchObject({
+      accountId: 'acc-1',
+      domain: null,
     });
   });
 

@@ -92,8 +92,17 @@ describe('ShortenerService over gRPC', () => {
 
     const sms = await client.shorten({ url: 'https://survey.example/s/tok', accountId: acc, domain: '' });
     expect(sms.link!.shortUrl).toBe(`https://${name}/${sms.link!.code}`);
-    const foreign = await client.shorten({ url: 'https://x.example', accountId: uniq('acc'), domain: name }).catch((e: unknown) => e);
-    expect(foreign).toMatchObject({ kind: 'invalid', fields: { domain: expect.any(String) } });
+    const named = await client.shorten({ url: 'https://survey.example/s/x', accountId: acc, domain: `second.${name}` });
+    expect(named.link).toMatchObject({ accountId: acc, domain: `second.${name}`, shortUrl: `https://second.${name}/${named.link!.code}` });
+    // Another account's domain, or one named without an account, is PERMISSION_DENIED and stores nothing.
+    for (const accountId of [uniq('acc'), '']) {
+      const foreign = await client.shorten({ url: 'https://x.example/foreign', accountId, domain: name }).catch((e: unknown) => e);
+      expect(foreign).toBeInstanceOf(AppError);
+      expect(foreign).toMatchObject({ kind: 'permission_denied', code: 13013 });
+    }
+    expect(await mongo.db.collection('links').countDocuments({ full_url: 'https://x.example/foreign' })).toBe(0);
+    const unknown = await client.shorten({ url: 'https://x.example', accountId: acc, domain: `nobody.${name}` }).catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ kind: 'invalid', fields: { domain: 'is not a configured short link domain' } });
 
     await client.removeDomain({ accountId: acc, domain: name });
     expect((await client.listDomains({ accountId: acc })).domains.map((d) => d.name)).toEqual([`second.${name}`]);

@@ -1,6 +1,6 @@
 import { errors, type Clock } from '@feedback/kit-core';
 import { normalizeDomainName } from './domain-name.js';
-import type { CustomerDomain, LinkSettings } from './link.js';
+import { ownDomainName, type CustomerDomain, type LinkSettings } from './link.js';
 import type { DomainRepository } from './ports.js';
 
 export interface DomainDeps {
@@ -18,7 +18,7 @@ function requireAccountId(accountId: string): string {
 export async function addDomain(deps: DomainDeps, accountId: string, input: string): Promise<CustomerDomain> {
   requireAccountId(accountId);
   const name = normalizeDomainName(input);
-  if (name === new URL(deps.settings.shortBase).hostname) {
+  if (name === ownDomainName(deps.settings)) {
     throw errors.invalid({ domain: "is the service's own short domain" });
   }
   const domain = { name, accountId, createdAt: deps.clock.now() };

@@ -31,6 +31,11 @@ export interface LinkSettings {
   maxUrlLength: number;
 }
 
+/** The host name of the service's own short domain (PUBLIC_SHORTENER_URL), e.g. "sho.rt". */
+export function ownDomainName(settings: Pick<LinkSettings, 'shortBase'>): string {
+  return new URL(settings.shortBase).hostname;
+}
+
 /** `<domain base>/<code>`; customer domains are served over https (port 443: docs/api.md "Two listeners"). */
 export function shortUrlOf(link: Pick<Link, 'code' | 'domain'>, settings: Pick<LinkSettings, 'shortBase'>): string {
   return `${link.domain ? `https://${link.domain}` : settings.shortBase}/${link.code}`;

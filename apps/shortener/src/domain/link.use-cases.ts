@@ -1,6 +1,6 @@
 import { AppError, errors, type Clock } from '@feedback/kit-core';
 import { normalizeDomainName } from './domain-name.js';
-import { LINK_LIMITS, type Link, type LinkSettings } from './link.js';
+import { LINK_LIMITS, ownDomainName, type Link, type LinkSettings } from './link.js';
 import type { ClickTallyRepository, DomainRepository, LinkRepository } from './ports.js';
 import { checkTargetUrl } from './target-url.js';
 
@@ -15,7 +15,10 @@ export interface LinkDeps {
 
 export interface ShortenInput {
   url: string;
-  /** Known only for calls from other services; empty for the public API. */
+  /**
+   * Who is calling: another service acting for an account, or the gateway for the API token that
+   * POST /shorten carried; empty for an anonymous POST /shorten.
+   */
   accountId?: string;
   domain?: string;
 }
@@ -84,14 +87,20 @@ async function checkTargets(deps: LinkDeps, urls: string[]): Promise<void> {
   if (looping >= 0) throw errors.invalid({ [`urls[${looping}]`]: 'must not point to a short link domain' });
 }
 
-/** The named domain if it is configured (for this account, when there is one); else the account's default. */
+/**
+ * The named domain, if the calling account owns it; else the account's default. A customer domain
+ * carries its owner's brand, so only its owner makes links on it, whoever calls (the gateway
+ * checks the caller's token, other services pass the account they act for): another account's
+ * domain, or one named without an account, is PERMISSION_DENIED. The service's own short domain
+ * named is the same as none.
+ */
 async function pickDomain(deps: LinkDeps, accountId: string | null, requested: string | undefined): Promise<string | null> {
   if (requested) {
     const name = normalizeDomainName(requested);
+    if (name === ownDomainName(deps.settings)) return null;
     const found = await deps.domains.findByName(name);
-    if (!found || (accountId && found.accountId !== accountId)) {
-      throw errors.invalid({ domain: 'is not a configured short link domain' });
-    }
+    if (!found) throw errors.invalid({ domain: 'is not a configured short link domain' });
+    if (found.accountId !== accountId) throw errors.permissionDenied();
     return found.name;
   }
   if (!accountId) return null;

@@ -27,7 +27,7 @@ export interface Link {
   fullUrl: string;
   /** <domain base>/<code>, e.g. "https://go.example.com/aZ3kP9q". */
   shortUrl: string;
-  /** Empty when the link was made without an account (the public POST /shorten). */
+  /** Empty when the link was made without an account (POST /shorten without a customer domain). */
   accountId: string;
   /** The customer domain of the short URL; empty for the service's own short domain. */
   domain: string;
@@ -46,9 +46,16 @@ export interface Domain {
 
 export interface ShortenRequest {
   url: string;
-  /** Optional: the calling account (services such as messaging pass it; the public API cannot). */
+  /**
+   * Optional: the calling account (services such as messaging pass it; the gateway passes the
+   * account of the API token that POST /shorten carried; empty without one).
+   */
   accountId: string;
-  /** Optional: a configured customer domain (of account_id when given). */
+  /**
+   * Optional: a customer domain of account_id (PERMISSION_DENIED for another account's,
+   * INVALID_ARGUMENT for one nobody configured). The service's own short domain named here is
+   * the same as none given, and needs no account.
+   */
   domain: string;
 }
 
@@ -1584,7 +1591,8 @@ export const ShortenerServiceService = {
   /**
    * Makes a short link. INVALID_ARGUMENT names the bad field (`url` or `domain`).
    * With an account and no domain, the account's default domain is used (the service's own
-   * short domain when the account has none).
+   * short domain when the account has none). A customer domain is its owner's only:
+   * PERMISSION_DENIED when `domain` belongs to another account, or is given without account_id.
    */
   shorten: {
     path: "/feedback.shortener.v1.ShortenerService/Shorten" as const,
@@ -1667,7 +1675,8 @@ export interface ShortenerServiceServer extends UntypedServiceImplementation {
   /**
    * Makes a short link. INVALID_ARGUMENT names the bad field (`url` or `domain`).
    * With an account and no domain, the account's default domain is used (the service's own
-   * short domain when the account has none).
+   * short domain when the account has none). A customer domain is its owner's only:
+   * PERMISSION_DENIED when `domain` belongs to another account, or is given without account_id.
    */
   shorten: handleUnaryCall<ShortenRequest, ShortenResponse>;
   /**
@@ -1692,7 +1701,8 @@ export interface ShortenerServiceClient extends Client {
   /**
    * Makes a short link. INVALID_ARGUMENT names the bad field (`url` or `domain`).
    * With an account and no domain, the account's default domain is used (the service's own
-   * short domain when the account has none).
+   * short domain when the account has none). A customer domain is its owner's only:
+   * PERMISSION_DENIED when `domain` belongs to another account, or is given without account_id.
    */
   shorten(
     request: ShortenRequest,
