@@ -12,6 +12,7 @@ import { LinkResolver } from './links/link.resolver.js';
 import { buildLink } from './links/link-listener.js';
 import type { FromLinkThread, ToLinkThread } from './links/link-thread.js';
 import { shortenerPeer } from './links/links.client.js';
+import { MainThreadTokens } from './links/main-thread-tokens.js';
 import { createShortenLimiter } from './links/shorten.limiter.js';
 
 // The wiring place of the link listener's thread, started by main.ts (links/link-thread.ts).
@@ -46,6 +47,8 @@ const clicks = new ClickPublisher(producer, {
   logger,
 });
 clicks.start();
+// POST /shorten naming a customer domain checks an API token: the main thread looks it up.
+const tokens = new MainThreadTokens((m) => parent.postMessage(m), { timeoutMs: config.GRPC_DEADLINE_MS, logger });
 const link = await buildLink({
   logger,
   requestLogging: config.LOG_REQUESTS,
@@ -70,6 +73,7 @@ const link = await buildLink({
     }),
     redirectStatus: config.REDIRECT_STATUS,
     maxUrlLength: config.MAX_URL_LENGTH,
+    tokens,
   },
 });
 const closeHttp = gracefulClose(link, { graceMs: 2_000 });
@@ -90,6 +94,8 @@ parent.on('message', (m: ToLinkThread) => {
       .then((json) => parent.postMessage({ type: 'metrics', id: m.id, metrics: json } satisfies FromLinkThread));
   } else if (m.type === 'close') {
     void closeAll(logger, closers).then(() => process.exit(0));
+  } else {
+    tokens.answer(m);
   }
 });
 parent.postMessage({ type: 'listening', port: (link.server.address() as AddressInfo).port } satisfies FromLinkThread);

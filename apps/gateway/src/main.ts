@@ -99,6 +99,7 @@ const closeApi = gracefulClose(api, { graceMs: 2_000 });
 // listens before the API does, so the API's /ready answering means both listeners are up.
 const linkThread = await startLinkThread(new URL(`./link-thread.main${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
   log: (line) => stdout.write(line),
+  tokens: accounts.tokens,
   onCrash: (err) =>
     setImmediate(() => {
       throw err;

@@ -60,6 +60,7 @@ describe('errors raised before the route', () => {
         clicks: { record: () => {} },
         limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
         redirectStatus: 302,
+        tokens: { findByHash: async () => null },
       },
     });
     await link.listen({ host: '127.0.0.1', port: 0 });

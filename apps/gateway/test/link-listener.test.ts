@@ -1,4 +1,7 @@
 import { AppError, createLogger, currentContext } from '@feedback/kit-core';
+import type { ShortenRequest } from '@feedback/proto/feedback/shortener/v1/shortener';
+import type { ApiToken } from '../src/accounts/domain/account.js';
+import { hashToken, newTokenSecret } from '../src/accounts/domain/token-secret.js';
 import type { CallContext } from '../src/links/links.port.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +47,7 @@ describe('link listener', () => {
         clicks: { record: (code) => void clicked.push(code) },
         limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
         redirectStatus: 302,
+        tokens: { findByHash: async () => null },
       },
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -105,5 +109,136 @@ describe('link listener', () => {
     const text = await metrics.registry.metrics();
     const count = /http_request_duration_seconds_count\{[^}]*listener="link",method="GET",route="\/:code",status="302"\} (\d+)/.exec(text);
     expect(Number(count?.[1])).toBe(3); // the miss, the hit, the hit with a request id
+  });
+});
+
+// POST /shorten naming a customer domain: the owner's API token, checked before the body is
+// validated; the shortener (here a fake with its ownership rule) has the last word.
+describe('POST /shorten on a customer domain', () => {
+  const logger = createLogger('gateway-test', 'silent');
+  const secrets = { a: newTokenSecret('api'), b: newTokenSecret('api'), aIntegration: newTokenSecret('integration') };
+  const token = (id: string, accountId: string, kind: 'api' | 'integration', secret: string): ApiToken => ({
+    id,
+    accountId,
+    kind,
+    name: id,
+    hash: hashToken(secret),
+    createdAt: new Date(),
+    revokedAt: null,
+  });
+  const known = [
+    token('ta', 'acc-a', 'api', secrets.a),
+    token('tb', 'acc-b', 'api', secrets.b),
+    token('ti', 'acc-a', 'integration', secrets.aIntegration),
+  ];
+  const lookups: string[] = [];
+  const shortened: ShortenRequest[] = [];
+  let app: FastifyInstance;
+  let base: string;
+
+  beforeAll(async () => {
+    const shortener = {
+      resolve: async () => ({
+        link: { code: 'Known12', fullUrl: 'https://example.com/', shortUrl: '', accountId: '', domain: '', createdAt: '' },
+      }),
+      shorten: async (req: ShortenRequest) => {
+        shortened.push(req);
+        if (req.domain === 'go.a.example' && req.accountId !== 'acc-a') throw new AppError('permission_denied');
+        const host = req.domain && req.domain !== 'sho.rt' ? req.domain : 'sho.rt';
+        return {
+          link: { code: 'New12345', fullUrl: req.url, shortUrl: `https://${host}/New12345`, accountId: '', domain: '', createdAt: '' },
+        };
+      },
+    };
+    app = await buildLink({
+      logger,
+      metrics: createMetrics('gateway-test'),
+      publicUrl: 'https://sho.rt',
+      links: {
+        shortener,
+        links: new LinkResolver(shortener, null, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1_000, logger }),
+        clicks: { record: () => {} },
+        limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
+        redirectStatus: 302,
+        tokens: {
+          findByHash: async (hash) => (lookups.push(hash), known.find((t) => t.hash === hash) ?? null),
+        },
+      },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  });
+  afterAll(() => app?.close());
+
+  const post = async (body: unknown, authorization?: string) => {
+    const res = await fetch(`${base}/shorten`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  };
+  const unauthenticated = { error_message: 'Wrong authentication token', data: 'Wrong authentication token', code: 13001, errors: null };
+  const denied = { error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null };
+
+  it('needs no token without a domain or with the own domain, and reads none', async () => {
+    lookups.length = 0;
+    shortened.length = 0;
+    for (const body of [{ url: 'https://example.com/a' }, { url: 'https://example.com/b', domain: 'SHO.rt.' }]) {
+      const res = await post(body, 'Token token=whatever');
+      expect(res.status, JSON.stringify(body)).toBe(200);
+    }
+    expect(lookups).toEqual([]);
+    expect(shortened.map((r) => r.accountId)).toEqual(['', '']);
+  });
+
+  it('answers 401 without a valid token, whatever else the body holds, and calls nothing', async () => {
+    shortened.length = 0;
+    for (const authorization of [undefined, 'Token token=fbk_api_nope', `Basic ${secrets.a}`, `Token token= ${secrets.a} x`]) {
+      for (const body of [
+        { url: 'https://example.com/', domain: 'go.a.example' },
+        { domain: 'nobody.example', url: 42 },
+      ]) {
+        const res = await post(body, authorization);
+        expect(res.status, `${authorization} ${JSON.stringify(body)}`).toBe(401);
+        expect(res.json).toEqual(unauthenticated);
+      }
+    }
+    expect(shortened).toEqual([]);
+  });
+
+  it('answers 403 for a token of another kind, before calling the shortener', async () => {
+    const res = await post({ url: 'https://example.com/', domain: 'go.a.example' }, `Bearer ${secrets.aIntegration}`);
+    expect(res.status).toBe(403);
+    expect(res.json).toEqual(denied);
+    expect(shortened).toEqual([]);
+  });
+
+  it("passes the token's account to the shortener, whose refusal of another account's domain is 403", async () => {
+    const theirs = await post({ url: 'https://example.com/', domain: 'go.a.example' }, `Token token=${secrets.b}`);
+    expect(theirs.status).toBe(403);
+    expect(theirs.json).toEqual(denied);
+    const own = await post({ url: 'https://example.com/own', domain: 'go.a.example' }, `Token token= "${secrets.a}"`);
+    expect(own.status).toBe(200);
+    expect(own.json).toMatchObject({ id: 'New12345', fullUrl: 'https://example.com/own', shortUrl: 'https://go.a.example/New12345' });
+    expect(shortened.map((r) => [r.domain, r.accountId])).toEqual([
+      ['go.a.example', 'acc-b'],
+      ['go.a.example', 'acc-a'],
+    ]);
+  });
+
+  it('validates the body once the token is good (400 naming the field)', async () => {
+    const res = await post({ url: 42, domain: 'go.a.example' }, `Token token=${secrets.a}`);
+    expect(res.status).toBe(400);
+    expect(res.json.errors).toEqual({ 'body.url': 'must be string' });
+  });
+
+  it('looks no token up on redirects', async () => {
+    lookups.length = 0;
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${base}/Known12`, { redirect: 'manual', headers: { authorization: `Token token=${secrets.a}` } });
+      expect(res.status).toBe(302);
+    }
+    expect(lookups).toEqual([]);
   });
 });

@@ -74,6 +74,7 @@ describe('the OpenAPI documents', () => {
         clicks: { record: () => {} },
         limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
         redirectStatus: 302,
+        tokens: { findByHash: async () => null },
         maxUrlLength: 2048,
       },
     });
@@ -90,6 +91,12 @@ describe('the OpenAPI documents', () => {
     expect(code?.get?.responses).toHaveProperty('302');
     expect(code?.get?.responses['404']?.content).toHaveProperty(['text/html']);
     expect(code).toHaveProperty('head');
+  });
+
+  it('documents the optional API token of POST /shorten (a customer domain needs it) and its 401 and 403', () => {
+    const shorten = linkDoc.paths['/shorten']!.post!;
+    expect(shorten.security).toEqual([{}, { apiToken: [] }]);
+    expect(Object.keys(shorten.responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '429']);
   });
 
   it('declares the URL length POST /shorten enforces', async () => {

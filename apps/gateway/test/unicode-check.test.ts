@@ -44,6 +44,7 @@ describe('lone UTF-16 surrogates in a JSON body', () => {
         clicks: { record: () => {} },
         limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
         redirectStatus: 302,
+        tokens: { findByHash: async () => null },
       },
     });
     await link.listen({ host: '127.0.0.1', port: 0 });

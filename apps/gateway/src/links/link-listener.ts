@@ -47,7 +47,7 @@ export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
       description: 'POST /shorten makes a short link; GET /{code} redirects to it. Errors: {error_message, data, code, errors}.',
       serverUrl: deps.publicUrl,
     });
-    await app.register(linkRoutes(deps.links));
+    await app.register(linkRoutes({ ...deps.links, ownDomain: deps.publicUrl ? new URL(deps.publicUrl).hostname : undefined }));
   }
   return app;
 }

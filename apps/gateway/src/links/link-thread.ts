@@ -1,13 +1,20 @@
 import { once } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import type { ApiToken } from '../accounts/domain/account.js';
+import type { TokenRepository } from '../accounts/domain/ports.js';
 import type { MetricsJson } from '../http/metrics.js';
 
+/** The main thread's answer to a token lookup of the link thread: the token (null: none), or a failure. */
+export type TokenAnswer = { type: 'token'; id: number; token: ApiToken | null } | { type: 'token-failed'; id: number; error: string };
 /** What the gateway's main thread tells the link listener's thread. */
-export type ToLinkThread = { type: 'close' } | { type: 'metrics'; id: number };
-/** What the link listener's thread answers. */
+export type ToLinkThread = { type: 'close' } | { type: 'metrics'; id: number } | TokenAnswer;
+/** What the link listener's thread tells the main thread: its answers, its log lines, and token lookups. */
 export type FromLinkThread =
-  { type: 'listening'; port: number } | { type: 'metrics'; id: number; metrics: MetricsJson } | { type: 'log'; line: string };
+  | { type: 'listening'; port: number }
+  | { type: 'metrics'; id: number; metrics: MetricsJson }
+  | { type: 'log'; line: string }
+  | { type: 'token'; id: number; hash: string };
 
 export interface LinkThreadOptions {
   /**
@@ -15,6 +22,11 @@ export interface LinkThreadOptions {
    * writing buffered chunks to a pipe (a container's stdout) could interleave inside a line.
    */
   log(line: string): void;
+  /**
+   * Answers the thread's token lookups (POST /shorten naming a customer domain): the process's
+   * one token cache, so a revocation through this gateway holds on both listeners at once.
+   */
+  tokens: Pick<TokenRepository, 'findByHash'>;
   /** Called once if the thread ends while nobody closed it (a crash): the process should go down. */
   onCrash(err: Error): void;
   /** How long `metrics` waits for the thread's answer; past it the link metrics are left out. */
@@ -47,9 +59,16 @@ export async function startLinkThread(entry: URL, opts: LinkThreadOptions): Prom
   const worker = newWorker(entry);
   const waiting = new Map<number, (metrics: MetricsJson) => void>();
   // Log lines come in order on the same port as everything else, so none is lost before 'exit'.
+  const answer = (m: TokenAnswer) => worker.postMessage(m satisfies ToLinkThread);
   worker.on('message', (m: FromLinkThread) => {
     if (m.type === 'log') opts.log(m.line);
     else if (m.type === 'metrics') waiting.get(m.id)?.(m.metrics);
+    else if (m.type === 'token') {
+      opts.tokens.findByHash(m.hash).then(
+        (token) => answer({ type: 'token', id: m.id, token }),
+        (err: unknown) => answer({ type: 'token-failed', id: m.id, error: err instanceof Error ? err.message : String(err) }),
+      );
+    }
   });
   let state: 'starting' | 'running' | 'closing' | 'ended' = 'starting';
   const port = await new Promise<number>((resolve, reject) => {

@@ -1,6 +1,9 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '@feedback/kit-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate } from '../accounts/domain/authenticate.js';
+import type { TokenRepository } from '../accounts/domain/ports.js';
+import { authorizationHeader } from '../http/auth.js';
 import { ErrorBodySchema, errorResponses } from '../http/common.schemas.js';
 import type { ClientRateLimiter, ShortenPort } from './links.port.js';
 import { shortenBody, ShortenedLinkSchema } from './links.schemas.js';
@@ -14,6 +17,10 @@ export interface LinkRoutesDeps {
   redirectStatus: 301 | 302 | 303 | 307 | 308;
   /** Longest URL POST /shorten takes (the shortener's MAX_URL_LENGTH); default 2048. */
   maxUrlLength?: number;
+  /** Who holds an API token: POST /shorten naming a customer domain needs its owner's. */
+  tokens: Pick<TokenRepository, 'findByHash'>;
+  /** The service's own short domain (PUBLIC_SHORTENER_URL's host): naming it needs no token. */
+  ownDomain?: string;
 }
 
 const NOT_FOUND_PAGE =
@@ -44,22 +51,34 @@ export const linkRoutes =
       }
     };
 
+    // A customer domain carries its owner's brand: naming one needs that account's API token
+    // (docs/api.md "Short links"; the shortener checks the ownership). Only the body says whether
+    // one is named, so this runs once it is parsed but before it is validated: without the token
+    // a caller learns nothing else about its request. Without a domain no token is read at all.
+    const domainOwner = async (req: FastifyRequest) => {
+      const domain = (req.body as { domain?: unknown } | null)?.domain;
+      if (typeof domain !== 'string' || domain === '' || domain.toLowerCase().replace(/\.$/, '') === deps.ownDomain) return;
+      req.principal = await authenticate(deps.tokens, authorizationHeader(req), ['api']);
+    };
+
     app.post(
       '/shorten',
       {
         onRequest: rateLimit,
+        preValidation: domainOwner,
         schema: {
           tags: ['links'],
           summary: 'Shorten a URL',
           description:
-            'No authentication; limited per client IP (429 with Retry-After). http and https only, at most MAX_URL_LENGTH characters, never the short domain itself. The URL is kept exactly as given.',
+            "Limited per client IP (429 with Retry-After). http and https only, at most MAX_URL_LENGTH characters, never a short link domain itself. The URL is kept exactly as given. Without `domain` no token is needed; naming a customer domain needs the API token of the account that owns it (`Token token=<API_TOKEN>`): 401 without a valid one, 403 for another account's token or a token of another kind.",
+          security: [{}, { apiToken: [] }],
           body: shortenBody(deps.maxUrlLength),
-          response: { 200: ShortenedLinkSchema, ...errorResponses(400, 413, 415, 429) },
+          response: { 200: ShortenedLinkSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
         },
       },
       async (req) => {
         const { link } = await deps.shortener.shorten(
-          { url: req.body.url, domain: req.body.domain ?? '', accountId: '' },
+          { url: req.body.url, domain: req.body.domain ?? '', accountId: req.principal?.accountId ?? '' },
           { context: { requestId: req.id } },
         );
         if (!link) throw new Error('shortener answered without a link');

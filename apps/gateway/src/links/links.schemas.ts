@@ -22,7 +22,9 @@ export const shortenBody = (maxUrlLength = DEFAULT_MAX_URL_LENGTH) =>
           'The URL to shorten, kept exactly as given: an absolute http or https URL with a host, without spaces, control characters, a backslash or a user name, not pointing at a short link domain (400 naming url otherwise).',
       }),
       domain: Type.Optional(
-        DomainName("A configured customer domain to use instead of the service's own (400 naming domain when it is not one)."),
+        DomainName(
+          "A customer domain of the caller's account to use instead of the service's own; needs that account's API token (401 without, 403 for another account's domain, 400 naming domain when nobody configured it).",
+        ),
       ),
     },
     { additionalProperties: false, examples: [{ url: example.fullUrl }] },

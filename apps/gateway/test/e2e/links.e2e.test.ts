@@ -87,7 +87,6 @@ describe('bad input never gives a redirect or a 5xx, always the error shape', ()
     ['missing url', {}, json, 400, 'body.url'],
     ['url not a string', { url: 42 }, json, 400, 'body.url'],
     ['unknown field', { url: 'https://example.com', admin: true }, json, 400, 'body.admin'],
-    ['unconfigured domain', { url: 'https://example.com', domain: 'nobody.example.com' }, json, 400, 'domain'],
     ['malformed JSON', '{"url": ', json, 400, 'body'],
     ['text/plain body', 'https://example.com', { 'content-type': 'text/plain' }, 415, 'content-type'],
     ['body over 16 KiB', { url: `https://example.com/${'a'.repeat(20_000)}` }, json, 413, 'body'],
@@ -132,8 +131,12 @@ describe('customer domains', () => {
     expect(del.status).toBe(204);
   });
 
-  it('can be named in POST /shorten once configured', async () => {
-    const res = await shorten({ url: 'https://example.com/offer', domain });
+  it("can be named in POST /shorten once configured, with the owner's API token", async () => {
+    const token = (await api.admin('POST', `/accounts/${account}/tokens`, { kind: 'api', name: 'links' })).token!;
+    const res = await shorten(
+      { url: 'https://example.com/offer', domain },
+      { 'content-type': 'application/json', authorization: `Token token=${token}` },
+    );
     expect(res.status).toBe(200);
     expect(res.json.shortUrl).toBe(`https://${domain}/${res.json.id}`);
     expect((await tap(String(res.json.id))).headers.get('location')).toBe('https://example.com/offer');
@@ -161,6 +164,78 @@ describe('customer domains', () => {
     });
     expect(ghost.status).toBe(404);
     expect(ghost.json.errors).toEqual({ account_id: 'no-such-account' });
+  });
+});
+
+// A customer domain carries its owner's brand: a stranger must not point it anywhere.
+describe("POST /shorten on a customer domain needs its owner's API token", () => {
+  let A: Awaited<ReturnType<typeof api.newAccount>>;
+  let B: Awaited<ReturnType<typeof api.newAccount>>;
+  let domain: string;
+  const json = { 'content-type': 'application/json' };
+  const unauthenticated = { error_message: 'Wrong authentication token', data: 'Wrong authentication token', code: 13001, errors: null };
+  const denied = { error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null };
+
+  beforeAll(async () => {
+    [A, B] = await Promise.all([api.newAccount('brand owner'), api.newAccount('stranger')]);
+    domain = uniqueHost('brand');
+    await api.admin('POST', `/accounts/${A.id}/domains`, { domain });
+  });
+
+  it('without a token, or with a wrong or revoked one: 401 / 13001, whatever the body', async () => {
+    const revoked = await api.admin('POST', `/accounts/${A.id}/tokens`, { kind: 'api', name: 'soon revoked' });
+    await api.admin('DELETE', `/accounts/${A.id}/tokens/${revoked.id}`);
+    for (const authorization of [undefined, 'Token token=fbk_api_nope', `Token token= ${revoked.token}`, `Basic ${A.apiToken}`]) {
+      for (const body of [
+        { url: 'https://evil.example/phish', domain },
+        { url: 42, domain: 'nobody.example.com' },
+      ]) {
+        const res = await shorten(body, { ...json, ...(authorization ? { authorization } : {}) });
+        expect(res.status, `${authorization} ${JSON.stringify(body)}`).toBe(401);
+        expect(res.json).toEqual(unauthenticated);
+      }
+    }
+  });
+
+  it("with another account's API token, or the owner's integration token: 403 / 13013, and no link", async () => {
+    for (const authorization of [`Token token=${B.apiToken}`, `Token token="${B.apiToken}"`, `Bearer ${A.integrationToken}`]) {
+      const res = await shorten({ url: 'https://evil.example/phish', domain }, { ...json, authorization });
+      expect(res.status, authorization).toBe(403);
+      expect(res.json).toEqual(denied);
+    }
+  });
+
+  it("with the owner's API token (also as `Token token= <TOKEN>`): 200, the link on its domain redirects", async () => {
+    const url = `https://example.com/brand/${Date.now()}?utm=sms`;
+    for (const authorization of [`Token token=${A.apiToken}`, `Token token= ${A.apiToken}`, `Bearer ${A.apiToken}`]) {
+      const res = await shorten({ url, domain: domain.toUpperCase() }, { ...json, authorization });
+      expect(res.status, authorization).toBe(200);
+      expect(res.json.shortUrl).toBe(`https://${domain}/${res.json.id}`);
+      const hop = await tap(String(res.json.id));
+      expect(hop.status).toBe(302);
+      expect(hop.headers.get('location')).toBe(url);
+      const stats = await api.request('GET', `/admin/v1/links/${res.json.id}`, { headers: adminHeaders });
+      expect(stats.json).toMatchObject({ account_id: A.id, domain, full_url: url });
+    }
+  });
+
+  it('a domain nobody configured, with a valid API token: 400 naming domain', async () => {
+    const res = await shorten(
+      { url: 'https://example.com/', domain: uniqueHost('nobody') },
+      { ...json, authorization: `Token token=${A.apiToken}` },
+    );
+    expect(res.status).toBe(400);
+    expect(res.json.errors).toEqual({ domain: 'is not a configured short link domain' });
+  });
+
+  it('without a domain no token is needed, and a token sent along is not read', async () => {
+    for (const headers of [json, { ...json, authorization: 'Token token=fbk_api_nope' }]) {
+      const res = await shorten({ url: 'https://example.com/public' }, headers);
+      expect(res.status).toBe(200);
+      expect(res.json.shortUrl).toBe(`${base}/${res.json.id}`);
+      const stats = await api.request('GET', `/admin/v1/links/${res.json.id}`, { headers: adminHeaders });
+      expect(stats.json).toMatchObject({ account_id: null, domain: null });
+    }
   });
 });
 
