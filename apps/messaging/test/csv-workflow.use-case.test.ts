@@ -2,9 +2,9 @@ import { createLogger } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
 import { csvRecords } from '../src/adapters/csv/csv-records.js';
 import { runCsvWorkflow, type CsvWorkflowDeps } from '../src/domain/csv-workflow.use-case.js';
-import type { CsvImport, DirectoryBinding } from '../src/domain/directory-binding.js';
-import type { BindingRepository, ClaimedFile, CsvImportLog, WorkflowFiles } from '../src/domain/ports.js';
-import { MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
+import type { CsvImport } from '../src/domain/directory-binding.js';
+import type { ClaimedFile, CsvImportLog, WorkflowFiles } from '../src/domain/ports.js';
+import { MemoryBindings, MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
 
 const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
 
@@ -62,11 +62,7 @@ async function setup() {
     messageTemplate: '{{link}}',
     createdAt: new Date(),
   });
-  const bindings = new Map<string, DirectoryBinding>();
-  const bindingRepo: BindingRepository = {
-    upsert: async (b) => (bindings.set(`${b.directoryId}/${b.fileName}`, b), b),
-    find: async (d, n) => bindings.get(`${d}/${n}`) ?? null,
-  };
+  const bindingRepo = new MemoryBindings();
   await bindingRepo.upsert({
     accountId: 'acc-1',
     campaignId: CAMPAIGN,

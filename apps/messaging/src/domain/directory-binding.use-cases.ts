@@ -23,14 +23,9 @@ export interface BindCommand {
  * files. Binding the same directory and name again moves it to the new campaign.
  */
 export async function bindDirectory(deps: BindDeps, cmd: BindCommand): Promise<DirectoryBinding> {
-  const fileName = (cmd.fileName ?? '').trim() || DEFAULT_BOUND_FILE_NAME;
-  // The file service's own rules (sanitizeFilename) decide the rest when a file arrives.
-  if (fileName.length > 255 || /[/\\\p{Cc}]/u.test(fileName) || fileName === '.' || fileName === '..') {
-    throw errors.invalid({ file_name: 'must be a file name of at most 255 characters, without path separators or control characters' });
-  }
+  const fileName = boundFileName(cmd.fileName);
   if (!cmd.directoryId) throw errors.invalid({ directory_id: 'is required' });
-  const campaign = await deps.campaigns.findById(cmd.accountId, cmd.campaignId);
-  if (!campaign) throw errors.notFound('campaign_id', cmd.campaignId);
+  const campaign = await ownCampaign(deps, cmd.accountId, cmd.campaignId);
   if (!(await deps.files.directoryExists(cmd.accountId, cmd.directoryId))) throw errors.notFound('directory_id', cmd.directoryId);
   const now = deps.clock.now();
   return deps.bindings.upsert({
@@ -41,4 +36,36 @@ export async function bindDirectory(deps: BindDeps, cmd: BindCommand): Promise<D
     createdAt: now,
     updatedAt: now,
   });
+}
+
+/** The campaign's bindings, newest first; another account's campaign reads as missing. */
+export async function listBindings(
+  deps: Pick<BindDeps, 'campaigns' | 'bindings'>,
+  q: { accountId: string; campaignId: string },
+): Promise<DirectoryBinding[]> {
+  const campaign = await ownCampaign(deps, q.accountId, q.campaignId);
+  return deps.bindings.listByCampaign(q.accountId, campaign.id);
+}
+
+/** Unbinds a directory's file name from the campaign: later uploads of it make no sharing. */
+export async function unbindDirectory(deps: Pick<BindDeps, 'campaigns' | 'bindings'>, cmd: BindCommand): Promise<void> {
+  const fileName = boundFileName(cmd.fileName);
+  const campaign = await ownCampaign(deps, cmd.accountId, cmd.campaignId);
+  const removed = await deps.bindings.remove({ accountId: cmd.accountId, campaignId: campaign.id, directoryId: cmd.directoryId, fileName });
+  if (!removed) throw errors.notFound('directory_id', cmd.directoryId);
+}
+
+/** Empty or absent: customers.csv. The file service's own rules (sanitizeFilename) decide the rest when a file arrives. */
+function boundFileName(given: string | undefined): string {
+  const fileName = (given ?? '').trim() || DEFAULT_BOUND_FILE_NAME;
+  if (fileName.length > 255 || /[/\\\p{Cc}]/u.test(fileName) || fileName === '.' || fileName === '..') {
+    throw errors.invalid({ file_name: 'must be a file name of at most 255 characters, without path separators or control characters' });
+  }
+  return fileName;
+}
+
+async function ownCampaign(deps: Pick<BindDeps, 'campaigns'>, accountId: string, campaignId: string) {
+  const campaign = await deps.campaigns.findById(accountId, campaignId);
+  if (!campaign) throw errors.notFound('campaign_id', campaignId);
+  return campaign;
 }

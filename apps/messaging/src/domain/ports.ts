@@ -207,6 +207,10 @@ export interface BindingRepository {
   /** One binding per directory and file name: a second bind replaces the campaign. */
   upsert(b: DirectoryBinding): Promise<DirectoryBinding>;
   find(directoryId: string, fileName: string): Promise<DirectoryBinding | null>;
+  /** The campaign's bindings, newest first. */
+  listByCampaign(accountId: string, campaignId: string): Promise<DirectoryBinding[]>;
+  /** Removes the campaign's binding of the directory and name; false when it has none. */
+  remove(b: Pick<DirectoryBinding, 'accountId' | 'campaignId' | 'directoryId' | 'fileName'>): Promise<boolean>;
 }
 
 export interface CsvImportLog {

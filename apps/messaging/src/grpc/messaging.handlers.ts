@@ -2,7 +2,7 @@ import { unary } from '@feedback/kit-grpc';
 import type { AcceptGate } from '../adapters/accept-gate.js';
 import type { MessagingServiceServer } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { createCampaign, type CampaignDeps } from '../domain/campaign.use-cases.js';
-import { bindDirectory, type BindDeps } from '../domain/directory-binding.use-cases.js';
+import { bindDirectory, listBindings, unbindDirectory, type BindDeps } from '../domain/directory-binding.use-cases.js';
 import { listOutbox } from '../domain/outbox.use-cases.js';
 import type { MessageRepository, OutboxReader } from '../domain/ports.js';
 import { getSharingStatus } from '../domain/sharing-status.use-cases.js';
@@ -64,5 +64,10 @@ export function messagingHandlers(deps: MessagingHandlerDeps, gate: AcceptGate):
       };
     }),
     bindDirectory: unary(async (req) => ({ binding: bindingMessage(await bindDirectory(deps, req)) })),
+    listDirectoryBindings: unary(async (req) => ({ bindings: (await listBindings(deps, req)).map(bindingMessage) })),
+    unbindDirectory: unary(async (req) => {
+      await unbindDirectory(deps, req);
+      return {};
+    }),
   };
 }

@@ -1,4 +1,6 @@
+import type { DirectoryBinding } from '../../src/domain/directory-binding.js';
 import type {
+  BindingRepository,
   BulkMessageRepository,
   CampaignRepository,
   DispatchPublisher,
@@ -127,5 +129,30 @@ export class ScriptedProvider implements SmsProvider {
     const r = this.results[Math.min(this.calls.length - 1, this.results.length - 1)]!;
     if (r instanceof Error) throw r;
     return r;
+  }
+}
+
+/** One binding per directory and file name, as the unique index makes it. */
+export class MemoryBindings implements BindingRepository {
+  readonly items = new Map<string, DirectoryBinding>();
+  async upsert(b: DirectoryBinding) {
+    const key = `${b.directoryId}/${b.fileName}`;
+    const kept = { ...b, createdAt: this.items.get(key)?.createdAt ?? b.createdAt };
+    this.items.set(key, kept);
+    return kept;
+  }
+  async find(directoryId: string, fileName: string) {
+    return this.items.get(`${directoryId}/${fileName}`) ?? null;
+  }
+  async listByCampaign(accountId: string, campaignId: string) {
+    return [...this.items.values()]
+      .filter((b) => b.accountId === accountId && b.campaignId === campaignId)
+      .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
+  }
+  async remove(b: Pick<DirectoryBinding, 'accountId' | 'campaignId' | 'directoryId' | 'fileName'>) {
+    const key = `${b.directoryId}/${b.fileName}`;
+    const found = this.items.get(key);
+    if (!found || found.accountId !== b.accountId || found.campaignId !== b.campaignId) return false;
+    return this.items.delete(key);
   }
 }

@@ -3,6 +3,8 @@ import type { AccountRepository, NodeRepository } from '../../accounts/domain/po
 import type { ApiFeature } from '../../http/api-feature.js';
 import type { IdempotencyKeys } from './idempotency-keys.repository.js';
 import type { SharingLimiter } from './sharing-limit.hook.js';
+import { directoryBindingsAdminRoutes } from './directory-bindings-admin.routes.js';
+import { DirectoryBindingSchema } from './directory-bindings.schemas.js';
 import { sharingsRoutes } from './sharings.routes.js';
 import { smsAdminRoutes } from './sms-admin.routes.js';
 import type { SmsPort } from './sms.port.js';
@@ -24,12 +26,15 @@ export interface SmsFeatureDeps {
   disabledAccounts?: readonly string[];
 }
 
-/** SMS sharing (docs/api.md "SMS sharing") with its status, and the admin side: campaigns and the outbox. */
+/** SMS sharing (docs/api.md "SMS sharing") with its status, and the admin side: campaigns, the outbox, CSV workflow bindings. */
 export function smsFeature(deps: SmsFeatureDeps): ApiFeature {
   const disabledAccounts = new Set(deps.disabledAccounts ?? []);
   return {
-    schemas: smsSchemas,
+    schemas: [...smsSchemas, DirectoryBindingSchema],
     routes: (ctx) => sharingsRoutes({ ...deps, ...ctx, disabledAccounts }),
-    adminRoutes: smsAdminRoutes(deps),
+    async adminRoutes(app) {
+      await app.register(smsAdminRoutes(deps));
+      await app.register(directoryBindingsAdminRoutes(deps));
+    },
   };
 }

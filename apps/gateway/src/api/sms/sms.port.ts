@@ -1,14 +1,20 @@
 import type {
+  BindDirectoryRequest,
+  BindDirectoryResponse,
   CreateSmsCampaignRequest,
   CreateSmsCampaignResponse,
   CreateSmsSharingRequest,
   CreateSmsSharingResponse,
   GetSmsSharingRequest,
   GetSmsSharingResponse,
+  ListDirectoryBindingsRequest,
+  ListDirectoryBindingsResponse,
   ListSmsCampaignsRequest,
   ListSmsCampaignsResponse,
   ListSmsMessagesRequest,
   ListSmsMessagesResponse,
+  UnbindDirectoryRequest,
+  UnbindDirectoryResponse,
 } from '@feedback/proto/feedback/messaging/v1/messaging';
 
 /** What the SMS routes need from the messaging service. */
@@ -18,4 +24,7 @@ export interface SmsPort {
   createSmsSharing(req: CreateSmsSharingRequest, opts?: { deadlineMs?: number }): Promise<CreateSmsSharingResponse>;
   getSmsSharing(req: GetSmsSharingRequest): Promise<GetSmsSharingResponse>;
   listSmsMessages(req: ListSmsMessagesRequest): Promise<ListSmsMessagesResponse>;
+  bindDirectory(req: BindDirectoryRequest): Promise<BindDirectoryResponse>;
+  listDirectoryBindings(req: ListDirectoryBindingsRequest): Promise<ListDirectoryBindingsResponse>;
+  unbindDirectory(req: UnbindDirectoryRequest): Promise<UnbindDirectoryResponse>;
 }

@@ -34,6 +34,22 @@ export class MongoBindingRepository implements BindingRepository {
     const doc = await this.docs.findOne({ directory_id: directoryId, file_name: fileName });
     return doc ? toBinding(doc) : null;
   }
+
+  async listByCampaign(accountId: string, campaignId: string): Promise<DirectoryBinding[]> {
+    const docs = await this.docs.find({ account_id: accountId, campaign_id: campaignId }).sort({ updated_at: -1 }).limit(1_000).toArray();
+    return docs.map(toBinding);
+  }
+
+  async remove(b: Pick<DirectoryBinding, 'accountId' | 'campaignId' | 'directoryId' | 'fileName'>): Promise<boolean> {
+    // The account and campaign in the filter: another campaign's binding of the same name stays.
+    const res = await this.docs.deleteOne({
+      directory_id: b.directoryId,
+      file_name: b.fileName,
+      account_id: b.accountId,
+      campaign_id: b.campaignId,
+    });
+    return res.deletedCount === 1;
+  }
 }
 
 function toBinding(d: BindingDoc): DirectoryBinding {

@@ -186,6 +186,26 @@ export interface BindDirectoryResponse {
   binding?: DirectoryBinding | undefined;
 }
 
+export interface ListDirectoryBindingsRequest {
+  accountId: string;
+  campaignId: string;
+}
+
+export interface ListDirectoryBindingsResponse {
+  bindings: DirectoryBinding[];
+}
+
+export interface UnbindDirectoryRequest {
+  accountId: string;
+  campaignId: string;
+  directoryId: string;
+  /** Empty means customers.csv. */
+  fileName: string;
+}
+
+export interface UnbindDirectoryResponse {
+}
+
 /** Kafka topic sms.dispatch, keyed by phone: one recipient of a sharing. */
 export interface SmsDispatch {
   sharingId: string;
@@ -2850,6 +2870,357 @@ export const BindDirectoryResponse: MessageFns<BindDirectoryResponse> = {
   },
 };
 
+function createBaseListDirectoryBindingsRequest(): ListDirectoryBindingsRequest {
+  return { accountId: "", campaignId: "" };
+}
+
+export const ListDirectoryBindingsRequest: MessageFns<ListDirectoryBindingsRequest> = {
+  encode(message: ListDirectoryBindingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.campaignId !== "") {
+      writer.uint32(18).string(message.campaignId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDirectoryBindingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDirectoryBindingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDirectoryBindingsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListDirectoryBindingsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDirectoryBindingsRequest>, I>>(base?: I): ListDirectoryBindingsRequest {
+    return ListDirectoryBindingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDirectoryBindingsRequest>, I>>(object: I): ListDirectoryBindingsRequest {
+    const message = createBaseListDirectoryBindingsRequest();
+    message.accountId = object.accountId ?? "";
+    message.campaignId = object.campaignId ?? "";
+    return message;
+  },
+};
+
+function createBaseListDirectoryBindingsResponse(): ListDirectoryBindingsResponse {
+  return { bindings: [] };
+}
+
+export const ListDirectoryBindingsResponse: MessageFns<ListDirectoryBindingsResponse> = {
+  encode(message: ListDirectoryBindingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.bindings) {
+      DirectoryBinding.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDirectoryBindingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDirectoryBindingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.bindings.push(DirectoryBinding.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDirectoryBindingsResponse {
+    return {
+      bindings: globalThis.Array.isArray(object?.bindings)
+        ? object.bindings.map((e: any) => DirectoryBinding.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListDirectoryBindingsResponse): unknown {
+    const obj: any = {};
+    if (message.bindings?.length) {
+      obj.bindings = message.bindings.map((e) => DirectoryBinding.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDirectoryBindingsResponse>, I>>(base?: I): ListDirectoryBindingsResponse {
+    return ListDirectoryBindingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDirectoryBindingsResponse>, I>>(
+    object: I,
+  ): ListDirectoryBindingsResponse {
+    const message = createBaseListDirectoryBindingsResponse();
+    message.bindings = object.bindings?.map((e) => DirectoryBinding.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUnbindDirectoryRequest(): UnbindDirectoryRequest {
+  return { accountId: "", campaignId: "", directoryId: "", fileName: "" };
+}
+
+export const UnbindDirectoryRequest: MessageFns<UnbindDirectoryRequest> = {
+  encode(message: UnbindDirectoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.campaignId !== "") {
+      writer.uint32(18).string(message.campaignId);
+    }
+    if (message.directoryId !== "") {
+      writer.uint32(26).string(message.directoryId);
+    }
+    if (message.fileName !== "") {
+      writer.uint32(34).string(message.fileName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnbindDirectoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnbindDirectoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.directoryId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fileName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnbindDirectoryRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      directoryId: isSet(object.directoryId)
+        ? globalThis.String(object.directoryId)
+        : isSet(object.directory_id)
+        ? globalThis.String(object.directory_id)
+        : "",
+      fileName: isSet(object.fileName)
+        ? globalThis.String(object.fileName)
+        : isSet(object.file_name)
+        ? globalThis.String(object.file_name)
+        : "",
+    };
+  },
+
+  toJSON(message: UnbindDirectoryRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.directoryId !== "") {
+      obj.directoryId = message.directoryId;
+    }
+    if (message.fileName !== "") {
+      obj.fileName = message.fileName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnbindDirectoryRequest>, I>>(base?: I): UnbindDirectoryRequest {
+    return UnbindDirectoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnbindDirectoryRequest>, I>>(object: I): UnbindDirectoryRequest {
+    const message = createBaseUnbindDirectoryRequest();
+    message.accountId = object.accountId ?? "";
+    message.campaignId = object.campaignId ?? "";
+    message.directoryId = object.directoryId ?? "";
+    message.fileName = object.fileName ?? "";
+    return message;
+  },
+};
+
+function createBaseUnbindDirectoryResponse(): UnbindDirectoryResponse {
+  return {};
+}
+
+export const UnbindDirectoryResponse: MessageFns<UnbindDirectoryResponse> = {
+  encode(_: UnbindDirectoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnbindDirectoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnbindDirectoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): UnbindDirectoryResponse {
+    return {};
+  },
+
+  toJSON(_: UnbindDirectoryResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnbindDirectoryResponse>, I>>(base?: I): UnbindDirectoryResponse {
+    return UnbindDirectoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnbindDirectoryResponse>, I>>(_: I): UnbindDirectoryResponse {
+    const message = createBaseUnbindDirectoryResponse();
+    return message;
+  },
+};
+
 function createBaseSmsDispatch(): SmsDispatch {
   return {
     sharingId: "",
@@ -3574,6 +3945,33 @@ export const MessagingServiceService = {
       Buffer.from(BindDirectoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): BindDirectoryResponse => BindDirectoryResponse.decode(value),
   },
+  /** A campaign's directory bindings, newest first. NOT_FOUND (campaign_id). */
+  listDirectoryBindings: {
+    path: "/feedback.messaging.v1.MessagingService/ListDirectoryBindings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListDirectoryBindingsRequest): Buffer =>
+      Buffer.from(ListDirectoryBindingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListDirectoryBindingsRequest => ListDirectoryBindingsRequest.decode(value),
+    responseSerialize: (value: ListDirectoryBindingsResponse): Buffer =>
+      Buffer.from(ListDirectoryBindingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDirectoryBindingsResponse => ListDirectoryBindingsResponse.decode(value),
+  },
+  /**
+   * Removes the binding of a directory's file name to the campaign: later uploads of that name
+   * make no sharing. NOT_FOUND (campaign_id; directory_id when the campaign has no such binding).
+   */
+  unbindDirectory: {
+    path: "/feedback.messaging.v1.MessagingService/UnbindDirectory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UnbindDirectoryRequest): Buffer =>
+      Buffer.from(UnbindDirectoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UnbindDirectoryRequest => UnbindDirectoryRequest.decode(value),
+    responseSerialize: (value: UnbindDirectoryResponse): Buffer =>
+      Buffer.from(UnbindDirectoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UnbindDirectoryResponse => UnbindDirectoryResponse.decode(value),
+  },
 } as const;
 
 export interface MessagingServiceServer extends UntypedServiceImplementation {
@@ -3605,6 +4003,13 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
    * directory_id of another account or none); INVALID_ARGUMENT (file_name, directory_id).
    */
   bindDirectory: handleUnaryCall<BindDirectoryRequest, BindDirectoryResponse>;
+  /** A campaign's directory bindings, newest first. NOT_FOUND (campaign_id). */
+  listDirectoryBindings: handleUnaryCall<ListDirectoryBindingsRequest, ListDirectoryBindingsResponse>;
+  /**
+   * Removes the binding of a directory's file name to the campaign: later uploads of that name
+   * make no sharing. NOT_FOUND (campaign_id; directory_id when the campaign has no such binding).
+   */
+  unbindDirectory: handleUnaryCall<UnbindDirectoryRequest, UnbindDirectoryResponse>;
 }
 
 export interface MessagingServiceClient extends Client {
@@ -3719,6 +4124,41 @@ export interface MessagingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BindDirectoryResponse) => void,
+  ): ClientUnaryCall;
+  /** A campaign's directory bindings, newest first. NOT_FOUND (campaign_id). */
+  listDirectoryBindings(
+    request: ListDirectoryBindingsRequest,
+    callback: (error: ServiceError | null, response: ListDirectoryBindingsResponse) => void,
+  ): ClientUnaryCall;
+  listDirectoryBindings(
+    request: ListDirectoryBindingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListDirectoryBindingsResponse) => void,
+  ): ClientUnaryCall;
+  listDirectoryBindings(
+    request: ListDirectoryBindingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListDirectoryBindingsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Removes the binding of a directory's file name to the campaign: later uploads of that name
+   * make no sharing. NOT_FOUND (campaign_id; directory_id when the campaign has no such binding).
+   */
+  unbindDirectory(
+    request: UnbindDirectoryRequest,
+    callback: (error: ServiceError | null, response: UnbindDirectoryResponse) => void,
+  ): ClientUnaryCall;
+  unbindDirectory(
+    request: UnbindDirectoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UnbindDirectoryResponse) => void,
+  ): ClientUnaryCall;
+  unbindDirectory(
+    request: UnbindDirectoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UnbindDirectoryResponse) => void,
   ): ClientUnaryCall;
 }
 
