@@ -1,3 +1,4 @@
+import { errors } from '@feedback/kit-core';
 import { unary } from '@feedback/kit-grpc';
 import type { AcceptGate } from '../adapters/accept-gate.js';
 import type { MessagingServiceServer } from '@feedback/proto/feedback/messaging/v1/messaging';
@@ -69,5 +70,9 @@ export function messagingHandlers(deps: MessagingHandlerDeps, gate: AcceptGate):
       await unbindDirectory(deps, req);
       return {};
     }),
+    // Account SMS providers: the use cases follow in the next commit.
+    putSmsProvider: unary(() => Promise.reject(errors.unavailable('Account SMS providers are not available yet'))),
+    getSmsProvider: unary(() => Promise.reject(errors.unavailable('Account SMS providers are not available yet'))),
+    deleteSmsProvider: unary(() => Promise.reject(errors.unavailable('Account SMS providers are not available yet'))),
   };
 }

@@ -206,6 +206,39 @@ export interface UnbindDirectoryRequest {
 export interface UnbindDirectoryResponse {
 }
 
+export interface PutSmsProviderRequest {
+  accountId: string;
+  /** The provider as JSON: SMS_HTTP_PROVIDER's fields plus sender. Never logged. */
+  configJson: string;
+}
+
+export interface GetSmsProviderRequest {
+  accountId: string;
+}
+
+/** An account's provider as it may be shown. */
+export interface SmsProvider {
+  /** The stored provider as JSON, defaults filled in, credentials masked. */
+  configJson: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PutSmsProviderResponse {
+  provider?: SmsProvider | undefined;
+}
+
+export interface GetSmsProviderResponse {
+  provider?: SmsProvider | undefined;
+}
+
+export interface DeleteSmsProviderRequest {
+  accountId: string;
+}
+
+export interface DeleteSmsProviderResponse {
+}
+
 /** Kafka topic sms.dispatch, keyed by phone: one recipient of a sharing. */
 export interface SmsDispatch {
   sharingId: string;
@@ -3221,6 +3254,548 @@ export const UnbindDirectoryResponse: MessageFns<UnbindDirectoryResponse> = {
   },
 };
 
+function createBasePutSmsProviderRequest(): PutSmsProviderRequest {
+  return { accountId: "", configJson: "" };
+}
+
+export const PutSmsProviderRequest: MessageFns<PutSmsProviderRequest> = {
+  encode(message: PutSmsProviderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.configJson !== "") {
+      writer.uint32(18).string(message.configJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutSmsProviderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutSmsProviderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.configJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutSmsProviderRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      configJson: isSet(object.configJson)
+        ? globalThis.String(object.configJson)
+        : isSet(object.config_json)
+        ? globalThis.String(object.config_json)
+        : "",
+    };
+  },
+
+  toJSON(message: PutSmsProviderRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.configJson !== "") {
+      obj.configJson = message.configJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PutSmsProviderRequest>, I>>(base?: I): PutSmsProviderRequest {
+    return PutSmsProviderRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PutSmsProviderRequest>, I>>(object: I): PutSmsProviderRequest {
+    const message = createBasePutSmsProviderRequest();
+    message.accountId = object.accountId ?? "";
+    message.configJson = object.configJson ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSmsProviderRequest(): GetSmsProviderRequest {
+  return { accountId: "" };
+}
+
+export const GetSmsProviderRequest: MessageFns<GetSmsProviderRequest> = {
+  encode(message: GetSmsProviderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSmsProviderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSmsProviderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSmsProviderRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetSmsProviderRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSmsProviderRequest>, I>>(base?: I): GetSmsProviderRequest {
+    return GetSmsProviderRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSmsProviderRequest>, I>>(object: I): GetSmsProviderRequest {
+    const message = createBaseGetSmsProviderRequest();
+    message.accountId = object.accountId ?? "";
+    return message;
+  },
+};
+
+function createBaseSmsProvider(): SmsProvider {
+  return { configJson: "", createdAt: "", updatedAt: "" };
+}
+
+export const SmsProvider: MessageFns<SmsProvider> = {
+  encode(message: SmsProvider, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.configJson !== "") {
+      writer.uint32(10).string(message.configJson);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(18).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(26).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SmsProvider {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSmsProvider();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.configJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SmsProvider {
+    return {
+      configJson: isSet(object.configJson)
+        ? globalThis.String(object.configJson)
+        : isSet(object.config_json)
+        ? globalThis.String(object.config_json)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: SmsProvider): unknown {
+    const obj: any = {};
+    if (message.configJson !== "") {
+      obj.configJson = message.configJson;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SmsProvider>, I>>(base?: I): SmsProvider {
+    return SmsProvider.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SmsProvider>, I>>(object: I): SmsProvider {
+    const message = createBaseSmsProvider();
+    message.configJson = object.configJson ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBasePutSmsProviderResponse(): PutSmsProviderResponse {
+  return { provider: undefined };
+}
+
+export const PutSmsProviderResponse: MessageFns<PutSmsProviderResponse> = {
+  encode(message: PutSmsProviderResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== undefined) {
+      SmsProvider.encode(message.provider, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutSmsProviderResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutSmsProviderResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = SmsProvider.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutSmsProviderResponse {
+    return { provider: isSet(object.provider) ? SmsProvider.fromJSON(object.provider) : undefined };
+  },
+
+  toJSON(message: PutSmsProviderResponse): unknown {
+    const obj: any = {};
+    if (message.provider !== undefined) {
+      obj.provider = SmsProvider.toJSON(message.provider);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PutSmsProviderResponse>, I>>(base?: I): PutSmsProviderResponse {
+    return PutSmsProviderResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PutSmsProviderResponse>, I>>(object: I): PutSmsProviderResponse {
+    const message = createBasePutSmsProviderResponse();
+    message.provider = (object.provider !== undefined && object.provider !== null)
+      ? SmsProvider.fromPartial(object.provider)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSmsProviderResponse(): GetSmsProviderResponse {
+  return { provider: undefined };
+}
+
+export const GetSmsProviderResponse: MessageFns<GetSmsProviderResponse> = {
+  encode(message: GetSmsProviderResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== undefined) {
+      SmsProvider.encode(message.provider, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSmsProviderResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSmsProviderResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = SmsProvider.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSmsProviderResponse {
+    return { provider: isSet(object.provider) ? SmsProvider.fromJSON(object.provider) : undefined };
+  },
+
+  toJSON(message: GetSmsProviderResponse): unknown {
+    const obj: any = {};
+    if (message.provider !== undefined) {
+      obj.provider = SmsProvider.toJSON(message.provider);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSmsProviderResponse>, I>>(base?: I): GetSmsProviderResponse {
+    return GetSmsProviderResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSmsProviderResponse>, I>>(object: I): GetSmsProviderResponse {
+    const message = createBaseGetSmsProviderResponse();
+    message.provider = (object.provider !== undefined && object.provider !== null)
+      ? SmsProvider.fromPartial(object.provider)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteSmsProviderRequest(): DeleteSmsProviderRequest {
+  return { accountId: "" };
+}
+
+export const DeleteSmsProviderRequest: MessageFns<DeleteSmsProviderRequest> = {
+  encode(message: DeleteSmsProviderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteSmsProviderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteSmsProviderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteSmsProviderRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteSmsProviderRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteSmsProviderRequest>, I>>(base?: I): DeleteSmsProviderRequest {
+    return DeleteSmsProviderRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteSmsProviderRequest>, I>>(object: I): DeleteSmsProviderRequest {
+    const message = createBaseDeleteSmsProviderRequest();
+    message.accountId = object.accountId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteSmsProviderResponse(): DeleteSmsProviderResponse {
+  return {};
+}
+
+export const DeleteSmsProviderResponse: MessageFns<DeleteSmsProviderResponse> = {
+  encode(_: DeleteSmsProviderResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteSmsProviderResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteSmsProviderResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteSmsProviderResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteSmsProviderResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteSmsProviderResponse>, I>>(base?: I): DeleteSmsProviderResponse {
+    return DeleteSmsProviderResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteSmsProviderResponse>, I>>(_: I): DeleteSmsProviderResponse {
+    const message = createBaseDeleteSmsProviderResponse();
+    return message;
+  },
+};
+
 function createBaseSmsDispatch(): SmsDispatch {
   return {
     sharingId: "",
@@ -3972,6 +4547,54 @@ export const MessagingServiceService = {
       Buffer.from(UnbindDirectoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UnbindDirectoryResponse => UnbindDirectoryResponse.decode(value),
   },
+  /**
+   * Sets the account's own SMS provider (apps/messaging/README.md "Account providers"): the JSON
+   * of SMS_HTTP_PROVIDER plus `sender` (the {sender} placeholder), validated as strictly and
+   * stored encrypted; the account's SMS then go through it instead of the deployment's provider.
+   * Answers it masked. INVALID_ARGUMENT names the field (url, query.to, sender, ...);
+   * UNAVAILABLE when the deployment has no SMS_PROVIDER_SECRETS_KEY (nothing is stored).
+   */
+  putSmsProvider: {
+    path: "/feedback.messaging.v1.MessagingService/PutSmsProvider" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PutSmsProviderRequest): Buffer =>
+      Buffer.from(PutSmsProviderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PutSmsProviderRequest => PutSmsProviderRequest.decode(value),
+    responseSerialize: (value: PutSmsProviderResponse): Buffer =>
+      Buffer.from(PutSmsProviderResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PutSmsProviderResponse => PutSmsProviderResponse.decode(value),
+  },
+  /**
+   * The account's own provider, masked (every literal value of url credentials, query, headers
+   * and body replaced by ****). NOT_FOUND (sms_provider) when it has none.
+   */
+  getSmsProvider: {
+    path: "/feedback.messaging.v1.MessagingService/GetSmsProvider" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSmsProviderRequest): Buffer =>
+      Buffer.from(GetSmsProviderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSmsProviderRequest => GetSmsProviderRequest.decode(value),
+    responseSerialize: (value: GetSmsProviderResponse): Buffer =>
+      Buffer.from(GetSmsProviderResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSmsProviderResponse => GetSmsProviderResponse.decode(value),
+  },
+  /**
+   * Removes the account's own provider: its SMS go through the deployment's provider again.
+   * NOT_FOUND (sms_provider) when it has none.
+   */
+  deleteSmsProvider: {
+    path: "/feedback.messaging.v1.MessagingService/DeleteSmsProvider" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteSmsProviderRequest): Buffer =>
+      Buffer.from(DeleteSmsProviderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteSmsProviderRequest => DeleteSmsProviderRequest.decode(value),
+    responseSerialize: (value: DeleteSmsProviderResponse): Buffer =>
+      Buffer.from(DeleteSmsProviderResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteSmsProviderResponse => DeleteSmsProviderResponse.decode(value),
+  },
 } as const;
 
 export interface MessagingServiceServer extends UntypedServiceImplementation {
@@ -4010,6 +4633,24 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
    * make no sharing. NOT_FOUND (campaign_id; directory_id when the campaign has no such binding).
    */
   unbindDirectory: handleUnaryCall<UnbindDirectoryRequest, UnbindDirectoryResponse>;
+  /**
+   * Sets the account's own SMS provider (apps/messaging/README.md "Account providers"): the JSON
+   * of SMS_HTTP_PROVIDER plus `sender` (the {sender} placeholder), validated as strictly and
+   * stored encrypted; the account's SMS then go through it instead of the deployment's provider.
+   * Answers it masked. INVALID_ARGUMENT names the field (url, query.to, sender, ...);
+   * UNAVAILABLE when the deployment has no SMS_PROVIDER_SECRETS_KEY (nothing is stored).
+   */
+  putSmsProvider: handleUnaryCall<PutSmsProviderRequest, PutSmsProviderResponse>;
+  /**
+   * The account's own provider, masked (every literal value of url credentials, query, headers
+   * and body replaced by ****). NOT_FOUND (sms_provider) when it has none.
+   */
+  getSmsProvider: handleUnaryCall<GetSmsProviderRequest, GetSmsProviderResponse>;
+  /**
+   * Removes the account's own provider: its SMS go through the deployment's provider again.
+   * NOT_FOUND (sms_provider) when it has none.
+   */
+  deleteSmsProvider: handleUnaryCall<DeleteSmsProviderRequest, DeleteSmsProviderResponse>;
 }
 
 export interface MessagingServiceClient extends Client {
@@ -4159,6 +4800,66 @@ export interface MessagingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UnbindDirectoryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sets the account's own SMS provider (apps/messaging/README.md "Account providers"): the JSON
+   * of SMS_HTTP_PROVIDER plus `sender` (the {sender} placeholder), validated as strictly and
+   * stored encrypted; the account's SMS then go through it instead of the deployment's provider.
+   * Answers it masked. INVALID_ARGUMENT names the field (url, query.to, sender, ...);
+   * UNAVAILABLE when the deployment has no SMS_PROVIDER_SECRETS_KEY (nothing is stored).
+   */
+  putSmsProvider(
+    request: PutSmsProviderRequest,
+    callback: (error: ServiceError | null, response: PutSmsProviderResponse) => void,
+  ): ClientUnaryCall;
+  putSmsProvider(
+    request: PutSmsProviderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PutSmsProviderResponse) => void,
+  ): ClientUnaryCall;
+  putSmsProvider(
+    request: PutSmsProviderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PutSmsProviderResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The account's own provider, masked (every literal value of url credentials, query, headers
+   * and body replaced by ****). NOT_FOUND (sms_provider) when it has none.
+   */
+  getSmsProvider(
+    request: GetSmsProviderRequest,
+    callback: (error: ServiceError | null, response: GetSmsProviderResponse) => void,
+  ): ClientUnaryCall;
+  getSmsProvider(
+    request: GetSmsProviderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSmsProviderResponse) => void,
+  ): ClientUnaryCall;
+  getSmsProvider(
+    request: GetSmsProviderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSmsProviderResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Removes the account's own provider: its SMS go through the deployment's provider again.
+   * NOT_FOUND (sms_provider) when it has none.
+   */
+  deleteSmsProvider(
+    request: DeleteSmsProviderRequest,
+    callback: (error: ServiceError | null, response: DeleteSmsProviderResponse) => void,
+  ): ClientUnaryCall;
+  deleteSmsProvider(
+    request: DeleteSmsProviderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteSmsProviderResponse) => void,
+  ): ClientUnaryCall;
+  deleteSmsProvider(
+    request: DeleteSmsProviderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteSmsProviderResponse) => void,
   ): ClientUnaryCall;
 }
 
