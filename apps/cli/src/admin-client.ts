@@ -26,6 +26,14 @@ export interface SmsCampaign {
   created_at: string;
 }
 
+export interface DirectoryBinding {
+  campaign_id: string;
+  directory_id: string;
+  file_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface AdminClientOptions {
   baseUrl: string;
   adminToken: string;
@@ -67,6 +75,15 @@ export function adminClient(opts: AdminClientOptions) {
       campaign: { name: string; node_id: string; flow_id: string; message_template: string; link_ttl_days?: number },
     ) => call<SmsCampaign>('POST', `/accounts/${enc(accountId)}/sms_campaigns`, campaign),
     listCampaigns: (accountId: string) => call<{ data: SmsCampaign[] }>('GET', `/accounts/${enc(accountId)}/sms_campaigns`),
+    bindDirectory: (accountId: string, campaignId: string, binding: { directory_id: string; file_name?: string }) =>
+      call<DirectoryBinding>('POST', `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}/directories`, binding),
+    listBindings: (accountId: string, campaignId: string) =>
+      call<{ data: DirectoryBinding[] }>('GET', `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}/directories`),
+    unbindDirectory: (accountId: string, campaignId: string, directoryId: string, fileName?: string) =>
+      call<null>(
+        'DELETE',
+        `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}/directories/${enc(directoryId)}${fileName ? `?file_name=${enc(fileName)}` : ''}`,
+      ),
   };
 }
 

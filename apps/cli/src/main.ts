@@ -18,6 +18,11 @@ const USAGE = `feedbackctl: the admin API from the command line
   campaigns create --account ID --name NAME --node NODE_ID --flow FLOW_ID --template TEXT [--ttl-days DAYS]
                            an SMS campaign; TEXT needs {{link}}, may use {{name}} and other attributes
   campaigns list --account ID
+  bindings create --account ID --campaign CAMPAIGN_ID --directory DIRECTORY_ID [--file-name NAME]
+                           the CSV workflow: each upload of NAME (default customers.csv) into the
+                           directory sends the campaign's SMS to its rows
+  bindings list --account ID --campaign CAMPAIGN_ID
+  bindings remove --account ID --campaign CAMPAIGN_ID --directory DIRECTORY_ID [--file-name NAME]
   seed                     a demo account, both token kinds, a node, a flow, a channel,
                            a working personal survey link and an SMS campaign
 
@@ -57,6 +62,9 @@ async function run(argv: string[]): Promise<unknown> {
       flow: { type: 'string' },
       'ttl-days': { type: 'string' },
       template: { type: 'string' },
+      campaign: { type: 'string' },
+      directory: { type: 'string' },
+      'file-name': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -103,6 +111,16 @@ async function run(argv: string[]): Promise<unknown> {
       });
     case 'campaigns list':
       return client.listCampaigns(need('account'));
+    case 'bindings create':
+      return client.bindDirectory(need('account'), need('campaign'), {
+        directory_id: need('directory'),
+        ...(values['file-name'] ? { file_name: values['file-name'] } : {}),
+      });
+    case 'bindings list':
+      return client.listBindings(need('account'), need('campaign'));
+    case 'bindings remove':
+      await client.unbindDirectory(need('account'), need('campaign'), need('directory'), values['file-name']);
+      return { removed: { directory_id: values.directory, file_name: values['file-name'] ?? 'customers.csv' } };
     case 'seed':
       return seed(client, { baseUrl });
     default:

@@ -116,6 +116,33 @@ describe('feedbackctl', () => {
     expect(JSON.parse(bad.stderr)).toMatchObject({ code: 13000, errors: { message_template: expect.any(String) } });
   });
 
+  it('binds a directory to an SMS campaign, lists and removes the binding (the CSV workflow)', async () => {
+    const out = JSON.parse((await cli('seed')).stdout) as Record<string, string>;
+    const { base_url } = readStackFile();
+    const dir = await fetch(`${base_url}/v2/file_service/${out.account_id}/directories`, {
+      method: 'POST',
+      headers: { authorization: `Token token=${out.api_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `cli-bindings-${Date.now()}` }),
+    });
+    const directoryId = ((await dir.json()) as { data: { id: string } }).data.id;
+    const ids = ['--account', out.account_id!, '--campaign', out.sms_campaign_id!, '--directory', directoryId];
+    const bound = JSON.parse((await cli('bindings', 'create', ...ids, '--file-name', 'list.csv')).stdout) as Record<string, string>;
+    expect(bound).toMatchObject({ campaign_id: out.sms_campaign_id, directory_id: directoryId, file_name: 'list.csv' });
+    const listed = JSON.parse((await cli('bindings', 'list', '--account', out.account_id!, '--campaign', out.sms_campaign_id!)).stdout) as {
+      data: unknown[];
+    };
+    expect(listed.data).toEqual([bound]);
+    // Without --file-name the default customers.csv is meant, which is not bound: 404 naming the directory.
+    const wrong = await cli('bindings', 'remove', ...ids).catch((e: { code: number; stderr: string }) => e);
+    expect(wrong).toMatchObject({ code: 1, stderr: expect.stringContaining('"directory_id"') });
+    expect(JSON.parse((await cli('bindings', 'remove', ...ids, '--file-name', 'list.csv')).stdout)).toEqual({
+      removed: { directory_id: directoryId, file_name: 'list.csv' },
+    });
+    expect(JSON.parse((await cli('bindings', 'list', '--account', out.account_id!, '--campaign', out.sms_campaign_id!)).stdout)).toEqual({
+      data: [],
+    });
+  });
+
   it('creates and revokes a token', async () => {
     const account = JSON.parse((await cli('accounts', 'create', '--name', 'cli test')).stdout) as { id: string };
     const token = JSON.parse((await cli('tokens', 'create', '--account', account.id, '--kind', 'integration', '--name', 't')).stdout) as {
