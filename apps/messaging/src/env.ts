@@ -43,9 +43,42 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       DLR_PUBLIC_URL: env.url(`http://${localAddr('MESSAGING_DLR_PORT')}`),
       /** Signs callback URLs; at least 32 characters. */
       DLR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+      /**
+       * Seals accounts' own SMS providers at rest (AES-256-GCM): 32 random bytes, base64 or base64url
+       * (`openssl rand -base64 32`). Unset: accounts cannot have their own provider (PUT answers 503).
+       */
+      SMS_PROVIDER_SECRETS_KEY: secretsKey().optional(),
+      /** Keys that sealed providers before the current one (comma-separated): they still open them (README "Account providers"). */
+      SMS_PROVIDER_SECRETS_PREVIOUS_KEYS: z
+        .string()
+        .default('')
+        .transform((v) =>
+          v
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean),
+        )
+        .pipe(z.array(keyBytes())),
+      /** How long an account's provider (or its having none) is remembered; other replicas see a change within it. */
+      ACCOUNT_SMS_PROVIDER_CACHE_MS: env.int(30_000, 0),
       LOG_LEVEL: env.logLevel(),
     },
     vars,
   );
 
 export type MessagingEnv = ReturnType<typeof loadEnv>;
+
+/** 32 bytes in base64 or base64url; an empty value is as unset (docker-compose passes one). */
+function secretsKey() {
+  return z.preprocess((v) => (v === '' ? undefined : v), keyBytes());
+}
+
+function keyBytes() {
+  return (
+    z
+      .string()
+      // Buffer.from skips characters that are not base64: the exact shape of 32 bytes first.
+      .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+      .transform((v) => Buffer.from(v, 'base64'))
+  );
+}

@@ -7,6 +7,7 @@ import { FileServiceClient } from '@feedback/proto/feedback/file/v1/file';
 import { MessagingServiceService } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { ShortenerServiceClient } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { SurveyServiceClient } from '@feedback/proto/feedback/survey/v1/survey';
+import { SecretBox } from './adapters/crypto/secret-box.js';
 import { filePorts } from './adapters/grpc/file.client.js';
 import { shortenerPort } from './adapters/grpc/shortener.client.js';
 import { surveyPorts } from './adapters/grpc/survey.client.js';
@@ -59,6 +60,8 @@ const survey = createGrpcClient(SurveyServiceClient, config.SURVEY_GRPC_ADDR, { 
 const shortener = createGrpcClient(ShortenerServiceClient, config.SHORTENER_GRPC_ADDR, { deadlineMs: config.PEER_DEADLINE_MS, logger });
 const fileService = createGrpcClient(FileServiceClient, config.FILE_GRPC_ADDR, { deadlineMs: config.PEER_DEADLINE_MS, logger });
 
+const secrets = new SecretBox(config.SMS_PROVIDER_SECRETS_KEY, config.SMS_PROVIDER_SECRETS_PREVIOUS_KEYS);
+if (!config.SMS_PROVIDER_SECRETS_KEY) logger.warn('SMS_PROVIDER_SECRETS_KEY unset: accounts cannot have their own SMS provider');
 const deps = messagingDeps({
   db: mongo.db,
   producer,
@@ -67,6 +70,12 @@ const deps = messagingDeps({
   shortener: shortenerPort(shortener),
   provider,
   files: filePorts(fileService),
+  accountProviders: {
+    secrets,
+    cacheMs: config.ACCOUNT_SMS_PROVIDER_CACHE_MS,
+    dlrBaseUrl: config.DLR_PUBLIC_URL,
+    dlrSecret,
+  },
   settings: { defaultRegion: config.DEFAULT_PHONE_REGION, maxPhones: config.MAX_PHONES_PER_SHARING },
   logger,
 });
@@ -88,7 +97,11 @@ const server = await startGrpcServer({
   logger,
   services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps, gate) }],
 });
-logger.info({ port: server.port, provider: deps.provider.name, dlr: dlr.url }, 'messaging service listening');
+// The key id is a hash of the key, not the key: operators compare it with documents' key_id after a rotation.
+logger.info(
+  { port: server.port, provider: deps.provider.name, dlr: dlr.url, provider_secrets_key_id: secrets.currentKeyId ?? null },
+  'messaging service listening',
+);
 
 const consumer = await runDispatchConsumer({
   kafka,

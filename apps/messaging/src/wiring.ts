@@ -4,12 +4,18 @@ import type { Producer } from '@feedback/kit-kafka';
 import type { Db } from 'mongodb';
 import { kafkaDispatchPublisher } from './adapters/kafka/dispatch.publisher.js';
 import { kafkaStatusEvents } from './adapters/kafka/status.publisher.js';
+import { SecretBox } from './adapters/crypto/secret-box.js';
+import { accountProviderConfigSchema, accountProviderFormat } from './adapters/http/account-provider.config.js';
+import { HttpSmsProvider } from './adapters/http/http-sms.provider.js';
+import { MongoAccountProviderRepository } from './adapters/mongo/account-provider.repository.js';
 import { MongoBindingRepository } from './adapters/mongo/binding.repository.js';
 import { MongoCampaignRepository } from './adapters/mongo/campaign.repository.js';
 import { MongoCsvImportLog } from './adapters/mongo/csv-import.repository.js';
 import { MongoMessageRepository } from './adapters/mongo/message.repository.js';
 import { MongoOutboxProvider } from './adapters/mongo/outbox.provider.js';
 import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
+import { CachedProviderResolver } from './adapters/provider.resolver.js';
+import type { AccountProviderDeps } from './domain/account-provider.use-cases.js';
 import type { CsvWorkflowDeps } from './domain/csv-workflow.use-case.js';
 import type { BatchDispatchDeps } from './domain/dispatch-batch.use-case.js';
 import type {
@@ -31,6 +37,11 @@ export interface Infrastructure {
   shortener: LinkShortener & BulkLinkShortener;
   /** The configured provider; the outbox (built here) when none is given. */
   provider?: SmsProvider;
+  /**
+   * Accounts' own providers: the key that seals their settings (none: they cannot be set), how
+   * long one is remembered, and where their delivery reports come ({dlr_url}).
+   */
+  accountProviders?: { secrets: SecretBox; cacheMs: number; dlrBaseUrl?: string; dlrSecret?: string };
   settings: { defaultRegion: string; maxPhones: number };
   logger: Logger;
   /** The file service (CSV workflows); without it BindDirectory answers UNAVAILABLE. */
@@ -49,15 +60,38 @@ const noFileService: WorkflowFiles = {
 /** The real adapters behind the domain's ports (main.ts and the integration tests share it). */
 export function messagingDeps(
   infra: Infrastructure,
-): MessagingHandlerDeps & BatchDispatchDeps & CsvWorkflowDeps & { outboxProvider: MongoOutboxProvider } {
+): MessagingHandlerDeps &
+  BatchDispatchDeps &
+  CsvWorkflowDeps &
+  AccountProviderDeps & { outboxProvider: MongoOutboxProvider; provider: SmsProvider } {
   const outboxProvider = new MongoOutboxProvider(infra.db);
+  const provider = infra.provider ?? outboxProvider;
+  const own = infra.accountProviders ?? { secrets: new SecretBox(undefined), cacheMs: 30_000 };
+  const accountProviders = new MongoAccountProviderRepository(infra.db, own.secrets);
+  const providers = new CachedProviderResolver({
+    accountProviders,
+    deployment: provider,
+    ttlMs: own.cacheMs,
+    // Validated again as read: settings stored under an older, looser schema fail here, not at the provider.
+    build: (settings) =>
+      new HttpSmsProvider({
+        config: accountProviderConfigSchema.parse(settings),
+        name: 'account-http',
+        dlrBaseUrl: own.dlrBaseUrl,
+        dlrSecret: own.dlrSecret,
+      }),
+  });
   return {
     campaigns: new MongoCampaignRepository(infra.db),
     sharings: new MongoSharingRepository(infra.db),
     messages: new MongoMessageRepository(infra.db),
     outbox: outboxProvider,
     outboxProvider,
-    provider: infra.provider ?? outboxProvider,
+    provider,
+    providers,
+    providerCache: providers,
+    accountProviders,
+    providerSettings: accountProviderFormat,
     dispatch: kafkaDispatchPublisher(infra.producer, infra.topics.dispatch),
     statusEvents: kafkaStatusEvents(infra.producer, infra.topics.status),
     channels: infra.survey,

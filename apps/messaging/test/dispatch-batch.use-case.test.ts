@@ -5,7 +5,7 @@ import { dispatchSms } from '../src/domain/dispatch.use-case.js';
 import type { OutgoingSms, ProviderResult, SurveyLinks } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { SmsMessage } from '../src/domain/sms-message.js';
-import { MemoryCampaigns, MemoryMessages, ScriptedProvider } from './fakes/memory-deps.js';
+import { MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider } from './fakes/memory-deps.js';
 
 type Activation = Parameters<SurveyLinks['activate']>[0];
 
@@ -53,7 +53,7 @@ async function setup(provider = new ScriptedProvider([{ outcome: 'accepted' }]),
     links: p.links,
     shortener: p.shortener,
     messages: new MemoryMessages(),
-    provider,
+    providers: oneProvider(provider),
     statusEvents: {
       changed: async (m) => void statuses.push({ ...m }),
       changedMany: async (ms) => void (publishes.push(ms.length), statuses.push(...ms.map((m) => ({ ...m })))),

@@ -5,7 +5,7 @@ import type { SmsProvider, SurveyChannels, SurveyLinks } from '../src/domain/por
 import { RetriableSendError } from '../src/domain/send-sms.use-case.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { SmsMessage } from '../src/domain/sms-message.js';
-import { MemoryCampaigns, MemoryMessages, ScriptedProvider } from './fakes/memory-deps.js';
+import { MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider } from './fakes/memory-deps.js';
 
 /** The survey service as the dispatcher sees it: one link per (channel, phone), activations counted. */
 class FakeSurvey implements SurveyChannels, SurveyLinks {
@@ -43,7 +43,7 @@ async function setup(provider: SmsProvider = new ScriptedProvider([{ outcome: 'a
     links: survey,
     shortener: { shorten: async (url) => `https://s.example/${url.split('-').pop()}` },
     messages: new MemoryMessages(),
-    provider,
+    providers: oneProvider(provider),
     statusEvents: { changed: async (m) => void statuses.push({ ...m }) },
     clock,
   };

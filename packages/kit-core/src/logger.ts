@@ -16,6 +16,11 @@ export const REDACT_PATHS = [
   '*.secret',
   'secret_key',
   '*.secret_key',
+  // An account's SMS provider settings (messaging PutSmsProvider): credentials inside.
+  'configJson',
+  '*.configJson',
+  'config_json',
+  '*.config_json',
 ];
 
 /**

@@ -1,5 +1,5 @@
 import type { Clock, MessageRepository } from './ports.js';
-import type { DeliveryStatus, SmsMessage } from './sms-message.js';
+import type { DeliveryStatus, ReportRule, SmsMessage } from './sms-message.js';
 
 /** How a provider's report codes map to our statuses; codes in neither list are progress only. */
 export interface DeliveryRule {
@@ -29,10 +29,37 @@ export async function applyDeliveryReport(
   report: { messageId: string; code: string },
   rule: DeliveryRule,
 ): Promise<ReportOutcome> {
-  const status = deliveryStatusFor(report.code, rule);
   const existing: SmsMessage | null = await deps.messages.findById(report.messageId);
   if (!existing) return 'unknown_message';
+  return applyTo(deps, existing, report.code, rule);
+}
+
+/**
+ * A provider callback as it came (its query and body fields), read by the rule of the provider
+ * that sent the message (recorded on it), or by `fallback` (the deployment's provider) for a
+ * message recorded without one. 'missing_status': the rule's status field is not there.
+ */
+export async function receiveDeliveryReport(
+  deps: { messages: MessageRepository; clock: Clock },
+  report: { messageId: string; fields: Record<string, unknown> },
+  fallback: ReportRule,
+): Promise<ReportOutcome | 'missing_status'> {
+  const message = await deps.messages.findById(report.messageId);
+  if (!message) return 'unknown_message';
+  const rule = message.deliveryRule ?? fallback;
+  const code = report.fields[rule.statusParam];
+  if (code === undefined) return 'missing_status';
+  return applyTo(deps, message, String(code), rule);
+}
+
+async function applyTo(
+  deps: { messages: MessageRepository; clock: Clock },
+  message: SmsMessage,
+  code: string,
+  rule: DeliveryRule,
+): Promise<ReportOutcome> {
+  const status = deliveryStatusFor(code, rule);
   if (!status) return 'progress';
-  const updated = await deps.messages.applyDeliveryReport(report.messageId, status, deps.clock.now());
+  const updated = await deps.messages.applyDeliveryReport(message.id, status, deps.clock.now());
   return updated ? 'applied' : 'ignored';
 }

@@ -37,22 +37,25 @@ const SEND_CONCURRENCY = 16;
 export async function dispatchSmsBatch(deps: BatchDispatchDeps, events: DispatchEvent[]): Promise<(SendOutcome | undefined)[]> {
   const outcomes = new Array<SendOutcome | undefined>(events.length).fill(undefined);
   const ids = events.map((e) => messageId(e.sharingId, e.recipient.phone));
-  const existing = new Map((await deps.messages.findMany([...new Set(ids)])).map((m) => [m.id, m]));
+  const [found, providers] = await Promise.all([deps.messages.findMany([...new Set(ids)]), providersOf(deps, events)]);
+  const existing = new Map(found.map((m) => [m.id, m]));
 
   // Fresh events only, each message once; grouped by campaign (activation and links are per account).
   const groups = new Map<string, number[]>();
   const taken = new Set<string>();
   events.forEach((e, i) => {
+    const provider = providers.get(e.accountId);
+    if (!provider) return; // its provider could not be read: one by one, which retries
     const found = existing.get(ids[i]!);
     // Handled already: done. Resumable (see dispatchSms) or a repeat within the batch: one by one.
-    if (found && !isResumable(found, deps.provider)) outcomes[i] = 'already_handled';
+    if (found && !isResumable(found, provider)) outcomes[i] = 'already_handled';
     if (found || taken.has(ids[i]!)) return;
     taken.add(ids[i]!);
     const key = `${e.accountId}/${e.campaignId}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
 
-  const ready: { index: number; campaign: SmsCampaign; text: string }[] = [];
+  const ready: Ready[] = [];
   await Promise.all(
     [...groups.values()].map(async (indexes) => {
       const first = events[indexes[0]!]!;
@@ -70,21 +73,70 @@ export async function dispatchSmsBatch(deps: BatchDispatchDeps, events: Dispatch
   );
   if (ready.length === 0) return outcomes;
 
+  // One hand-over per provider: usually the deployment's alone, or an account's own as well.
   const now = deps.clock.now();
-  const fresh: NewMessage[] = ready.map(({ index, campaign, text }) => ({
-    id: ids[index]!,
-    accountId: events[index]!.accountId,
-    sharingId: events[index]!.sharingId,
-    campaignId: campaign.id,
-    phone: events[index]!.recipient.phone,
-    text,
-    provider: deps.provider.name,
-    createdAt: now,
-  }));
-  if (deps.provider.idempotent === true && deps.provider.sendMany) {
-    const handed = await handOverFirst(deps, fresh, deps.provider.sendMany.bind(deps.provider));
+  const byProvider = new Map<SmsProvider, Ready[]>();
+  for (const r of ready) {
+    const provider = providers.get(events[r.index]!.accountId)!;
+    byProvider.set(provider, [...(byProvider.get(provider) ?? []), r]);
+  }
+  const settled = await Promise.allSettled(
+    [...byProvider].map(([provider, items]) =>
+      handOver(
+        deps,
+        provider,
+        items.map((r) => ({ ...r, msg: newMessage(r, events[r.index]!, ids[r.index]!, provider, now) })),
+        outcomes,
+      ),
+    ),
+  );
+  // Whatever a failed hand-over leaves goes one by one, whose claims keep it at most once.
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return outcomes;
+}
+
+type Ready = { index: number; campaign: SmsCampaign; text: string };
+
+/** The provider of each account of the batch; an account whose provider cannot be read is left out. */
+async function providersOf(deps: BatchDispatchDeps, events: DispatchEvent[]): Promise<Map<string, SmsProvider>> {
+  const found = new Map<string, SmsProvider>();
+  await Promise.all(
+    [...new Set(events.map((e) => e.accountId))].map(async (accountId) => {
+      try {
+        found.set(accountId, await deps.providers.forAccount(accountId));
+      } catch {
+        // dispatchSms meets the same failure, retries with backoff and dead-letters in the end.
+      }
+    }),
+  );
+  return found;
+}
+
+const newMessage = (r: Ready, event: DispatchEvent, id: string, provider: SmsProvider, now: Date): NewMessage => ({
+  id,
+  accountId: event.accountId,
+  sharingId: event.sharingId,
+  campaignId: r.campaign.id,
+  phone: event.recipient.phone,
+  text: r.text,
+  provider: provider.name,
+  deliveryRule: provider.deliveryRule,
+  createdAt: now,
+});
+
+/** The batch's messages for one provider: claimed, handed over and finished, each outcome set in `outcomes`. */
+async function handOver(
+  deps: BatchDispatchDeps,
+  provider: SmsProvider,
+  ready: (Ready & { msg: NewMessage })[],
+  outcomes: (SendOutcome | undefined)[],
+): Promise<void> {
+  const fresh = ready.map((r) => r.msg);
+  if (provider.idempotent === true && provider.sendMany) {
+    const handed = await handOverFirst(deps, fresh, provider.sendMany.bind(provider));
     ready.forEach(({ index }, k) => (outcomes[index] = handed[k]));
-    return outcomes;
+    return;
   }
 
   const claims = await deps.messages.claimMany(fresh);
@@ -93,10 +145,10 @@ export async function dispatchSmsBatch(deps: BatchDispatchDeps, events: Dispatch
   ready.forEach((r, k) => {
     if (!claims[k]) outcomes[r.index] = 'already_handled';
   });
-  if (claimed.length === 0) return outcomes;
+  if (claimed.length === 0) return;
 
   const results = await sendAll(
-    deps.provider,
+    provider,
     claimed.map(({ msg }) => outgoing(msg)),
   );
   const at = deps.clock.now();
@@ -104,7 +156,6 @@ export async function dispatchSmsBatch(deps: BatchDispatchDeps, events: Dispatch
   claimed.forEach(({ index }, k) => (outcomes[index] = outcomeOf(results[k]!)));
   // As stored (a delivery report may have overtaken the provider's answer), so watchers see every attempt.
   await deps.statusEvents.changedMany(await deps.messages.findMany(claimed.map(({ msg }) => msg.id)));
-  return outcomes;
 }
 
 /**

@@ -1,4 +1,13 @@
-import type { CampaignRepository, Clock, LinkShortener, MessageRepository, SmsProvider, StatusEvents, SurveyLinks } from './ports.js';
+import type {
+  CampaignRepository,
+  Clock,
+  LinkShortener,
+  MessageRepository,
+  SmsProvider,
+  SmsProviderResolver,
+  StatusEvents,
+  SurveyLinks,
+} from './ports.js';
 import { sendSms, type SendOutcome } from './send-sms.use-case.js';
 import type { DispatchEvent, SmsCampaign } from './sharing.js';
 import { messageId, type SmsMessage } from './sms-message.js';
@@ -9,7 +18,8 @@ export interface DispatchDeps {
   links: SurveyLinks;
   shortener: LinkShortener;
   messages: MessageRepository;
-  provider: SmsProvider;
+  /** The account's own provider or the deployment's. */
+  providers: SmsProviderResolver;
   statusEvents: StatusEvents;
   clock: Clock;
 }
@@ -30,7 +40,9 @@ export async function dispatchSms(deps: DispatchDeps, event: DispatchEvent): Pro
   // "sending" was interrupted (a crash between claim and answer): an idempotent provider gets
   // it again, so it arrives there exactly once; any other provider never sees it twice.
   const existing = await deps.messages.findById(messageId(event.sharingId, recipient.phone));
-  if (existing && !isResumable(existing, deps.provider)) return 'already_handled';
+  // Before the claim: the claim is taken for the provider that then gets the message.
+  const provider = await deps.providers.forAccount(event.accountId);
+  if (existing && !isResumable(existing, provider)) return 'already_handled';
 
   const campaign = await deps.campaigns.findById(event.accountId, event.campaignId);
   if (!campaign) throw new UndeliverableEventError(`campaign ${event.campaignId} of account ${event.accountId} does not exist`);
@@ -40,13 +52,16 @@ export async function dispatchSms(deps: DispatchDeps, event: DispatchEvent): Pro
 
   let outcome: SendOutcome;
   try {
-    outcome = await sendSms(deps, {
-      accountId: event.accountId,
-      sharingId: event.sharingId,
-      campaignId: campaign.id,
-      phone: recipient.phone,
-      text,
-    });
+    outcome = await sendSms(
+      { ...deps, provider },
+      {
+        accountId: event.accountId,
+        sharingId: event.sharingId,
+        campaignId: campaign.id,
+        phone: recipient.phone,
+        text,
+      },
+    );
   } finally {
     // Also after a retriable refusal (status "retryable"), so watchers see every attempt.
     const msg = await deps.messages.findById(messageId(event.sharingId, recipient.phone));
@@ -55,9 +70,13 @@ export async function dispatchSms(deps: DispatchDeps, event: DispatchEvent): Pro
   return outcome;
 }
 
-/** A message record that may be handed over again: its attempt certainly did not send, or the provider absorbs a repeat. */
+/**
+ * A message record that may be handed over again: its attempt certainly did not send, or the
+ * provider absorbs a repeat: the same idempotent provider that claimed it (the account's provider
+ * may have changed since; another one would get the message a second time).
+ */
 export const isResumable = (m: SmsMessage, provider: SmsProvider) =>
-  m.status === 'retryable' || (m.status === 'sending' && provider.idempotent === true);
+  m.status === 'retryable' || (m.status === 'sending' && provider.idempotent === true && m.provider === provider.name);
 
 /** The survey link activation the recipient's SMS needs. */
 export const activationOf = (event: DispatchEvent, campaign: SmsCampaign): Parameters<SurveyLinks['activate']>[0] => ({

@@ -1,7 +1,8 @@
 import type { CsvRecord } from './customer-csv.js';
 import type { CsvImport, DirectoryBinding } from './directory-binding.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from './sharing.js';
-import type { DeliveryStatus, SmsMessage } from './sms-message.js';
+import type { AccountProvider, AccountProviderSettings } from './account-provider.js';
+import type { DeliveryStatus, ReportRule, SmsMessage } from './sms-message.js';
 
 export interface CampaignRepository {
   insert(campaign: SmsCampaign): Promise<void>;
@@ -128,6 +129,41 @@ export interface SmsProvider {
   send(sms: OutgoingSms): Promise<ProviderResult>;
   /** Many hand-overs in one call, results in order; providers without it get `send` each. */
   sendMany?(sms: OutgoingSms[]): Promise<ProviderResult[]>;
+  /** How its delivery reports read; recorded on each message it is handed (none: the deployment's rule). */
+  readonly deliveryRule?: ReportRule;
+}
+
+/**
+ * Which provider sends an account's SMS: its own (account-provider.use-cases.ts) when it has one,
+ * else the deployment's. Asked before a message is claimed, so the at-most-once claim is taken
+ * for the provider that then gets the message. A throw (its stored provider unreadable) leaves
+ * the event to be retried, never to another provider.
+ */
+export interface SmsProviderResolver {
+  forAccount(accountId: string): Promise<SmsProvider>;
+}
+
+/** Drops what this process remembers of an account's provider, once it was replaced or removed. */
+export interface ProviderCache {
+  forget(accountId: string): void;
+}
+
+/** An account's own providers, their settings encrypted at rest. */
+export interface AccountProviderRepository {
+  /**
+   * Stores the account's provider, replacing its previous one (whose createdAt it keeps). Throws
+   * UNAVAILABLE when the deployment has no key to encrypt it with: settings are never stored in clear.
+   */
+  put(p: { accountId: string; settings: AccountProviderSettings; at: Date }): Promise<AccountProvider>;
+  find(accountId: string): Promise<AccountProvider | null>;
+  /** False when the account had none. */
+  delete(accountId: string): Promise<boolean>;
+}
+
+/** The settings format of an account's provider (adapters/http/account-provider.config.ts). */
+export interface ProviderSettingsFormat {
+  /** Validated, defaults filled in; anything invalid throws INVALID_ARGUMENT naming the field. */
+  parse(json: string): AccountProviderSettings;
 }
 
 export type { Clock } from '@feedback/kit-core';

@@ -41,6 +41,7 @@ export async function sendSms(deps: SendDeps, cmd: SendCommand): Promise<SendOut
       phone: cmd.phone,
       text: cmd.text,
       provider: deps.provider.name,
+      deliveryRule: deps.provider.deliveryRule,
       createdAt: now,
     },
     { takeOverSending: deps.provider.idempotent === true },

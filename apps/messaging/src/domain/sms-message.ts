@@ -11,6 +11,17 @@ export type MessageStatus = 'sending' | 'sent' | 'retryable' | 'unknown' | 'deli
 /** What a delivery report can say. */
 export type DeliveryStatus = 'delivered' | 'failed';
 
+/**
+ * How a provider's delivery reports read: the query or body field with the status code, and the
+ * codes that are final (others are progress). Kept on each message, so a report is read by the
+ * rule of the provider that sent it (an account's own one, which may have changed since).
+ */
+export interface ReportRule {
+  statusParam: string;
+  delivered: readonly string[];
+  failed: readonly string[];
+}
+
 export interface SmsMessage {
   id: string;
   accountId: string;
@@ -26,6 +37,8 @@ export interface SmsMessage {
   error: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The sending provider's report rule; none: the deployment's (records written before it was kept). */
+  deliveryRule?: ReportRule;
 }
 
 // A dot, not a colon: the id travels in callback URLs, where it must need no escaping.

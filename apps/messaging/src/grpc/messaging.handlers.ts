@@ -1,16 +1,31 @@
-import { errors } from '@feedback/kit-core';
 import { unary } from '@feedback/kit-grpc';
 import type { AcceptGate } from '../adapters/accept-gate.js';
 import type { MessagingServiceServer } from '@feedback/proto/feedback/messaging/v1/messaging';
+import {
+  deleteAccountProvider,
+  getAccountProvider,
+  putAccountProvider,
+  type AccountProviderDeps,
+} from '../domain/account-provider.use-cases.js';
 import { createCampaign, type CampaignDeps } from '../domain/campaign.use-cases.js';
 import { bindDirectory, listBindings, unbindDirectory, type BindDeps } from '../domain/directory-binding.use-cases.js';
 import { listOutbox } from '../domain/outbox.use-cases.js';
 import type { MessageRepository, OutboxReader } from '../domain/ports.js';
 import { getSharingStatus } from '../domain/sharing-status.use-cases.js';
 import { createSharing, type SharingDeps } from '../domain/sharing.use-cases.js';
-import { bindingMessage, campaignMessage, perPhone, rejectedMessages, sharingStatusMessage } from './messaging.messages.js';
+import {
+  bindingMessage,
+  campaignMessage,
+  perPhone,
+  providerMessage,
+  rejectedMessages,
+  sharingStatusMessage,
+} from './messaging.messages.js';
 
-export type MessagingHandlerDeps = CampaignDeps & SharingDeps & BindDeps & { messages: MessageRepository; outbox: OutboxReader };
+export type MessagingHandlerDeps = CampaignDeps &
+  SharingDeps &
+  BindDeps &
+  AccountProviderDeps & { messages: MessageRepository; outbox: OutboxReader };
 
 /** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. A sharing is accepted through the gate (accept-gate.ts). */
 export function messagingHandlers(deps: MessagingHandlerDeps, gate: AcceptGate): MessagingServiceServer {
@@ -70,9 +85,11 @@ export function messagingHandlers(deps: MessagingHandlerDeps, gate: AcceptGate):
       await unbindDirectory(deps, req);
       return {};
     }),
-    // Account SMS providers: the use cases follow in the next commit.
-    putSmsProvider: unary(() => Promise.reject(errors.unavailable('Account SMS providers are not available yet'))),
-    getSmsProvider: unary(() => Promise.reject(errors.unavailable('Account SMS providers are not available yet'))),
-    deleteSmsProvider: unary(() => Promise.reject(errors.unavailable('Account SMS providers are not available yet'))),
+    putSmsProvider: unary(async (req) => ({ provider: providerMessage(await putAccountProvider(deps, req)) })),
+    getSmsProvider: unary(async (req) => ({ provider: providerMessage(await getAccountProvider(deps, req)) })),
+    deleteSmsProvider: unary(async (req) => {
+      await deleteAccountProvider(deps, req);
+      return {};
+    }),
   };
 }

@@ -4,7 +4,9 @@ import type {
   GetSmsSharingResponse,
   RejectedPhone as RejectedPhoneMessage,
   SmsCampaign as SmsCampaignMessage,
+  SmsProvider as SmsProviderMessage,
 } from '@feedback/proto/feedback/messaging/v1/messaging';
+import type { AccountProvider } from '../domain/account-provider.js';
 import type { DirectoryBinding } from '../domain/directory-binding.js';
 import type { RecipientStatus } from '../domain/sharing-status.use-cases.js';
 import type { RejectedPhone, SmsCampaign, SmsSharing } from '../domain/sharing.js';
@@ -57,4 +59,9 @@ export function bindingMessage(b: DirectoryBinding): DirectoryBindingMessage {
     createdAt: b.createdAt.toISOString(),
     updatedAt: b.updatedAt.toISOString(),
   };
+}
+
+/** Settings as the use cases answer them: masked already. */
+export function providerMessage(p: AccountProvider): SmsProviderMessage {
+  return { configJson: JSON.stringify(p.settings), createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString() };
 }

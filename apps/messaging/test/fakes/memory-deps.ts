@@ -10,6 +10,7 @@ import type {
   RecipientWriter,
   SharingRepository,
   SmsProvider,
+  SmsProviderResolver,
 } from '../../src/domain/ports.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
 import { REPORTABLE_STATUSES, type SmsMessage } from '../../src/domain/sms-message.js';
@@ -93,7 +94,8 @@ export class MemoryMessages implements MessageRepository, BulkMessageRepository 
       return { ...msg };
     }
     if (existing.status !== 'retryable' && !(opts.takeOverSending && existing.status === 'sending')) return null;
-    existing.status = 'sending';
+    // As the Mongo repository: the provider of this attempt and its report rule.
+    Object.assign(existing, { status: 'sending', text: m.text, provider: m.provider, deliveryRule: m.deliveryRule });
     existing.attempts++;
     return { ...existing };
   }
@@ -115,6 +117,9 @@ export class MemoryMessages implements MessageRepository, BulkMessageRepository 
     return [...this.items.values()].filter((m) => m.sharingId === sharingId);
   }
 }
+
+/** The same provider for every account (no account has its own). */
+export const oneProvider = (provider: SmsProvider): SmsProviderResolver => ({ forAccount: async () => provider });
 
 /** Answers with the scripted results in turn (the last one repeats) and records every call. */
 export class ScriptedProvider implements SmsProvider {

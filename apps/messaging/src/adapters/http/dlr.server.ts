@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@feedback/kit-core';
-import { applyDeliveryReport, type DeliveryRule } from '../../domain/delivery-report.js';
+import { receiveDeliveryReport, type DeliveryRule } from '../../domain/delivery-report.js';
 import type { Clock, MessageRepository } from '../../domain/ports.js';
 import { verifyMessageId } from './dlr-signature.js';
 
@@ -9,7 +9,10 @@ export interface DlrServerOptions {
   host: string;
   port: number;
   secret: string;
-  /** The query or body field that holds the provider's status code. */
+  /**
+   * The deployment provider's status field and codes, for messages recorded without a rule of
+   * their own; a message records the rule of the provider that sent it (an account's own one).
+   */
   statusParam: string;
   rule: DeliveryRule;
   deps: { messages: MessageRepository; clock: Clock };
@@ -33,6 +36,7 @@ const PATH = /^\/sms\/dlr\/([A-Za-z0-9._-]{1,200})$/;
  */
 export async function startDlrServer(opts: DlrServerOptions): Promise<RunningDlrServer> {
   const log = opts.logger.child({ component: 'dlr-server' });
+  const fallback = { statusParam: opts.statusParam, ...opts.rule };
   const server = createServer((req, res) => {
     void (async () => {
       try {
@@ -42,11 +46,11 @@ export async function startDlrServer(opts: DlrServerOptions): Promise<RunningDlr
         const messageId = m[1]!;
         if (!verifyMessageId(opts.secret, messageId, url.searchParams.get('sig') ?? '')) return reply(403, 'bad signature');
         const fields = { ...Object.fromEntries(url.searchParams), ...(req.method === 'POST' ? await readBody(req) : {}) };
-        const code = fields[opts.statusParam];
-        if (code === undefined) return reply(400, `missing ${opts.statusParam}`);
-        const outcome = await applyDeliveryReport(opts.deps, { messageId, code: String(code) }, opts.rule);
-        log.debug({ messageId, code, outcome }, 'delivery report');
-        return outcome === 'unknown_message' ? reply(404, 'unknown message') : reply(200, outcome);
+        const outcome = await receiveDeliveryReport(opts.deps, { messageId, fields }, fallback);
+        log.debug({ messageId, outcome }, 'delivery report');
+        if (outcome === 'unknown_message') return reply(404, 'unknown message');
+        if (outcome === 'missing_status') return reply(400, 'missing status field');
+        return reply(200, outcome);
       } catch (err) {
         log.error({ err }, 'delivery report failed');
         return reply(500, 'error');

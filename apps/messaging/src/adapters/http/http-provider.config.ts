@@ -1,9 +1,23 @@
 import { z } from 'zod';
 
 /**
+ * A sender as SMS networks take it: alphanumeric, at most 11 characters (GSM's limit for a text
+ * originator), or a number of at most 15 digits. Operators reject other senders, often only later.
+ */
+export function senderSchema() {
+  return z
+    .string()
+    .refine(
+      (s) => /^[A-Za-z0-9._&-](?:[A-Za-z0-9 ._&-]{0,9}[A-Za-z0-9._&-])?$/.test(s) || /^\+?[0-9]{1,15}$/.test(s),
+      'must be 1-11 letters, digits, inner spaces or . - _ &, or a number of at most 15 digits',
+    );
+}
+
+/**
  * The generic HTTP provider, configured as JSON (env SMS_HTTP_PROVIDER): where and how to send,
- * with the placeholders {to} {text} {message_id} {dlr_url} in the query values, header values
- * and body; what counts as accepted; how delivery reports read. Kannel's sendsms, for example:
+ * with the placeholders {to} {text} {message_id} {dlr_url} (and {sender} when `sender` is set)
+ * in the query values, header values and body; what counts as accepted; how delivery reports
+ * read. Kannel's sendsms, for example:
  *   {"url": "http://127.0.0.1:13013/cgi-bin/sendsms", "method": "GET",
  *    "query": {"username": "u", "password": "p", "from": "FEEDBACK", "to": "{to}", "text": "{text}",
  *              "charset": "UTF-8", "coding": "2", "dlr-mask": "3", "dlr-url": "{dlr_url}"},
@@ -15,6 +29,8 @@ export const httpProviderConfigSchema = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT']).default('POST'),
   headers: z.record(z.string(), z.string()).default({}),
   query: z.record(z.string(), z.string()).default({}),
+  /** The {sender} placeholder's value; an account's own provider must have one (account-provider.config.ts). */
+  sender: senderSchema().optional(),
   /** A template; placeholder values are escaped as `body_encoding` says. */
   body: z.string().optional(),
   body_encoding: z.enum(['json', 'form', 'raw']).default('json'),
@@ -55,16 +71,24 @@ export function parseHttpProviderConfig(json: string, variable = 'SMS_HTTP_PROVI
   const r = httpProviderConfigSchema.safeParse(doc);
   if (!r.success)
     throw new Error(`${variable} is invalid:\n${r.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n')}`);
+  const bad = regexIssues(r.data);
+  if (bad.length > 0) throw new Error(`${variable} is invalid:\n${bad.map(([field, why]) => `  ${field}: ${why}`).join('\n')}`);
+  return r.data;
+}
+
+/** The regexes the schema cannot check: each one that does not compile, with the reason. */
+export function regexIssues(c: HttpProviderConfig): [field: string, why: string][] {
+  const issues: [string, string][] = [];
   for (const [field, re] of [
-    ['success.body_regex', r.data.success.body_regex],
-    ['message_id_regex', r.data.message_id_regex],
+    ['success.body_regex', c.success.body_regex],
+    ['message_id_regex', c.message_id_regex],
   ] as const) {
     if (re === undefined) continue;
     try {
       new RegExp(re);
     } catch (err) {
-      throw new Error(`${variable} is invalid:\n  ${field}: ${(err as Error).message}`);
+      issues.push([field, (err as Error).message]);
     }
   }
-  return r.data;
+  return issues;
 }

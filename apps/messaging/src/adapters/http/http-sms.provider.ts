@@ -1,4 +1,6 @@
+import { KANNEL_DELIVERY_RULE } from '../../domain/delivery-report.js';
 import type { OutgoingSms, ProviderResult, SmsProvider } from '../../domain/ports.js';
+import type { ReportRule } from '../../domain/sms-message.js';
 import { dlrUrl } from './dlr-signature.js';
 import type { HttpProviderConfig } from './http-provider.config.js';
 
@@ -7,21 +9,34 @@ export interface HttpProviderOptions {
   /** Where providers reach our delivery-report listener (dlr.server.ts); needed for {dlr_url}. */
   dlrBaseUrl?: string;
   dlrSecret?: string;
+  /** Recorded on each message it sends (default "http"); an account's own provider is "account-http". */
+  name?: string;
 }
 
-type Values = Record<'to' | 'text' | 'message_id' | 'dlr_url', string>;
+type Values = Record<'to' | 'text' | 'message_id' | 'dlr_url' | 'sender', string>;
 
 // Connection failures that prove the request never reached the provider: safe to retry.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** Any HTTP SMS API, from configuration (http-provider.config.ts). */
 export class HttpSmsProvider implements SmsProvider {
-  readonly name = 'http';
+  readonly name: string;
+  readonly deliveryRule: ReportRule;
   private readonly successBody?: RegExp;
   private readonly messageIdRe?: RegExp;
+  private readonly placeholders: RegExp;
 
   constructor(private readonly opts: HttpProviderOptions) {
     const c = opts.config;
+    this.name = opts.name ?? 'http';
+    // Without `dlr` settings reports read as Kannel's, as they always have.
+    this.deliveryRule = {
+      statusParam: c.dlr?.status_param ?? 'status',
+      delivered: c.dlr?.delivered ?? KANNEL_DELIVERY_RULE.delivered,
+      failed: c.dlr?.failed ?? KANNEL_DELIVERY_RULE.failed,
+    };
+    // {sender} only when there is one: without it, the text stays as written, as before it existed.
+    this.placeholders = c.sender === undefined ? /\{(to|text|message_id|dlr_url)\}/g : /\{(to|text|message_id|dlr_url|sender)\}/g;
     if (c.success.body_regex) this.successBody = new RegExp(c.success.body_regex);
     if (c.message_id_regex) this.messageIdRe = new RegExp(c.message_id_regex);
   }
@@ -36,18 +51,21 @@ export class HttpSmsProvider implements SmsProvider {
         this.opts.dlrBaseUrl && this.opts.dlrSecret
           ? dlrUrl(this.opts.dlrBaseUrl, this.opts.dlrSecret, sms.messageId, c.dlr?.url_query)
           : '',
+      sender: c.sender ?? '',
     };
+    const fill = (template: string, escape: (s: string) => string) =>
+      template.replace(this.placeholders, (_, name: keyof Values) => escape(values[name]));
     const url = new URL(c.url);
     for (const [k, v] of Object.entries(c.query))
       url.searchParams.set(
         k,
-        fill(v, values, (s) => s),
+        fill(v, (s) => s),
       );
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(c.headers)) headers[k] = fill(v, values, (s) => s);
+    for (const [k, v] of Object.entries(c.headers)) headers[k] = fill(v, (s) => s);
     let body: string | undefined;
     if (c.body !== undefined && c.method !== 'GET') {
-      body = fill(c.body, values, escaperFor(c.body_encoding));
+      body = fill(c.body, escaperFor(c.body_encoding));
       headers['content-type'] ??= c.content_type ?? contentTypeFor(c.body_encoding);
     }
 
@@ -74,11 +92,6 @@ export class HttpSmsProvider implements SmsProvider {
     const reason = `HTTP ${res.status}: ${text.slice(0, 200).trim()}`;
     return { outcome: 'rejected', retriable: !inRange && c.retry_statuses.includes(res.status), reason };
   }
-}
-
-function fill(template: string, values: Values, escape: (s: string) => string): string {
-  // Only the four names: other braces (a JSON body's own) stay as written.
-  return template.replace(/\{(to|text|message_id|dlr_url)\}/g, (_, name: keyof Values) => escape(values[name]));
 }
 
 function escaperFor(encoding: HttpProviderConfig['body_encoding']): (s: string) => string {

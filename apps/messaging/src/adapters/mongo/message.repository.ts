@@ -18,6 +18,8 @@ interface MessageDoc {
   error: string | null;
   created_at: Date;
   updated_at: Date;
+  /** The sending provider's report rule (ReportRule); absent on records written before it was kept. */
+  dlr?: { status_param: string; delivered: string[]; failed: string[] } | null;
 }
 
 export class MongoMessageRepository implements MessageRepository, BulkMessageRepository {
@@ -35,7 +37,8 @@ export class MongoMessageRepository implements MessageRepository, BulkMessageRep
     // single-document conditional update lets exactly one of the racing callers do it.
     const again = await this.docs.findOneAndUpdate(
       { _id: m.id, status: { $in: opts.takeOverSending ? ['retryable', 'sending'] : ['retryable'] } },
-      { $set: { status: 'sending', text: m.text, provider: m.provider, updated_at: m.createdAt }, $inc: { attempts: 1 } },
+      // The provider may be another one now (the account's own was set or removed): its rule reads the reports.
+      { $set: { status: 'sending', text: m.text, provider: m.provider, dlr: dlrOf(m), updated_at: m.createdAt }, $inc: { attempts: 1 } },
       { returnDocument: 'after' },
     );
     return again ? toMessage(again) : null;
@@ -132,8 +135,14 @@ function toDoc(m: SmsMessage): MessageDoc {
     error: m.error,
     created_at: m.createdAt,
     updated_at: m.updatedAt,
+    ...(m.deliveryRule && { dlr: dlrOf(m) }),
   };
 }
+
+const dlrOf = (m: Pick<SmsMessage, 'deliveryRule'>): MessageDoc['dlr'] =>
+  m.deliveryRule
+    ? { status_param: m.deliveryRule.statusParam, delivered: [...m.deliveryRule.delivered], failed: [...m.deliveryRule.failed] }
+    : null;
 
 function toMessage(d: MessageDoc): SmsMessage {
   return {
@@ -150,5 +159,6 @@ function toMessage(d: MessageDoc): SmsMessage {
     error: d.error,
     createdAt: d.created_at,
     updatedAt: d.updated_at,
+    ...(d.dlr && { deliveryRule: { statusParam: d.dlr.status_param, delivered: d.dlr.delivered, failed: d.dlr.failed } }),
   };
 }
