@@ -20,6 +20,14 @@ dlr_secret() {
   cat "$f"
 }
 
+# Seals accounts' own SMS providers in the messaging database (AES-256-GCM, 32 bytes); kept, so
+# providers stored before a restart can still be read.
+sms_provider_secrets_key() {
+  local f="$LOCAL_DIR/sms-provider-secrets-key"
+  [ -s "$f" ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))' >"$f")
+  cat "$f"
+}
+
 # SMS_PROVIDER=http ./stack up: messaging hands its SMS to a local Kannel (infra/kannel.sh), which
 # is started first; the default "outbox" only records them (admin GET .../sms_messages).
 # Not in a subshell: it exports SMS_HTTP_PROVIDER (JSON with spaces and quotes) for start_bg's env.
@@ -78,6 +86,7 @@ start_app() {
       env_vars="GRPC_HOST=127.0.0.1 GRPC_PORT=$MESSAGING_GRPC_PORT KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
       env_vars+=" SURVEY_GRPC_ADDR=127.0.0.1:$SURVEY_GRPC_PORT SHORTENER_GRPC_ADDR=127.0.0.1:$SHORTENER_GRPC_PORT FILE_GRPC_ADDR=127.0.0.1:$FILE_GRPC_PORT"
       env_vars+=" DLR_HOST=127.0.0.1 DLR_PORT=$MESSAGING_DLR_PORT DLR_PUBLIC_URL=http://127.0.0.1:$MESSAGING_DLR_PORT DLR_SECRET=$(dlr_secret)"
+      env_vars+=" SMS_PROVIDER_SECRETS_KEY=$(sms_provider_secrets_key)"
       env_vars+=" DEFAULT_PHONE_REGION=${DEFAULT_PHONE_REGION:-TR} MAX_PHONES_PER_SHARING=${MAX_PHONES_PER_SHARING:-10000} SMS_PROVIDER=$SMS_PROVIDER" ;;
     gateway)
       env_vars="HOST=127.0.0.1 API_PORT=$API_PORT LINK_PORT=$LINK_PORT FLOW_GRPC_ADDR=127.0.0.1:$FLOW_GRPC_PORT"

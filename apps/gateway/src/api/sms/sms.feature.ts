@@ -7,6 +7,8 @@ import { directoryBindingsAdminRoutes } from './directory-bindings-admin.routes.
 import { DirectoryBindingSchema } from './directory-bindings.schemas.js';
 import { sharingsRoutes } from './sharings.routes.js';
 import { smsAdminRoutes } from './sms-admin.routes.js';
+import { smsProviderAdminRoutes } from './sms-provider-admin.routes.js';
+import { SmsProviderSchema } from './sms-provider.schemas.js';
 import type { SmsPort } from './sms.port.js';
 import { smsSchemas } from './sms.schemas.js';
 
@@ -26,15 +28,16 @@ export interface SmsFeatureDeps {
   disabledAccounts?: readonly string[];
 }
 
-/** SMS sharing (docs/api.md "SMS sharing") with its status, and the admin side: campaigns, the outbox, CSV workflow bindings. */
+/** SMS sharing (docs/api.md "SMS sharing") with its status, and the admin side: campaigns, the outbox, CSV workflow bindings, an account's own SMS provider. */
 export function smsFeature(deps: SmsFeatureDeps): ApiFeature {
   const disabledAccounts = new Set(deps.disabledAccounts ?? []);
   return {
-    schemas: [...smsSchemas, DirectoryBindingSchema],
+    schemas: [...smsSchemas, DirectoryBindingSchema, SmsProviderSchema],
     routes: (ctx) => sharingsRoutes({ ...deps, ...ctx, disabledAccounts }),
     async adminRoutes(app) {
       await app.register(smsAdminRoutes(deps));
       await app.register(directoryBindingsAdminRoutes(deps));
+      await app.register(smsProviderAdminRoutes(deps));
     },
   };
 }

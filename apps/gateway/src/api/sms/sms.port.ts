@@ -5,6 +5,10 @@ import type {
   CreateSmsCampaignResponse,
   CreateSmsSharingRequest,
   CreateSmsSharingResponse,
+  DeleteSmsProviderRequest,
+  DeleteSmsProviderResponse,
+  GetSmsProviderRequest,
+  GetSmsProviderResponse,
   GetSmsSharingRequest,
   GetSmsSharingResponse,
   ListDirectoryBindingsRequest,
@@ -13,6 +17,8 @@ import type {
   ListSmsCampaignsResponse,
   ListSmsMessagesRequest,
   ListSmsMessagesResponse,
+  PutSmsProviderRequest,
+  PutSmsProviderResponse,
   UnbindDirectoryRequest,
   UnbindDirectoryResponse,
 } from '@feedback/proto/feedback/messaging/v1/messaging';
@@ -27,4 +33,7 @@ export interface SmsPort {
   bindDirectory(req: BindDirectoryRequest): Promise<BindDirectoryResponse>;
   listDirectoryBindings(req: ListDirectoryBindingsRequest): Promise<ListDirectoryBindingsResponse>;
   unbindDirectory(req: UnbindDirectoryRequest): Promise<UnbindDirectoryResponse>;
+  putSmsProvider(req: PutSmsProviderRequest): Promise<PutSmsProviderResponse>;
+  getSmsProvider(req: GetSmsProviderRequest): Promise<GetSmsProviderResponse>;
+  deleteSmsProvider(req: DeleteSmsProviderRequest): Promise<DeleteSmsProviderResponse>;
 }
