@@ -47,7 +47,7 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
        * Seals accounts' own SMS providers at rest (AES-256-GCM): 32 random bytes, base64 or base64url
        * (`openssl rand -base64 32`). Unset: accounts cannot have their own provider (PUT answers 503).
        */
-      SMS_PROVIDER_SECRETS_KEY: secretsKey().optional(),
+      SMS_PROVIDER_SECRETS_KEY: secretsKey(),
       /** Keys that sealed providers before the current one (comma-separated): they still open them (README "Account providers"). */
       SMS_PROVIDER_SECRETS_PREVIOUS_KEYS: z
         .string()
@@ -70,7 +70,7 @@ export type MessagingEnv = ReturnType<typeof loadEnv>;
 
 /** 32 bytes in base64 or base64url; an empty value is as unset (docker-compose passes one). */
 function secretsKey() {
-  return z.preprocess((v) => (v === '' ? undefined : v), keyBytes());
+  return z.preprocess((v) => (v === '' ? undefined : v), keyBytes().optional());
 }
 
 function keyBytes() {
