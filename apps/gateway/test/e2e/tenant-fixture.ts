@@ -98,6 +98,16 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
   });
   if (sharing.status !== 200) throw new Error(`sms sharing: ${sharing.status} ${sharing.text}`);
 
+  // The account's own SMS provider (GET .../sms_provider answers it): the API listener's /health,
+  // which answers 200 to anything, so SMS of the account sent through it go nowhere.
+  const providerPassword = `pw-${tag}`;
+  await api.admin('PUT', `/accounts/${account.id}/sms_provider`, {
+    url: `${api.baseUrl}/health`,
+    method: 'GET',
+    sender: 'TENANT',
+    query: { user: `user-${tag}`, password: providerPassword, to: '{to}', text: '{text}', from: '{sender}' },
+  });
+
   const ids: Record<string, string> = {
     account_id: account.id,
     token_id: account.apiTokenId,
@@ -120,6 +130,6 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
     integrationToken: account.integrationToken,
     ids,
     // Names only this account has: any of them in an answer to another identity is a leak.
-    secrets: [...new Set([...Object.values(ids), tag, customerEmail])],
+    secrets: [...new Set([...Object.values(ids), tag, customerEmail, providerPassword])],
   };
 }
