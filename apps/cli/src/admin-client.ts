@@ -84,6 +84,10 @@ export function adminClient(opts: AdminClientOptions) {
         'DELETE',
         `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}/directories/${enc(directoryId)}${fileName ? `?file_name=${enc(fileName)}` : ''}`,
       ),
+    putSmsProvider: (accountId: string, provider: Record<string, unknown>) =>
+      call<Record<string, unknown>>('PUT', `/accounts/${enc(accountId)}/sms_provider`, provider),
+    getSmsProvider: (accountId: string) => call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/sms_provider`),
+    deleteSmsProvider: (accountId: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/sms_provider`),
   };
 }
 

@@ -23,6 +23,11 @@ const USAGE = `feedbackctl: the admin API from the command line
                            directory sends the campaign's SMS to its rows
   bindings list --account ID --campaign CAMPAIGN_ID
   bindings remove --account ID --campaign CAMPAIGN_ID --directory DIRECTORY_ID [--file-name NAME]
+  sms-provider set --account ID --file provider.json|- [--sender NAME]
+                           the account's own SMS provider: the JSON of SMS_HTTP_PROVIDER plus sender
+                           (apps/messaging/README.md "Account providers"); - reads stdin; prints it masked
+  sms-provider show --account ID     the account's provider, credentials masked
+  sms-provider remove --account ID   back to the deployment's provider
   seed                     a demo account, both token kinds, a node, a flow, a channel,
                            a working personal survey link and an SMS campaign
 
@@ -46,6 +51,16 @@ function ttlDays(ttl: string | undefined): { link_ttl_days?: number } {
   return ttl ? { link_ttl_days: Number(ttl) } : {};
 }
 
+/** The provider's JSON; a parse error names the file only, since the text holds credentials. */
+function readProviderFile(file: string): Record<string, unknown> {
+  const text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error(`${file === '-' ? 'stdin' : file} is not valid JSON`);
+  }
+}
+
 async function run(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -65,6 +80,7 @@ async function run(argv: string[]): Promise<unknown> {
       campaign: { type: 'string' },
       directory: { type: 'string' },
       'file-name': { type: 'string' },
+      sender: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -121,6 +137,15 @@ async function run(argv: string[]): Promise<unknown> {
     case 'bindings remove':
       await client.unbindDirectory(need('account'), need('campaign'), need('directory'), values['file-name']);
       return { removed: { directory_id: values.directory, file_name: values['file-name'] ?? 'customers.csv' } };
+    case 'sms-provider set': {
+      const provider = readProviderFile(need('file'));
+      return client.putSmsProvider(need('account'), values.sender ? { ...provider, sender: values.sender } : provider);
+    }
+    case 'sms-provider show':
+      return client.getSmsProvider(need('account'));
+    case 'sms-provider remove':
+      await client.deleteSmsProvider(need('account'));
+      return { removed: 'sms_provider', account_id: values.account };
     case 'seed':
       return seed(client, { baseUrl });
     default:
