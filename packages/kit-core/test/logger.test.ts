@@ -28,6 +28,9 @@ describe('createLogger', () => {
     expect(text).not.toContain('tok-secret');
     expect(text).not.toContain('sk-1');
     expect(text).toContain('[redacted]');
+    // An account's SMS provider settings, as a gRPC request or an HTTP body would carry them.
+    log.info({ request: { accountId: 'a', configJson: '{"password":"pw-1"}' }, body: { config_json: '{"key":"k-2"}' } }, 'provider');
+    expect(JSON.stringify(lines[1])).not.toMatch(/pw-1|k-2/);
   });
 
   it('leaves plain values untouched and redacts nested secrets with the patched redactor', () => {
