@@ -68,6 +68,11 @@ describe('account SMS providers at rest', () => {
     await repo.put({ accountId, settings, at: new Date() });
     const wrong = new MongoAccountProviderRepository(mongo.db, new SecretBox(randomBytes(32)));
     await expect(wrong.find(accountId)).rejects.toBeInstanceOf(SecretKeyMissingError);
+    // An operator's to fix (the key was dropped too early): UNAVAILABLE naming the key id, not a bug.
+    await expect(wrong.find(accountId)).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringMatching(/^Sealed with key k[0-9a-f]{16}, /),
+    });
 
     // The same ciphertext under another account's id: the account id is bound to it.
     const doc = await raw(accountId);

@@ -57,9 +57,10 @@ export const smsProviderAdminRoutes =
         schema: {
           ...common,
           summary: "An account's own SMS provider, masked",
-          description: "404 naming sms_provider when the account has none: its SMS go through the deployment's provider.",
+          description:
+            "404 naming sms_provider when the account has none: its SMS go through the deployment's provider. 503 when it was sealed with a key the deployment no longer has (SMS_PROVIDER_SECRETS_PREVIOUS_KEYS).",
           params: AccountParams,
-          response: { 200: Provider, ...errorResponses(401, 404) },
+          response: { 200: Provider, ...errorResponses(401, 404, 503) },
         },
       },
       async (req) => {

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { errors } from '@feedback/kit-core';
+import { AppError, errors } from '@feedback/kit-core';
 
 /** A value sealed with AES-256-GCM, with the id of the key that sealed it. */
 export interface Sealed {
@@ -57,9 +57,13 @@ export class SecretBox {
   }
 }
 
-export class SecretKeyMissingError extends Error {
+/** A configuration problem the operator can fix (the key was dropped too early), hence UNAVAILABLE, not a bug. */
+export class SecretKeyMissingError extends AppError {
   override name = 'SecretKeyMissingError';
   constructor(readonly keyId: string) {
-    super(`sealed with key ${keyId}, which is neither SMS_PROVIDER_SECRETS_KEY nor one of SMS_PROVIDER_SECRETS_PREVIOUS_KEYS`);
+    super(
+      'unavailable',
+      `Sealed with key ${keyId}, which is neither SMS_PROVIDER_SECRETS_KEY nor one of SMS_PROVIDER_SECRETS_PREVIOUS_KEYS`,
+    );
   }
 }
