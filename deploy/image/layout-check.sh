@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# deploy/image/layout-check.sh : the image's layout, proven without a container runtime. ./stack test runs it
+# (the stack must be up: the apps need its MongoDB, Kafka, S3 and Redis).
+#   1. deploy/image/assemble.sh lays out /app as deploy/Dockerfile does, in .local/image-layout/app.
+#   2. Every app starts from there as the chart runs it: user 1000, no privileges, every filesystem
+#      read-only (a private mount namespace, the pod's readOnlyRootFilesystem) but a fresh /tmp (its
+#      emptyDir), the sms-limits file read-only where the chart mounts it.
+#   3. It answers as the chart's probes ask: grpc.health.v1 Check SERVING on each service (through the
+#      layout's own healthcheck.mjs, as docker-compose asks too), /health and /ready 200 on the gateway;
+#      the bundled feedbackctl creates an account through that gateway.
+#   4. SIGTERM: each app exits within the grace the chart gives it (35 s less the 5 s preStop).
+# Its apps use their own ports, databases (layout_check_*), Kafka topics and consumer groups, and bucket,
+# so the stack's own apps and data are untouched.
+set -euo pipefail
+source "$(dirname "$0")/../../infra/lib.sh"
+cd "$REPO_ROOT"
+STACK="$LOCAL_DIR/stack.json"
+WORK="$LOCAL_DIR/image-layout"
+APP="$WORK/app"
+UID_GID=1000
+GRACE_SECONDS=30
+declare -A PORT=([gateway]=28080 [links]=28081 [flow]=28052 [survey]=28053 [file]=28054 [shortener]=28055 [messaging]=28056 [dlr]=28091)
+
+[ -f "$STACK" ] || die "layout check: no $STACK; start the stack first (./stack up)"
+for tool in unshare setpriv; do require "$tool" "It is in util-linux."; done
+[ "$(id -u)" = 0 ] || die "layout check: needs root (a mount namespace, then it drops to user $UID_GID)"
+for p in "${PORT[@]}"; do ! port_open "$p" || die "layout check: port $p is taken"; done
+
+rm -rf "$WORK"
+mkdir -p "$WORK/logs" "$WORK/sms-limits" "$WORK/rw-probe"
+deploy/image/assemble.sh "$APP" >&2
+# The layout and the limits file as the image and the ConfigMap give them: nothing there is writable.
+cat >"$WORK/sms-limits/sms-limits.yaml" <<'EOF'
+enabled: true
+tiers:
+  - { limit: 20, window_seconds: 5 }
+EOF
+chmod -R a-w "$APP" "$WORK/sms-limits"
+# A directory anybody may write to on this machine: inside the namespace it must refuse writes.
+chmod 1777 "$WORK/rw-probe"
+
+# ro_run CMD...: CMD as user 1000 without privileges, every mount read-only but a fresh tmpfs on /tmp.
+# A private mount namespace: the remounts (per mount point, `bind`) never reach this machine's mounts.
+ro_run() {
+  # shellcheck disable=SC2016 # expanded by the inner bash
+  unshare --mount --propagation private bash -c '
+    awk "{ print \$2 }" /proc/self/mounts | sort -u | while read -r m; do
+      case "$m" in /proc | /proc/* | /sys | /sys/* | /dev | /dev/*) continue ;; esac
+      mount -o remount,bind,ro "$m" 2>/dev/null || true
+    done
+    mount -t tmpfs -o size=64m,mode=1777 tmpfs /tmp
+    exec setpriv --reuid='"$UID_GID"' --regid='"$UID_GID"' --clear-groups --no-new-privs "$@"' ro_run "$@"
+}
+
+# The namespace works as meant: /tmp takes writes, the world-writable directory does not.
+ro_run sh -c "touch /tmp/probe && ! touch '$WORK/rw-probe/probe' 2>/dev/null" \
+  || die "layout check: the read-only mount namespace does not hold (unshare/mount refused?)"
+
+secret() { node -p "require('crypto').randomBytes($1).toString('base64')"; }
+stack() { node -p "const s = require('$STACK'); $1"; }
+common=(
+  PATH=/usr/local/bin:/usr/bin:/bin HOME=/nonexistent NODE_ENV=production LOG_LEVEL=info
+  "MONGO_URL=$(stack s.mongo_url)" "KAFKA_BROKERS=$(stack 's.kafka_brokers.join(",")')"
+)
+addr() { echo "127.0.0.1:${PORT[$1]}"; }
+admin_token="$(secret 32)"
+declare -A ENV=(
+  [flow]="GRPC_PORT=${PORT[flow]}"
+  [file]="GRPC_PORT=${PORT[file]} S3_ENDPOINT=$(stack s.s3.endpoint) S3_ACCESS_KEY=$(stack s.s3.access_key)
+    S3_SECRET_KEY=$(stack s.s3.secret_key) S3_BUCKET=layout-check-files FILE_UPLOADED_TOPIC=layout-check.file.uploaded
+    FILE_EXPIRED_TOPIC=layout-check.file.expired"
+  [shortener]="GRPC_PORT=${PORT[shortener]} PUBLIC_SHORTENER_URL=http://$(addr links) CLICKS_TOPIC=layout-check.link.clicked
+    CLICKS_GROUP=layout-check-clicks"
+  [survey]="GRPC_PORT=${PORT[survey]} FLOW_GRPC_ADDR=$(addr flow) PUBLIC_BASE_URL=http://$(addr gateway)
+    SURVEY_ANSWERED_TOPIC=layout-check.survey.answered"
+  [messaging]="GRPC_PORT=${PORT[messaging]} SURVEY_GRPC_ADDR=$(addr survey) SHORTENER_GRPC_ADDR=$(addr shortener)
+    FILE_GRPC_ADDR=$(addr file) SMS_PROVIDER=outbox DLR_PORT=${PORT[dlr]} DLR_PUBLIC_URL=http://$(addr dlr)
+    DLR_SECRET=$(secret 32) SMS_PROVIDER_SECRETS_KEY=$(secret 32) SMS_DISPATCH_TOPIC=layout-check.sms.dispatch
+    SMS_STATUS_TOPIC=layout-check.sms.status SMS_DISPATCH_GROUP=layout-check-sms-dispatch
+    FILE_UPLOADED_TOPIC=layout-check.file.uploaded FILE_UPLOADED_GROUP=layout-check-csv"
+  [gateway]="API_PORT=${PORT[gateway]} LINK_PORT=${PORT[links]} PUBLIC_BASE_URL=http://$(addr gateway)
+    PUBLIC_SHORTENER_URL=http://$(addr links) ADMIN_TOKEN=$admin_token REDIS_URL=$(stack s.redis_url)
+    FLOW_GRPC_ADDR=$(addr flow) FILE_GRPC_ADDR=$(addr file) SHORTENER_GRPC_ADDR=$(addr shortener)
+    SURVEY_GRPC_ADDR=$(addr survey) MESSAGING_GRPC_ADDR=$(addr messaging) CLICKS_TOPIC=layout-check.link.clicked
+    SMS_LIMITS_FILE=$WORK/sms-limits/sms-limits.yaml"
+)
+
+declare -A PID=()
+stop_all() {
+  local app
+  for app in "${!PID[@]}"; do kill -TERM "${PID[$app]}" 2>/dev/null || true; done
+}
+trap 'stop_all; wait 2>/dev/null || true' EXIT
+
+start() { # start APP: its bundle from the layout, the working directory /app as in the image
+  local app="$1" vars
+  read -r -a vars <<<"$(echo "${ENV[$app]}" | tr '\n' ' ')"
+  (cd "$APP" && exec 3>&- && ro_run env -i "${common[@]}" "MONGO_DB=layout_check_$app" "${vars[@]}" \
+    node "$APP/apps/$app/dist/main.js") >"$WORK/logs/$app.log" 2>&1 &
+  PID[$app]=$!
+}
+
+failed=0
+fail() { log "layout check: $*"; failed=1; }
+wait_until() { # wait_until APP SECONDS CMD...: until CMD succeeds; false if APP exits or time runs out
+  local app="$1" deadline=$((SECONDS + $2)); shift 2
+  until "$@" >/dev/null 2>&1; do
+    kill -0 "${PID[$app]}" 2>/dev/null || return 1
+    [ "$SECONDS" -lt "$deadline" ] || return 1
+    sleep 0.3
+  done
+}
+
+log "layout check: starting every app from $APP (user $UID_GID, read-only filesystems, /tmp writable)"
+for app in flow file shortener survey messaging; do start "$app"; done
+for app in flow file shortener survey messaging; do
+  if wait_until "$app" 60 node "$APP/healthcheck.mjs" grpc "${PORT[$app]}"; then
+    log "layout check: $app answers grpc.health.v1 Check SERVING on :${PORT[$app]}"
+  else
+    fail "$app does not answer SERVING on :${PORT[$app]}"; tail -n 20 "$WORK/logs/$app.log" >&2
+  fi
+done
+start gateway
+if wait_until gateway 60 curl -sf --max-time 2 "http://$(addr gateway)/health" \
+  && wait_until gateway 60 curl -sf --max-time 2 "http://$(addr gateway)/ready" \
+  && node "$APP/healthcheck.mjs" http "${PORT[gateway]}" /ready; then
+  log "layout check: gateway answers /health and /ready on :${PORT[gateway]}"
+else
+  fail "the gateway does not answer /health and /ready"; curl -s "http://$(addr gateway)/ready" >&2 || true
+  tail -n 20 "$WORK/logs/gateway.log" >&2
+fi
+# The CLI of the image, on its PATH, read-only as well.
+if account="$(ro_run env -i PATH="$APP/bin:/usr/local/bin:/usr/bin:/bin" HOME=/nonexistent \
+  FEEDBACK_BASE_URL="http://$(addr gateway)" ADMIN_TOKEN="$admin_token" feedbackctl accounts create --name layout-check 2>&1)" \
+  && grep -q '"name": *"layout-check"' <<<"$account"; then
+  log "layout check: feedbackctl (bin/feedbackctl) created an account through that gateway"
+else
+  fail "feedbackctl from the layout failed: $account"
+fi
+
+log "layout check: SIGTERM to every app; each must exit within ${GRACE_SECONDS} s"
+for app in gateway messaging survey shortener file flow; do
+  kill -TERM "${PID[$app]}" 2>/dev/null || true
+  deadline=$((SECONDS + GRACE_SECONDS))
+  while kill -0 "${PID[$app]}" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
+  if kill -0 "${PID[$app]}" 2>/dev/null; then
+    fail "$app still runs ${GRACE_SECONDS} s after SIGTERM"; kill -KILL "${PID[$app]}" 2>/dev/null || true
+  fi
+  wait "${PID[$app]}" 2>/dev/null || true
+  unset "PID[$app]"
+done
+# Whatever an app tried to write outside /tmp failed with EROFS, and it would have said so.
+if grep -l -E 'EROFS|read-only file system' "$WORK"/logs/*.log >&2; then fail "an app tried to write outside /tmp (logs above)"; fi
+
+[ "$failed" = 0 ] || die "layout check failed; logs: $WORK/logs"
+log "layout check: passed (logs: $WORK/logs)"
