@@ -4,7 +4,7 @@
 //   node /app/healthcheck.mjs http PORT PATH   GET http://127.0.0.1:PORT/PATH, as its HTTP probe does
 // Exit code 0: serving; 1: not (the reason on stderr).
 import { Buffer } from 'node:buffer';
-import grpc from '@grpc/grpc-js';
+import { get } from 'node:http';
 
 const [kind, port, path = '/'] = process.argv.slice(2);
 const fail = (why) => {
@@ -16,6 +16,7 @@ if (!/^\d+$/.test(port ?? '')) fail('usage: healthcheck.mjs grpc PORT | http POR
 if (kind === 'grpc') {
   // An empty HealthCheckRequest (service "": the whole server) is zero bytes; the answer SERVING is
   // field 1 = 1, i.e. the bytes 08 01: no protobuf library needed.
+  const { default: grpc } = await import('@grpc/grpc-js');
   const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const serving = Buffer.from([0x08, 0x01]);
   client.makeUnaryRequest(
@@ -32,10 +33,13 @@ if (kind === 'grpc') {
     },
   );
 } else if (kind === 'http') {
-  fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(3000) }).then(
-    (res) => (res.ok ? process.exit(0) : fail(`HTTP ${res.status}`)),
-    (err) => fail(err.message),
-  );
+  const req = get({ host: '127.0.0.1', port: Number(port), path, timeout: 3000 }, (res) => {
+    res.resume();
+    if (res.statusCode >= 200 && res.statusCode < 400) process.exit(0);
+    fail(`HTTP ${res.statusCode}`);
+  });
+  req.on('timeout', () => req.destroy(new Error('no answer within 3 s')));
+  req.on('error', (err) => fail(err.message));
 } else {
   fail(`unknown kind ${kind}`);
 }
