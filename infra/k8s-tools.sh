@@ -11,6 +11,9 @@
 #   infra/k8s-tools.sh status
 source "$(dirname "$0")/lib.sh"
 HELM_VERSION=v3.16.4
+# The Kubernetes minor version helm 3.16's libraries are (client-go v0.31): what `helm template` assumes
+# without --kube-version. Helm's release builds set it with ldflags; `go install` must do the same, else 1.20.
+HELM_K8S_MINOR=31
 KUBERNETES_VALIDATE_VERSION=1.37.0
 HADOLINT_VERSION=2.15.1
 # The oldest and the newest Kubernetes the chart supports (deploy/helm/feedback/README.md).
@@ -19,22 +22,28 @@ HELM="$CACHE_DIR/bin/helm-$HELM_VERSION"
 VENV="$CACHE_DIR/k8s-tools-$KUBERNETES_VALIDATE_VERSION-$HADOLINT_VERSION"
 CHART="$REPO_ROOT/deploy/helm/feedback"
 
+helm_ok() { [ -x "$HELM" ] && [ "$("$HELM" version --template '{{.Version}}' 2>/dev/null)" = "$HELM_VERSION" ]; }
+
 provision_helm() {
-  [ -x "$HELM" ] && return 0
+  helm_ok && return 0
   require go "Install Go 1.22+ (https://go.dev/dl or 'apt-get install -y golang')."
   log "building helm $HELM_VERSION from the Go module proxy (once, about a minute and a half)"
   # GOPATH and GOCACHE in a scratch directory of the cache: nothing is read from or left in HOME,
   # and only the binary stays once it is built.
   local tmp; tmp="$(mktemp -d "$CACHE_DIR/helm-build.XXXXXX")"
   if ! env GOPATH="$tmp/gopath" GOCACHE="$tmp/gocache" GOBIN="$tmp/bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 \
-    go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >"$LOG_DIR/helm-build.log" 2>&1; then
+    go install -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION \
+    -X helm.sh/helm/v3/internal/version.metadata= -X helm.sh/helm/v3/internal/version.gitTreeState=clean \
+    -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$HELM_K8S_MINOR \
+    -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$HELM_K8S_MINOR" \
+    "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >"$LOG_DIR/helm-build.log" 2>&1; then
     tail -n 20 "$LOG_DIR/helm-build.log" >&2
     chmod -R u+w "$tmp"; rm -rf "$tmp"
     die "go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION failed (log: $LOG_DIR/helm-build.log)"
   fi
-  mv "$tmp/bin/helm" "$HELM"
+  mv -f "$tmp/bin/helm" "$HELM"
   chmod -R u+w "$tmp"; rm -rf "$tmp" # the module cache is read-only
-  "$HELM" version --short >/dev/null || die "helm built but '$HELM version' fails"
+  helm_ok || die "helm built but '$HELM version' does not say $HELM_VERSION"
 }
 
 provision_venv() {
@@ -51,7 +60,12 @@ provision_venv() {
   touch "$VENV/.complete"
 }
 
-provision() { provision_helm; provision_venv; }
+# One provisioning at a time: test files that start together would each build helm otherwise.
+provision() {
+  helm_ok && [ -f "$VENV/.complete" ] && return 0
+  require flock "It is in util-linux."
+  { flock 9; provision_helm; provision_venv; } 9>"$CACHE_DIR/k8s-tools.lock"
+}
 
 bin() {
   provision >&2
@@ -87,7 +101,7 @@ check() {
 }
 
 status() {
-  [ -x "$HELM" ] && echo "helm: $("$HELM" version --short)" || echo "helm: not built"
+  if helm_ok; then echo "helm: $("$HELM" version --short)"; else echo "helm: not built"; fi
   [ -f "$VENV/.complete" ] && echo "kubernetes-validate, hadolint: $VENV" || echo "kubernetes-validate, hadolint: not installed"
 }
 

@@ -39,21 +39,20 @@ chmod -R a-w "$APP" "$WORK/sms-limits"
 # A directory anybody may write to on this machine: inside the namespace it must refuse writes.
 chmod 1777 "$WORK/rw-probe"
 
-# ro_run CMD...: CMD as user 1000 without privileges, every mount read-only but a fresh tmpfs on /tmp.
-# A private mount namespace: the remounts (per mount point, `bind`) never reach this machine's mounts.
-ro_run() {
-  # shellcheck disable=SC2016 # expanded by the inner bash
-  unshare --mount --propagation private bash -c '
-    awk "{ print \$2 }" /proc/self/mounts | sort -u | while read -r m; do
-      case "$m" in /proc | /proc/* | /sys | /sys/* | /dev | /dev/*) continue ;; esac
-      mount -o remount,bind,ro "$m" 2>/dev/null || true
-    done
-    mount -t tmpfs -o size=64m,mode=1777 tmpfs /tmp
-    exec setpriv --reuid='"$UID_GID"' --regid='"$UID_GID"' --clear-groups --no-new-privs "$@"' ro_run "$@"
-}
+# "${RO_RUN[@]}" CMD...: CMD as user 1000 without privileges, every mount read-only but a fresh tmpfs on
+# /tmp. A private mount namespace: the remounts (per mount point, `bind`) never reach this machine's mounts.
+# unshare, bash and setpriv each exec the next, so an `exec "${RO_RUN[@]}" node ...` keeps one PID, node's.
+# shellcheck disable=SC2016 # expanded by the inner bash
+RO_RUN=(unshare --mount --propagation private bash -c '
+  awk "{ print \$2 }" /proc/self/mounts | sort -u | while read -r m; do
+    case "$m" in /proc | /proc/* | /sys | /sys/* | /dev | /dev/*) continue ;; esac
+    mount -o remount,bind,ro "$m" 2>/dev/null || true
+  done
+  mount -t tmpfs -o size=64m,mode=1777 tmpfs /tmp
+  exec setpriv --reuid='"$UID_GID"' --regid='"$UID_GID"' --clear-groups --no-new-privs "$@"' ro_run)
 
 # The namespace works as meant: /tmp takes writes, the world-writable directory does not.
-ro_run sh -c "touch /tmp/probe && ! touch '$WORK/rw-probe/probe' 2>/dev/null" \
+"${RO_RUN[@]}" sh -c "touch /tmp/probe && ! touch '$WORK/rw-probe/probe' 2>/dev/null" \
   || die "layout check: the read-only mount namespace does not hold (unshare/mount refused?)"
 
 secret() { node -p "require('crypto').randomBytes($1).toString('base64')"; }
@@ -95,7 +94,7 @@ trap 'stop_all; wait 2>/dev/null || true' EXIT
 start() { # start APP: its bundle from the layout, the working directory /app as in the image
   local app="$1" vars
   read -r -a vars <<<"$(echo "${ENV[$app]}" | tr '\n' ' ')"
-  (cd "$APP" && exec 3>&- && ro_run env -i "${common[@]}" "MONGO_DB=layout_check_$app" "${vars[@]}" \
+  (cd "$APP" && exec 3>&- && exec "${RO_RUN[@]}" env -i "${common[@]}" "MONGO_DB=layout_check_$app" "${vars[@]}" \
     node "$APP/apps/$app/dist/main.js") >"$WORK/logs/$app.log" 2>&1 &
   PID[$app]=$!
 }
@@ -130,7 +129,7 @@ else
   tail -n 20 "$WORK/logs/gateway.log" >&2
 fi
 # The CLI of the image, on its PATH, read-only as well.
-if account="$(ro_run env -i PATH="$APP/bin:/usr/local/bin:/usr/bin:/bin" HOME=/nonexistent \
+if account="$("${RO_RUN[@]}" env -i PATH="$APP/bin:/usr/local/bin:/usr/bin:/bin" HOME=/nonexistent \
   FEEDBACK_BASE_URL="http://$(addr gateway)" ADMIN_TOKEN="$admin_token" feedbackctl accounts create --name layout-check 2>&1)" \
   && grep -q '"name": *"layout-check"' <<<"$account"; then
   log "layout check: feedbackctl (bin/feedbackctl) created an account through that gateway"
@@ -140,13 +139,16 @@ fi
 
 log "layout check: SIGTERM to every app; each must exit within ${GRACE_SECONDS} s"
 for app in gateway messaging survey shortener file flow; do
-  kill -TERM "${PID[$app]}" 2>/dev/null || true
+  pid="${PID[$app]}"
+  [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$(readlink -f "$(command -v node)")" ] || fail "$app: pid $pid is not its node process"
+  kill -TERM "$pid" 2>/dev/null || true
   deadline=$((SECONDS + GRACE_SECONDS))
-  while kill -0 "${PID[$app]}" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
-  if kill -0 "${PID[$app]}" 2>/dev/null; then
-    fail "$app still runs ${GRACE_SECONDS} s after SIGTERM"; kill -KILL "${PID[$app]}" 2>/dev/null || true
+  while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
+  if kill -0 "$pid" 2>/dev/null; then
+    fail "$app still runs ${GRACE_SECONDS} s after SIGTERM"; kill -KILL "$pid" 2>/dev/null || true
   fi
-  wait "${PID[$app]}" 2>/dev/null || true
+  rc=0; wait "$pid" 2>/dev/null || rc=$?
+  [ "$rc" = 0 ] || fail "$app exited with status $rc after SIGTERM"
   unset "PID[$app]"
 done
 # Whatever an app tried to write outside /tmp failed with EROFS, and it would have said so.

@@ -1,31 +1,24 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import type * as Yaml from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseLimitsFile } from '../../packages/kit-limits/src/limits-config.js';
+import { APPS, envNames, envValue, find, helmBin, read, render, valuesFile, variablesRead, yaml, type K8sObject } from './chart-render.js';
 
-// The yaml package is kit-limits' dependency (pnpm does not hoist it to the root).
-const { parse, parseAllDocuments } = createRequire(resolve(import.meta.dirname, '../../packages/kit-limits/package.json'))(
-  'yaml',
-) as typeof Yaml;
-const ROOT = resolve(import.meta.dirname, '../..');
-const read = (path: string) => readFileSync(resolve(ROOT, path), 'utf8');
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- manifests are probed field by field
-type Json = any;
-const docs = (path: string) => parseAllDocuments(read(path)).map((d) => d.toJSON() as Json);
-const envFile = (path: string) =>
-  Object.fromEntries(
-    read(path)
-      .split('\n')
-      .filter((l) => l && !l.startsWith('#'))
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
+/**
+ * What the apps need to find each other and their stores outside the local stack: docker-compose.yml
+ * and the Helm chart (deploy/helm/feedback), rendered.
+ */
+let helm: string;
+let objects: K8sObject[];
+beforeAll(() => {
+  helm = helmBin();
+  objects = render(helm);
+}, 600_000);
 
-/** What apps/messaging/src/env.ts and the gateway's peers need to find each other, outside the local stack. */
+const deployment = (app: string, from = objects) => find(from, 'Deployment', `feedback-${app}`);
+const container = (app: string, from = objects) => deployment(app, from).spec.template.spec.containers[0];
+
 describe('deployments include the messaging service', () => {
   it('docker-compose runs messaging and points the gateway at it', () => {
-    const compose = parse(read('docker-compose.yml')) as { services: Record<string, Json> };
+    const compose = yaml.parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, K8sObject> };
     const messaging = compose.services.messaging;
     expect(messaging.command).toEqual(['node', 'apps/messaging/dist/main.js']);
     expect(messaging.environment).toMatchObject({
@@ -37,54 +30,142 @@ describe('deployments include the messaging service', () => {
     });
     const gateway = compose.services.gateway;
     expect(gateway.environment).toMatchObject({ MESSAGING_GRPC_ADDR: 'messaging:50056', SURVEY_GRPC_ADDR: 'survey:50053' });
-    expect(gateway.depends_on).toContain('messaging');
+    expect(Object.keys(gateway.depends_on)).toContain('messaging');
   });
 
-  it('kubernetes: a messaging Deployment and Service, listed in the kustomization, found by the gateway through config.env', () => {
-    const kustomization = parse(read('deploy/k8s/kustomization.yaml')) as {
-      resources: string[];
-      configMapGenerator: { name: string; files?: string[]; options?: Record<string, unknown> }[];
-    };
-    expect(kustomization.resources).toContain('messaging.yaml');
-    const [deployment, service] = docs('deploy/k8s/messaging.yaml');
-    expect(deployment).toMatchObject({ kind: 'Deployment', metadata: { name: 'messaging' } });
-    const container = deployment!.spec.template.spec.containers[0];
-    expect(container.command).toEqual(['node', 'apps/messaging/dist/main.js']);
-    expect(container.env).toEqual(
+  it('kubernetes: a messaging Deployment and Service, found by the gateway and its other callers through the shared config', () => {
+    expect(container('messaging').command).toEqual(['node', '/app/apps/messaging/dist/main.js']);
+    expect(container('messaging').env).toEqual(
       expect.arrayContaining([
         { name: 'MONGO_DB', value: 'messaging' },
         { name: 'GRPC_PORT', value: '50056' },
       ]),
     );
-    expect(service).toMatchObject({ kind: 'Service', metadata: { name: 'messaging' } });
-    expect(service!.spec.ports).toEqual(expect.arrayContaining([expect.objectContaining({ port: 50056 })]));
-    const config = envFile('deploy/k8s/config.env');
-    expect(config.MESSAGING_GRPC_ADDR).toBe('messaging:50056');
-    for (const v of ['SURVEY_GRPC_ADDR', 'SHORTENER_GRPC_ADDR', 'FILE_GRPC_ADDR', 'KAFKA_BROKERS']) expect(config[v], v).toBeTruthy();
+    const service = find(objects, 'Service', 'feedback-messaging');
+    expect(service.spec.ports).toContainEqual({ name: 'grpc', port: 50056, targetPort: 'grpc', protocol: 'TCP', appProtocol: 'grpc' });
+    expect(service.spec.selector).toEqual(deployment('messaging').spec.selector.matchLabels);
+    const gateway = deployment('gateway');
+    expect(envValue(objects, gateway, 'MESSAGING_GRPC_ADDR')).toBe('feedback-messaging:50056');
+    expect(envValue(objects, gateway, 'SURVEY_GRPC_ADDR')).toBe('feedback-survey:50053');
+    expect(envValue(objects, deployment('messaging'), 'SHORTENER_GRPC_ADDR')).toBe('feedback-shortener:50055');
+    expect(envValue(objects, deployment('messaging'), 'FILE_GRPC_ADDR')).toBe('feedback-file:50054');
+    expect(envValue(objects, deployment('survey'), 'FLOW_GRPC_ADDR')).toBe('feedback-flow:50052');
+    expect(envValue(objects, deployment('messaging'), 'KAFKA_BROKERS')).toBe('kafka.feedback-data:9092');
   });
 
   it('kubernetes: the gateway reads the SMS limits from a ConfigMap mounted as a directory (live reload), holding a valid tier file', () => {
-    const kustomization = parse(read('deploy/k8s/kustomization.yaml')) as {
-      configMapGenerator: { name: string; files?: string[]; options?: Record<string, unknown> }[];
-    };
-    const generator = kustomization.configMapGenerator.find((g) => g.name === 'sms-limits');
-    expect(generator?.files).toEqual(['sms-limits.yaml']);
-    expect(generator?.options).toMatchObject({ disableNameSuffixHash: true });
-    const [deployment] = docs('deploy/k8s/gateway.yaml');
-    const pod = deployment!.spec.template.spec;
-    const container = pod.containers[0];
-    const file = container.env.find((e: { name: string }) => e.name === 'SMS_LIMITS_FILE')?.value as string;
-    const mount = container.volumeMounts.find((m: { name: string }) => m.name === 'sms-limits');
+    const pod = deployment('gateway').spec.template.spec;
+    const file = envValue(objects, deployment('gateway'), 'SMS_LIMITS_FILE') as string;
+    const mount = pod.containers[0].volumeMounts.find((m: { name: string }) => m.name === 'sms-limits');
     // A subPath mount never sees ConfigMap updates: the directory must be mounted.
     expect(mount.subPath).toBeUndefined();
     expect(file).toBe(`${mount.mountPath}/sms-limits.yaml`);
-    expect(pod.volumes).toContainEqual({ name: 'sms-limits', configMap: { name: 'sms-limits' } });
-    const limits = parseLimitsFile(read('deploy/k8s/sms-limits.yaml'), 'sms-limits.yaml');
+    expect(pod.volumes).toContainEqual({ name: 'sms-limits', configMap: { name: 'feedback-sms-limits' } });
+    const limits = parseLimitsFile(find(objects, 'ConfigMap', 'feedback-sms-limits').data['sms-limits.yaml'], 'sms-limits.yaml');
+    expect(limits.enabled).toBe(true);
     expect(limits.tiers.map((t) => [t.limit, t.windowSeconds])).toEqual([
       [20, 5],
       [40, 25],
       [80, 125],
       [160, 625],
     ]);
+  });
+
+  it('kubernetes: on-premise tiers reach the ConfigMap without rolling the gateway (no checksum of them on its pods)', () => {
+    const changed = render(helm, ['--set-json', 'smsLimits={"enabled":true,"tiers":[{"limit":5,"window_seconds":60}]}']);
+    const limits = parseLimitsFile(find(changed, 'ConfigMap', 'feedback-sms-limits').data['sms-limits.yaml'], 'sms-limits.yaml');
+    expect(limits.tiers.map((t) => [t.limit, t.windowSeconds])).toEqual([[5, 60]]);
+    expect(deployment('gateway', changed).spec.template).toEqual(deployment('gateway').spec.template);
+    const off = render(helm, ['--set', 'smsLimits.enabled=false', '--set-json', 'smsLimits.tiers=[]']);
+    expect(parseLimitsFile(find(off, 'ConfigMap', 'feedback-sms-limits').data['sms-limits.yaml'], 'sms-limits.yaml').enabled).toBe(false);
+    // Any other setting rolls the pods: their envFrom is read at start only.
+    const other = render(helm, ['--set', 'config.logLevel=debug']);
+    expect(deployment('gateway', other).spec.template.metadata.annotations['checksum/config']).not.toBe(
+      deployment('gateway').spec.template.metadata.annotations['checksum/config'],
+    );
+  });
+});
+
+/** Every variable the apps were given by the kustomize base this chart replaced (deploy/k8s, config.env and the Deployments). */
+const FROM_KUSTOMIZE = {
+  shared: [
+    'LOG_LEVEL',
+    'LOG_REQUESTS',
+    'MONGO_URL',
+    'KAFKA_BROKERS',
+    'REDIS_URL',
+    'S3_ENDPOINT',
+    'PUBLIC_BASE_URL',
+    'PUBLIC_SHORTENER_URL',
+    'FLOW_GRPC_ADDR',
+    'SHORTENER_GRPC_ADDR',
+    'FILE_GRPC_ADDR',
+    'SURVEY_GRPC_ADDR',
+    'MESSAGING_GRPC_ADDR',
+    'DEFAULT_PHONE_REGION',
+    'DEFAULT_LINK_TTL_DAYS',
+    'CUSTOMER_SCHEMA_ATTRIBUTES',
+    'DISPLAY_TIME_ZONE',
+    'FILE_RETENTION_SECONDS',
+    'MAX_UPLOAD_BYTES',
+    'REDIRECT_STATUS',
+    'TRUST_PROXY',
+    'SMS_PROVIDER',
+    'DLR_PUBLIC_URL',
+    'MAX_PHONES_PER_SHARING',
+    'SMS_MAX_PHONES_PER_SHARING',
+    'MONGO_DB',
+    'GRPC_PORT',
+  ],
+  gateway: ['ADMIN_TOKEN', 'SMS_LIMITS_FILE'],
+  file: ['S3_ACCESS_KEY', 'S3_SECRET_KEY'],
+  messaging: ['DLR_PORT', 'DLR_SECRET', 'SMS_PROVIDER_SECRETS_KEY', 'SMS_HTTP_PROVIDER'],
+} as const;
+
+describe('the chart gives every app the variables it reads', () => {
+  let http: K8sObject[];
+  beforeAll(() => {
+    // SMS_HTTP_PROVIDER is set only when the provider is http.
+    http = render(helm, valuesFile('inline-secrets-values.yaml'));
+  });
+
+  it.each(APPS)('%s: everything the kustomize base gave it and its env.ts reads', (app) => {
+    const reads = variablesRead(app);
+    const expected = [...FROM_KUSTOMIZE.shared, ...((FROM_KUSTOMIZE as Record<string, readonly string[]>)[app] ?? [])].filter((v) =>
+      reads.has(v),
+    );
+    expect(expected.length).toBeGreaterThan(3);
+    const given = envNames(http, find(http, 'Deployment', `acme-${app}`));
+    expect(expected.filter((v) => !given.has(v))).toEqual([]);
+  });
+
+  it.each(APPS)('%s: no variable of its own that its env.ts does not read (a misspelt name fails here)', (app) => {
+    const reads = variablesRead(app);
+    for (const [from, release] of [
+      [objects, 'feedback'],
+      [http, 'acme'],
+    ] as const) {
+      const own = (find(from, 'Deployment', `${release}-${app}`).spec.template.spec.containers[0].env ?? []) as { name: string }[];
+      expect(own.map((e) => e.name).filter((n) => !reads.has(n))).toEqual([]);
+    }
+  });
+
+  it('every key of the shared ConfigMap is read by at least one app', () => {
+    const readByAny = new Set(APPS.flatMap((app) => [...variablesRead(app)]));
+    const withExtra = render(helm, valuesFile('full-values.yaml'));
+    for (const config of [find(objects, 'ConfigMap', 'feedback-config'), find(withExtra, 'ConfigMap', 'feedback-config')]) {
+      expect(Object.keys(config.data).filter((k) => !readByAny.has(k))).toEqual([]);
+    }
+  });
+
+  it('the values that changed lately reach their apps: CUSTOMER_SCHEMA_ATTRIBUTES (survey), SMS_PROVIDER_SECRETS_KEY (messaging)', () => {
+    expect(envValue(objects, deployment('survey'), 'CUSTOMER_SCHEMA_ATTRIBUTES')).toBe('TCKN');
+    const full = render(helm, valuesFile('full-values.yaml'));
+    expect(envValue(full, deployment('survey', full), 'CUSTOMER_SCHEMA_ATTRIBUTES')).toBe('TCKN,CustomerNo');
+    const key = container('messaging').env.find((e: { name: string }) => e.name === 'SMS_PROVIDER_SECRETS_KEY');
+    expect(key.valueFrom.secretKeyRef).toEqual({ name: 'feedback-secrets', key: 'sms-provider-secrets-key', optional: true });
+    const sealed = find(http, 'Secret', 'acme-secrets').data;
+    expect(Buffer.from(sealed['sms-provider-secrets-key'], 'base64').toString()).toBe('MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=');
+    expect(Buffer.from(Buffer.from(sealed['sms-provider-secrets-key'], 'base64').toString(), 'base64')).toHaveLength(32);
   });
 });

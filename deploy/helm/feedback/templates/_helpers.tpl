@@ -1,0 +1,172 @@
+{{/*
+The release's base name; every object is named <fullname>-<app> or <fullname>-<role>.
+*/}}
+{{- define "feedback.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 40 | trimSuffix "-" -}}
+{{- else if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 40 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 40 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The six apps, in the order their objects are rendered.
+*/}}
+{{- define "feedback.appNames" -}}
+[gateway, survey, messaging, file, flow, shortener]
+{{- end -}}
+
+{{/*
+What the templates need to know of each app: its ports, and for a gRPC service the apps that call it
+(its NetworkPolicy admits those only). The ports are the apps' own defaults in the image.
+*/}}
+{{- define "feedback.apps" -}}
+gateway:
+  ports:
+    - { name: api, containerPort: 8080, servicePort: 80 }
+    - { name: links, containerPort: 8081, servicePort: 81 }
+survey:
+  grpcPort: 50053
+  callers: [gateway, messaging]
+  ports:
+    - { name: grpc, containerPort: 50053, servicePort: 50053, appProtocol: grpc }
+messaging:
+  grpcPort: 50056
+  callers: [gateway]
+  ports:
+    - { name: grpc, containerPort: 50056, servicePort: 50056, appProtocol: grpc }
+    - { name: dlr, containerPort: 8091, servicePort: 8091 }
+file:
+  grpcPort: 50054
+  callers: [gateway, messaging]
+  ports:
+    - { name: grpc, containerPort: 50054, servicePort: 50054, appProtocol: grpc }
+flow:
+  grpcPort: 50052
+  callers: [gateway, survey]
+  ports:
+    - { name: grpc, containerPort: 50052, servicePort: 50052, appProtocol: grpc }
+shortener:
+  grpcPort: 50055
+  callers: [gateway, messaging]
+  ports:
+    - { name: grpc, containerPort: 50055, servicePort: 50055, appProtocol: grpc }
+{{- end -}}
+
+{{- define "feedback.selectorLabels" -}}
+app.kubernetes.io/name: {{ .root.Chart.Name }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- with .app }}
+app.kubernetes.io/component: {{ . }}
+{{- end }}
+{{- end -}}
+
+{{/* Labels of every object; call with (dict "root" $ "app" NAME), app empty for shared objects. */}}
+{{- define "feedback.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
+{{ include "feedback.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/part-of: feedback
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+{{- end -}}
+
+{{/* The image: repository:tag, @digest when one is given. Never `latest`. */}}
+{{- define "feedback.image" -}}
+{{- $tag := .Values.image.tag | default .Chart.AppVersion | toString -}}
+{{- if eq $tag "latest" -}}
+{{- fail "image.tag: latest is refused; pin a version (or set image.digest)" -}}
+{{- end -}}
+{{- printf "%s:%s" .Values.image.repository $tag -}}
+{{- with .Values.image.digest }}@{{ . }}{{ end -}}
+{{- end -}}
+
+{{- define "feedback.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- .Values.serviceAccount.name | default (include "feedback.fullname" .) -}}
+{{- else -}}
+{{- .Values.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The Secret the chart makes (secret.yaml) for whatever is not in an existing Secret. */}}
+{{- define "feedback.secretName" -}}
+{{- include "feedback.fullname" . }}-secrets
+{{- end -}}
+
+{{/* An env var from a Secret: (dict "name" VAR "secret" NAME "key" KEY "optional" BOOL). */}}
+{{- define "feedback.secretEnv" -}}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secret }}
+      key: {{ .key }}
+      {{- if .optional }}
+      optional: true
+      {{- end }}
+{{- end -}}
+
+{{/* gRPC address of an app for its callers: (dict "root" $ "app" NAME). */}}
+{{- define "feedback.grpcAddr" -}}
+{{- $spec := index (include "feedback.apps" .root | fromYaml) .app -}}
+{{- printf "%s-%s:%d" (include "feedback.fullname" .root) .app (int $spec.grpcPort) -}}
+{{- end -}}
+
+{{- define "feedback.trustProxy" -}}
+{{- if .Values.config.trustProxy -}}
+{{- .Values.config.trustProxy -}}
+{{- else if .Values.ingress.enabled -}}
+1
+{{- else -}}
+false
+{{- end -}}
+{{- end -}}
+
+{{- define "feedback.dlrPublicUrl" -}}
+{{- .Values.smsProvider.dlrPublicUrl | default (printf "http://%s-messaging.%s.svc:8091" (include "feedback.fullname" .) .Release.Namespace) -}}
+{{- end -}}
+
+{{/* The env of one app besides the shared ConfigMap: (dict "root" $ "app" NAME). Secrets by reference only. */}}
+{{- define "feedback.appEnv" -}}
+{{- $root := .root -}}
+{{- $v := $root.Values -}}
+{{- $chartSecret := include "feedback.secretName" $root -}}
+{{- $appSecret := $v.secrets.existingSecret | default $chartSecret -}}
+{{- $spec := index (include "feedback.apps" $root | fromYaml) .app -}}
+- name: MONGO_DB
+  value: {{ .app }}
+{{ include "feedback.secretEnv" (dict "name" "MONGO_URL" "secret" ($v.mongodb.existingSecret | default $chartSecret) "key" (ternary $v.mongodb.existingSecretKey "mongo-url" (ne $v.mongodb.existingSecret ""))) }}
+{{- if $spec.grpcPort }}
+- name: GRPC_PORT
+  value: {{ $spec.grpcPort | quote }}
+{{- end }}
+{{- if eq .app "gateway" }}
+- name: API_PORT
+  value: "8080"
+- name: LINK_PORT
+  value: "8081"
+{{ include "feedback.secretEnv" (dict "name" "ADMIN_TOKEN" "secret" $appSecret "key" "admin-token") }}
+{{ include "feedback.secretEnv" (dict "name" "REDIS_URL" "secret" ($v.redis.existingSecret | default $chartSecret) "key" (ternary $v.redis.existingSecretKey "redis-url" (ne $v.redis.existingSecret ""))) }}
+{{- /* The sms-limits ConfigMap, mounted as a directory (never subPath: kubelet then refreshes it), reloaded live. */}}
+- name: SMS_LIMITS_FILE
+  value: /etc/feedback/sms-limits/sms-limits.yaml
+{{- end }}
+{{- if eq .app "file" }}
+{{ include "feedback.secretEnv" (dict "name" "S3_ACCESS_KEY" "secret" ($v.s3.existingSecret | default $chartSecret) "key" (ternary $v.s3.accessKeyKey "s3-access-key" (ne $v.s3.existingSecret ""))) }}
+{{ include "feedback.secretEnv" (dict "name" "S3_SECRET_KEY" "secret" ($v.s3.existingSecret | default $chartSecret) "key" (ternary $v.s3.secretKeyKey "s3-secret-key" (ne $v.s3.existingSecret ""))) }}
+{{- end }}
+{{- if eq .app "messaging" }}
+- name: DLR_PORT
+  value: "8091"
+{{ include "feedback.secretEnv" (dict "name" "DLR_SECRET" "secret" $appSecret "key" "dlr-secret") }}
+{{ include "feedback.secretEnv" (dict "name" "SMS_PROVIDER_SECRETS_KEY" "secret" $appSecret "key" "sms-provider-secrets-key" "optional" true) }}
+{{ include "feedback.secretEnv" (dict "name" "SMS_PROVIDER_SECRETS_PREVIOUS_KEYS" "secret" $appSecret "key" "sms-provider-secrets-previous-keys" "optional" true) }}
+{{- if eq $v.smsProvider.kind "http" }}
+{{ include "feedback.secretEnv" (dict "name" "SMS_HTTP_PROVIDER" "secret" ($v.smsProvider.existingSecret | default $chartSecret) "key" (ternary $v.smsProvider.existingSecretKey "sms-http-provider" (ne $v.smsProvider.existingSecret ""))) }}
+{{- end }}
+{{- end }}
+{{- with (index $v .app).env }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}

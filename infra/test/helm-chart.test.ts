@@ -1,0 +1,383 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { APPS, byKind, find, helmBin, read, render, template, valuesFile, yaml, type K8sObject } from './chart-render.js';
+
+/**
+ * The Helm chart (deploy/helm/feedback) as Kubernetes gets it: `helm template` with the defaults and with
+ * ci/full-values.yaml (everything on, many replicas, the operator's own Secrets), asserted object by
+ * object. ./stack test also validates the same renderings against the Kubernetes API schemas
+ * (infra/k8s-tools.sh check).
+ */
+let helm: string;
+let defaults: K8sObject[];
+let full: K8sObject[];
+beforeAll(() => {
+  helm = helmBin();
+  defaults = render(helm);
+  full = render(helm, valuesFile('full-values.yaml'));
+}, 600_000);
+
+const SERVICES = ['survey', 'messaging', 'file', 'flow', 'shortener'] as const;
+const GRPC_PORTS = { flow: 50052, survey: 50053, file: 50054, shortener: 50055, messaging: 50056 } as const;
+/** Who calls whom: the gateway every service; messaging survey, shortener and file; survey flow. */
+const CALLERS = {
+  survey: ['gateway', 'messaging'],
+  messaging: ['gateway'],
+  file: ['gateway', 'messaging'],
+  flow: ['gateway', 'survey'],
+  shortener: ['gateway', 'messaging'],
+} as const;
+const appVersion = (yaml.parse(read('deploy/helm/feedback/Chart.yaml')) as { appVersion: string }).appVersion;
+const names = (objects: K8sObject[]) => objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+const podOf = (objects: K8sObject[], app: string) => find(objects, 'Deployment', `feedback-${app}`).spec.template;
+const renderings = () =>
+  [
+    ['defaults', defaults],
+    ['full values', full],
+  ] as const;
+
+describe('the chart renders one Deployment per app and what each needs', () => {
+  it('defaults: exactly these objects', () => {
+    const perApp = (kind: string) => APPS.map((a) => `${kind}/feedback-${a}`);
+    expect(names(defaults)).toEqual(
+      [
+        ...perApp('Deployment'),
+        ...perApp('Service'),
+        ...perApp('PodDisruptionBudget'),
+        ...perApp('NetworkPolicy'),
+        'HorizontalPodAutoscaler/feedback-gateway',
+        'HorizontalPodAutoscaler/feedback-messaging',
+        'ServiceAccount/feedback',
+        'Secret/feedback-secrets',
+        'ConfigMap/feedback-config',
+        'ConfigMap/feedback-sms-limits',
+      ].sort(),
+    );
+  });
+
+  it('full values: the Ingresses too, and no Secret of the chart (every credential in the operator\u2019s own)', () => {
+    expect(names(full)).toContain('Ingress/feedback-api');
+    expect(names(full)).toContain('Ingress/feedback-links');
+    expect(byKind(full, 'Secret')).toEqual([]);
+    expect(byKind(full, 'Deployment')).toHaveLength(6);
+  });
+
+  it.each(APPS)('%s: the one image, pinned (appVersion by default, never latest), its own command', (app) => {
+    const image = podOf(defaults, app).spec.containers[0].image as string;
+    expect(image).toBe(`ghcr.io/your-org/feedback-service:${appVersion}`);
+    expect(podOf(full, app).spec.containers[0].image).toBe(
+      'registry.example.com/feedback/feedback-service:0.1.0@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    );
+    for (const [, objects] of renderings()) {
+      const container = podOf(objects, app).spec.containers[0];
+      expect(container.image).not.toMatch(/:latest(@|$)/);
+      expect(container.command).toEqual(['node', `/app/apps/${app}/dist/main.js`]);
+    }
+    expect(podOf(full, app).spec.imagePullSecrets).toEqual([{ name: 'registry-example-com' }]);
+  });
+
+  it('`latest` is refused, by the schema and by the template', () => {
+    const res = template(helm, ['--set', 'image.tag=latest']);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('image.tag');
+  });
+});
+
+describe('every pod runs restricted', () => {
+  it.each(APPS)(
+    '%s: non-root numeric user, read-only root with /tmp an emptyDir, no privilege, no capability, RuntimeDefault seccomp, no API token',
+    (app) => {
+      for (const [, objects] of renderings()) {
+        const pod = podOf(objects, app).spec;
+        expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+        expect(pod.automountServiceAccountToken).toBe(false);
+        expect(pod.hostNetwork ?? false).toBe(false);
+        expect(pod.containers).toHaveLength(1);
+        const c = pod.containers[0];
+        expect(c.securityContext).toEqual({
+          runAsNonRoot: true,
+          runAsUser: 1000,
+          runAsGroup: 1000,
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+          seccompProfile: { type: 'RuntimeDefault' },
+        });
+        expect(Number.isInteger(c.securityContext.runAsUser) && c.securityContext.runAsUser > 0).toBe(true);
+        const tmp = c.volumeMounts.find((m: { mountPath: string }) => m.mountPath === '/tmp');
+        expect(pod.volumes.find((v: { name: string }) => v.name === tmp.name)).toEqual({ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } });
+        // Nothing else is writable: every other mount is read-only.
+        expect(c.volumeMounts.filter((m: { mountPath: string; readOnly?: boolean }) => m.mountPath !== '/tmp' && !m.readOnly)).toEqual([]);
+      }
+    },
+  );
+
+  it('the ServiceAccount mounts no token either', () => {
+    expect(find(defaults, 'ServiceAccount', 'feedback').automountServiceAccountToken).toBe(false);
+    for (const app of APPS) expect(podOf(defaults, app).spec.serviceAccountName).toBe('feedback');
+    for (const app of APPS) expect(podOf(full, app).spec.serviceAccountName).toBe('feedback-apps');
+  });
+});
+
+describe('probes, resources, shutdown, spreading', () => {
+  it.each(SERVICES)('%s: startup, readiness and liveness are native gRPC probes of grpc.health.v1 on its gRPC port', (app) => {
+    const c = podOf(defaults, app).spec.containers[0];
+    expect(c.ports).toContainEqual({ name: 'grpc', containerPort: GRPC_PORTS[app], protocol: 'TCP' });
+    for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe'])
+      expect(c[probe].grpc, probe).toEqual({ port: GRPC_PORTS[app] });
+    expect(c.livenessProbe.failureThreshold * c.livenessProbe.periodSeconds).toBeGreaterThanOrEqual(30);
+  });
+
+  it('gateway: /health for startup and liveness, /ready for readiness, on the API port', () => {
+    const c = podOf(defaults, 'gateway').spec.containers[0];
+    expect(c.ports).toEqual([
+      { name: 'api', containerPort: 8080, protocol: 'TCP' },
+      { name: 'links', containerPort: 8081, protocol: 'TCP' },
+    ]);
+    expect(c.startupProbe.httpGet).toEqual({ path: '/health', port: 'api' });
+    expect(c.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'api' });
+    expect(c.livenessProbe.httpGet).toEqual({ path: '/health', port: 'api' });
+  });
+
+  it.each(APPS)('%s: requests CPU and memory, a memory limit', (app) => {
+    for (const [, objects] of renderings()) {
+      const { requests, limits } = podOf(objects, app).spec.containers[0].resources;
+      expect(requests.cpu).toMatch(/^\d+m?$/);
+      expect(requests.memory).toMatch(/^\d+(Mi|Gi)$/);
+      expect(limits.memory).toMatch(/^\d+(Mi|Gi)$/);
+    }
+  });
+
+  it.each(APPS)('%s: a preStop pause the image can run, and a grace period covering it and the 25 s drain', (app) => {
+    const pod = podOf(defaults, app).spec;
+    // The image has node but no shell tools: the pause is node's own timer.
+    expect(pod.containers[0].lifecycle.preStop).toEqual({ exec: { command: ['node', '-e', 'setTimeout(() => {}, 5000)'] } });
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(5 + 25);
+    const fullPod = podOf(full, app).spec;
+    expect(fullPod.containers[0].lifecycle.preStop).toEqual({ sleep: { seconds: 10 } });
+    expect(fullPod.terminationGracePeriodSeconds).toBe(45);
+  });
+
+  it('a grace period shorter than the pause plus the drain is refused', () => {
+    const res = template(helm, ['--set', 'shutdown.terminationGracePeriodSeconds=20']);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('terminationGracePeriodSeconds');
+  });
+
+  it.each(APPS)('%s: spread over zones and nodes, counting only its own pods', (app) => {
+    const template = podOf(defaults, app);
+    const selector = find(defaults, 'Deployment', `feedback-${app}`).spec.selector.matchLabels;
+    expect(template.metadata.labels).toMatchObject(selector);
+    expect(template.spec.topologySpreadConstraints.map((t: { topologyKey: string }) => t.topologyKey)).toEqual([
+      'topology.kubernetes.io/zone',
+      'kubernetes.io/hostname',
+    ]);
+    for (const t of template.spec.topologySpreadConstraints) {
+      expect(t.labelSelector).toEqual({ matchLabels: selector });
+      expect(t.whenUnsatisfiable).toBe('ScheduleAnyway');
+    }
+    expect(podOf(full, app).spec.topologySpreadConstraints[0].whenUnsatisfiable).toBe('DoNotSchedule');
+  });
+});
+
+describe('availability and scaling', () => {
+  it.each(APPS)('%s: a PodDisruptionBudget selecting exactly its pods', (app) => {
+    for (const [, objects] of renderings()) {
+      const pdb = find(objects, 'PodDisruptionBudget', `feedback-${app}`);
+      expect(pdb.spec.selector.matchLabels).toEqual(find(objects, 'Deployment', `feedback-${app}`).spec.selector.matchLabels);
+    }
+    expect(find(defaults, 'PodDisruptionBudget', `feedback-${app}`).spec).toMatchObject({ maxUnavailable: 1 });
+  });
+
+  it('full values: minAvailable wins over the default maxUnavailable', () => {
+    expect(find(full, 'PodDisruptionBudget', 'feedback-gateway').spec).toEqual({
+      minAvailable: 3,
+      selector: find(full, 'Deployment', 'feedback-gateway').spec.selector,
+    });
+  });
+
+  it('gateway and messaging scale on CPU (their Deployments leave the count to the autoscaler); the others have fixed replicas', () => {
+    for (const app of ['gateway', 'messaging']) {
+      const hpa = find(full, 'HorizontalPodAutoscaler', `feedback-${app}`);
+      expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: `feedback-${app}` });
+      expect(hpa.spec.minReplicas).toBe(4);
+      expect(hpa.spec.metrics[0].resource).toEqual({ name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } });
+      expect(find(full, 'Deployment', `feedback-${app}`).spec.replicas).toBeUndefined();
+    }
+    expect(
+      Object.fromEntries(['survey', 'file', 'flow', 'shortener'].map((a) => [a, find(full, 'Deployment', `feedback-${a}`).spec.replicas])),
+    ).toEqual({
+      survey: 6,
+      file: 4,
+      flow: 6,
+      shortener: 6,
+    });
+    const fixed = render(helm, ['--set', 'gateway.autoscaling.enabled=false', '--set', 'gateway.replicaCount=3']);
+    expect(byKind(fixed, 'HorizontalPodAutoscaler').map((h) => h.metadata.name)).toEqual(['feedback-messaging']);
+    expect(find(fixed, 'Deployment', 'feedback-gateway').spec.replicas).toBe(3);
+  });
+});
+
+describe('network policies: each gRPC service takes calls from its callers only', () => {
+  const podLabels = (objects: K8sObject[], app: string) => find(objects, 'Deployment', `feedback-${app}`).spec.selector.matchLabels;
+
+  it.each(SERVICES)('%s', (app) => {
+    for (const [, objects] of renderings()) {
+      const policy = find(objects, 'NetworkPolicy', `feedback-${app}`);
+      expect(policy.spec.podSelector).toEqual({ matchLabels: podLabels(objects, app) });
+      expect(policy.spec.policyTypes).toEqual(['Ingress']);
+      const grpc = policy.spec.ingress.filter((r: { ports: { port: string }[] }) => r.ports.some((p) => p.port === 'grpc'));
+      expect(grpc).toHaveLength(1);
+      expect(grpc[0].ports).toEqual([{ port: 'grpc', protocol: 'TCP' }]);
+      expect(grpc[0].from).toEqual(CALLERS[app].map((caller) => ({ podSelector: { matchLabels: podLabels(objects, caller) } })));
+      // No rule admits anyone else to the gRPC port (a rule without `from` would admit every pod).
+      const others = policy.spec.ingress.filter((r: K8sObject) => r !== grpc[0]);
+      expect(others.every((r: { ports: { port: string }[] }) => r.ports.every((p) => p.port !== 'grpc'))).toBe(true);
+    }
+  });
+
+  it('messaging: the delivery-report port from the configured SMS gateway only (full values), anyone by default', () => {
+    const dlr = (objects: K8sObject[]) =>
+      find(objects, 'NetworkPolicy', 'feedback-messaging').spec.ingress.find(
+        (r: { ports: { port: string }[] }) => r.ports[0]!.port === 'dlr',
+      );
+    expect(dlr(defaults)).toEqual({ ports: [{ port: 'dlr', protocol: 'TCP' }] });
+    expect(dlr(full).from).toEqual([{ ipBlock: { cidr: '203.0.113.0/24' } }]);
+  });
+
+  it('gateway: its listeners from the ingress controller (full values); /metrics on the API port from the monitoring namespace', () => {
+    const rules = find(full, 'NetworkPolicy', 'feedback-gateway').spec.ingress;
+    expect(rules).toEqual([
+      {
+        ports: [
+          { port: 'api', protocol: 'TCP' },
+          { port: 'links', protocol: 'TCP' },
+        ],
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
+      },
+      {
+        ports: [{ port: 'api', protocol: 'TCP' }],
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'observability' } } }],
+      },
+    ]);
+    const byDefault = find(defaults, 'NetworkPolicy', 'feedback-gateway').spec.ingress;
+    expect(byDefault[1].from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
+  });
+});
+
+describe('ingress, secrets, configuration', () => {
+  it('full values: the API and the link domain (customer domains too) behind TLS, to the gateway\u2019s two listeners', () => {
+    const api = find(full, 'Ingress', 'feedback-api');
+    const links = find(full, 'Ingress', 'feedback-links');
+    expect(api.spec.ingressClassName).toBe('nginx');
+    expect(api.spec.tls).toEqual([{ secretName: 'feedback-api-tls', hosts: ['feedback.acme.example'] }]);
+    expect(links.spec.tls).toEqual([{ secretName: 'feedback-links-tls', hosts: ['go.acme.example', 'links.customer-one.example'] }]);
+    expect(api.spec.rules.map((r: { host: string }) => r.host)).toEqual(['feedback.acme.example']);
+    expect(api.spec.rules[0].http.paths[0].backend).toEqual({ service: { name: 'feedback-gateway', port: { name: 'api' } } });
+    expect(links.spec.rules[1].http.paths[0].backend).toEqual({ service: { name: 'feedback-gateway', port: { name: 'links' } } });
+    expect(api.metadata.annotations).toMatchObject({
+      'cert-manager.io/cluster-issuer': 'letsencrypt',
+      'nginx.ingress.kubernetes.io/proxy-body-size': '1g',
+    });
+    expect(links.metadata.annotations).toEqual({ 'cert-manager.io/cluster-issuer': 'letsencrypt' });
+    // Behind an ingress the gateway believes one hop of X-Forwarded-For (per-IP limits see the client).
+    expect(find(full, 'ConfigMap', 'feedback-config').data.TRUST_PROXY).toBe('1');
+    expect(find(defaults, 'ConfigMap', 'feedback-config').data.TRUST_PROXY).toBe('false');
+  });
+
+  it('every secret reference names a key that exists (the chart\u2019s Secret) or an operator Secret as configured', () => {
+    const chartSecret = find(defaults, 'Secret', 'feedback-secrets');
+    for (const app of APPS) {
+      for (const e of podOf(defaults, app).spec.containers[0].env.filter((v: K8sObject) => v.valueFrom)) {
+        const ref = e.valueFrom.secretKeyRef;
+        expect(ref.name).toBe('feedback-secrets');
+        if (!ref.optional) expect(Object.keys(chartSecret.data), `${app} ${e.name}`).toContain(ref.key);
+      }
+    }
+    expect(Buffer.from(chartSecret.data['admin-token'], 'base64').toString()).toHaveLength(43);
+    const refs = Object.fromEntries(
+      APPS.flatMap((app) =>
+        podOf(full, app)
+          .spec.containers[0].env.filter((v: K8sObject) => v.valueFrom)
+          .map((v: K8sObject) => [`${app}.${v.name}`, `${v.valueFrom.secretKeyRef.name}/${v.valueFrom.secretKeyRef.key}`]),
+      ),
+    );
+    expect(refs).toMatchObject({
+      'gateway.MONGO_URL': 'feedback-mongodb-feedback-app/connectionString.standard',
+      'gateway.REDIS_URL': 'feedback-redis-url/REDIS_URL',
+      'gateway.ADMIN_TOKEN': 'feedback-app-secrets/admin-token',
+      'file.S3_ACCESS_KEY': 'feedback-minio-user/CONSOLE_ACCESS_KEY',
+      'file.S3_SECRET_KEY': 'feedback-minio-user/CONSOLE_SECRET_KEY',
+      'messaging.DLR_SECRET': 'feedback-app-secrets/dlr-secret',
+      'messaging.SMS_PROVIDER_SECRETS_KEY': 'feedback-app-secrets/sms-provider-secrets-key',
+      'messaging.SMS_HTTP_PROVIDER': 'feedback-sms-provider/SMS_HTTP_PROVIDER',
+    });
+  });
+
+  it('no credential in a ConfigMap: the store URLs and keys are read from Secrets', () => {
+    for (const [, objects] of renderings()) {
+      const config = find(objects, 'ConfigMap', 'feedback-config').data;
+      for (const key of ['MONGO_URL', 'REDIS_URL', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'ADMIN_TOKEN', 'DLR_SECRET', 'SMS_HTTP_PROVIDER']) {
+        expect(config[key], key).toBeUndefined();
+      }
+    }
+  });
+
+  it('the HTTP SMS provider: its JSON in the chart\u2019s Secret when given inline; refused when missing', () => {
+    const inline = render(helm, valuesFile('inline-secrets-values.yaml'));
+    const json = Buffer.from(find(inline, 'Secret', 'acme-secrets').data['sms-http-provider'], 'base64').toString();
+    expect(JSON.parse(json)).toMatchObject({ url: 'https://sms.example.com/cgi-bin/sendsms', method: 'GET' });
+    const res = template(helm, ['--set', 'smsProvider.kind=http']);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('smsProvider.http');
+  });
+});
+
+describe('the values schema refuses what it does not know', () => {
+  it.each([
+    ['a misspelt app', ['--set', 'gatway.replicaCount=2'], 'gatway'],
+    ['a misspelt key of an app', ['--set', 'gateway.replicaCout=2'], 'replicaCout'],
+    ['a misspelt setting', ['--set', 'config.logLevl=debug'], 'logLevl'],
+    ['a misspelt ingress key', ['--set', 'ingress.api.tlsSecret=x'], 'tlsSecret'],
+    ['an unknown log level', ['--set', 'config.logLevel=verbose'], 'logLevel'],
+    ['a short admin token', ['--set', 'secrets.adminToken=short'], 'adminToken'],
+    ['a secrets key that is not 32 bytes', ['--set', 'secrets.smsProviderSecretsKey=abc'], 'smsProviderSecretsKey'],
+    ['tiers missing while enabled', ['--set-json', 'smsLimits.tiers=[]'], 'smsLimits'],
+  ])('%s', (_name, args, field) => {
+    const res = template(helm, args);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain(field);
+  });
+
+  it('while the same values spelt right render', () => {
+    expect(
+      template(helm, ['--set', 'gateway.autoscaling.enabled=false', '--set', 'gateway.replicaCount=2', '--set', 'config.logLevel=debug'])
+        .status,
+    ).toBe(0);
+  });
+});
+
+describe('docker-compose.yml runs the same image with real health checks', () => {
+  const compose = yaml.parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, K8sObject> };
+  const stores = ['mongo', 'kafka', 'minio', 'redis'];
+
+  it.each(APPS)('%s: the named image, a health check of the image, healthy dependencies', (app) => {
+    const svc = compose.services[app];
+    expect(svc.image).toMatch(/^\$\{FEEDBACK_IMAGE:-feedback-service:[\w.-]+\}$/);
+    expect(svc.build).toEqual({ context: '.', dockerfile: 'deploy/Dockerfile' });
+    const test = svc.healthcheck.test as string[];
+    expect(test.slice(0, 3)).toEqual(['CMD', 'node', '/app/healthcheck.mjs']);
+    expect(test.slice(3)).toEqual(
+      app === 'gateway' ? ['http', '8080', '/ready'] : ['grpc', String(GRPC_PORTS[app as keyof typeof GRPC_PORTS])],
+    );
+    const deps = Object.entries(svc.depends_on as Record<string, { condition: string }>);
+    expect(deps.length).toBeGreaterThan(0);
+    for (const [dep, { condition }] of deps) expect(condition, `${app} → ${dep}`).toBe('service_healthy');
+  });
+
+  it('the stores have health checks; the gateway waits for all five services and its stores, each service for its callees', () => {
+    for (const store of stores) expect((compose.services[store].healthcheck.test as string[]).length, store).toBeGreaterThan(1);
+    expect(Object.keys(compose.services.gateway.depends_on).sort()).toEqual([...SERVICES, 'kafka', 'mongo', 'redis'].sort());
+    expect(Object.keys(compose.services.messaging.depends_on)).toEqual(expect.arrayContaining(['survey', 'shortener', 'file']));
+    expect(Object.keys(compose.services.survey.depends_on)).toEqual(expect.arrayContaining(['flow']));
+  });
+});
