@@ -125,6 +125,22 @@ describe('the OpenAPI documents', () => {
     expect(form.properties.filename!.maxLength).toBe(200);
   });
 
+  it("documents the CSV workflow's directory bindings on the admin API", () => {
+    const base = '/admin/v1/accounts/{account_id}/sms_campaigns/{campaign_id}/directories';
+    const ops = { post: apiDoc.paths[base]!.post!, get: apiDoc.paths[base]!.get!, delete: apiDoc.paths[`${base}/{directory_id}`]!.delete! };
+    const codes = Object.fromEntries(Object.entries(ops).map(([m, op]) => [m, Object.keys(op.responses).sort()]));
+    expect(codes).toEqual({
+      post: ['201', '400', '401', '404', '414'],
+      get: ['200', '400', '401', '404', '414'],
+      delete: ['204', '400', '401', '404', '414'],
+    });
+    for (const op of Object.values(ops)) expect(op.security).toEqual([{ adminToken: [] }]);
+    const body = ops.post.requestBody!.content['application/json']!.schema as unknown as { required: string[]; properties: object };
+    expect(body.required).toEqual(['directory_id']);
+    expect(Object.keys(body.properties).sort()).toEqual(['directory_id', 'file_name']);
+    expect(ops.delete.parameters!.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(['file_name']);
+  });
+
   it('documents 403 on every route that takes one kind of account token (a valid token of the other kind is 403)', () => {
     const oneKind = Object.entries(apiDoc.paths).flatMap(([path, methods]) =>
       Object.entries(methods)

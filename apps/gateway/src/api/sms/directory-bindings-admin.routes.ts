@@ -62,6 +62,8 @@ export const directoryBindingsAdminRoutes =
         schema: {
           ...common,
           summary: "An SMS campaign's directory bindings, newest first",
+          description:
+            "Each directory and file name whose uploads make a sharing of this campaign (at most 1,000). 404 naming campaign_id for an unknown or another account's campaign.",
           params: BindingParams,
           response: { 200: Type.Object({ data: Type.Array(Binding) }), ...errorResponses(400, 401, 404) },
         },
