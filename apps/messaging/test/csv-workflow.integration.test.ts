@@ -167,6 +167,70 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
     expect(await states(dir.id)).toEqual({ [bad.id]: ProcessingState.PROCESSING_STATE_FAILED });
   });
 
+  it('lists a campaign’s bindings newest first and unbinds one: an upload of the unbound name is left unprocessed', async () => {
+    // Campaigns of their own: the other tests bind directories to the shared one.
+    const newCampaign = async (name: string) =>
+      (
+        await client.createSmsCampaign({
+          accountId: account,
+          name,
+          nodeId: 'node-1',
+          nodeName: 'n',
+          flowId: 'flow-1',
+          messageTemplate: '{{link}}',
+          linkTtlDays: 0,
+        })
+      ).campaign!.id;
+    const [campaignId, other] = [await newCampaign('Listed'), await newCampaign('Other')];
+    const [unbound, kept, moved] = await Promise.all(
+      [1, 2, 3].map(async () => (await files.createDirectory({ accountId: account, name: uniq('crm') })).directory!),
+    );
+    await client.bindDirectory({ accountId: account, campaignId, directoryId: unbound!.id, fileName: '' });
+    await client.bindDirectory({ accountId: account, campaignId, directoryId: kept!.id, fileName: 'list.csv' });
+    await client.bindDirectory({ accountId: account, campaignId, directoryId: moved!.id, fileName: '' });
+    // Bound again to the other campaign: it leaves this campaign's list.
+    await client.bindDirectory({ accountId: account, campaignId: other, directoryId: moved!.id, fileName: '' });
+    const listed = async (id: string) => (await client.listDirectoryBindings({ accountId: account, campaignId: id })).bindings;
+    expect((await listed(campaignId)).map((b) => [b.directoryId, b.fileName])).toEqual([
+      [kept!.id, 'list.csv'],
+      [unbound!.id, 'customers.csv'],
+    ]);
+    expect((await listed(other)).map((b) => b.directoryId)).toEqual([moved!.id]);
+    await expect(client.listDirectoryBindings({ accountId: uniq('other'), campaignId })).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { campaign_id: campaignId },
+    });
+
+    const unbind = { accountId: account, campaignId, directoryId: unbound!.id, fileName: '' };
+    await expect(client.unbindDirectory({ ...unbind, campaignId: other })).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { directory_id: unbound!.id },
+    });
+    await expect(client.unbindDirectory({ ...unbind, accountId: uniq('other') })).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { campaign_id: campaignId },
+    });
+    expect(await client.unbindDirectory(unbind)).toEqual({});
+    await expect(client.unbindDirectory(unbind)).rejects.toMatchObject({ kind: 'not_found', fields: { directory_id: unbound!.id } });
+    expect((await listed(campaignId)).map((b) => b.directoryId)).toEqual([kept!.id]);
+
+    const groupId = await groupAtTheEnd();
+    const ignored = await uploadFile(
+      files.raw,
+      { accountId: account, directoryId: unbound!.id, filename: 'customers.csv' },
+      Buffer.from('phone\n05321234567\n'),
+    );
+    const imported = await uploadFile(
+      files.raw,
+      { accountId: account, directoryId: kept!.id, filename: 'list.csv' },
+      Buffer.from('phone\n05321234568\n'),
+    );
+    await consumeUntilImported(groupId, imported.id);
+    expect(await deps.imports.findByFile(imported.id)).toMatchObject({ outcome: 'processed', campaignId, accepted: 1 });
+    expect(await deps.imports.findByFile(ignored.id)).toBeNull();
+    expect(await states(unbound!.id)).toEqual({ [ignored.id]: ProcessingState.PROCESSING_STATE_UNPROCESSED });
+  });
+
   it('binds only the account’s own campaign and directory', async () => {
     const dir = (await files.createDirectory({ accountId: account, name: uniq('crm') })).directory!;
     await expect(client.bindDirectory({ accountId: uniq('other'), campaignId, directoryId: dir.id, fileName: '' })).rejects.toMatchObject({

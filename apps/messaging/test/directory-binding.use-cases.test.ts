@@ -53,6 +53,29 @@ describe('directory bindings', () => {
     await expect(unbindDirectory(deps, gone)).rejects.toMatchObject({ kind: 'not_found', fields: { directory_id: 'dir-1' } });
   });
 
+  it('binding the same directory and name again moves it to the new campaign, keeping when it was first made', async () => {
+    const deps = await setup();
+    const first = await bindDirectory(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, directoryId: 'dir-1' });
+    const moved = await bindDirectory(deps, { accountId: 'acc-1', campaignId: OTHER_CAMPAIGN, directoryId: 'dir-1', fileName: ' ' });
+    expect(moved).toMatchObject({ campaignId: OTHER_CAMPAIGN, fileName: 'customers.csv', createdAt: first.createdAt });
+    expect(moved.updatedAt.getTime()).toBeGreaterThan(first.updatedAt.getTime());
+    expect(await listBindings(deps, { accountId: 'acc-1', campaignId: CAMPAIGN })).toEqual([]);
+    expect((await listBindings(deps, { accountId: 'acc-1', campaignId: OTHER_CAMPAIGN })).map((b) => b.directoryId)).toEqual(['dir-1']);
+  });
+
+  it('binds no directory the account does not have, naming directory_id', async () => {
+    const deps = await setup();
+    await expect(bindDirectory(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, directoryId: 'elsewhere' })).rejects.toMatchObject({
+      kind: 'not_found',
+      fields: { directory_id: 'elsewhere' },
+    });
+    await expect(bindDirectory(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, directoryId: '' })).rejects.toMatchObject({
+      kind: 'invalid',
+      fields: { directory_id: 'is required' },
+    });
+    expect(deps.bindings.items.size).toBe(0);
+  });
+
   it('refuses a foreign campaign and a bad file name by name', async () => {
     const deps = await setup();
     await expect(listBindings(deps, { accountId: 'acc-2', campaignId: CAMPAIGN })).rejects.toMatchObject({
