@@ -79,20 +79,22 @@ bin() {
 # check: every step runs, whatever an earlier one said; the exit code says whether all passed.
 check() {
   provision
-  local failed=0 out values name version
+  local failed=0 out values name version args
   out="$(mktemp -d)"
   # shellcheck disable=SC2064 # expand now: $out is local
   trap "rm -rf '$out'" RETURN
-  log "helm lint deploy/helm/feedback"
-  "$HELM" lint --strict "$CHART" >"$out/lint.txt" 2>&1 || { cat "$out/lint.txt" >&2; failed=1; }
   for values in "" "$CHART"/ci/*-values.yaml; do
     name="${values:+$(basename "$values" .yaml)}"; name="${name:-defaults}"
-    if ! "$HELM" template feedback "$CHART" --namespace feedback ${values:+--values "$values"} >"$out/$name.yaml" 2>"$out/$name.err"; then
-      cat "$out/$name.err" >&2; log "helm template ($name) failed"; failed=1; continue
-    fi
+    args=(); [ -z "$values" ] || args=(--values "$values")
+    log "helm lint --strict ($name)"
+    "$HELM" lint --strict "$CHART" "${args[@]}" >"$out/lint.txt" 2>&1 || { cat "$out/lint.txt" >&2; failed=1; }
     for version in "${K8S_VERSIONS[@]}"; do
-      log "kubernetes-validate --strict ($name, Kubernetes $version)"
-      "$VENV/bin/kubernetes-validate" --strict --quiet -k "$version" "$out/$name.yaml" || failed=1
+      log "helm template ($name, Kubernetes $version) | kubernetes-validate --strict"
+      if ! "$HELM" template feedback "$CHART" --namespace feedback --kube-version "$version" "${args[@]}" \
+        >"$out/$name-$version.yaml" 2>"$out/err.txt"; then
+        cat "$out/err.txt" >&2; failed=1; continue
+      fi
+      "$VENV/bin/kubernetes-validate" --strict --quiet -k "$version" "$out/$name-$version.yaml" || failed=1
     done
   done
   log "hadolint deploy/Dockerfile"

@@ -137,6 +137,12 @@ else
   fail "feedbackctl from the layout failed: $account"
 fi
 
+# Resident memory of each bundle at rest, started and connected (README.md "Sizing" of the chart).
+rss=""
+for app in gateway messaging survey shortener file flow; do
+  rss+=" $app $(awk '/^VmRSS/ { printf "%d MiB", $2 / 1024 }' "/proc/${PID[$app]}/status" 2>/dev/null),"
+done
+log "layout check: resident memory at rest:${rss%,}"
 log "layout check: SIGTERM to every app; each must exit within ${GRACE_SECONDS} s"
 for app in gateway messaging survey shortener file flow; do
   pid="${PID[$app]}"

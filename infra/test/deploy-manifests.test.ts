@@ -86,7 +86,7 @@ describe('deployments include the messaging service', () => {
   });
 });
 
-/** Every variable the apps were given by the kustomize base this chart replaced (deploy/k8s, config.env and the Deployments). */
+/** Every variable the apps were given by the kustomize base this chart replaced (its config.env, Deployments and Secrets). */
 const FROM_KUSTOMIZE = {
   shared: [
     'LOG_LEVEL',
@@ -163,8 +163,8 @@ describe('the chart gives every app the variables it reads', () => {
     const full = render(helm, valuesFile('full-values.yaml'));
     expect(envValue(full, deployment('survey', full), 'CUSTOMER_SCHEMA_ATTRIBUTES')).toBe('TCKN,CustomerNo');
     const key = container('messaging').env.find((e: { name: string }) => e.name === 'SMS_PROVIDER_SECRETS_KEY');
-    expect(key.valueFrom.secretKeyRef).toEqual({ name: 'feedback-secrets', key: 'sms-provider-secrets-key', optional: true });
-    const sealed = find(http, 'Secret', 'acme-secrets').data;
+    expect(key.valueFrom.secretKeyRef).toEqual({ name: 'feedback-credentials', key: 'sms-provider-secrets-key', optional: true });
+    const sealed = find(http, 'Secret', 'acme-credentials').data;
     expect(Buffer.from(sealed['sms-provider-secrets-key'], 'base64').toString()).toBe('MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=');
     expect(Buffer.from(Buffer.from(sealed['sms-provider-secrets-key'], 'base64').toString(), 'base64')).toHaveLength(32);
   });

@@ -47,7 +47,7 @@ describe('the chart renders one Deployment per app and what each needs', () => {
         'HorizontalPodAutoscaler/feedback-gateway',
         'HorizontalPodAutoscaler/feedback-messaging',
         'ServiceAccount/feedback',
-        'Secret/feedback-secrets',
+        'Secret/feedback-credentials',
         'ConfigMap/feedback-config',
         'ConfigMap/feedback-sms-limits',
       ].sort(),
@@ -285,11 +285,11 @@ describe('ingress, secrets, configuration', () => {
   });
 
   it('every secret reference names a key that exists (the chart\u2019s Secret) or an operator Secret as configured', () => {
-    const chartSecret = find(defaults, 'Secret', 'feedback-secrets');
+    const chartSecret = find(defaults, 'Secret', 'feedback-credentials');
     for (const app of APPS) {
       for (const e of podOf(defaults, app).spec.containers[0].env.filter((v: K8sObject) => v.valueFrom)) {
         const ref = e.valueFrom.secretKeyRef;
-        expect(ref.name).toBe('feedback-secrets');
+        expect(ref.name).toBe('feedback-credentials');
         if (!ref.optional) expect(Object.keys(chartSecret.data), `${app} ${e.name}`).toContain(ref.key);
       }
     }
@@ -324,7 +324,7 @@ describe('ingress, secrets, configuration', () => {
 
   it('the HTTP SMS provider: its JSON in the chart\u2019s Secret when given inline; refused when missing', () => {
     const inline = render(helm, valuesFile('inline-secrets-values.yaml'));
-    const json = Buffer.from(find(inline, 'Secret', 'acme-secrets').data['sms-http-provider'], 'base64').toString();
+    const json = Buffer.from(find(inline, 'Secret', 'acme-credentials').data['sms-http-provider'], 'base64').toString();
     expect(JSON.parse(json)).toMatchObject({ url: 'https://sms.example.com/cgi-bin/sendsms', method: 'GET' });
     const res = template(helm, ['--set', 'smsProvider.kind=http']);
     expect(res.status).not.toBe(0);

@@ -92,7 +92,7 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 
 {{/* The Secret the chart makes (secret.yaml) for whatever is not in an existing Secret. */}}
 {{- define "feedback.secretName" -}}
-{{- include "feedback.fullname" . }}-secrets
+{{- include "feedback.fullname" . }}-credentials
 {{- end -}}
 
 {{/* An env var from a Secret: (dict "name" VAR "secret" NAME "key" KEY "optional" BOOL). */}}
