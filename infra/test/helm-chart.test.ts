@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { APPS, byKind, find, helmBin, read, render, template, valuesFile, yaml, type K8sObject } from './chart-render.js';
+import { APPS, byKind, find, helmBin, read, render, ROOT, template, valuesFile, yaml, type K8sObject } from './chart-render.js';
 
 /**
  * The Helm chart (deploy/helm/feedback) as Kubernetes gets it: `helm template` with the defaults and with
@@ -379,5 +380,80 @@ describe('docker-compose.yml runs the same image with real health checks', () =>
     expect(Object.keys(compose.services.gateway.depends_on).sort()).toEqual([...SERVICES, 'kafka', 'mongo', 'redis'].sort());
     expect(Object.keys(compose.services.messaging.depends_on)).toEqual(expect.arrayContaining(['survey', 'shortener', 'file']));
     expect(Object.keys(compose.services.survey.depends_on)).toEqual(expect.arrayContaining(['flow']));
+  });
+});
+
+/**
+ * The image's build context as Docker cuts it with .dockerignore: patterns in order, the last match
+ * wins, `!` takes back, a path is excluded with its excluded parent directory, `**` spans directories.
+ */
+function dockerignore(text: string) {
+  const patterns = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => {
+      const negated = l.startsWith('!');
+      const glob = l.replace(/^!/, '').replace(/^\//, '');
+      const source = glob
+        .split(/(\*\*\/|\*\*|\*|\?)/)
+        .map((part) =>
+          part === '**/'
+            ? '(?:.*/)?'
+            : part === '**'
+              ? '.*'
+              : part === '*'
+                ? '[^/]*'
+                : part === '?'
+                  ? '[^/]'
+                  : part.replace(/[.+^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('');
+      return { negated, re: new RegExp(`^${source}$`) };
+    });
+  return (path: string) => {
+    const prefixes = path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+    let excluded = false;
+    for (const p of patterns) if (prefixes.some((prefix) => p.re.test(prefix))) excluded = !p.negated;
+    return excluded;
+  };
+}
+
+describe('.dockerignore: the build context holds what the image is built from, never secrets', () => {
+  const excluded = dockerignore(read('.dockerignore'));
+
+  it.each([
+    '.local/stack.json',
+    '.local/sms-provider-secrets-key',
+    '.local/data/mongo/WiredTiger',
+    '.local/bench/summary.md',
+    '.git/config',
+    'node_modules/fastify/package.json',
+    'apps/gateway/node_modules/fastify/package.json',
+    'apps/gateway/dist/main.js',
+    'bench/src/main.ts',
+    'bench/results/run.json',
+    '.env',
+    '.env.production',
+    'apps/messaging/.env.local',
+    'deploy/tls.key',
+    'certs/ca.pem',
+    'id_rsa',
+    'home/.aws/credentials',
+    'kubeconfig.yaml',
+    'coverage/index.html',
+  ])('keeps out %s', (path) => {
+    expect(excluded(path)).toBe(true);
+  });
+
+  it('lets in every file the Dockerfile\u2019s build reads (sources, manifests, lockfile, patches, the layout scripts)', () => {
+    const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    const needed = tracked.filter((f) =>
+      /^(apps|packages)\/[^/]+\/(src\/|package\.json$|tsconfig)|^scripts\/|^patches\/|^deploy\/image\/|^infra\/ports\.json$|^proto\/|^(package\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|\.npmrc|tsconfig\.base\.json|bench\/package\.json)$/.test(
+        f,
+      ),
+    );
+    expect(needed.length).toBeGreaterThan(200);
+    expect(needed.filter(excluded)).toEqual([]);
   });
 });
