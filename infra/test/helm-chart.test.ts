@@ -154,8 +154,17 @@ describe('probes, resources, shutdown, spreading', () => {
     expect(pod.containers[0].lifecycle.preStop).toEqual({ exec: { command: ['node', '-e', 'setTimeout(() => {}, 5000)'] } });
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(5 + 25);
     const fullPod = podOf(full, app).spec;
-    expect(fullPod.containers[0].lifecycle.preStop).toEqual({ sleep: { seconds: 10 } });
+    expect(fullPod.containers[0].lifecycle.preStop).toEqual({ exec: { command: ['node', '-e', 'setTimeout(() => {}, 10000)'] } });
     expect(fullPod.terminationGracePeriodSeconds).toBe(45);
+  });
+
+  it('the kubelet\u2019s own sleep action on Kubernetes 1.30+, refused before', () => {
+    const sleep = ['--set', 'shutdown.preStopMode=sleep'];
+    const onNew = render(helm, [...sleep, '--kube-version', '1.30.0']);
+    for (const app of APPS) expect(podOf(onNew, app).spec.containers[0].lifecycle.preStop).toEqual({ sleep: { seconds: 5 } });
+    const onOld = template(helm, [...sleep, '--kube-version', '1.29.9']);
+    expect(onOld.status).not.toBe(0);
+    expect(onOld.stderr).toContain('preStopMode sleep needs Kubernetes 1.30');
   });
 
   it('a grace period shorter than the pause plus the drain is refused', () => {
