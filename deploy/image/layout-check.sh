@@ -41,14 +41,19 @@ chmod 1777 "$WORK/rw-probe"
 
 # "${RO_RUN[@]}" CMD...: CMD as user 1000 without privileges, every mount read-only but a fresh tmpfs on
 # /tmp. A private mount namespace: the remounts (per mount point, `bind`) never reach this machine's mounts.
+# A checkout under /tmp (as CI may clone it) would vanish under that tmpfs: the layout is then bound to
+# /mnt first and back to its own path, read-only, over the tmpfs.
 # unshare, bash and setpriv each exec the next, so an `exec "${RO_RUN[@]}" node ...` keeps one PID, node's.
 # shellcheck disable=SC2016 # expanded by the inner bash
 RO_RUN=(unshare --mount --propagation private bash -c '
+  work='"$WORK"'
+  case "$work" in /tmp/*) mount --bind "$work" /mnt ;; esac
   awk "{ print \$2 }" /proc/self/mounts | sort -u | while read -r m; do
     case "$m" in /proc | /proc/* | /sys | /sys/* | /dev | /dev/*) continue ;; esac
     mount -o remount,bind,ro "$m" 2>/dev/null || true
   done
   mount -t tmpfs -o size=64m,mode=1777 tmpfs /tmp
+  case "$work" in /tmp/*) mkdir -p "$work" && mount --bind /mnt "$work" && mount -o remount,bind,ro "$work" ;; esac
   exec setpriv --reuid='"$UID_GID"' --regid='"$UID_GID"' --clear-groups --no-new-privs "$@"' ro_run)
 
 # The namespace works as meant: /tmp takes writes, the world-writable directory does not.
