@@ -158,7 +158,7 @@ describe('CSV workflow: a directory bound to an SMS campaign', { timeout: 90_000
         { campaign_id: stranger.campaignId },
       ],
       ['DELETE', `${ours}/${unknownDirectory}`, undefined, 404, { directory_id: unknownDirectory }],
-      ['POST', ours, { directory_id: directoryId, file_name: '../x.csv' }, 400, { file_name: expect.stringContaining('path separators') }],
+      ['POST', ours, { directory_id: directoryId, file_name: '../x.csv' }, 400, { 'body.file_name': expect.any(String) }],
       ['POST', ours, {}, 400, { 'body.directory_id': expect.any(String) }],
       ['POST', ours, { directory_id: directoryId, extra: 1 }, 400, { 'body.extra': expect.any(String) }],
       ['POST', bindings(s.account.id, 'not-a-uuid'), { directory_id: directoryId }, 400, { 'params.campaign_id': expect.any(String) }],

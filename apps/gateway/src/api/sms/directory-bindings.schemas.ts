@@ -4,10 +4,14 @@ import { CampaignParams } from './sms.schemas.js';
 
 const at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
 
+// The messaging service's rule, stated here so that a client (and a schema-driven fuzzer) knows it: no
+// path separator or control character (Unicode Cc), not "." or ".." (spaces around it are trimmed there).
 const FileName = Type.String({
   minLength: 1,
   maxLength: 255,
-  description: 'The file name whose uploads into the directory make a sharing; default customers.csv. No path separators.',
+  pattern: '^(?![ \\t])(?!.*[ \\t]$)(?!\\.{1,2}$)[^/\\\\\\u0000-\\u001f\\u007f-\\u009f]+$',
+  description:
+    'The file name whose uploads into the directory make a sharing; default customers.csv. No path separator or control character, no leading or trailing space, not "." or "..".',
 });
 
 export const BindingParams = Type.Object({ ...AccountParams.properties, ...CampaignParams.properties });
