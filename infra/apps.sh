@@ -3,7 +3,7 @@
 #   infra/apps.sh up [--record FILE] | down [FILE] | status | restart APP...
 # APP_NODE_FLAGS (e.g. --cpu-prof) are given to node when an app starts (bench/profile.sh).
 source "$(dirname "$0")/lib.sh"
-# Order matters: services first, the gateway (which checks them for /ready) last.
+# Order matters: services first, the gateway (whose /health/dependencies asks them) last.
 APPS=(flow file shortener survey messaging gateway)
 
 admin_token() {
@@ -106,14 +106,14 @@ start_app() {
   log "$name ready"
 }
 
-app_ready() { # app_ready NAME : its port answers (the gateway: /ready, which checks every peer)
+app_ready() { # app_ready NAME : its port answers (the gateway: /health/dependencies, which asks every peer)
   case "$1" in
     flow) port_open "$FLOW_GRPC_PORT" ;;
     file) port_open "$FILE_GRPC_PORT" ;;
     shortener) port_open "$SHORTENER_GRPC_PORT" ;;
     survey) port_open "$SURVEY_GRPC_PORT" ;;
     messaging) port_open "$MESSAGING_GRPC_PORT" ;;
-    gateway) curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$API_PORT/ready" ;;
+    gateway) curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$API_PORT/health/dependencies" ;;
   esac
 }
 

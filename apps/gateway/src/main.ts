@@ -56,6 +56,7 @@ await waitForRedis(limitsRedis, 3_000).catch((err: unknown) => logger.warn({ err
 const smsLimits = watchLimitsFile({ path: config.SMS_LIMITS_FILE, logger });
 const smsLimiter = new TierLimiter({ redis: limitsRedis, limits: smsLimits, logger, prefix: SMS_LIMIT_PREFIX });
 
+let draining = false;
 const api = await buildApi({
   logger,
   requestLogging: config.LOG_REQUESTS,
@@ -64,6 +65,7 @@ const api = await buildApi({
   adminToken: config.ADMIN_TOKEN,
   bodyLimitBytes: config.BODY_LIMIT_BYTES,
   publicUrl: config.PUBLIC_BASE_URL,
+  draining: () => draining,
   readiness: [{ name: 'mongo', check: async () => void (await mongo.db.command({ ping: 1 })) }, ...peers.readiness],
   // One line per feature folder of src/api/.
   features: [
@@ -114,4 +116,6 @@ onShutdown(logger, [
   { name: 'sms-limits', close: async () => (smsLimits.close(), void (await limitsRedis.quit())) },
   // Closed first: both listeners drain at once, while everything they call is still open.
   { name: 'http', close: () => Promise.all([closeApi(), linkThread.close()]) },
+  // First of all: /ready answers 503 from here on.
+  { name: 'readiness', close: () => void (draining = true) },
 ]);

@@ -21,7 +21,10 @@ export interface ApiDeps {
   /** Who may call: every feature's routes authenticate against these. */
   tokens: TokenLookup;
   adminToken: string;
+  /** What /health/dependencies asks; never what /ready answers (health.routes.ts). */
   readiness: ReadinessCheck[];
+  /** True once shutdown began: /ready answers 503 so no new traffic is sent here. */
+  draining?: () => boolean;
   bodyLimitBytes: number;
   publicUrl?: string;
   features: ApiFeature[];
@@ -47,7 +50,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     serverUrl: deps.publicUrl,
   });
 
-  healthRoutes(app, { checks: deps.readiness, metrics: deps.metrics });
+  healthRoutes(app, { checks: deps.readiness, metrics: deps.metrics, draining: deps.draining });
   const ctx = { auth: makeAuthenticator(deps.tokens) };
   for (const feature of deps.features) if (feature.routes) await app.register(feature.routes(ctx));
   const adminAuth = makeAdminAuth(deps.adminToken);

@@ -4,9 +4,18 @@ import type { Metrics } from './metrics.js';
 
 export type ReadinessCheck = { name: string; check: () => Promise<void> };
 
-/** /health: the process is alive. /ready: every peer and store answers. /metrics: Prometheus. */
-export function healthRoutes(app: FastifyInstance, deps: { checks: ReadinessCheck[]; metrics: Metrics }) {
-  app.get('/health', { schema: { tags: ['health'], response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({
+const StatusBody = Type.Object({ status: Type.String() });
+const DependenciesBody = Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Type.String()) });
+
+/**
+ * /health: the process answers (liveness, startup). /ready: this process takes traffic (readiness):
+ * it answers unless it is draining, whatever its peers and stores do, because an outage they share
+ * is answered route by route with 503, never by taking every gateway pod out of its Service
+ * (docs/decisions.md "Probes"). /health/dependencies: what the process can reach, for people and
+ * scripts. /metrics: Prometheus.
+ */
+export function healthRoutes(app: FastifyInstance, deps: { checks: ReadinessCheck[]; metrics: Metrics; draining?: () => boolean }) {
+  app.get('/health', { schema: { tags: ['health'], response: { 200: StatusBody } } }, async () => ({
     status: 'ok',
   }));
 
@@ -15,10 +24,21 @@ export function healthRoutes(app: FastifyInstance, deps: { checks: ReadinessChec
     {
       schema: {
         tags: ['health'],
-        response: {
-          200: Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Type.String()) }),
-          503: Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Type.String()) }),
-        },
+        description:
+          'Whether this process takes traffic: 200 while it serves, 503 once it drains for shutdown. Its peers and stores are not asked.',
+        response: { 200: StatusBody, 503: StatusBody },
+      },
+    },
+    async (_req, reply) => (deps.draining?.() ? reply.status(503).send({ status: 'draining' }) : { status: 'ready' }),
+  );
+
+  app.get(
+    '/health/dependencies',
+    {
+      schema: {
+        tags: ['health'],
+        description: 'Each peer service and store, asked now: 200 when all answer, 503 naming the failing ones otherwise.',
+        response: { 200: DependenciesBody, 503: DependenciesBody },
       },
     },
     async (_req, reply) => {
@@ -33,7 +53,7 @@ export function healthRoutes(app: FastifyInstance, deps: { checks: ReadinessChec
         }),
       );
       const ok = results.every(([, r]) => r === 'ok');
-      return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not ready', checks: Object.fromEntries(results) });
+      return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks: Object.fromEntries(results) });
     },
   );
 

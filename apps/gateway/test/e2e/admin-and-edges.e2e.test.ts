@@ -117,11 +117,17 @@ describe('bad input never gives a 5xx, always the error shape', () => {
 });
 
 describe('operations endpoints', () => {
-  it('/health, /ready and /metrics answer', async () => {
+  it('/health, /ready, /health/dependencies and /metrics answer', async () => {
     expect((await api.request('GET', '/health')).json).toEqual({ status: 'ok' });
     const ready = await api.request('GET', '/ready');
     expect(ready.status).toBe(200);
-    expect(ready.json).toMatchObject({ status: 'ready', checks: { mongo: 'ok', flow: 'ok' } });
+    expect(ready.json).toEqual({ status: 'ready' });
+    const dependencies = await api.request('GET', '/health/dependencies');
+    expect(dependencies.status).toBe(200);
+    expect(dependencies.json).toEqual({
+      status: 'ok',
+      checks: { mongo: 'ok', flow: 'ok', file: 'ok', shortener: 'ok', survey: 'ok', messaging: 'ok' },
+    });
     // The link listener runs in a thread of its own; its requests are in the same /metrics.
     expect((await fetch(`${api.stack.shortener_url}/health`)).status).toBe(200);
     const metrics = await api.request('GET', '/metrics');

@@ -9,6 +9,8 @@ const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface GatewayProcess {
   baseUrl: string;
+  /** Its link listener ({shortener_url}). */
+  linkUrl: string;
   output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -16,11 +18,12 @@ export interface GatewayProcess {
 /**
  * Another gateway process (`node --import tsx src/main.ts`, as infra/apps.sh starts it) on free
  * ports, in front of the running stack's services, database and Redis unless `env` says
- * otherwise; resolved once its /ready answers 200.
+ * otherwise; resolved once its /ready answers 200 (both listeners up).
  */
 export async function startGatewayProcess(env: Record<string, string> = {}, readyTimeoutMs = 60_000): Promise<GatewayProcess> {
   const stack = readStackFile();
   const apiPort = await freePort();
+  const linkPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: APP_DIR,
     env: {
@@ -29,7 +32,7 @@ export async function startGatewayProcess(env: Record<string, string> = {}, read
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       API_PORT: String(apiPort),
-      LINK_PORT: String(await freePort()),
+      LINK_PORT: String(linkPort),
       ADMIN_TOKEN: stack.admin_token!,
       MONGO_URL: stack.mongo_url,
       REDIS_URL: stack.redis_url,
@@ -67,6 +70,7 @@ export async function startGatewayProcess(env: Record<string, string> = {}, read
   }
   return {
     baseUrl,
+    linkUrl: `http://127.0.0.1:${linkPort}`,
     output: () => out,
     async kill(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
