@@ -8,6 +8,8 @@
 #   infra/k8s-tools.sh bin NAME    print the path of helm | kubernetes-validate | hadolint (provisions first)
 #   infra/k8s-tools.sh check       helm lint, helm template (defaults and ci/*-values.yaml) validated with
 #                                  kubernetes-validate --strict for every version in K8S_VERSIONS, hadolint
+#   infra/k8s-tools.sh schema      regenerate the generated part of the chart's values.schema.json
+#                                  (infra/chart-schema.ts: Kubernetes types from the newest version's schemas)
 #   infra/k8s-tools.sh status
 source "$(dirname "$0")/lib.sh"
 HELM_VERSION=v3.16.4
@@ -76,6 +78,17 @@ bin() {
   esac
 }
 
+# The strict JSON schemas of the newest supported Kubernetes, as kubernetes-validate ships them.
+schemas_dir() {
+  provision >&2
+  local dir
+  dir="$(echo "$VENV"/lib/python3*/site-packages/kubernetes_validate/kubernetes-json-schema/"v${K8S_VERSIONS[-1]}-local-strict")"
+  [ -f "$dir/_definitions.json" ] || die "no Kubernetes ${K8S_VERSIONS[-1]} schemas under $VENV"
+  echo "$dir"
+}
+
+schema() { (cd "$REPO_ROOT" && node --import tsx infra/chart-schema.ts "$(schemas_dir)" "$@"); }
+
 # check: every step runs, whatever an earlier one said; the exit code says whether all passed.
 check() {
   provision
@@ -97,6 +110,8 @@ check() {
       "$VENV/bin/kubernetes-validate" --strict --quiet -k "$version" "$out/$name-$version.yaml" || failed=1
     done
   done
+  log "values.schema.json: its Kubernetes and SMS provider parts are generated and up to date"
+  schema --check || failed=1
   log "hadolint deploy/Dockerfile"
   "$VENV/bin/hadolint" "$REPO_ROOT/deploy/Dockerfile" || failed=1
   return "$failed"
@@ -107,4 +122,4 @@ status() {
   [ -f "$VENV/.complete" ] && echo "kubernetes-validate, hadolint: $VENV" || echo "kubernetes-validate, hadolint: not installed"
 }
 
-run_subcommand "provision bin check status" "$@"
+run_subcommand "provision bin check schema schemas_dir status" "$@"

@@ -352,6 +352,24 @@ describe('the values schema refuses what it does not know', () => {
     ['a short admin token', ['--set', 'secrets.adminToken=short'], 'adminToken'],
     ['a secrets key that is not 32 bytes', ['--set', 'secrets.smsProviderSecretsKey=abc'], 'smsProviderSecretsKey'],
     ['tiers missing while enabled', ['--set-json', 'smsLimits.tiers=[]'], 'smsLimits'],
+    // Kubernetes' own types (infra/chart-schema.ts copies them from its strict schemas).
+    ['a misspelt container security field', ['--set', 'containerSecurityContext.readOnlyRootFilesytem=true'], 'readOnlyRootFilesytem'],
+    ['a misspelt pod security field', ['--set', 'podSecurityContext.runAsNonRot=true'], 'runAsNonRot'],
+    ['a misspelt toleration field', ['--set-json', 'survey.tolerations=[{"key":"a","operater":"Exists"}]'], 'operater'],
+    ['a misspelt affinity field', ['--set-json', 'flow.affinity={"podAntiAfinity":{}}'], 'podAntiAfinity'],
+    ['a misspelt NetworkPolicy peer', ['--set-json', 'networkPolicy.gatewayFrom=[{"namespaceSelectr":{}}]'], 'namespaceSelectr'],
+    ['a misspelt env var field', ['--set-json', 'file.env=[{"name":"A","vaule":"b"}]'], 'vaule'],
+    // The messaging service's own rule for SMS_HTTP_PROVIDER.
+    [
+      'a misspelt SMS provider key',
+      ['--set-json', 'smsProvider.http={"url":"https://sms.example.com/send","metod":"GET"}'],
+      'smsProvider.http',
+    ],
+    [
+      'an SMS provider method the service refuses',
+      ['--set-json', 'smsProvider.http={"url":"https://sms.example.com/send","method":"PATCH"}'],
+      'smsProvider.http',
+    ],
   ])('%s', (_name, args, field) => {
     const res = template(helm, args);
     expect(res.status).not.toBe(0);
@@ -363,6 +381,24 @@ describe('the values schema refuses what it does not know', () => {
       template(helm, ['--set', 'gateway.autoscaling.enabled=false', '--set', 'gateway.replicaCount=2', '--set', 'config.logLevel=debug'])
         .status,
     ).toBe(0);
+    const spelt = template(helm, [
+      '--set',
+      'containerSecurityContext.readOnlyRootFilesystem=true',
+      '--set-json',
+      'survey.tolerations=[{"key":"a","operator":"Exists"}]',
+      '--set-json',
+      'flow.affinity={"podAntiAffinity":{}}',
+      '--set-json',
+      'networkPolicy.gatewayFrom=[{"namespaceSelector":{}}]',
+      '--set-json',
+      'file.env=[{"name":"A","value":"b"}]',
+      '--set',
+      'smsProvider.kind=http',
+      '--set-json',
+      'smsProvider.http={"url":"https://sms.example.com/send","method":"GET"}',
+    ]);
+    expect(spelt.stderr).toBe('');
+    expect(spelt.status).toBe(0);
   });
 });
 

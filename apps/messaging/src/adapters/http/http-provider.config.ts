@@ -92,3 +92,6 @@ export function regexIssues(c: HttpProviderConfig): [field: string, why: string]
   }
   return issues;
 }
+
+/** The same rule as JSON Schema (draft-07), for the Helm chart's values.schema.json (infra/chart-schema.ts). */
+export const httpProviderJsonSchema = () => z.toJSONSchema(httpProviderConfigSchema, { io: 'input', target: 'draft-7' });
