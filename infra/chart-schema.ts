@@ -13,6 +13,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import * as prettier from 'prettier';
 import { httpProviderJsonSchema } from '../apps/messaging/src/adapters/http/http-provider.config.js';
 
 type Json = Record<string, unknown>;
@@ -81,17 +83,22 @@ export function generatedSchema(current: Json, schemasDir: string): Json {
   return { ...handWritten, definitions };
 }
 
-export const serialise = (schema: Json) => `${JSON.stringify(schema, null, 2)}\n`;
+/** As the repository formats JSON (prettier), so a regenerated file passes the format check. */
+async function serialise(schema: Json): Promise<string> {
+  const options = (await prettier.resolveConfig(SCHEMA_FILE)) ?? {};
+  return prettier.format(JSON.stringify(schema), { ...options, parser: 'json' });
+}
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const [schemasDir, mode] = process.argv.slice(2);
   if (!schemasDir) throw new Error('usage: chart-schema.ts <kubernetes-validate strict schemas dir> [--check]');
-  const before = readFileSync(SCHEMA_FILE, 'utf8');
-  const after = serialise(generatedSchema(JSON.parse(before) as Json, schemasDir));
+  const before = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Json;
+  const after = generatedSchema(before, schemasDir);
   if (mode === '--check') {
-    if (before !== after) {
+    // The same content, whatever the order of keys (a hand-written definition may come after the generated ones).
+    if (!isDeepStrictEqual(before, after)) {
       console.error('deploy/helm/feedback/values.schema.json is not up to date: run infra/k8s-tools.sh schema');
       process.exit(1);
     }
-  } else writeFileSync(SCHEMA_FILE, after);
+  } else writeFileSync(SCHEMA_FILE, await serialise(after));
 }
