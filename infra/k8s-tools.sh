@@ -33,7 +33,9 @@ provision_helm() {
   # GOPATH and GOCACHE in a scratch directory of the cache: nothing is read from or left in HOME,
   # and only the binary stays once it is built.
   local tmp; tmp="$(mktemp -d "$CACHE_DIR/helm-build.XXXXXX")"
+  # XDG_CONFIG_HOME (where go keeps its telemetry counters and settings) and GOENV=off: nothing under HOME.
   if ! env GOPATH="$tmp/gopath" GOCACHE="$tmp/gocache" GOBIN="$tmp/bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 \
+    XDG_CONFIG_HOME="$tmp/config" GOENV=off \
     go install -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION \
     -X helm.sh/helm/v3/internal/version.metadata= -X helm.sh/helm/v3/internal/version.gitTreeState=clean \
     -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$HELM_K8S_MINOR \
