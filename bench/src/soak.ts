@@ -9,7 +9,7 @@ import { isError, mixClient, parseWeights, soakRoutes } from './soak-mix.js';
 import { soakReport, windowLine, type RssSample } from './soak-report.js';
 
 /*
- * `./stack soak` (issue 13, docs/reliability.md "Soak"): the maximum rate of a mix of public
+ * `./stack soak` (docs/reliability.md "Soak"): the maximum rate of a mix of public
  * routes, measured briefly in a closed loop, then half of it in an open loop for SOAK_SECONDS,
  * sampling every process's resident memory and the window's latency every SOAK_WINDOW_SECONDS.
  * Writes .local/bench/soak.md; exits 1 if any request failed. Not in CI: it takes 11 minutes.

@@ -90,7 +90,7 @@ const dlr = await startDlrServer({
 });
 const gate = acceptGate();
 // gRPC first: a restarted service takes sharings at once, while its consumers join their groups
-// in the background (a restarted member waits for the killed one's session to expire; issue 13).
+// in the background (a restarted member waits for the killed one's session to expire).
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,

@@ -14,7 +14,7 @@ describe('kill -9 of Kafka', () => {
     expect.soft(lost, 'acknowledged and lost').toEqual([]);
   });
 
-  // Issue 11's "restart Kafka" test: the dispatch events of a sharing are half consumed when the
+  // The "restart Kafka" test: the dispatch events of a sharing are half consumed when the
   // broker dies; after its restart every phone reaches the provider, and only once.
   it(`during an SMS sharing's dispatch: each of ${PHONES} phones handed to the provider exactly once`, async () => {
     const stack = stackUnderTest();

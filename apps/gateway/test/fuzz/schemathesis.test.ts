@@ -9,7 +9,7 @@ import { populatedAccount, type TenantFixture } from '../e2e/tenant-fixture.js';
 /**
  * schemathesis (PyPI, pinned in infra/schemathesis.sh, installed into a virtual environment in
  * the cache) over both listeners' OpenAPI documents, every check on, within a time budget
- * (issue 13; docs/reliability.md). One test per run, each passing only when schemathesis exits
+ * (docs/reliability.md). One test per run, each passing only when schemathesis exits
  * 0; its failures are printed. Known false positives are configured in schemathesis.toml, each
  * with its reason.
  *

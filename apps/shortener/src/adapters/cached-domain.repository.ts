@@ -6,7 +6,7 @@ import type { DomainRepository } from '../domain/ports.js';
 type Entry = { domain: CustomerDomain | null };
 
 /**
- * Keeps `findByName` off the database on the shorten path (issue 12): every shorten asks whether
+ * Keeps `findByName` off the database on the shorten path: every shorten asks whether
  * the target's host is one of our customer domains, and domains change rarely. Answers (hits
  * and misses) live `ttlMs`; adding or removing a domain through this process drops its entry at
  * once, other replicas see the change within `ttlMs` (docs/decisions.md "Short links").

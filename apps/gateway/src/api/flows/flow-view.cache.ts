@@ -9,7 +9,7 @@ type Key = string;
 type Context = { accountId: string; flowId: string };
 
 /**
- * Flow details without a gRPC call per request (issue 12; docs/decisions.md "Flow details
+ * Flow details without a gRPC call per request (docs/decisions.md "Flow details
  * cache"). Flows never change and are never deleted, so an account's flow, once fetched, is the
  * same answer forever: the gateway keeps its view, serialized once, per (account, flow). The
  * account is part of the key, so the flow service's ownership check still decides every pair

@@ -45,7 +45,7 @@ export const flowsRoutes =
           },
         },
       },
-      // Not async: a cached flow is answered in the same turn, without a promise (issue 12).
+      // Not async: a cached flow is answered in the same turn, without a promise.
       (req, reply) => {
         const accountId = principalOf(req).accountId;
         const ifNoneMatch = req.headers['if-none-match'];
