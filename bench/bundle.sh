@@ -8,7 +8,7 @@
 # node --cpu-prof and prints the top frames as ./stack profile does. --tree DIR builds and runs the
 # bundles of another copy of the repository (an A/B of two versions against the same stack; DIR
 # needs node_modules, e.g. a symlink to this one's). The gateway is waited for on /health, not
-# /ready, so a peer the benchmark does not use may be away. Run it under the bench lock:
+# /health/dependencies, so a peer the benchmark does not use may be away. Run it under the bench lock:
 #   flock /tmp/bench.lock bench/bundle.sh flow-details
 set -euo pipefail
 cd "$(dirname "$0")/.."
