@@ -1,19 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isoWithOffset } from '@feedback/kit-core';
-import type { DirectoryBinding } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { requireAccount } from '../../accounts/domain/accounts.use-cases.js';
 import type { AccountRepository } from '../../accounts/domain/ports.js';
 import { errorResponses } from '../../http/common.schemas.js';
 import { BindBody, BindingParams, UnbindParams, UnbindQuery } from './directory-bindings.schemas.js';
 import type { SmsPort } from './sms.port.js';
-
-const bindingView = (b: DirectoryBinding) => ({
-  campaign_id: b.campaignId,
-  directory_id: b.directoryId,
-  file_name: b.fileName,
-  created_at: isoWithOffset(new Date(b.createdAt)),
-  updated_at: isoWithOffset(new Date(b.updatedAt)),
-});
+import { bindingView } from './sms.views.js';
 
 const Binding = Type.Unsafe({ $ref: 'SmsDirectoryBinding#' });
 

@@ -1,6 +1,7 @@
 import { isoWithOffset } from '@feedback/kit-core';
 import type {
   CreateSmsSharingResponse,
+  DirectoryBinding,
   GetSmsSharingResponse,
   ListSmsMessagesResponse,
   SmsCampaign,
@@ -67,3 +68,11 @@ export function perPhoneAttributes(map: Record<string, Record<string, string | n
   }
   return out;
 }
+
+export const bindingView = (b: DirectoryBinding) => ({
+  campaign_id: b.campaignId,
+  directory_id: b.directoryId,
+  file_name: b.fileName,
+  created_at: iso(b.createdAt),
+  updated_at: iso(b.updatedAt),
+});
