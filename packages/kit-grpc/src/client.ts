@@ -10,6 +10,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import type { Logger, RequestContext } from '@feedback/kit-core';
+import { serviceConfigFor } from './call-policy.js';
 import { statusToAppError } from './error-mapping.js';
 import { callMetadata } from './metadata.js';
 
@@ -79,6 +80,19 @@ export const LEAN_CHANNEL_OPTIONS = {
   'grpc.enable_channelz': 0,
 } as const satisfies Partial<ClientOptions>;
 
+/**
+ * How a channel spreads and repeats its calls (call-policy.ts): round_robin over every address its
+ * target resolves to (`dns:///<headless service>:port` gives one per pod, `ipv4:a:p1,b:p2` a list),
+ * the service's reads retried. The config is ours alone: a DNS TXT record cannot replace it (grpc-js
+ * would otherwise look one up at every resolution).
+ */
+export function balancedChannelOptions(service: ServiceDefinition) {
+  return {
+    'grpc.service_config': JSON.stringify(serviceConfigFor(service)),
+    'grpc.service_config_disable_resolution': 1,
+  } as const satisfies Partial<ClientOptions>;
+}
+
 export interface GrpcClientOptions {
   /** Deadline of every call unless the call says otherwise; default 5000 ms. */
   deadlineMs?: number;
@@ -107,6 +121,7 @@ export function createGrpcClient<C extends Client>(
   const raw = new Ctor(address, credentials.createInsecure(), {
     ...RECONNECT_CHANNEL_OPTIONS,
     ...LEAN_CHANNEL_OPTIONS,
+    ...balancedChannelOptions(Ctor.service),
     ...opts.channelOptions,
   });
   const methods: Record<string, (request: unknown, options?: UnaryCallOptions) => Promise<unknown>> = {};

@@ -1,5 +1,14 @@
-export { startGrpcServer, type GrpcServerOptions, type GrpcServiceRegistration, type RunningGrpcServer } from './server.js';
 export {
+  DEFAULT_MAX_CONNECTION_AGE_GRACE_MS,
+  DEFAULT_MAX_CONNECTION_AGE_MS,
+  grpcServerEnv,
+  startGrpcServer,
+  type GrpcServerOptions,
+  type GrpcServiceRegistration,
+  type RunningGrpcServer,
+} from './server.js';
+export {
+  balancedChannelOptions,
   createGrpcClient,
   type GrpcClient,
   type GrpcClientConstructor,
@@ -12,3 +21,4 @@ export { callMetadata, contextFromMetadata } from './metadata.js';
 export { createHealthService } from './health.service.js';
 export { unary } from './unary.js';
 export { memoizeSerialization } from './memoized-answers.js';
+export { CALL_POLICIES, RETRY_POLICY, RETRY_THROTTLING, retriedMethods, serviceConfigFor, type CallKind } from './call-policy.js';

@@ -1,5 +1,5 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import type { Logger } from '@feedback/kit-core';
+import { env, type Logger } from '@feedback/kit-core';
 import { wrapHandlers } from './handler-wrapping.js';
 import { createHealthService } from './health.service.js';
 
@@ -17,7 +17,29 @@ export interface GrpcServerOptions {
   logger: Logger;
   /** How long shutdown() lets in-flight calls finish before cutting them; default 10 s. */
   shutdownGraceMs?: number;
+  /**
+   * A client connection is sent GOAWAY after this long (±10%, grpc-js's jitter), default 30 s: its
+   * client reconnects and re-resolves the service's name, so pods added by a scale-up or a rollout
+   * get calls within about this long; a connection is otherwise kept for the pod's whole life.
+   */
+  maxConnectionAgeMs?: number;
+  /** How long calls in flight on such a connection may still run before it is cut; default 5 min. */
+  maxConnectionAgeGraceMs?: number;
 }
+
+export const DEFAULT_MAX_CONNECTION_AGE_MS = 30_000;
+export const DEFAULT_MAX_CONNECTION_AGE_GRACE_MS = 300_000;
+
+/**
+ * The connection-age settings of a gRPC service, for its env.ts. The default grace outlives any
+ * unary deadline many times over; a service with long streams (the file service's uploads) passes
+ * a longer one. The GOAWAY stops only new calls on the connection, so a long grace costs nothing
+ * unless a call hangs.
+ */
+export const grpcServerEnv = (defaults: { maxConnectionAgeGraceMs?: number } = {}) => ({
+  GRPC_MAX_CONNECTION_AGE_MS: env.int(DEFAULT_MAX_CONNECTION_AGE_MS, 1_000),
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS: env.int(defaults.maxConnectionAgeGraceMs ?? DEFAULT_MAX_CONNECTION_AGE_GRACE_MS, 0),
+});
 
 export interface RunningGrpcServer {
   port: number;
@@ -43,11 +65,20 @@ function bind(server: Server, address: string): Promise<number> {
 }
 
 export async function startGrpcServer(opts: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const { host = '0.0.0.0', logger, shutdownGraceMs = 10_000 } = opts;
+  const {
+    host = '0.0.0.0',
+    logger,
+    shutdownGraceMs = 10_000,
+    maxConnectionAgeMs = DEFAULT_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs = DEFAULT_MAX_CONNECTION_AGE_GRACE_MS,
+  } = opts;
   // Channelz stays on here (LEAN_CHANNEL_OPTIONS is for clients): grpc-js 1.14's forceShutdown
   // only cuts the sessions its channelz bookkeeping tracks, so without it the grace period
   // would not end stuck calls (test/shutdown.test.ts).
-  const server = new Server();
+  const server = new Server({
+    'grpc.max_connection_age_ms': maxConnectionAgeMs,
+    'grpc.max_connection_age_grace_ms': maxConnectionAgeGraceMs,
+  });
   const names = opts.services.map((s) => serviceName(s.definition)).filter((n): n is string => n !== undefined);
   const health = createHealthService(names);
   // Health stays unwrapped: probes every few seconds would only add noise to the call log.
