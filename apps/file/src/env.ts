@@ -1,4 +1,5 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { grpcServerEnv } from '@feedback/kit-grpc';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -7,6 +8,8 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
     {
       GRPC_HOST: env.string('0.0.0.0'),
       GRPC_PORT: env.port(LOCAL_PORTS.FILE_GRPC_PORT),
+      /** GOAWAY after this connection age so callers re-resolve; the grace outlives the gateway's upload deadline (FILE_STREAM_DEADLINE_MS). */
+      ...grpcServerEnv({ maxConnectionAgeGraceMs: 3_600_000 }),
       MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       MONGO_DB: env.string('file'),
       S3_ENDPOINT: env.url('http://127.0.0.1:9000'),

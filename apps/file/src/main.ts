@@ -47,6 +47,8 @@ const deps = fileServiceDeps({
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
+  maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+  maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
   logger,
   services: [{ definition: FileServiceService, implementation: fileHandlers(deps) }],
 });

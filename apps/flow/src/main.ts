@@ -20,6 +20,8 @@ const deps = { flows, newId: randomUUID, clock: systemClock };
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
+  maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+  maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
   logger,
   services: [{ definition: memoizeSerialization(FlowServiceService, ['getFlow']), implementation: flowHandlers(deps) }],
 });

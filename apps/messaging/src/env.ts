@@ -1,4 +1,5 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { grpcServerEnv } from '@feedback/kit-grpc';
 import { z } from 'zod';
 import { isPhoneRegion } from './domain/phone-numbers.js';
 
@@ -7,6 +8,7 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
     {
       GRPC_HOST: env.string('0.0.0.0'),
       GRPC_PORT: env.port(LOCAL_PORTS.MESSAGING_GRPC_PORT),
+      ...grpcServerEnv(),
       MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       MONGO_DB: env.string('messaging'),
       KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),

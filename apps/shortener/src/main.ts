@@ -35,6 +35,8 @@ const deps = {
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
+  maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+  maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
   logger,
   services: [{ definition: ShortenerServiceService, implementation: shortenerHandlers(deps) }],
 });

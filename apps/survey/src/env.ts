@@ -1,4 +1,5 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { grpcServerEnv } from '@feedback/kit-grpc';
 import { isPhoneRegion } from './domain/phone.js';
 
 export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
@@ -6,6 +7,7 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
     {
       GRPC_HOST: env.string('0.0.0.0'),
       GRPC_PORT: env.port(LOCAL_PORTS.SURVEY_GRPC_PORT),
+      ...grpcServerEnv(),
       MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       MONGO_DB: env.string('survey'),
       FLOW_GRPC_ADDR: env.string(localAddr('FLOW_GRPC_PORT')),

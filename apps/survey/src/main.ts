@@ -38,6 +38,8 @@ const deps = surveyServiceDeps({
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
+  maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+  maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
   logger,
   services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps) }],
 });
