@@ -42,7 +42,10 @@ describe('the chart renders one Deployment per app and what each needs', () => {
     expect(names(defaults)).toEqual(
       [
         ...perApp('Deployment'),
-        ...perApp('Service'),
+        // The HTTP listeners behind a ClusterIP, each gRPC port behind a headless Service of its own.
+        'Service/feedback-gateway',
+        'Service/feedback-messaging',
+        ...SERVICES.map((a) => `Service/feedback-${a}-grpc`),
         ...perApp('PodDisruptionBudget'),
         ...perApp('NetworkPolicy'),
         'HorizontalPodAutoscaler/feedback-gateway',
@@ -271,6 +274,83 @@ describe('network policies: each gRPC service takes calls from its callers only'
     ]);
     const byDefault = find(defaults, 'NetworkPolicy', 'feedback-gateway').spec.ingress;
     expect(byDefault[1].from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
+  });
+});
+
+describe('gRPC calls spread over pods: headless Services, dns:/// addresses', () => {
+  const podLabels = (objects: K8sObject[], app: string) => find(objects, 'Deployment', `feedback-${app}`).spec.selector.matchLabels;
+
+  it.each(SERVICES)('%s: its gRPC port behind a headless Service selecting its pods (as its PDB and NetworkPolicy do)', (app) => {
+    for (const [, objects] of renderings()) {
+      const svc = find(objects, 'Service', `feedback-${app}-grpc`);
+      expect(svc.spec).toEqual({
+        type: 'ClusterIP',
+        clusterIP: 'None',
+        publishNotReadyAddresses: false,
+        selector: podLabels(objects, app),
+        ports: [{ name: 'grpc', port: GRPC_PORTS[app], targetPort: 'grpc', protocol: 'TCP', appProtocol: 'grpc' }],
+      });
+      // A headless Service adds no address of its own: callers reach the pods, which the PDB counts
+      // and the NetworkPolicy admits by the same labels and the same named container port.
+      expect(find(objects, 'PodDisruptionBudget', `feedback-${app}`).spec.selector.matchLabels).toEqual(svc.spec.selector);
+      const policy = find(objects, 'NetworkPolicy', `feedback-${app}`);
+      expect(policy.spec.podSelector.matchLabels).toEqual(svc.spec.selector);
+      expect(
+        policy.spec.ingress.some((r: { ports: { port: string }[] }) => r.ports.some((p) => p.port === svc.spec.ports[0].targetPort)),
+      ).toBe(true);
+      expect(podOf(objects, app).spec.containers[0].ports).toContainEqual({
+        name: 'grpc',
+        containerPort: GRPC_PORTS[app],
+        protocol: 'TCP',
+      });
+    }
+  });
+
+  it('every Service with a gRPC port is headless, and no other Service has one', () => {
+    for (const [, objects] of renderings()) {
+      for (const svc of byKind(objects, 'Service')) {
+        const grpc = svc.spec.ports.some((p: { name: string; appProtocol?: string }) => p.name === 'grpc' || p.appProtocol === 'grpc');
+        expect(svc.spec.clusterIP === 'None', svc.metadata.name).toBe(grpc);
+        expect(svc.metadata.name.endsWith('-grpc'), svc.metadata.name).toBe(grpc);
+      }
+    }
+  });
+
+  it('messaging: delivery reports keep a ClusterIP Service of their own, which the default DLR_PUBLIC_URL names', () => {
+    expect(find(defaults, 'Service', 'feedback-messaging').spec).toEqual({
+      type: 'ClusterIP',
+      selector: podLabels(defaults, 'messaging'),
+      ports: [{ name: 'dlr', port: 8091, targetPort: 'dlr', protocol: 'TCP' }],
+    });
+    expect(find(defaults, 'ConfigMap', 'feedback-config').data.DLR_PUBLIC_URL).toBe('http://feedback-messaging.feedback.svc:8091');
+  });
+
+  it('every *_GRPC_ADDR is dns:/// of the headless Service, in the cluster domain (cluster.local unless set)', () => {
+    const addrs = (objects: K8sObject[]) =>
+      Object.fromEntries(
+        Object.entries(find(objects, 'ConfigMap', 'feedback-config').data as Record<string, string>).filter(([k]) =>
+          k.endsWith('_GRPC_ADDR'),
+        ),
+      );
+    const expected = (domain: string) =>
+      Object.fromEntries(
+        SERVICES.map((a) => [`${a.toUpperCase()}_GRPC_ADDR`, `dns:///feedback-${a}-grpc.feedback.svc.${domain}:${GRPC_PORTS[a]}`]),
+      );
+    expect(addrs(defaults)).toEqual(expected('cluster.local'));
+    expect(addrs(full)).toEqual(expected('k8s.acme.internal'));
+    // No app overrides them with a plain host:port of its own.
+    for (const [, objects] of renderings())
+      for (const app of APPS)
+        expect(
+          podOf(objects, app).spec.containers[0].env.filter((e: { name: string }) => e.name.endsWith('_GRPC_ADDR')),
+          app,
+        ).toEqual([]);
+  });
+
+  it('clusterDomain must be a DNS name', () => {
+    const res = template(helm, ['--set', 'clusterDomain=cluster.local:53']);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('clusterDomain');
   });
 });
 

@@ -107,10 +107,18 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
       {{- end }}
 {{- end -}}
 
-{{/* gRPC address of an app for its callers: (dict "root" $ "app" NAME). */}}
+{{/* The headless Service of an app's gRPC port: (dict "root" $ "app" NAME). */}}
+{{- define "feedback.grpcServiceName" -}}
+{{- printf "%s-%s-grpc" (include "feedback.fullname" .root) .app -}}
+{{- end -}}
+
+{{/*
+gRPC address of an app for its callers: (dict "root" $ "app" NAME). dns:/// makes grpc-js resolve every
+address of the headless Service (one per ready pod) and balance over them (round_robin, kit-grpc).
+*/}}
 {{- define "feedback.grpcAddr" -}}
 {{- $spec := index (include "feedback.apps" .root | fromYaml) .app -}}
-{{- printf "%s-%s:%d" (include "feedback.fullname" .root) .app (int $spec.grpcPort) -}}
+{{- printf "dns:///%s.%s.svc.%s:%d" (include "feedback.grpcServiceName" .) .root.Release.Namespace .root.Values.clusterDomain (int $spec.grpcPort) -}}
 {{- end -}}
 
 {{- define "feedback.trustProxy" -}}
