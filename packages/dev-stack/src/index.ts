@@ -1,2 +1,3 @@
 export { readStackFile, type StackFile } from './stack-file.js';
 export { freePort } from './free-port.js';
+export { makeTestCertificates, type TestCertificates } from './test-certificates.js';

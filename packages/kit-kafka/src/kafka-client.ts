@@ -1,9 +1,14 @@
-import { Kafka, logLevel, type logCreator, type RetryOptions } from 'kafkajs';
+import type { ConnectionOptions } from 'node:tls';
+import { Kafka, logLevel, type logCreator, type RetryOptions, type SASLOptions } from 'kafkajs';
 import type { Logger } from '@feedback/kit-core';
 
 export interface CreateKafkaOptions {
   brokers: string[];
   clientId: string;
+  /** TLS to the brokers: true for the system's CAs, or Node TLS options (ca, cert, key ...). From `kafkaConnection`. */
+  ssl?: ConnectionOptions | true;
+  /** SASL credentials (plain, scram-sha-256, scram-sha-512). From `kafkaConnection`. */
+  sasl?: SASLOptions;
   logger: Logger;
   /** Overrides the client-wide retry policy (connects, metadata, produce and admin requests). */
   retry?: RetryOptions;
@@ -22,6 +27,8 @@ export function createKafka(opts: CreateKafkaOptions): Kafka {
   return new Kafka({
     brokers: opts.brokers,
     clientId: opts.clientId,
+    ...(opts.ssl !== undefined && { ssl: opts.ssl }),
+    ...(opts.sasl !== undefined && { sasl: opts.sasl }),
     connectionTimeout: opts.connectionTimeout ?? 3_000,
     requestTimeout: opts.requestTimeout ?? 30_000,
     retry: { ...DEFAULT_RETRY, ...opts.retry },
