@@ -9,10 +9,15 @@ import {
   type UpdateFilter,
   type WithId,
 } from 'mongodb';
+import { inspect } from 'node:util';
 import type { Logger } from '@feedback/kit-core';
+import { redactUrl, urlPassword } from './store-connections.js';
 
 export interface MongoOptions {
+  /** Credentials, TLS and authSource go here, as the driver reads them (packages/kit-stores/README.md). */
   url: string;
+  /** A PEM CA file to trust; turns TLS on (MONGO_TLS_CA_FILE, for a URL that does not say so itself). */
+  tlsCAFile?: string;
   /** Each service owns exactly one database (docs/architecture.md). */
   dbName: string;
   logger: Logger;
@@ -43,7 +48,31 @@ export interface MongoHandle {
  */
 export async function connectMongo(opts: MongoOptions): Promise<MongoHandle> {
   const timeout = opts.serverSelectionTimeoutMS ?? 5_000;
-  const client = new MongoClient(opts.url, {
+  const where = redactUrl(opts.url);
+  let client: MongoClient;
+  try {
+    client = newClient(opts, timeout);
+  } catch (err) {
+    // A URL the driver cannot parse (an unescaped character in the password, an unknown option).
+    throw connectError(`mongo: invalid URL ${where}`, err, opts.url);
+  }
+  try {
+    await client.connect();
+    await client.db(opts.dbName).command({ ping: 1 });
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw connectError(`mongo: cannot reach ${where} within ${timeout} ms`, err, opts.url);
+  }
+  opts.logger.info({ mongo: where, db: opts.dbName, tls_ca_file: opts.tlsCAFile }, 'mongo connected');
+  return {
+    client,
+    db: client.db(opts.dbName),
+    close: () => client.close(),
+  };
+}
+
+function newClient(opts: MongoOptions, timeout: number): MongoClient {
+  return new MongoClient(opts.url, {
     appName: opts.appName ?? opts.dbName,
     maxPoolSize: opts.maxPoolSize ?? 20,
     minPoolSize: 0,
@@ -55,21 +84,22 @@ export async function connectMongo(opts: MongoOptions): Promise<MongoHandle> {
     // flush lags commits, does not lose acknowledged writes to a kill -9 either
     // (docs/decisions.md "Local MongoDB server").
     writeConcern: { w: 'majority', journal: true },
+    ...(opts.tlsCAFile !== undefined && { tls: true, tlsCAFile: opts.tlsCAFile }),
   });
-  const where = redactUrl(opts.url);
-  try {
-    await client.connect();
-    await client.db(opts.dbName).command({ ping: 1 });
-  } catch (err) {
-    await client.close().catch(() => undefined);
-    throw new Error(`mongo: cannot reach ${where} within ${timeout} ms: ${(err as Error).message}`, { cause: err });
-  }
-  opts.logger.info({ mongo: where, db: opts.dbName }, 'mongo connected');
-  return {
-    client,
-    db: client.db(opts.dbName),
-    close: () => client.close(),
-  };
+}
+
+/**
+ * Our message over the driver's, with the URL's password cut out: the error reaches the
+ * start-up crash log. The driver's error stays attached as the cause only when it does not
+ * hold the password itself (a parse error may quote the URL).
+ */
+function connectError(what: string, err: unknown, url: string): Error {
+  const password = urlPassword(url);
+  const message = err instanceof Error ? err.message : String(err);
+  if (!password) return new Error(`${what}: ${message}`, { cause: err });
+  const scrub = (text: string) => text.split(password).join('***').split(encodeURIComponent(password)).join('***');
+  const leaks = inspect(err, { depth: 6 }).includes(password) || inspect(err, { depth: 6 }).includes(encodeURIComponent(password));
+  return new Error(`${what}: ${scrub(message)}`, leaks ? undefined : { cause: err });
 }
 
 /** Index specs per collection, as main.ts declares them next to the repositories. */
@@ -187,9 +217,4 @@ export async function insertManyOnce<T extends Document & { _id: string }>(colle
     refused = duplicateKeyIndexes(err);
   }
   return docs.map((_, i) => !refused.has(i));
-}
-
-/** Hides the password; a regex, because `new URL` rejects multi-host Mongo URLs. */
-function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

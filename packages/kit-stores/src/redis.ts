@@ -4,7 +4,10 @@ import type { Logger } from '@feedback/kit-core';
 export type { Redis };
 
 export interface RedisClientOptions {
+  /** `redis://` or, for TLS, `rediss://`; a password (and ACL user) as `rediss://user:password@host:port`. */
   url: string;
+  /** TLS options beyond the URL's: the CA to trust (REDIS_TLS_CA_FILE, via `redisConnection`). */
+  tls?: { ca: string[] };
   logger: Logger;
   /** Names the connection in logs and in `CLIENT LIST`. */
   name?: string;
@@ -38,6 +41,7 @@ export function createRedis(opts: RedisClientOptions): Redis {
     commandTimeout: opts.commandTimeoutMs ?? 1_000,
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt - 1, 5), 2_000) + Math.floor(Math.random() * 100),
+    ...(opts.tls !== undefined && { tls: opts.tls }),
     ...opts.overrides,
   });
 
