@@ -1,9 +1,11 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
+import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
-export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
+const readVars = (vars: Record<string, string | undefined>) =>
   loadConfig(
     {
       GRPC_HOST: env.string('0.0.0.0'),
@@ -11,6 +13,7 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       /** GOAWAY after this connection age so callers re-resolve; the grace outlives the gateway's upload deadline (FILE_STREAM_DEADLINE_MS). */
       ...grpcServerEnv({ maxConnectionAgeGraceMs: 3_600_000 }),
       MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
+      ...mongoSecurityEnv,
       MONGO_DB: env.string('file'),
       S3_ENDPOINT: env.url('http://127.0.0.1:9000'),
       S3_ACCESS_KEY: env.string(),
@@ -22,6 +25,7 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       /** HTTP/2 flow-control window per upload stream (see grpc/flow-control.ts). */
       GRPC_FLOW_CONTROL_WINDOW_BYTES: env.int(1024 * 1024, 65_535),
       KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
+      ...kafkaSecurityEnv,
       FILE_UPLOADED_TOPIC: env.string('file.uploaded'),
       FILE_EXPIRED_TOPIC: env.string('file.expired'),
       MAX_UPLOAD_BYTES: env.int(1024 * 1024 * 1024, 1),
@@ -35,5 +39,11 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
     },
     vars,
   );
+
+/** The variables, with the store and broker connections checked together and their files (CAs, passwords) read once. */
+export const loadEnv = (vars: Record<string, string | undefined> = process.env) => {
+  const config = readVars(vars);
+  return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
+};
 
 export type FileEnv = ReturnType<typeof loadEnv>;

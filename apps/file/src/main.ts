@@ -14,7 +14,7 @@ import { fileServiceDeps } from './wiring.js';
 // The one wiring place of the file service.
 const config = loadEnv();
 const logger = createLogger('file', config.LOG_LEVEL);
-const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, fileServiceIndexes);
 const s3 = createS3({
   endpoint: config.S3_ENDPOINT,
@@ -25,7 +25,7 @@ const s3 = createS3({
   logger,
 });
 await ensureBucket(s3, config.S3_BUCKET, config.S3_REGION);
-const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'file', logger });
+const kafka = createKafka({ ...config.kafka, clientId: 'file', logger });
 const topics = { uploaded: config.FILE_UPLOADED_TOPIC, expired: config.FILE_EXPIRED_TOPIC };
 await ensureTopics(kafka, [
   { topic: topics.uploaded, numPartitions: 3 },

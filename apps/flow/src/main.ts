@@ -12,7 +12,7 @@ import { flowHandlers } from './grpc/flow.handlers.js';
 // The one wiring place of the flow service.
 const config = loadEnv();
 const logger = createLogger('flow', config.LOG_LEVEL);
-const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, flowIndexes);
 
 const flows = new CachedFlowRepository(new MongoFlowRepository(mongo.db), config.FLOW_CACHE_ENTRIES);

@@ -1,10 +1,12 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr, REQUEST_LOGGING } from '@feedback/kit-core';
+import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
+import { mongoConnection, mongoSecurityEnv, redisConnection, redisSecurityEnv } from '@feedback/kit-stores';
 import { z } from 'zod';
 import { peerAddressVars } from './grpc-peers.js';
 import { isTimeZone } from './api/surveys/display-date.js';
 import { PEERS } from './peers.js';
 
-export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
+const readVars = (vars: Record<string, string | undefined>) =>
   loadConfig(
     {
       HOST: env.string('0.0.0.0'),
@@ -14,6 +16,7 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       PUBLIC_SHORTENER_URL: env.url(`http://${localAddr('LINK_PORT')}`),
       ADMIN_TOKEN: z.string().min(24, 'must be at least 24 characters'),
       MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
+      ...mongoSecurityEnv,
       MONGO_DB: env.string('gateway'),
       ...peerAddressVars(PEERS),
       /** Largest file an upload may carry (413 / 13004 above). */
@@ -27,7 +30,9 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
       FLOW_CACHE_MAX_BYTES: env.int(32 * 1024 * 1024, 1024),
       // Link listener ({shortener_url}); docs/decisions.md "Short links".
       REDIS_URL: env.string(`redis://${localAddr('REDIS_PORT')}`),
+      ...redisSecurityEnv,
       KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
+      ...kafkaSecurityEnv,
       CLICKS_TOPIC: env.string('link.clicked'),
       REDIRECT_STATUS: z
         .enum(['301', '302', '303', '307', '308'])
@@ -68,5 +73,11 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
     },
     vars,
   );
+
+/** The variables, with the store and broker connections checked together and their files (CAs, passwords) read once. */
+export const loadEnv = (vars: Record<string, string | undefined> = process.env) => {
+  const config = readVars(vars);
+  return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config), redis: redisConnection(config) };
+};
 
 export type GatewayEnv = ReturnType<typeof loadEnv>;

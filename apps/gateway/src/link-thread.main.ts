@@ -32,9 +32,9 @@ const shortener = shortenerPeer.connect(config.SHORTENER_GRPC_ADDR, {
 });
 
 // The link listener works without Redis and Kafka (docs/decisions.md "Short links").
-const redis = createRedis({ url: config.REDIS_URL, logger, name: 'gateway-links', commandTimeoutMs: 250 });
+const redis = createRedis({ ...config.redis, logger, name: 'gateway-links', commandTimeoutMs: 250 });
 await waitForRedis(redis, 3_000).catch((err: unknown) => logger.warn({ err }, 'redis not ready; link cache and rate limit run in process'));
-const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'gateway-links', logger });
+const kafka = createKafka({ ...config.kafka, clientId: 'gateway-links', logger });
 void ensureTopics(kafka, [{ topic: config.CLICKS_TOPIC, numPartitions: 3 }]).catch((err: unknown) =>
   logger.warn({ err }, 'could not ensure the clicks topic'),
 );

@@ -28,7 +28,7 @@ import { PEERS } from './peers.js';
 const config = loadEnv();
 const stdout = stdoutDestination();
 const logger = createLogger('gateway', config.LOG_LEVEL, {}, stdout);
-const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, { ...gatewayIndexes, ...idempotencyIndexes });
 const peers = connectPeers(PEERS, config, {
   deadlineMs: config.GRPC_DEADLINE_MS,
@@ -51,7 +51,7 @@ const accounts = {
 
 // The SMS sharing limit: its own Redis client (no offline queue, short timeout), shared by every
 // gateway process; while Redis is away each process limits on its own (kit-limits README).
-const limitsRedis = createRedis({ url: config.REDIS_URL, logger, name: 'gateway-limits', commandTimeoutMs: 300 });
+const limitsRedis = createRedis({ ...config.redis, logger, name: 'gateway-limits', commandTimeoutMs: 300 });
 await waitForRedis(limitsRedis, 3_000).catch((err: unknown) => logger.warn({ err }, 'redis not ready; SMS limits run in process'));
 const smsLimits = watchLimitsFile({ path: config.SMS_LIMITS_FILE, logger });
 const smsLimiter = new TierLimiter({ redis: limitsRedis, limits: smsLimits, logger, prefix: SMS_LIMIT_PREFIX });

@@ -1,17 +1,21 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
+import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
 import { z } from 'zod';
 import { isPhoneRegion } from './domain/phone-numbers.js';
 
-export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
+const readVars = (vars: Record<string, string | undefined>) =>
   loadConfig(
     {
       GRPC_HOST: env.string('0.0.0.0'),
       GRPC_PORT: env.port(LOCAL_PORTS.MESSAGING_GRPC_PORT),
       ...grpcServerEnv(),
       MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
+      ...mongoSecurityEnv,
       MONGO_DB: env.string('messaging'),
       KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
+      ...kafkaSecurityEnv,
       SMS_DISPATCH_TOPIC: env.string('sms.dispatch'),
       SMS_STATUS_TOPIC: env.string('sms.status'),
       SMS_DISPATCH_GROUP: env.string('messaging-sms-dispatch'),
@@ -67,6 +71,12 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
     },
     vars,
   );
+
+/** The variables, with the store and broker connections checked together and their files (CAs, passwords) read once. */
+export const loadEnv = (vars: Record<string, string | undefined> = process.env) => {
+  const config = readVars(vars);
+  return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
+};
 
 export type MessagingEnv = ReturnType<typeof loadEnv>;
 

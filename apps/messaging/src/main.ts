@@ -27,7 +27,7 @@ import { messagingDeps } from './wiring.js';
 // The one wiring place of the messaging service.
 const config = loadEnv();
 const logger = createLogger('messaging', config.LOG_LEVEL);
-const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, messagingIndexes);
 
 // Without a configured secret the callback URLs of this process are signed with a random one:
@@ -47,7 +47,7 @@ if (config.SMS_PROVIDER === 'http') {
   }
 }
 
-const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'messaging', logger });
+const kafka = createKafka({ ...config.kafka, clientId: 'messaging', logger });
 const topics = { dispatch: config.SMS_DISPATCH_TOPIC, status: config.SMS_STATUS_TOPIC };
 await ensureTopics(kafka, [
   { topic: topics.dispatch, numPartitions: 6 },

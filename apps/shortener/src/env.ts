@@ -1,15 +1,19 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
+import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
 
-export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
+const readVars = (vars: Record<string, string | undefined>) =>
   loadConfig(
     {
       GRPC_HOST: env.string('0.0.0.0'),
       GRPC_PORT: env.port(LOCAL_PORTS.SHORTENER_GRPC_PORT),
       ...grpcServerEnv(),
       MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
+      ...mongoSecurityEnv,
       MONGO_DB: env.string('shortener'),
       KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
+      ...kafkaSecurityEnv,
       /** The service's own short domain (the gateway's link listener), as short URLs start. */
       PUBLIC_SHORTENER_URL: env.url(`http://${localAddr('LINK_PORT')}`).transform((u) => u.replace(/\/+$/, '')),
       SHORT_CODE_LENGTH: env.int(7, 6).refine((n) => n <= 32, 'must be at most 32'),
@@ -23,5 +27,11 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
     },
     vars,
   );
+
+/** The variables, with the store and broker connections checked together and their files (CAs, passwords) read once. */
+export const loadEnv = (vars: Record<string, string | undefined> = process.env) => {
+  const config = readVars(vars);
+  return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
+};
 
 export type ShortenerEnv = ReturnType<typeof loadEnv>;

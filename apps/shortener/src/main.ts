@@ -17,7 +17,7 @@ import { shortenerHandlers } from './grpc/shortener.handlers.js';
 // The one wiring place of the shortener service.
 const config = loadEnv();
 const logger = createLogger('shortener', config.LOG_LEVEL);
-const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, shortenerIndexes);
 
 const tallies = new MongoClickTallyRepository(mongo.db);
@@ -42,7 +42,7 @@ const server = await startGrpcServer({
 });
 logger.info({ port: server.port }, 'shortener service listening');
 
-const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'shortener', logger });
+const kafka = createKafka({ ...config.kafka, clientId: 'shortener', logger });
 const clicks = await runClickConsumer({
   kafka,
   topic: config.CLICKS_TOPIC,

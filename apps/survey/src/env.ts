@@ -1,20 +1,24 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
+import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
 import { isPhoneRegion } from './domain/phone.js';
 
-export const loadEnv = (vars: Record<string, string | undefined> = process.env) =>
+const readVars = (vars: Record<string, string | undefined>) =>
   loadConfig(
     {
       GRPC_HOST: env.string('0.0.0.0'),
       GRPC_PORT: env.port(LOCAL_PORTS.SURVEY_GRPC_PORT),
       ...grpcServerEnv(),
       MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
+      ...mongoSecurityEnv,
       MONGO_DB: env.string('survey'),
       FLOW_GRPC_ADDR: env.string(localAddr('FLOW_GRPC_PORT')),
       /** Deadline of each call to the flow service. */
       FLOW_DEADLINE_MS: env.int(3_000, 100),
       FLOW_CACHE_ENTRIES: env.int(1_000, 1),
       KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
+      ...kafkaSecurityEnv,
       SURVEY_ANSWERED_TOPIC: env.string('survey.answered'),
       /** Survey links are `${PUBLIC_BASE_URL}/s/<token>` (the gateway's API listener). */
       PUBLIC_BASE_URL: env.url(`http://${localAddr('API_PORT')}`),
@@ -34,5 +38,11 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
     },
     vars,
   );
+
+/** The variables, with the store and broker connections checked together and their files (CAs, passwords) read once. */
+export const loadEnv = (vars: Record<string, string | undefined> = process.env) => {
+  const config = readVars(vars);
+  return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
+};
 
 export type SurveyEnv = ReturnType<typeof loadEnv>;

@@ -13,9 +13,9 @@ import { surveyServiceDeps } from './wiring.js';
 // The one wiring place of the survey service.
 const config = loadEnv();
 const logger = createLogger('survey', config.LOG_LEVEL);
-const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, surveyIndexes, retiredSurveyIndexes);
-const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'survey', logger });
+const kafka = createKafka({ ...config.kafka, clientId: 'survey', logger });
 await ensureTopics(kafka, [{ topic: config.SURVEY_ANSWERED_TOPIC, numPartitions: 3 }]);
 const producer = createProducer(kafka, { logger });
 await producer.connect();
