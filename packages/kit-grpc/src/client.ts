@@ -12,6 +12,7 @@ import {
 import type { Logger, RequestContext } from '@feedback/kit-core';
 import { serviceConfigFor } from './call-policy.js';
 import { statusToAppError } from './error-mapping.js';
+import { callRecorder } from './grpc-metrics.js';
 import { callMetadata } from './metadata.js';
 
 /** A ts-proto grpc-js client constructor (e.g. SurveyServiceClient). */
@@ -109,8 +110,8 @@ type RawUnary = (
 
 /**
  * Wraps a ts-proto grpc-js client: every unary call gets a deadline and the request context's
- * ids as metadata (the call's own `context`, else the current one), and a failure rejects with
- * an AppError.
+ * ids as metadata (the call's own `context`, else the current one), is counted and timed by
+ * code (grpc_client_* metrics), and a failure rejects with an AppError.
  */
 export function createGrpcClient<C extends Client>(
   Ctor: GrpcClientConstructor<C>,
@@ -130,11 +131,13 @@ export function createGrpcClient<C extends Client>(
     if (def.requestStream || def.responseStream) continue;
     const method = (raw as unknown as Record<string, RawUnary>)[name];
     if (typeof method !== 'function') continue;
+    const record = callRecorder('client', def);
     methods[name] = (request, callOpts = {}) =>
       new Promise((resolve, reject) => {
         const started = performance.now();
         const deadline = Date.now() + (callOpts.deadlineMs ?? defaultDeadlineMs);
         const done = (err: ServiceError | null, response: unknown) => {
+          record(err ? err.code : 0, (performance.now() - started) / 1000);
           // The debug lines cost an object and a clock read per call; built only when they are written.
           const debug = logger?.isLevelEnabled('debug') ? logger : undefined;
           if (!err) {

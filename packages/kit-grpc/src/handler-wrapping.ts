@@ -1,7 +1,15 @@
 import type { EventEmitter } from 'node:events';
-import type { Metadata, sendUnaryData, ServiceDefinition, UntypedHandleCall, UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  status,
+  type Metadata,
+  type sendUnaryData,
+  type ServiceDefinition,
+  type UntypedHandleCall,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { AppError, runWithContext, type Logger, type RequestContext } from '@feedback/kit-core';
 import { appErrorToStatus } from './error-mapping.js';
+import { callRecorder, codeOfError, type CallRecorder, type MethodShape } from './grpc-metrics.js';
 import { contextFromMetadata } from './metadata.js';
 
 /** What every server call object (unary, readable, writable, duplex) has in common here. */
@@ -11,8 +19,8 @@ type AnyHandler = (this: unknown, call: Call, callback?: sendUnaryData<unknown>)
 
 /**
  * Wraps every handler of a service: the call runs inside the request context read from its
- * metadata, is logged at debug with its duration, and whatever it throws or reports is mapped
- * to a status by appErrorToStatus (so only AppErrors reach the peer).
+ * metadata, is logged at debug with its duration, counted and timed by code (grpc-metrics.ts), and
+ * whatever it throws or reports is mapped to a status by appErrorToStatus (so only AppErrors reach the peer).
  */
 export function wrapHandlers(
   definition: ServiceDefinition,
@@ -25,18 +33,20 @@ export function wrapHandlers(
     if (!handler) continue; // grpc-js answers UNIMPLEMENTED for it
     const bound = handler.bind(implementation);
     const wrap = method.responseStream ? wrapStreaming : wrapWithCallback;
-    wrapped[name] = wrap(method.path, bound, logger) as unknown as UntypedHandleCall;
+    wrapped[name] = wrap(method, bound, logger) as unknown as UntypedHandleCall;
   }
   return wrapped;
 }
 
-function startCall(call: Call, path: string, logger: Logger) {
+function startCall(call: Call, path: string, record: CallRecorder, logger: Logger) {
   const ctx = contextFromMetadata(call.metadata);
   const started = performance.now();
   let finished = false;
   const finish = (err?: unknown, extra: Record<string, unknown> = {}) => {
     if (finished) return;
     finished = true;
+    const code = extra.cancelled ? status.CANCELLED : err === undefined || err === null ? status.OK : codeOfError(err);
+    record(code, (performance.now() - started) / 1000);
     // Answered calls (a result or an AppError) are logged at debug only: below it, nothing is built or run.
     if ((err === undefined || err === null || err instanceof AppError) && !logger.isLevelEnabled('debug')) return;
     const log = { method: path, duration_ms: Math.round(performance.now() - started), ...extra };
@@ -72,9 +82,10 @@ function invoke(run: () => unknown, onError: (err: unknown) => void) {
 }
 
 /** Unary and client-streaming handlers answer through a callback. */
-function wrapWithCallback(path: string, handler: AnyHandler, logger: Logger) {
+function wrapWithCallback(method: MethodShape, handler: AnyHandler, logger: Logger) {
+  const record = callRecorder('server', method);
   return (call: Call, callback: sendUnaryData<unknown>) => {
-    const { ctx, finish } = startCall(call, path, logger);
+    const { ctx, finish } = startCall(call, method.path, record, logger);
     emitInContext(call, ctx);
     let answered = false;
     const respond = (err: unknown, value?: unknown, trailer?: Metadata, flags?: number) => {
@@ -89,9 +100,10 @@ function wrapWithCallback(path: string, handler: AnyHandler, logger: Logger) {
 }
 
 /** Server-streaming and bidi handlers end the stream or emit 'error' on it. */
-function wrapStreaming(path: string, handler: AnyHandler, logger: Logger) {
+function wrapStreaming(method: MethodShape, handler: AnyHandler, logger: Logger) {
+  const record = callRecorder('server', method);
   return (call: Call) => {
-    const { ctx, finish } = startCall(call, path, logger);
+    const { ctx, finish } = startCall(call, method.path, record, logger);
     emitInContext(call, ctx, (event, args) => {
       if (event === 'finish') finish();
       if (event === 'cancelled') finish(undefined, { cancelled: true });
@@ -104,7 +116,7 @@ function wrapStreaming(path: string, handler: AnyHandler, logger: Logger) {
         () => handler(call),
         (err) => {
           if (!call.writableEnded) call.emit('error', err);
-          else logger.error({ method: path, err }, 'grpc handler failed after ending its stream');
+          else logger.error({ method: method.path, err }, 'grpc handler failed after ending its stream');
         },
       ),
     );
