@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, type GrpcClient, type RunningGrpcServer } from '../src/index.js';
 import { startEchoServer } from './echo.fixture.js';
 
+/** prom-client sets a histogram value's series name (_bucket, _count) but does not type it. */
+const seriesName = (v: object) => (v as { metricName?: string }).metricName;
+
 const echo = { grpc_type: 'unary', grpc_service: 'feedback.testing.v1.EchoService', grpc_method: 'Echo' };
 
 /** The value of one series of a counter, or of a histogram's _count, now. */
@@ -12,7 +15,7 @@ async function value(metric: string, labels: Record<string, string>, series = me
   const m = metricsRegistry.getSingleMetric(metric);
   if (!m) return 0;
   const { values } = await m.get();
-  const hit = values.find((v) => (v.metricName ?? metric) === series && Object.entries(labels).every(([k, l]) => v.labels[k] === l));
+  const hit = values.find((v) => (seriesName(v) ?? metric) === series && Object.entries(labels).every(([k, l]) => v.labels[k] === l));
   return hit?.value ?? 0;
 }
 
@@ -69,10 +72,10 @@ describe('gRPC metrics', () => {
     const labels = { ...echo, grpc_code: 'OK', le: '0.001' } as Record<string, string>;
     const m = await metricsRegistry.getSingleMetric('grpc_server_handling_seconds')!.get();
     const bucket = m.values.find(
-      (v) => v.metricName === 'grpc_server_handling_seconds_bucket' && Object.entries(labels).every(([k, l]) => String(v.labels[k]) === l),
+      (v) => seriesName(v) === 'grpc_server_handling_seconds_bucket' && Object.entries(labels).every(([k, l]) => String(v.labels[k]) === l),
     );
     const count = m.values.find(
-      (v) => v.metricName === 'grpc_server_handling_seconds_count' && v.labels.grpc_code === 'OK' && v.labels.grpc_method === 'Echo',
+      (v) => seriesName(v) === 'grpc_server_handling_seconds_count' && v.labels.grpc_code === 'OK' && v.labels.grpc_method === 'Echo',
     );
     expect(bucket!.value).toBeLessThan(count!.value);
   });

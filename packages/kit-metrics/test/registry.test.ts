@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { counter, gauge, histogram, LATENCY_BUCKETS, metricsRegistry } from '../src/index.js';
 
+/** prom-client sets a histogram value's series name (_bucket, _count) but does not type it. */
+const seriesName = (v: object) => (v as { metricName?: string }).metricName;
+
 describe('metric helpers', () => {
   it('return the metric already registered under a name instead of throwing', () => {
     const a = counter({ name: 'kit_metrics_test_same_total', help: 'x' });
@@ -23,7 +26,7 @@ describe('metric helpers', () => {
     const buckets = (name: string) =>
       json
         .find((m) => m.name === name)!
-        .values.filter((v) => v.metricName === `${name}_bucket`)
+        .values.filter((v) => seriesName(v) === `${name}_bucket`)
         .map((v) => v.labels.le);
     expect(buckets('kit_metrics_test_seconds')).toEqual([...LATENCY_BUCKETS, '+Inf']);
     expect(buckets('kit_metrics_test_custom_seconds')).toEqual([1, 2, '+Inf']);
