@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type * as Yaml from 'yaml';
+import { kafkaSecurityEnv } from '../../packages/kit-kafka/src/kafka-security.js';
+import { mongoSecurityEnv, redisSecurityEnv } from '../../packages/kit-stores/src/store-connections.js';
 
 /**
  * The Helm chart (deploy/helm/feedback) rendered by the helm that infra/k8s-tools.sh builds into the
@@ -78,9 +80,21 @@ export function envValue(objects: K8sObject[], deployment: K8sObject, name: stri
   return undefined;
 }
 
+/** Shared env fragments (kit-kafka, kit-stores) an app's env.ts spreads, by the name it spreads. */
+const ENV_FRAGMENTS: Record<string, string[]> = {
+  kafkaSecurityEnv: Object.keys(kafkaSecurityEnv),
+  mongoSecurityEnv: Object.keys(mongoSecurityEnv),
+  redisSecurityEnv: Object.keys(redisSecurityEnv),
+};
+
 /** The variables apps/<app>/src/env.ts reads (its config keys; the gateway's peer addresses come from peers.ts). */
 export function variablesRead(app: App): Set<string> {
-  const names = new Set([...read(`apps/${app}/src/env.ts`).matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!));
+  const source = read(`apps/${app}/src/env.ts`);
+  const names = new Set([...source.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!));
+  // Shared fragments spread into the shape: their variables count as read.
+  for (const [fragment, keys] of Object.entries(ENV_FRAGMENTS)) {
+    if (new RegExp(`\\.\\.\\.${fragment}\\b`).test(source)) for (const key of keys) names.add(key);
+  }
   if (app === 'gateway') {
     const peers = read('apps/gateway/src/peers.ts').match(/PEERS = \{([^}]*)\}/)![1]!;
     for (const [, peer] of peers.matchAll(/^\s+(\w+):/gm)) names.add(`${peer!.toUpperCase()}_GRPC_ADDR`);

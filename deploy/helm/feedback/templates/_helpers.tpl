@@ -145,6 +145,13 @@ false
 - name: MONGO_DB
   value: {{ .app }}
 {{ include "feedback.secretEnv" (dict "name" "MONGO_URL" "secret" ($v.mongodb.existingSecret | default $chartSecret) "key" (ternary $v.mongodb.existingSecretKey "mongo-url" (ne $v.mongodb.existingSecret ""))) }}
+{{- if $v.mongodb.tls.caSecret }}
+- name: MONGO_TLS_CA_FILE
+  value: /etc/feedback/tls/mongodb-ca/ca.crt
+{{- end }}
+{{- if has .app (include "feedback.kafkaApps" $root | fromYamlArray) }}
+{{- include "feedback.kafkaEnv" $root }}
+{{- end }}
 {{- if $spec.grpcPort }}
 - name: GRPC_PORT
   value: {{ $spec.grpcPort | quote }}
@@ -156,6 +163,10 @@ false
   value: "8081"
 {{ include "feedback.secretEnv" (dict "name" "ADMIN_TOKEN" "secret" $appSecret "key" "admin-token") }}
 {{ include "feedback.secretEnv" (dict "name" "REDIS_URL" "secret" ($v.redis.existingSecret | default $chartSecret) "key" (ternary $v.redis.existingSecretKey "redis-url" (ne $v.redis.existingSecret ""))) }}
+{{- if $v.redis.tls.caSecret }}
+- name: REDIS_TLS_CA_FILE
+  value: /etc/feedback/tls/redis-ca/ca.crt
+{{- end }}
 {{- /* The sms-limits ConfigMap, mounted as a directory (never subPath: kubelet then refreshes it), reloaded live. */}}
 - name: SMS_LIMITS_FILE
   value: /etc/feedback/sms-limits/sms-limits.yaml
@@ -176,5 +187,92 @@ false
 {{- end }}
 {{- with (index $v .app).env }}
 {{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+
+{{/* The apps that talk to Kafka (all but flow): they get the Kafka security env and mounts. */}}
+{{- define "feedback.kafkaApps" -}}
+[gateway, survey, messaging, file, shortener]
+{{- end -}}
+
+{{/*
+The Kafka TLS and SASL variables (packages/kit-kafka/README.md), refused here when the app would refuse
+them at start-up. Files come from the Secrets mounted by feedback.securityVolumes.
+*/}}
+{{- define "feedback.kafkaEnv" -}}
+{{- $k := .Values.kafka -}}
+{{- if and (not $k.tls.enabled) (or $k.tls.caSecret $k.tls.clientCertSecret) -}}
+{{- fail "kafka.tls.caSecret and kafka.tls.clientCertSecret need kafka.tls.enabled: true" -}}
+{{- end -}}
+{{- if $k.sasl.mechanism -}}
+{{- if not $k.sasl.username }}{{ fail "kafka.sasl.mechanism needs kafka.sasl.username" }}{{ end -}}
+{{- if not (or $k.sasl.password $k.sasl.existingSecret) }}{{ fail "kafka.sasl.mechanism needs kafka.sasl.password or kafka.sasl.existingSecret" }}{{ end -}}
+{{- else if or $k.sasl.username $k.sasl.password $k.sasl.existingSecret -}}
+{{- fail "kafka.sasl.username, password and existingSecret need kafka.sasl.mechanism (plain, scram-sha-256 or scram-sha-512)" -}}
+{{- end -}}
+{{- if $k.tls.enabled }}
+- name: KAFKA_TLS
+  value: "true"
+{{- if $k.tls.caSecret }}
+- name: KAFKA_TLS_CA_FILE
+  value: /etc/feedback/tls/kafka-ca/ca.crt
+{{- end }}
+{{- if $k.tls.clientCertSecret }}
+- name: KAFKA_TLS_CERT_FILE
+  value: /etc/feedback/tls/kafka-client/tls.crt
+- name: KAFKA_TLS_KEY_FILE
+  value: /etc/feedback/tls/kafka-client/tls.key
+{{- end }}
+{{- if not $k.tls.checkServerName }}
+- name: KAFKA_TLS_CHECK_SERVER_NAME
+  value: "false"
+{{- end }}
+{{- end }}
+{{- if $k.sasl.mechanism }}
+- name: KAFKA_SASL_MECHANISM
+  value: {{ $k.sasl.mechanism | quote }}
+- name: KAFKA_SASL_USERNAME
+  value: {{ $k.sasl.username | quote }}
+- name: KAFKA_SASL_PASSWORD_FILE
+  value: /etc/feedback/kafka-sasl/password
+{{- end }}
+{{- end -}}
+
+{{/*
+Secrets the stores' and brokers' security settings read as files: (dict "root" $ "app" NAME "part"
+"volumes"|"mounts"). Each is mounted read-only under /etc/feedback, only in the apps that read it; key
+files are 0440 (group-readable through the pod's fsGroup).
+*/}}
+{{- define "feedback.securityVolumes" -}}
+{{- $v := .root.Values -}}
+{{- $list := list -}}
+{{- with $v.mongodb.tls.caSecret }}{{ $list = append $list (dict "name" "mongodb-ca" "dir" "tls/mongodb-ca" "secret" . "items" (list (dict "key" $v.mongodb.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
+{{- if and (eq .app "gateway") $v.redis.tls.caSecret }}{{ $list = append $list (dict "name" "redis-ca" "dir" "tls/redis-ca" "secret" $v.redis.tls.caSecret "items" (list (dict "key" $v.redis.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
+{{- if has .app (include "feedback.kafkaApps" .root | fromYamlArray) -}}
+{{- $k := $v.kafka -}}
+{{- if and $k.tls.enabled $k.tls.caSecret }}{{ $list = append $list (dict "name" "kafka-ca" "dir" "tls/kafka-ca" "secret" $k.tls.caSecret "items" (list (dict "key" $k.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
+{{- if and $k.tls.enabled $k.tls.clientCertSecret }}{{ $list = append $list (dict "name" "kafka-client" "dir" "tls/kafka-client" "secret" $k.tls.clientCertSecret "items" (list (dict "key" $k.tls.clientCertKey "path" "tls.crt") (dict "key" $k.tls.clientKeyKey "path" "tls.key"))) }}{{ end -}}
+{{- if $k.sasl.mechanism -}}
+{{- $secret := $k.sasl.existingSecret | default (include "feedback.secretName" .root) -}}
+{{- $key := ternary $k.sasl.existingSecretKey "kafka-sasl-password" (ne $k.sasl.existingSecret "") -}}
+{{- $list = append $list (dict "name" "kafka-sasl" "dir" "kafka-sasl" "secret" $secret "items" (list (dict "key" $key "path" "password"))) -}}
+{{- end -}}
+{{- end -}}
+{{- range $list }}
+{{- if eq $.part "mounts" }}
+- name: {{ .name }}
+  mountPath: /etc/feedback/{{ .dir }}
+  readOnly: true
+{{- else }}
+- name: {{ .name }}
+  secret:
+    secretName: {{ .secret }}
+    defaultMode: 288 # 0440, written in decimal: YAML 1.2 readers take 0440 as four hundred and forty
+    items:
+      {{- range .items }}
+      - { key: {{ .key | quote }}, path: {{ .path }} }
+      {{- end }}
+{{- end }}
 {{- end }}
 {{- end -}}
