@@ -33,16 +33,23 @@ export interface RunBatchConsumerOptions extends ConsumerLifecycleOptions {
  */
 export function runBatchConsumer(opts: RunBatchConsumerOptions): Promise<ConsumerHandle> {
   const size = Math.max(1, opts.maxBatchSize ?? 2_000);
-  return startConsumerLifecycle(opts, ({ log, deadLetters, deadLetterTopic, signal }) => {
+  return startConsumerLifecycle(opts, ({ log, deadLetters, deadLetterTopic, signal, metrics }) => {
+    // Dead-lettered per partition's slice in hand: what the handler finished is the rest of it.
+    const sent = new Map<string, number>();
     const tools: BatchTools = {
       async deadLetter(messages, err) {
         if (messages.length === 0) return;
-        const topic = deadLetterTopic(messages[0]!.topic);
+        const from = messages[0]!.topic;
+        const topic = deadLetterTopic(from);
         await deadLetters.publish(
           topic,
           messages.map((m) => deadLetterMessage(m, opts.groupId, err, 1)),
         );
         log.error({ err, count: messages.length, dead_letter_topic: topic }, 'messages dead-lettered');
+        metrics.record(from, 'dead_lettered', messages.length);
+        metrics.deadLettered(from, topic, messages.length);
+        const key = `${from}:${messages[0]!.partition}`;
+        sent.set(key, (sent.get(key) ?? 0) + messages.length);
       },
     };
     return {
@@ -54,7 +61,11 @@ export function runBatchConsumer(opts: RunBatchConsumerOptions): Promise<Consume
           if (signal.aborted || !isRunning() || isStale()) return;
           const slice = batch.messages.slice(i, i + size);
           const messages = slice.map((m) => toConsumedMessage(batch.topic, batch.partition, m));
+          const key = `${batch.topic}:${batch.partition}`;
+          sent.delete(key);
           await opts.handler({ topic: batch.topic, partition: batch.partition, messages }, tools);
+          metrics.record(batch.topic, 'ok', Math.max(0, messages.length - (sent.get(key) ?? 0)));
+          sent.delete(key);
           resolveOffset(slice[slice.length - 1]!.offset);
           await commitOffsetsIfNecessary();
           await heartbeat();

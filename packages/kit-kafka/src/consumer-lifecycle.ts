@@ -1,5 +1,6 @@
 import type { Logger } from '@feedback/kit-core';
-import type { ConsumerRunConfig, Kafka } from 'kafkajs';
+import type { ConsumerRunConfig, EachBatchPayload, Kafka } from 'kafkajs';
+import { consumerMetrics, type ConsumerMetrics } from './consumer-metrics.js';
 import { defaultDeadLetterTopic } from './dead-letter.js';
 import { createProducer, type Producer } from './producer.js';
 import { ensureTopics, type TopicSpec } from './topics.js';
@@ -47,6 +48,25 @@ export interface ConsumerSession {
   deadLetterTopic(topic: string): string;
   /** Aborted by stop(): ends waits (a retry backoff) at once. */
   signal: AbortSignal;
+  /** The group's record counters; the lag is kept by the lifecycle itself (each resolved offset). */
+  metrics: ConsumerMetrics;
+}
+
+/**
+ * Keeps the lag gauge of each batch's partition: the high watermark of its fetch minus the next
+ * offset to finish, set when the batch arrives and at each offset the handler resolves.
+ */
+function withLag(eachBatch: NonNullable<ConsumerRunConfig['eachBatch']>, metrics: ConsumerMetrics) {
+  return (payload: EachBatchPayload) => {
+    const { batch } = payload;
+    const first = batch.messages[0];
+    if (first) metrics.lag(batch.topic, batch.partition, batch.highWatermark, first.offset);
+    const resolveOffset = (offset: string) => {
+      payload.resolveOffset(offset);
+      metrics.lag(batch.topic, batch.partition, batch.highWatermark, String(BigInt(offset) + 1n));
+    };
+    return eachBatch({ ...payload, resolveOffset });
+  };
 }
 
 /**
@@ -72,6 +92,9 @@ export async function startConsumerLifecycle(
   });
   const deadLetters = createProducer(kafka, { logger: opts.logger });
   const abort = new AbortController();
+  const metrics = consumerMetrics(groupId);
+  // A rebalance moves partitions to other members: their lag is theirs to report from then on.
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => metrics.assigned(payload.memberAssignment));
 
   let stopping: Promise<void> | undefined;
   let running = false;
@@ -85,6 +108,7 @@ export async function startConsumerLifecycle(
         if (running) await disconnected;
         else await Promise.race([disconnected.catch(() => undefined), new Promise((r) => setTimeout(r, 1_000).unref())]);
       } finally {
+        metrics.forget();
         await deadLetters.disconnect();
       }
       log.info('consumer stopped');
@@ -109,7 +133,8 @@ export async function startConsumerLifecycle(
       await deadLetters.connect();
       await consumer.connect();
       await consumer.subscribe({ topics: opts.topics, fromBeginning: opts.fromBeginning ?? false });
-      await consumer.run(run({ log, deadLetters, deadLetterTopic, signal: abort.signal }));
+      const config = run({ log, deadLetters, deadLetterTopic, signal: abort.signal, metrics });
+      await consumer.run({ ...config, ...(config.eachBatch && { eachBatch: withLag(config.eachBatch, metrics) }) });
     } catch (err) {
       await stop().catch(() => undefined);
       throw err;

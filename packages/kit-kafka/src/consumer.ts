@@ -38,7 +38,7 @@ export interface RunConsumerOptions extends ConsumerLifecycleOptions {
 /** One message at a time (or `concurrency` at once), each retried in place and dead-lettered after `maxAttempts`. */
 export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
   if (opts.batchHandler && opts.idempotency) throw new Error('runConsumer: batchHandler and idempotency do not go together');
-  return startConsumerLifecycle(opts, ({ log, deadLetters, deadLetterTopic, signal }) => ({
+  return startConsumerLifecycle(opts, ({ log, deadLetters, deadLetterTopic, signal, metrics }) => ({
     // Offsets are resolved by hand, only after a message reached an outcome, and committed at
     // once (threshold 1): a crash mid-handler leaves that message uncommitted, so it is
     // redelivered, and at most the messages in hand are replayed after a crash.
@@ -64,6 +64,7 @@ export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
             live,
             heartbeat,
             signal,
+            metrics,
           }),
         );
       };
@@ -133,6 +134,7 @@ export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
           // The slice's request id: that of its first event (a sharing's events share one).
           const requestId = sanitizeRequestId(slice[0]!.headers[KAFKA_HEADERS.requestId]) ?? newRequestId();
           for (const m of await runWithContext({ requestId }, () => opts.batchHandler!(slice))) done.add(m);
+          metrics.record(batch.topic, 'ok', done.size);
         } catch (err) {
           log.warn(
             { err, topic: batch.topic, partition: batch.partition, count: slice.length },

@@ -3,6 +3,7 @@ import { AppError, isOutage, type Logger } from '@feedback/kit-core';
 import type { KafkaMessage } from 'kafkajs';
 import { deadLetterMessage, PoisonMessageError, type FailedMessage } from './dead-letter.js';
 import { decodeHeaders, KAFKA_HEADERS } from './headers.js';
+import type { ConsumerMetrics } from './consumer-metrics.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { Producer } from './producer.js';
 
@@ -47,6 +48,8 @@ export interface ProcessorDeps {
   live: () => boolean;
   heartbeat: () => Promise<void>;
   signal: AbortSignal;
+  /** Counts each outcome (ok, retried, dead_lettered, skipped); none in unit tests that do not ask. */
+  metrics?: ConsumerMetrics;
 }
 
 export type Outcome = 'handled' | 'skipped' | 'dead-lettered' | 'abandoned';
@@ -72,6 +75,7 @@ export async function processMessage(msg: ConsumedMessage, deps: ProcessorDeps):
   const log = deps.logger.child({ topic: msg.topic, partition: msg.partition, offset: msg.offset, event_id: msg.eventId });
   if (deps.idempotency && (await deps.idempotency.seen(deps.group, msg.eventId))) {
     log.debug('event already processed; skipped');
+    deps.metrics?.record(msg.topic, 'skipped');
     return 'skipped';
   }
   const outageWaitMs = deps.outageWaitMs ?? DEFAULT_OUTAGE_WAIT_MS;
@@ -88,6 +92,7 @@ export async function processMessage(msg: ConsumedMessage, deps: ProcessorDeps):
     }
     if (!failed) {
       await deps.idempotency?.record(deps.group, msg.eventId);
+      deps.metrics?.record(msg.topic, tries === 1 ? 'ok' : 'retried');
       return 'handled';
     }
     const poison = error instanceof PoisonMessageError || !deps.isRetriable(error);
@@ -99,6 +104,8 @@ export async function processMessage(msg: ConsumedMessage, deps: ProcessorDeps):
       const topic = deps.deadLetterTopic(msg.topic);
       await deps.deadLetters.publish(topic, [deadLetterMessage(msg, deps.group, error, tries)]);
       log.error({ err: error, attempts: tries, dead_letter_topic: topic }, 'message dead-lettered');
+      deps.metrics?.record(msg.topic, 'dead_lettered');
+      deps.metrics?.deadLettered(msg.topic, topic, 1);
       return 'dead-lettered';
     }
     if (!waitingOutOutage) attempt++;
