@@ -55,7 +55,7 @@ describe('chart: secured Kafka, MongoDB and Redis', () => {
       expect(envValue(full, d, 'KAFKA_TLS_CHECK_SERVER_NAME')).toBeUndefined(); // on: the app's default
       expect(fileSource(d, envValue(full, d, 'KAFKA_TLS_CA_FILE') as string)).toEqual({
         readOnly: true,
-        secret: 'feedback-kafka-cluster-ca-cert',
+        secret: 'feedback-cluster-ca-cert',
         key: 'ca.crt',
         mode: 0o440,
       });

@@ -1,6 +1,5 @@
 export { createKafka, pinoLogCreator, type CreateKafkaOptions } from './kafka-client.js';
 export {
-  describeKafkaConnection,
   KAFKA_SASL_MECHANISMS,
   kafkaConnection,
   kafkaSecurityEnv,

@@ -130,13 +130,3 @@ export function kafkaConnection(
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
   return { brokers: config.KAFKA_BROKERS, ...(ssl !== undefined && { ssl }), ...(sasl !== undefined && { sasl }) };
 }
-
-/** For logs: how the client connects, without any secret. */
-export function describeKafkaConnection(connection: KafkaConnection): Record<string, unknown> {
-  return {
-    brokers: connection.brokers,
-    tls: connection.ssl !== undefined,
-    sasl: connection.sasl?.mechanism ?? false,
-    ...(connection.sasl && 'username' in connection.sasl && { sasl_username: connection.sasl.username }),
-  };
-}
