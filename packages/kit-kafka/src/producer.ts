@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Partitioners, type Kafka } from 'kafkajs';
 import { currentContext, newRequestId, type Logger } from '@feedback/kit-core';
 import { KAFKA_HEADERS } from './headers.js';
+import { recordPublish } from './producer-metrics.js';
 
 export interface OutgoingMessage {
   /** Partitioning key: messages with the same key keep their order. */
@@ -54,7 +55,14 @@ export function createProducer(kafka: Kafka, opts: CreateProducerOptions): Produ
         };
         return { key: m.key ?? null, value: m.value, headers };
       });
-      await producer.send({ topic, acks: -1, messages: prepared });
+      const started = performance.now();
+      try {
+        await producer.send({ topic, acks: -1, messages: prepared });
+      } catch (err) {
+        recordPublish(topic, prepared.length, false, (performance.now() - started) / 1000);
+        throw err;
+      }
+      recordPublish(topic, prepared.length, true, (performance.now() - started) / 1000);
       log.debug({ topic, count: prepared.length }, 'published');
       return prepared.map((m) => m.headers[KAFKA_HEADERS.eventId] as string);
     },

@@ -52,6 +52,9 @@ describe('consumer metrics (real broker)', () => {
       undefined,
     ]);
     expect(await value('kafka_consumer_dead_lettered_total', { group, topic, dead_letter_topic: `${topic}.dlq` })).toBe(1);
+    // The producers' side: the five records, and the dead letter the consumer published.
+    expect(await value('kafka_producer_records_total', { topic, result: 'ok' })).toBe(5);
+    expect(await value('kafka_producer_records_total', { topic: `${topic}.dlq`, result: 'ok' })).toBe(1);
     // A stopped consumer reports no partition any more.
     await closeAll();
     expect(await value('kafka_consumer_lag', lag)).toBeUndefined();
