@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createLogger, onShutdown } from '@feedback/kit-core';
 import { createGrpcClient, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
+import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { FileServiceClient } from '@feedback/proto/feedback/file/v1/file';
 import { MessagingServiceService } from '@feedback/proto/feedback/messaging/v1/messaging';
@@ -15,6 +16,7 @@ import { startDlrServer } from './adapters/http/dlr.server.js';
 import { parseHttpProviderConfig } from './adapters/http/http-provider.config.js';
 import { HttpSmsProvider } from './adapters/http/http-sms.provider.js';
 import { acceptGate } from './adapters/accept-gate.js';
+import { meteredDeliveryReports } from './adapters/metrics/metered.js';
 import { runDispatchConsumer } from './adapters/kafka/dispatch.consumer.js';
 import { runFileUploadedConsumer } from './adapters/kafka/file-uploaded.consumer.js';
 import { messagingIndexes } from './adapters/mongo/indexes.js';
@@ -27,6 +29,8 @@ import { messagingDeps } from './wiring.js';
 // The one wiring place of the messaging service.
 const config = loadEnv();
 const logger = createLogger('messaging', config.LOG_LEVEL);
+// First: a process stuck connecting to its stores still shows it on its metrics port.
+const metrics = await startMetricsListener({ app: 'messaging', host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, messagingIndexes);
 
@@ -85,7 +89,7 @@ const dlr = await startDlrServer({
   secret: dlrSecret,
   statusParam,
   rule: dlrRule,
-  deps,
+  deps: { messages: meteredDeliveryReports(deps.messages, deps.metrics), clock: deps.clock },
   logger,
 });
 const gate = acceptGate();
@@ -130,7 +134,9 @@ const csvConsumer = await runFileUploadedConsumer({
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
 
+// The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [
+  metrics,
   { name: 'mongo', close: () => mongo.close() },
   { name: 'kafka-producer', close: () => producer.disconnect() },
   {

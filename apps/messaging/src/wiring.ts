@@ -14,6 +14,8 @@ import { MongoCsvImportLog } from './adapters/mongo/csv-import.repository.js';
 import { MongoMessageRepository } from './adapters/mongo/message.repository.js';
 import { MongoOutboxProvider } from './adapters/mongo/outbox.provider.js';
 import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
+import { meteredDispatch, meteredProvider } from './adapters/metrics/metered.js';
+import { promSmsMetrics, type SmsMetrics } from './adapters/metrics/sms.metrics.js';
 import { CachedProviderResolver } from './adapters/provider.resolver.js';
 import type { AccountProviderDeps } from './domain/account-provider.use-cases.js';
 import type { CsvWorkflowDeps } from './domain/csv-workflow.use-case.js';
@@ -46,6 +48,8 @@ export interface Infrastructure {
   logger: Logger;
   /** The file service (CSV workflows); without it BindDirectory answers UNAVAILABLE. */
   files?: WorkflowFiles;
+  /** Where the SMS counts go; default the process's Prometheus registry. */
+  metrics?: SmsMetrics;
 }
 
 const noFileService: WorkflowFiles = {
@@ -63,9 +67,11 @@ export function messagingDeps(
 ): MessagingHandlerDeps &
   BatchDispatchDeps &
   CsvWorkflowDeps &
-  AccountProviderDeps & { outboxProvider: MongoOutboxProvider; provider: SmsProvider } {
+  AccountProviderDeps & { outboxProvider: MongoOutboxProvider; provider: SmsProvider; metrics: SmsMetrics } {
+  const metrics = infra.metrics ?? promSmsMetrics();
   const outboxProvider = new MongoOutboxProvider(infra.db);
-  const provider = infra.provider ?? outboxProvider;
+  // Every provider is counted where it is made: the deployment's here, an account's own in `build`.
+  const provider = meteredProvider(infra.provider ?? outboxProvider, metrics);
   const own = infra.accountProviders ?? { secrets: new SecretBox(undefined), cacheMs: 30_000 };
   const accountProviders = new MongoAccountProviderRepository(infra.db, own.secrets);
   const providers = new CachedProviderResolver({
@@ -74,12 +80,15 @@ export function messagingDeps(
     ttlMs: own.cacheMs,
     // Validated again as read: settings stored under an older, looser schema fail here, not at the provider.
     build: (settings) =>
-      new HttpSmsProvider({
-        config: accountProviderConfigSchema.parse(settings),
-        name: 'account-http',
-        dlrBaseUrl: own.dlrBaseUrl,
-        dlrSecret: own.dlrSecret,
-      }),
+      meteredProvider(
+        new HttpSmsProvider({
+          config: accountProviderConfigSchema.parse(settings),
+          name: 'account-http',
+          dlrBaseUrl: own.dlrBaseUrl,
+          dlrSecret: own.dlrSecret,
+        }),
+        metrics,
+      ),
   });
   return {
     campaigns: new MongoCampaignRepository(infra.db),
@@ -92,7 +101,7 @@ export function messagingDeps(
     providerCache: providers,
     accountProviders,
     providerSettings: accountProviderFormat,
-    dispatch: kafkaDispatchPublisher(infra.producer, infra.topics.dispatch),
+    dispatch: meteredDispatch(kafkaDispatchPublisher(infra.producer, infra.topics.dispatch), metrics),
     statusEvents: kafkaStatusEvents(infra.producer, infra.topics.status),
     channels: infra.survey,
     links: infra.survey,
@@ -104,5 +113,6 @@ export function messagingDeps(
     imports: new MongoCsvImportLog(infra.db),
     files: infra.files ?? noFileService,
     logger: infra.logger,
+    metrics,
   };
 }
