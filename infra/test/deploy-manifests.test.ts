@@ -41,15 +41,18 @@ describe('deployments include the messaging service', () => {
         { name: 'GRPC_PORT', value: '50056' },
       ]),
     );
-    const service = find(objects, 'Service', 'feedback-messaging');
+    // Headless: the callers resolve every ready pod and spread their calls (kit-grpc round_robin).
+    const service = find(objects, 'Service', 'feedback-messaging-grpc');
+    expect(service.spec.clusterIP).toBe('None');
     expect(service.spec.ports).toContainEqual({ name: 'grpc', port: 50056, targetPort: 'grpc', protocol: 'TCP', appProtocol: 'grpc' });
     expect(service.spec.selector).toEqual(deployment('messaging').spec.selector.matchLabels);
     const gateway = deployment('gateway');
-    expect(envValue(objects, gateway, 'MESSAGING_GRPC_ADDR')).toBe('feedback-messaging:50056');
-    expect(envValue(objects, gateway, 'SURVEY_GRPC_ADDR')).toBe('feedback-survey:50053');
-    expect(envValue(objects, deployment('messaging'), 'SHORTENER_GRPC_ADDR')).toBe('feedback-shortener:50055');
-    expect(envValue(objects, deployment('messaging'), 'FILE_GRPC_ADDR')).toBe('feedback-file:50054');
-    expect(envValue(objects, deployment('survey'), 'FLOW_GRPC_ADDR')).toBe('feedback-flow:50052');
+    const addr = (app: string, port: number) => `dns:///feedback-${app}-grpc.feedback.svc.cluster.local:${port}`;
+    expect(envValue(objects, gateway, 'MESSAGING_GRPC_ADDR')).toBe(addr('messaging', 50056));
+    expect(envValue(objects, gateway, 'SURVEY_GRPC_ADDR')).toBe(addr('survey', 50053));
+    expect(envValue(objects, deployment('messaging'), 'SHORTENER_GRPC_ADDR')).toBe(addr('shortener', 50055));
+    expect(envValue(objects, deployment('messaging'), 'FILE_GRPC_ADDR')).toBe(addr('file', 50054));
+    expect(envValue(objects, deployment('survey'), 'FLOW_GRPC_ADDR')).toBe(addr('flow', 50052));
     expect(envValue(objects, deployment('messaging'), 'KAFKA_BROKERS')).toBe('kafka.feedback-data:9092');
   });
 
