@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, onShutdown } from '@feedback/kit-core';
 import { startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
+import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, createS3, ensureBucket, ensureIndexes } from '@feedback/kit-stores';
 import { FileServiceService } from '@feedback/proto/feedback/file/v1/file';
 import { fileServiceIndexes } from './adapters/mongo/indexes.js';
@@ -14,6 +15,8 @@ import { fileServiceDeps } from './wiring.js';
 // The one wiring place of the file service.
 const config = loadEnv();
 const logger = createLogger('file', config.LOG_LEVEL);
+// First: a process stuck connecting to its stores still shows it on its metrics port.
+const metrics = await startMetricsListener({ app: 'file', host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, fileServiceIndexes);
 const s3 = createS3({
@@ -62,7 +65,9 @@ const job = startMaintenance(deps, {
 });
 logger.info({ port: server.port, bucket: config.S3_BUCKET, retention_s: config.FILE_RETENTION_SECONDS }, 'file service listening');
 
+// The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [
+  metrics,
   { name: 'mongo', close: () => mongo.close() },
   { name: 'kafka-producer', close: () => producer.disconnect() },
   job,

@@ -1,4 +1,5 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { metricsEnv } from '@feedback/kit-metrics';
 import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
 
@@ -7,6 +8,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
     {
       GRPC_HOST: env.string('0.0.0.0'),
       GRPC_PORT: env.port(LOCAL_PORTS.FLOW_GRPC_PORT),
+      ...metricsEnv(LOCAL_PORTS.FLOW_METRICS_PORT),
       ...grpcServerEnv(),
       MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       ...mongoSecurityEnv,

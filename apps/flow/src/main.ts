@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, onShutdown, systemClock } from '@feedback/kit-core';
 import { memoizeSerialization, startGrpcServer } from '@feedback/kit-grpc';
+import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { FlowServiceService } from '@feedback/proto/feedback/flow/v1/flow';
 import { CachedFlowRepository } from './adapters/cached-flow.repository.js';
@@ -12,6 +13,8 @@ import { flowHandlers } from './grpc/flow.handlers.js';
 // The one wiring place of the flow service.
 const config = loadEnv();
 const logger = createLogger('flow', config.LOG_LEVEL);
+// First: a process stuck connecting to its stores still shows it on its metrics port.
+const metrics = await startMetricsListener({ app: 'flow', host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, flowIndexes);
 
@@ -27,7 +30,5 @@ const server = await startGrpcServer({
 });
 logger.info({ port: server.port }, 'flow service listening');
 
-onShutdown(logger, [
-  { name: 'mongo', close: () => mongo.close() },
-  { name: 'grpc', close: () => server.shutdown() },
-]);
+// The metrics listener closes last: a scrape during the drain still answers.
+onShutdown(logger, [metrics, { name: 'mongo', close: () => mongo.close() }, { name: 'grpc', close: () => server.shutdown() }]);

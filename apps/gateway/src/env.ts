@@ -1,4 +1,5 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr, REQUEST_LOGGING } from '@feedback/kit-core';
+import { metricsEnv } from '@feedback/kit-metrics';
 import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
 import { mongoConnection, mongoSecurityEnv, redisConnection, redisSecurityEnv } from '@feedback/kit-stores';
 import { z } from 'zod';
@@ -12,6 +13,8 @@ const readVars = (vars: Record<string, string | undefined>) =>
       HOST: env.string('0.0.0.0'),
       API_PORT: env.port(LOCAL_PORTS.API_PORT),
       LINK_PORT: env.port(LOCAL_PORTS.LINK_PORT),
+      /** Prometheus (GET /metrics, both listeners' requests); never the public API port. */
+      ...metricsEnv(LOCAL_PORTS.GATEWAY_METRICS_PORT),
       PUBLIC_BASE_URL: env.url(`http://${localAddr('API_PORT')}`),
       PUBLIC_SHORTENER_URL: env.url(`http://${localAddr('LINK_PORT')}`),
       ADMIN_TOKEN: z.string().min(24, 'must be at least 24 characters'),

@@ -1,4 +1,5 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { metricsEnv } from '@feedback/kit-metrics';
 import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
 import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
@@ -10,6 +11,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
     {
       GRPC_HOST: env.string('0.0.0.0'),
       GRPC_PORT: env.port(LOCAL_PORTS.MESSAGING_GRPC_PORT),
+      ...metricsEnv(LOCAL_PORTS.MESSAGING_METRICS_PORT),
       ...grpcServerEnv(),
       MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
       ...mongoSecurityEnv,

@@ -1,6 +1,7 @@
 import { createLogger, onShutdown, systemClock } from '@feedback/kit-core';
 import { startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka } from '@feedback/kit-kafka';
+import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { ShortenerServiceService } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { CachedDomainRepository } from './adapters/cached-domain.repository.js';
@@ -17,6 +18,8 @@ import { shortenerHandlers } from './grpc/shortener.handlers.js';
 // The one wiring place of the shortener service.
 const config = loadEnv();
 const logger = createLogger('shortener', config.LOG_LEVEL);
+// First: a process stuck connecting to its stores still shows it on its metrics port.
+const metrics = await startMetricsListener({ app: 'shortener', host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, shortenerIndexes);
 
@@ -55,4 +58,5 @@ const clicks = await runClickConsumer({
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
 
-onShutdown(logger, [{ name: 'mongo', close: () => mongo.close() }, clicks, { name: 'grpc', close: () => server.shutdown() }]);
+// The metrics listener closes last: a scrape during the drain still answers.
+onShutdown(logger, [metrics, { name: 'mongo', close: () => mongo.close() }, clicks, { name: 'grpc', close: () => server.shutdown() }]);

@@ -1,6 +1,7 @@
 import { createLogger, onShutdown } from '@feedback/kit-core';
 import { createGrpcClient, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
+import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { SurveyServiceService } from '@feedback/proto/feedback/survey/v1/survey';
@@ -13,6 +14,8 @@ import { surveyServiceDeps } from './wiring.js';
 // The one wiring place of the survey service.
 const config = loadEnv();
 const logger = createLogger('survey', config.LOG_LEVEL);
+// First: a process stuck connecting to its stores still shows it on its metrics port.
+const metrics = await startMetricsListener({ app: 'survey', host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, surveyIndexes, retiredSurveyIndexes);
 const kafka = createKafka({ ...config.kafka, clientId: 'survey', logger });
@@ -49,7 +52,9 @@ logger.info(
   'survey service listening',
 );
 
+// The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [
+  metrics,
   { name: 'mongo', close: () => mongo.close() },
   { name: 'kafka-producer', close: () => producer.disconnect() },
   { name: 'flow-client', close: async () => flowClient.close() },
