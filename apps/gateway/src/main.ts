@@ -14,6 +14,7 @@ import { filesFeature } from './api/files/files.feature.js';
 import { flowsFeature } from './api/flows/flows.feature.js';
 import { idempotencyIndexes, MongoIdempotencyKeys } from './api/sms/idempotency-keys.repository.js';
 import { SMS_LIMIT_PREFIX } from './api/sms/sharing-limit.hook.js';
+import { meteredLimiter } from './api/sms/sharing-limit.metrics.js';
 import { smsFeature } from './api/sms/sms.feature.js';
 import { surveysFeature } from './api/surveys/surveys.feature.js';
 import { loadEnv } from './env.js';
@@ -83,7 +84,7 @@ const api = await buildApi({
       sms: peers.ports.messaging,
       accounts: accounts.accounts,
       nodes: accounts.nodes,
-      limiter: smsLimiter,
+      limiter: meteredLimiter(smsLimiter, 'sms_sharing'),
       idempotency: new MongoIdempotencyKeys(mongo.db, { ttlMs: config.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000, leaseMs: 2 * 60_000 }),
       clock: systemClock,
       maxPhones: config.SMS_MAX_PHONES_PER_SHARING,
