@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, onShutdown } from '@feedback/kit-core';
 import { startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
-import { startMetricsListener } from '@feedback/kit-metrics';
+import { outboxBacklogMetrics, startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, createS3, ensureBucket, ensureIndexes } from '@feedback/kit-stores';
 import { FileServiceService } from '@feedback/proto/feedback/file/v1/file';
 import { fileServiceIndexes } from './adapters/mongo/indexes.js';
+import { MongoUploadOutbox } from './adapters/mongo/outbox.repository.js';
 import { loadEnv } from './env.js';
 import { fileHandlers } from './grpc/file.handlers.js';
 import { widenFlowControlWindow } from './grpc/flow-control.js';
@@ -47,6 +48,8 @@ const deps = fileServiceDeps({
   maxUploadBytes: config.MAX_UPLOAD_BYTES,
   retentionMs: config.FILE_RETENTION_SECONDS * 1000,
 });
+const uploadOutbox = new MongoUploadOutbox(mongo.db);
+outboxBacklogMetrics('file.uploaded', () => uploadOutbox.backlog());
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,

@@ -1,11 +1,12 @@
 import { createLogger, onShutdown } from '@feedback/kit-core';
 import { createGrpcClient, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
-import { startMetricsListener } from '@feedback/kit-metrics';
+import { outboxBacklogMetrics, startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { SurveyServiceService } from '@feedback/proto/feedback/survey/v1/survey';
 import { retiredSurveyIndexes, surveyIndexes } from './adapters/mongo/indexes.js';
+import { MongoResponseRepository } from './adapters/mongo/response.repository.js';
 import { loadEnv } from './env.js';
 import { surveyHandlers } from './grpc/survey.handlers.js';
 import { startOutboxJob } from './jobs/outbox.job.js';
@@ -47,6 +48,8 @@ const server = await startGrpcServer({
   services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps) }],
 });
 const outbox = startOutboxJob(deps, config.OUTBOX_INTERVAL_MS);
+const answeredOutbox = new MongoResponseRepository(mongo.db);
+outboxBacklogMetrics('survey.answered', () => answeredOutbox.outboxBacklog());
 logger.info(
   { port: server.port, public_base_url: config.PUBLIC_BASE_URL, phone_region: config.DEFAULT_PHONE_REGION },
   'survey service listening',

@@ -7,5 +7,6 @@
 export { counter, gauge, histogram, LATENCY_BUCKETS, metricsRegistry, useAppLabel } from './registry.js';
 export { exposition, type MetricsJson, type MetricsSource } from './exposition.js';
 export { metricsEnv } from './metrics-env.js';
+export { outboxBacklogMetrics, type OutboxBacklog, type OutboxBacklogOptions } from './outbox-backlog.js';
 export { startMetricsListener, type MetricsListener, type MetricsListenerOptions } from './metrics-listener.js';
 export { Counter, Gauge, Histogram } from 'prom-client';
