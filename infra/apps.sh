@@ -100,6 +100,9 @@ start_app() {
       # calls from another loopback address (docs/decisions.md "Short links").
       env_vars+=" SHORTEN_RATE_LIMIT_EXEMPT=${SHORTEN_RATE_LIMIT_EXEMPT-127.0.0.1} SHORTEN_RATE_LIMIT_POINTS=${SHORTEN_RATE_LIMIT_POINTS:-300}" ;;
   esac
+  # Every app's Prometheus listener (GET /metrics), its port from infra/ports.json (<APP>_METRICS_PORT).
+  local metrics_port="${name^^}_METRICS_PORT"
+  env_vars+=" METRICS_HOST=127.0.0.1 METRICS_PORT=${!metrics_port}"
   # shellcheck disable=SC2046,SC2086
   (cd "$REPO_ROOT/apps/$name" && start_bg "$name" env $(common_env) $env_vars node ${APP_NODE_FLAGS:-} --import tsx src/main.ts)
   wait_for "$name" 90 app_ready "$name"
@@ -118,10 +121,13 @@ app_ready() { # app_ready NAME : its port answers (the gateway: /health/dependen
 }
 
 write_apps_json() {
+  local a metrics=() port
+  for a in "${APPS[@]}"; do port="${a^^}_METRICS_PORT"; metrics+=("$a=http://127.0.0.1:${!port}"); done
   node -e '
-    const [file, api, link, token] = process.argv.slice(1);
-    require("fs").writeFileSync(file, JSON.stringify({ base_url: api, shortener_url: link, admin_token: token }, null, 2));
-  ' "$LOCAL_DIR/stack.apps.json" "http://127.0.0.1:$API_PORT" "http://127.0.0.1:$LINK_PORT" "$(admin_token)"
+    const [file, api, link, token, ...metrics] = process.argv.slice(1);
+    require("fs").writeFileSync(file, JSON.stringify({ base_url: api, shortener_url: link, admin_token: token,
+      metrics: Object.fromEntries(metrics.map((kv) => kv.split(/=(.*)/s).slice(0, 2))) }, null, 2));
+  ' "$LOCAL_DIR/stack.apps.json" "http://127.0.0.1:$API_PORT" "http://127.0.0.1:$LINK_PORT" "$(admin_token)" "${metrics[@]}"
 }
 
 up() {

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, onShutdown, stdoutDestination, systemClock } from '@feedback/kit-core';
 import { TierLimiter, watchLimitsFile } from '@feedback/kit-limits';
+import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, createRedis, ensureIndexes, waitForRedis } from '@feedback/kit-stores';
 import { CachedTokenRepository } from './accounts/adapters/cached-token.repository.js';
 import { MongoAccountRepository } from './accounts/adapters/mongo/account.repository.js';
@@ -29,6 +30,8 @@ import { PEERS } from './peers.js';
 const config = loadEnv();
 const stdout = stdoutDestination();
 const logger = createLogger('gateway', config.LOG_LEVEL, {}, stdout);
+// First: a process stuck connecting to its stores still shows it on its metrics port.
+const metricsListener = await startMetricsListener({ app: 'gateway', host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, { ...gatewayIndexes, ...idempotencyIndexes });
 const peers = connectPeers(PEERS, config, {
@@ -108,10 +111,13 @@ const linkThread = await startLinkThread(new URL(`./link-thread.main${extname(fi
       throw err;
     }),
 });
-metrics.include(() => linkThread.metrics());
+// The link thread's registry is its own: its requests and gRPC calls are asked for at each scrape.
+metricsListener.include(() => linkThread.metrics());
 await api.listen({ host: config.HOST, port: config.API_PORT });
 
+// The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [
+  metricsListener,
   { name: 'mongo', close: () => mongo.close() },
   { name: 'grpc-peers', close: () => peers.close() },
   { name: 'sms-limits', close: async () => (smsLimits.close(), void (await limitsRedis.quit())) },

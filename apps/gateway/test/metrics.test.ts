@@ -1,3 +1,5 @@
+import { exposition } from '@feedback/kit-metrics';
+import { Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../src/http/metrics.js';
 
@@ -9,31 +11,45 @@ function requestCount(text: string, labels: Record<string, string>): number | un
   }
   return undefined;
 }
-const api = { listener: 'api', method: 'GET', route: '/health', status: '200', service: 'gateway' };
-const link = { listener: 'link', method: 'GET', route: '/:code', status: '302', service: 'gateway' };
+const api = { listener: 'api', method: 'GET', route: '/health', status: '200', app: 'gateway' };
+const link = { listener: 'link', method: 'GET', route: '/:code', status: '302', app: 'gateway' };
 
-// /metrics of a process whose link listener runs in a second thread: one exposition of both.
-describe('metrics exposition', () => {
-  it('serves the main registry alone when no thread is included', async () => {
+/** The link thread as the main thread sees it: a registry of its own, sent as JSON at each scrape. */
+function linkThreadRegistry() {
+  const registry = new Registry();
+  registry.setDefaultLabels({ app: 'gateway' });
+  const requests = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by method, route and status',
+    labelNames: ['listener', 'method', 'route', 'status'],
+    buckets: [0.001, 0.01],
+    registers: [registry],
+  });
+  return { registry, requests };
+}
+
+// What the metrics listener serves for a process whose link listener runs in a second thread.
+describe('gateway metrics', () => {
+  it('observe requests on the main thread registry, labelled with the app, process metrics included', async () => {
     const main = createMetrics('gateway');
+    const before = requestCount(await exposition(), api) ?? 0;
     main.requests.labels({ listener: 'api', method: 'GET', route: '/health', status: '200' }).observe(0.002);
-    const text = await main.exposition();
-    expect(requestCount(text, api)).toBe(1);
-    expect(text).toMatch(/^process_resident_memory_bytes\{service="gateway"\} \d+$/m);
+    const text = await exposition();
+    expect(requestCount(text, api)).toBe(before + 1);
+    expect(text).toMatch(/^process_resident_memory_bytes\{app="gateway"\} \d+$/m);
   });
 
-  it('merges an included thread’s request series under one metric, with the process metrics once', async () => {
+  it('merge the link thread’s request series under one metric, with the process metrics once', async () => {
     const main = createMetrics('gateway');
-    const thread = createMetrics('gateway', { processMetrics: false });
+    const thread = linkThreadRegistry();
+    const before = requestCount(await exposition(), api) ?? 0;
     main.requests.labels({ listener: 'api', method: 'GET', route: '/health', status: '200' }).observe(0.002);
     thread.requests.labels({ listener: 'link', method: 'GET', route: '/:code', status: '302' }).observe(0.0004);
     thread.requests.labels({ listener: 'link', method: 'GET', route: '/:code', status: '302' }).observe(0.0004);
-    main.include(() => thread.registry.getMetricsAsJSON());
-    const text = await main.exposition();
+    const text = await exposition([() => thread.registry.getMetricsAsJSON()]);
     expect(text.match(/^# TYPE http_request_duration_seconds histogram$/gm)).toHaveLength(1);
-    expect(requestCount(text, api)).toBe(1);
+    expect(requestCount(text, api)).toBe(before + 1);
     expect(requestCount(text, link)).toBe(2);
-    expect(text.match(/^process_resident_memory_bytes\{service="gateway"\} \d+$/gm)).toHaveLength(1);
-    expect(await thread.registry.metrics()).not.toContain('process_resident_memory_bytes');
+    expect(text.match(/^process_resident_memory_bytes\{app="gateway"\} \d+$/gm)).toHaveLength(1);
   });
 });

@@ -12,6 +12,8 @@ export interface StackFile {
   redis_url: string;
   /** The services' gRPC addresses (host:port) by name. */
   grpc: Record<'flow' | 'file' | 'shortener' | 'survey' | 'messaging', string>;
+  /** Each app's metrics listener (http://host:port; GET /metrics), written with the apps. */
+  metrics?: Record<'gateway' | 'flow' | 'file' | 'shortener' | 'survey' | 'messaging', string>;
 }
 
 /** Finds .local/stack.json from the current folder upwards (or FEEDBACK_STACK_FILE). */

@@ -50,7 +50,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     serverUrl: deps.publicUrl,
   });
 
-  healthRoutes(app, { checks: deps.readiness, metrics: deps.metrics, draining: deps.draining });
+  healthRoutes(app, { checks: deps.readiness, draining: deps.draining });
   const ctx = { auth: makeAuthenticator(deps.tokens) };
   for (const feature of deps.features) if (feature.routes) await app.register(feature.routes(ctx));
   const adminAuth = makeAdminAuth(deps.adminToken);

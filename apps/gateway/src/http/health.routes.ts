@@ -1,6 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from './metrics.js';
 
 export type ReadinessCheck = { name: string; check: () => Promise<void> };
 
@@ -12,9 +11,9 @@ const DependenciesBody = Type.Object({ status: Type.String(), checks: Type.Recor
  * it answers unless it is draining, whatever its peers and stores do, because an outage they share
  * is answered route by route with 503, never by taking every gateway pod out of its Service
  * (docs/decisions.md "Probes"). /health/dependencies: what the process can reach, for people and
- * scripts. /metrics: Prometheus.
+ * scripts. Prometheus scrapes the metrics listener (METRICS_PORT), never this public port.
  */
-export function healthRoutes(app: FastifyInstance, deps: { checks: ReadinessCheck[]; metrics: Metrics; draining?: () => boolean }) {
+export function healthRoutes(app: FastifyInstance, deps: { checks: ReadinessCheck[]; draining?: () => boolean }) {
   app.get('/health', { schema: { tags: ['health'], response: { 200: StatusBody } } }, async () => ({
     status: 'ok',
   }));
@@ -56,9 +55,4 @@ export function healthRoutes(app: FastifyInstance, deps: { checks: ReadinessChec
       return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks: Object.fromEntries(results) });
     },
   );
-
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
-    reply.type(deps.metrics.registry.contentType);
-    return deps.metrics.exposition();
-  });
 }

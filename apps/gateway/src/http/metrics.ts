@@ -1,44 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import { AggregatorRegistry, collectDefaultMetrics, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { histogram, metricsRegistry, useAppLabel } from '@feedback/kit-metrics';
 
-/** A registry's metrics as `getMetricsAsJSON` gives them: what another thread sends. */
-export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+export type { MetricsJson } from '@feedback/kit-metrics';
 
 export interface MetricsOptions {
   /** Node's process metrics (CPU, memory, event loop); off in a second thread of the same process. */
   processMetrics?: boolean;
 }
 
-/** Prometheus metrics: process defaults plus one request histogram labelled by route. */
-export function createMetrics(service: string, opts: MetricsOptions = {}) {
-  const registry = new Registry();
-  registry.setDefaultLabels({ service });
-  if (opts.processMetrics ?? true) collectDefaultMetrics({ register: registry });
-  const requests = new Histogram({
+/**
+ * The gateway's request histogram, labelled by listener and route, on this thread's registry (kit-metrics):
+ * the main thread's is served by the metrics listener (METRICS_PORT), the link thread's is sent to it
+ * at each scrape (`registry.getMetricsAsJSON()`) and merged in.
+ */
+export function createMetrics(app: string, opts: MetricsOptions = {}) {
+  useAppLabel(app, opts);
+  const requests = histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
     labelNames: ['listener', 'method', 'route', 'status'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-    registers: [registry],
   });
-  const others: Array<() => Promise<MetricsJson>> = [];
-  return {
-    registry,
-    requests,
-    /** Adds another thread's metrics (the link listener's) to what `exposition` serves. */
-    include(source: () => Promise<MetricsJson>) {
-      others.push(source);
-    },
-    /** The text /metrics serves: this registry's metrics and those of every included thread. */
-    async exposition(): Promise<string> {
-      if (others.length === 0) return registry.metrics();
-      const all = [await registry.getMetricsAsJSON(), ...(await Promise.all(others.map((get) => get())))];
-      // Each thread observes its own label sets (listener="api" or "link"), so a union is the merge:
-      // "first" keeps each (metric, labels) series once, where "sum" would also add up process gauges.
-      const union = all.map((metrics) => metrics.map((m) => ({ ...m, aggregator: 'first' as const })));
-      return AggregatorRegistry.aggregate(union).metrics();
-    },
-  };
+  return { registry: metricsRegistry, requests };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

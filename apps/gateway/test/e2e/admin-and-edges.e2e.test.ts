@@ -117,7 +117,7 @@ describe('bad input never gives a 5xx, always the error shape', () => {
 });
 
 describe('operations endpoints', () => {
-  it('/health, /ready, /health/dependencies and /metrics answer', async () => {
+  it('/health, /ready and /health/dependencies answer (metrics are on a port of their own: metrics.e2e.test.ts)', async () => {
     expect((await api.request('GET', '/health')).json).toEqual({ status: 'ok' });
     const ready = await api.request('GET', '/ready');
     expect(ready.status).toBe(200);
@@ -128,13 +128,6 @@ describe('operations endpoints', () => {
       status: 'ok',
       checks: { mongo: 'ok', flow: 'ok', file: 'ok', shortener: 'ok', survey: 'ok', messaging: 'ok' },
     });
-    // The link listener runs in a thread of its own; its requests are in the same /metrics.
-    expect((await fetch(`${api.stack.shortener_url}/health`)).status).toBe(200);
-    const metrics = await api.request('GET', '/metrics');
-    expect(metrics.text).toContain('http_request_duration_seconds_bucket');
-    expect(metrics.text).toMatch(/^http_request_duration_seconds_count\{[^}]*listener="link"[^}]*route="\/health"[^}]*\} [1-9]/m);
-    expect(metrics.text).toMatch(/^http_request_duration_seconds_count\{[^}]*listener="api"[^}]*\} [1-9]/m);
-    expect(metrics.text.match(/^process_resident_memory_bytes\{/gm)).toHaveLength(1);
   });
 
   it('echoes a caller-supplied request id and replaces a forged one', async () => {
