@@ -136,6 +136,7 @@ describe('probes, resources, shutdown, spreading', () => {
     expect(c.ports).toEqual([
       { name: 'api', containerPort: 8080, protocol: 'TCP' },
       { name: 'links', containerPort: 8081, protocol: 'TCP' },
+      { name: 'metrics', containerPort: 9464, protocol: 'TCP' },
     ]);
     expect(c.startupProbe.httpGet).toEqual({ path: '/health', port: 'api' });
     expect(c.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'api' });
@@ -257,7 +258,7 @@ describe('network policies: each gRPC service takes calls from its callers only'
     expect(dlr(full).from).toEqual([{ ipBlock: { cidr: '203.0.113.0/24' } }]);
   });
 
-  it('gateway: its listeners from the ingress controller (full values); /metrics on the API port from the monitoring namespace', () => {
+  it('gateway: its listeners from the ingress controller (full values); the metrics port from the monitoring namespace', () => {
     const rules = find(full, 'NetworkPolicy', 'feedback-gateway').spec.ingress;
     expect(rules).toEqual([
       {
@@ -268,7 +269,7 @@ describe('network policies: each gRPC service takes calls from its callers only'
         from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
       },
       {
-        ports: [{ port: 'api', protocol: 'TCP' }],
+        ports: [{ port: 'metrics', protocol: 'TCP' }],
         from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'observability' } } }],
       },
     ]);

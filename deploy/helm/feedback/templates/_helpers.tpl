@@ -144,6 +144,8 @@ false
 {{- $spec := index (include "feedback.apps" $root | fromYaml) .app -}}
 - name: MONGO_DB
   value: {{ .app }}
+- name: METRICS_PORT
+  value: {{ $v.metrics.port | quote }}
 {{ include "feedback.secretEnv" (dict "name" "MONGO_URL" "secret" ($v.mongodb.existingSecret | default $chartSecret) "key" (ternary $v.mongodb.existingSecretKey "mongo-url" (ne $v.mongodb.existingSecret ""))) }}
 {{- if $v.mongodb.tls.caSecret }}
 - name: MONGO_TLS_CA_FILE
