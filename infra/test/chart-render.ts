@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type * as Yaml from 'yaml';
 import { kafkaSecurityEnv } from '../../packages/kit-kafka/src/kafka-security.js';
 import { mongoSecurityEnv, redisSecurityEnv } from '../../packages/kit-stores/src/store-connections.js';
+import { metricsEnv } from '../../packages/kit-metrics/src/metrics-env.js';
 
 /**
  * The Helm chart (deploy/helm/feedback) rendered by the helm that infra/k8s-tools.sh builds into the
@@ -85,6 +86,7 @@ const ENV_FRAGMENTS: Record<string, string[]> = {
   kafkaSecurityEnv: Object.keys(kafkaSecurityEnv),
   mongoSecurityEnv: Object.keys(mongoSecurityEnv),
   redisSecurityEnv: Object.keys(redisSecurityEnv),
+  metricsEnv: Object.keys(metricsEnv(0)),
 };
 
 /** The variables apps/<app>/src/env.ts reads (its config keys; the gateway's peer addresses come from peers.ts). */

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { APPS, byKind, find, helmBin, render, template, valuesFile, type K8sObject } from './chart-render.js';
+import { APPS, byKind, find, helmBin, read, render, template, valuesFile, yaml, type K8sObject } from './chart-render.js';
 
 /**
  * Metrics in the chart: every Deployment has a `metrics` port (METRICS_PORT) and prometheus.io/*
@@ -110,5 +110,16 @@ describe('PodMonitor (metrics.serviceMonitor)', () => {
     });
     // Its selector matches every app's pods.
     for (const app of APPS) expect(podOf(full, app).metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
+  });
+});
+
+describe('docker-compose.yml: every app has its metrics listener, published where ./stack up has it', () => {
+  const compose = yaml.parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, K8sObject> };
+  const local = JSON.parse(read('infra/ports.json')) as Record<string, number>;
+
+  it.each(APPS)('%s', (app) => {
+    const svc = compose.services[app];
+    expect(svc.environment.METRICS_PORT).toBe('9464');
+    expect(svc.ports).toContain(`127.0.0.1:${local[`${app.toUpperCase()}_METRICS_PORT`]}:9464`);
   });
 });
