@@ -32,6 +32,9 @@ async function startReplica(env: Record<string, string>): Promise<Replica> {
       LOG_LEVEL: 'debug',
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: String(port),
+      // Its own metrics listener: the stack's shortener has the default port.
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(await freePort()),
       MONGO_URL: stack.mongo_url,
       KAFKA_BROKERS: stack.kafka_brokers.join(','),
       ...env,

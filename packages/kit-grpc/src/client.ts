@@ -1,5 +1,6 @@
 import {
   credentials,
+  status,
   type CallOptions,
   type ChannelCredentials,
   type Client,
@@ -10,7 +11,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import type { Logger, RequestContext } from '@feedback/kit-core';
-import { serviceConfigFor } from './call-policy.js';
+import { retriedMethods, serviceConfigFor } from './call-policy.js';
 import { statusToAppError } from './error-mapping.js';
 import { callRecorder } from './grpc-metrics.js';
 import { callMetadata } from './metadata.js';
@@ -126,47 +127,61 @@ export function createGrpcClient<C extends Client>(
     ...opts.channelOptions,
   });
   const methods: Record<string, (request: unknown, options?: UnaryCallOptions) => Promise<unknown>> = {};
+  const retried = new Set(retriedMethods(Ctor.service).map((m) => `/${m.service}/${m.method}`));
 
   for (const [name, def] of Object.entries(Ctor.service)) {
     if (def.requestStream || def.responseStream) continue;
     const method = (raw as unknown as Record<string, RawUnary>)[name];
     if (typeof method !== 'function') continue;
     const record = callRecorder('client', def);
+    // grpc-js repeats a retried method only until the answer's headers arrive: a server killed
+    // between its answer and the closing status (a reset connection) fails the call anyway. Such a
+    // read is issued once more here, on the same deadline (call-policy.ts says which methods).
+    const reissues = retried.has(def.path) ? 1 : 0;
     methods[name] = (request, callOpts = {}) =>
       new Promise((resolve, reject) => {
-        const started = performance.now();
         const deadline = Date.now() + (callOpts.deadlineMs ?? defaultDeadlineMs);
-        const done = (err: ServiceError | null, response: unknown) => {
-          record(err ? err.code : 0, (performance.now() - started) / 1000);
-          // The debug lines cost an object and a clock read per call; built only when they are written.
-          const debug = logger?.isLevelEnabled('debug') ? logger : undefined;
-          if (!err) {
-            debug?.debug({ method: def.path, duration_ms: Math.round(performance.now() - started) }, 'grpc client call');
-            return resolve(response);
+        let left = reissues;
+        const issue = () => {
+          const started = performance.now();
+          const done = (err: ServiceError | null, response: unknown) => {
+            record(err ? err.code : 0, (performance.now() - started) / 1000);
+            // The debug lines cost an object and a clock read per call; built only when they are written.
+            const debug = logger?.isLevelEnabled('debug') ? logger : undefined;
+            if (!err) {
+              debug?.debug({ method: def.path, duration_ms: Math.round(performance.now() - started) }, 'grpc client call');
+              return resolve(response);
+            }
+            if (err.code === status.UNAVAILABLE && left > 0 && Date.now() < deadline) {
+              left -= 1;
+              debug?.debug({ method: def.path, details: err.details }, 'grpc client call issued again');
+              return issue();
+            }
+            const appErr = statusToAppError(err);
+            debug?.debug(
+              {
+                method: def.path,
+                duration_ms: Math.round(performance.now() - started),
+                grpc_code: err.code,
+                details: err.details,
+                kind: appErr.kind,
+              },
+              'grpc client call failed',
+            );
+            reject(appErr);
+          };
+          // grpc-js captures a stack trace (`new Error()`) on every unary call, only to append the
+          // caller's stack to a failed call's error, and a failure becomes an AppError here, which
+          // drops it. With no frames to capture that Error is cheap (it was ~5% of the gateway's CPU).
+          const stackTraceLimit = Error.stackTraceLimit;
+          Error.stackTraceLimit = 0;
+          try {
+            method.call(raw, request, callMetadata(callOpts.context), { deadline }, done);
+          } finally {
+            Error.stackTraceLimit = stackTraceLimit;
           }
-          const appErr = statusToAppError(err);
-          debug?.debug(
-            {
-              method: def.path,
-              duration_ms: Math.round(performance.now() - started),
-              grpc_code: err.code,
-              details: err.details,
-              kind: appErr.kind,
-            },
-            'grpc client call failed',
-          );
-          reject(appErr);
         };
-        // grpc-js captures a stack trace (`new Error()`) on every unary call, only to append the
-        // caller's stack to a failed call's error, and a failure becomes an AppError here, which
-        // drops it. With no frames to capture that Error is cheap (it was ~5% of the gateway's CPU).
-        const stackTraceLimit = Error.stackTraceLimit;
-        Error.stackTraceLimit = 0;
-        try {
-          method.call(raw, request, callMetadata(callOpts.context), { deadline }, done);
-        } finally {
-          Error.stackTraceLimit = stackTraceLimit;
-        }
+        issue();
       });
   }
 

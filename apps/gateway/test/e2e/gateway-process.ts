@@ -33,6 +33,9 @@ export async function startGatewayProcess(env: Record<string, string> = {}, read
       HOST: '127.0.0.1',
       API_PORT: String(apiPort),
       LINK_PORT: String(linkPort),
+      // Its own metrics listener: the stack's gateway has the default port.
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(await freePort()),
       ADMIN_TOKEN: stack.admin_token!,
       MONGO_URL: stack.mongo_url,
       REDIS_URL: stack.redis_url,
