@@ -20,6 +20,8 @@ APP="$WORK/app"
 UID_GID=1000
 GRACE_SECONDS=30
 declare -A PORT=([gateway]=28080 [links]=28081 [flow]=28052 [survey]=28053 [file]=28054 [shortener]=28055 [messaging]=28056 [dlr]=28091)
+# Each app's metrics listener (METRICS_PORT): not the defaults, which a running ./stack holds.
+declare -A METRICS_PORT=([gateway]=28461 [flow]=28462 [survey]=28463 [file]=28464 [shortener]=28465 [messaging]=28466)
 
 [ -f "$STACK" ] || die "layout check: no $STACK; start the stack first (./stack up)"
 for tool in unshare setpriv; do require "$tool" "It is in util-linux."; done
@@ -100,7 +102,7 @@ start() { # start APP: its bundle from the layout, the working directory /app as
   local app="$1" vars
   read -r -a vars <<<"$(echo "${ENV[$app]}" | tr '\n' ' ')"
   (cd "$APP" && exec 3>&- && exec "${RO_RUN[@]}" env -i "${common[@]}" "MONGO_DB=layout_check_$app" "${vars[@]}" \
-    node "$APP/apps/$app/dist/main.js") >"$WORK/logs/$app.log" 2>&1 &
+    "METRICS_PORT=${METRICS_PORT[$app]}" node "$APP/apps/$app/dist/main.js") >"$WORK/logs/$app.log" 2>&1 &
   PID[$app]=$!
 }
 
@@ -133,6 +135,16 @@ else
   fail "the gateway does not answer /health and /ready"; curl -s "http://$(addr gateway)/ready" >&2 || true
   tail -n 20 "$WORK/logs/gateway.log" >&2
 fi
+# Every app's metrics listener, as Prometheus scrapes it (the chart's prometheus.io/port).
+for app in flow file shortener survey messaging gateway; do
+  # Read whole before grep: grep -q leaving early would fail the pipe (pipefail).
+  if scrape="$(curl -sf --max-time 2 "http://127.0.0.1:${METRICS_PORT[$app]}/metrics")" \
+    && grep -q "^process_resident_memory_bytes{app=\"$app\"}" <<<"$scrape"; then
+    log "layout check: $app serves /metrics on :${METRICS_PORT[$app]}"
+  else
+    fail "$app does not serve /metrics on :${METRICS_PORT[$app]}"
+  fi
+done
 # The CLI of the image, on its PATH, read-only as well.
 if account="$("${RO_RUN[@]}" env -i PATH="$APP/bin:/usr/local/bin:/usr/bin:/bin" HOME=/nonexistent \
   FEEDBACK_BASE_URL="http://$(addr gateway)" ADMIN_TOKEN="$admin_token" feedbackctl accounts create --name layout-check 2>&1)" \
