@@ -29,7 +29,7 @@ case "$bench" in
   active-surveys) svc=survey addr_var=SURVEY_GRPC_ADDR ;;
   *) die "usage: bench/bundle.sh flow-details|redirects|shorten|active-surveys [--profile]" ;;
 esac
-API=18080 LINK=18081 SVC=50152
+API=18080 LINK=18081 SVC=50152 API_METRICS=18461 SVC_METRICS=18462
 for p in $API $LINK $SVC; do ! port_open "$p" || die "port $p is taken"; done
 for a in gateway "$svc"; do is_running "$a" || die "$a is not running: ./stack up first"; done
 for a in gateway "$svc"; do (cd "$tree/apps/$a" && node ../../scripts/build-app.mjs >/dev/null); done
@@ -54,9 +54,10 @@ start_bundle() { # start_bundle APP VAR=VALUE... : dist/main.js with the environ
   pids+=("$!")
   echo "$! $app" >>"$dir/pids.txt"
 }
-start_bundle "$svc" GRPC_PORT=$SVC
+# Metrics ports of their own too: the running apps hold the defaults.
+start_bundle "$svc" GRPC_PORT=$SVC METRICS_PORT=$SVC_METRICS
 for _ in $(seq 1 100); do port_open $SVC && break; sleep 0.3; done
-start_bundle gateway API_PORT=$API LINK_PORT=$LINK "$addr_var=127.0.0.1:$SVC" \
+start_bundle gateway API_PORT=$API LINK_PORT=$LINK METRICS_PORT=$API_METRICS "$addr_var=127.0.0.1:$SVC" \
   PUBLIC_BASE_URL=http://127.0.0.1:$API PUBLIC_SHORTENER_URL=http://127.0.0.1:$LINK
 for _ in $(seq 1 100); do curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$API/health" && break; sleep 0.3; done
 curl -sf -o /dev/null "http://127.0.0.1:$API/health" || { tail -n 20 "$dir"/*.log >&2; die "the bundled gateway did not get ready"; }

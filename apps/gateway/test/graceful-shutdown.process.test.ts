@@ -60,7 +60,7 @@ describe('SIGTERM to the gateway', () => {
   });
 
   it('answers every request in flight or sent on a kept-alive connection, then exits', async () => {
-    const [apiPort, linkPort] = [await freePort(), await freePort()];
+    const [apiPort, linkPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
     const adminToken = randomBytes(24).toString('base64url');
     let out = '';
     child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -72,6 +72,9 @@ describe('SIGTERM to the gateway', () => {
         HOST: '127.0.0.1',
         API_PORT: String(apiPort),
         LINK_PORT: String(linkPort),
+        // Its own metrics listener: the stack's gateway has the default port.
+        METRICS_HOST: '127.0.0.1',
+        METRICS_PORT: String(metricsPort),
         ADMIN_TOKEN: adminToken,
         MONGO_URL: stack.mongo_url,
         MONGO_DB: dbName,

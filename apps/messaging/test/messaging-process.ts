@@ -25,7 +25,15 @@ export const freePort = closedPort;
 export async function startMessagingProcess(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<MessagingProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: APP_DIR,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'warn',
+      // Its own metrics listener: the stack's messaging has the default port.
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(await freePort()),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

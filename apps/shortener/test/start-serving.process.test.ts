@@ -60,6 +60,9 @@ describe('a restarted shortener', () => {
     const service = tsx(['src/main.ts'], {
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: String(port),
+      // Its own metrics listener: the stack's shortener has the default port.
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(await freePort()),
       MONGO_URL: stack.mongo_url,
       MONGO_DB: dbName,
       KAFKA_BROKERS: stack.kafka_brokers.join(','),

@@ -59,6 +59,9 @@ describe('click counting, end to end', () => {
         ...process.env,
         GRPC_HOST: '127.0.0.1',
         GRPC_PORT: '0',
+        // Its own metrics listener (any free port): the stack's shortener has the default one.
+        METRICS_HOST: '127.0.0.1',
+        METRICS_PORT: '0',
         MONGO_URL: stack.mongo_url,
         KAFKA_BROKERS: stack.kafka_brokers.join(','),
         PUBLIC_SHORTENER_URL: stack.shortener_url,
