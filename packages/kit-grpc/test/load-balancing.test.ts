@@ -1,5 +1,6 @@
 import { createConnection, createServer, type Server as NetServer, type Socket } from 'node:net';
-import { AppError, createLogger, loadConfig } from '@feedback/kit-core';
+import { AppError, createLogger, loadConfig, META, runWithContext } from '@feedback/kit-core';
+import { Metadata } from '@grpc/grpc-js';
 import { FlowServiceClient, FlowServiceService, type FlowServiceServer } from '@feedback/proto/feedback/flow/v1/flow';
 import { EchoServiceClient } from '@feedback/proto/feedback/testing/v1/echo';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -130,6 +131,35 @@ describe('round_robin over several addresses', () => {
 
     await expect(client.createFlow({ accountId: 'a', name: 'n', questions: [] })).rejects.toMatchObject({ kind: 'unavailable' });
     expect(calls.createFlow).toBe(1);
+  });
+});
+
+describe('a read failed after its answer began', () => {
+  it('is issued once more by the client (grpc-js no longer retries it), with the caller\u2019s request id', async () => {
+    const seen: string[] = [];
+    const implementation: FlowServiceServer = {
+      createFlow: (_call, callback) => callback(new AppError('internal', 'not called')),
+      getFlow: (call, callback) => {
+        seen.push(String(call.metadata.get(META.requestId)[0]));
+        if (seen.length > 1) return callback(new AppError('not_found', undefined, { flow_id: 'f' }));
+        // Headers first: the call is committed, so grpc-js's retry policy no longer applies.
+        call.sendMetadata(new Metadata());
+        setTimeout(() => callback(new AppError('unavailable')), 10);
+      },
+    };
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [{ definition: FlowServiceService, implementation }],
+      logger: silent,
+    });
+    running.push(server);
+    const client = createGrpcClient(FlowServiceClient, `127.0.0.1:${server.port}`);
+    closers.push(() => client.close());
+
+    const call = runWithContext({ requestId: 'req-reissued-1' }, () => client.getFlow({ accountId: 'a', flowId: 'f' }));
+    await expect(call).rejects.toMatchObject({ kind: 'not_found' });
+    expect(seen).toEqual(['req-reissued-1', 'req-reissued-1']);
   });
 });
 
