@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -15,8 +16,46 @@ export function loadConfig<S extends z.ZodRawShape>(
 ): z.infer<z.ZodObject<S>> {
   const result = z.object(shape).safeParse(env);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-  throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  throw configError(result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`));
+}
+
+const configError = (lines: string[]) => new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+
+/**
+ * Checks of variables that go together, after loadConfig (a CA file only with TLS on, a username
+ * with a SASL mechanism...), and the files they name, read once: every problem is collected, then
+ * thrown as one ConfigError in loadConfig's format, naming each variable.
+ */
+export function configChecks(readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')) {
+  const lines: string[] = [];
+  const problem = (key: string, message: string) => void lines.push(`  ${key}: ${message}`);
+  /** A file's text, or undefined with a problem naming the variable. */
+  const file = (key: string, path: string): string | undefined => {
+    try {
+      return readFile(path);
+    } catch (err) {
+      problem(key, `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      return undefined;
+    }
+  };
+  /** A PEM file's text: it must hold `-----BEGIN <label>-----` (label a regex source, default `kind`). */
+  const pem = (key: string, path: string, kind: string, label = kind): string | undefined => {
+    const text = file(key, path);
+    if (text !== undefined && !new RegExp(`-----BEGIN ${label}-----`).test(text)) {
+      problem(key, `${path} holds no PEM ${kind.toLowerCase()}`);
+      return undefined;
+    }
+    return text;
+  };
+  return {
+    problem,
+    file,
+    pem,
+    /** Throws the collected problems, if any. */
+    throwIfAny() {
+      if (lines.length > 0) throw configError(lines);
+    },
+  };
 }
 
 /** Helpers for the common variable kinds (all env values arrive as strings). */
@@ -41,4 +80,6 @@ export const env = {
           .filter(Boolean),
       ),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** An optional string; empty counts as unset (a chart or compose file may render `KEY=`). */
+  optional: () => z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
 };

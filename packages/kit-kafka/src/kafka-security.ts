@@ -1,11 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
-import { ConfigError, env } from '@feedback/kit-core';
+import { configChecks, env } from '@feedback/kit-core';
 import type { SASLOptions } from 'kafkajs';
 import { z } from 'zod';
-
-/** An optional variable; empty counts as unset (a chart or compose file may render `KEY=`). */
-const optional = () => z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 
 export const KAFKA_SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type KafkaSaslMechanism = (typeof KAFKA_SASL_MECHANISMS)[number];
@@ -19,10 +15,10 @@ export const kafkaSecurityEnv = {
   /** TLS to the brokers (SSL or SASL_SSL listeners). */
   KAFKA_TLS: env.bool(false),
   /** PEM file of the CA(s) the brokers' certificates chain to; unset → the system's trusted CAs (MSK, Confluent Cloud). */
-  KAFKA_TLS_CA_FILE: optional(),
+  KAFKA_TLS_CA_FILE: env.optional(),
   /** Client certificate and key (PEM) for mutual TLS; both or neither. */
-  KAFKA_TLS_CERT_FILE: optional(),
-  KAFKA_TLS_KEY_FILE: optional(),
+  KAFKA_TLS_CERT_FILE: env.optional(),
+  KAFKA_TLS_KEY_FILE: env.optional(),
   /**
    * Whether the broker's certificate must name the host this client dialled. Turning it off
    * still checks the chain against the CA; only for brokers whose certificates name no
@@ -34,10 +30,10 @@ export const kafkaSecurityEnv = {
     (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
     z.enum(KAFKA_SASL_MECHANISMS, { message: `must be one of ${KAFKA_SASL_MECHANISMS.join(', ')}` }).optional(),
   ),
-  KAFKA_SASL_USERNAME: optional(),
+  KAFKA_SASL_USERNAME: env.optional(),
   /** The password itself, or (one of the two) a file holding it, as a mounted Secret is. */
-  KAFKA_SASL_PASSWORD: optional(),
-  KAFKA_SASL_PASSWORD_FILE: optional(),
+  KAFKA_SASL_PASSWORD: env.optional(),
+  KAFKA_SASL_PASSWORD_FILE: env.optional(),
 };
 
 type KafkaSecurityConfig = z.infer<z.ZodObject<typeof kafkaSecurityEnv>>;
@@ -57,27 +53,14 @@ export interface KafkaConnection {
  */
 export function kafkaConnection(
   config: KafkaSecurityConfig & { KAFKA_BROKERS: string[] },
-  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+  readFile?: (path: string) => string,
 ): KafkaConnection {
-  const problems: string[] = [];
-  const problem = (key: string, message: string) => problems.push(`  ${key}: ${message}`);
-  const read = (key: string, path: string | undefined): string | undefined => {
-    if (path === undefined) return undefined;
-    try {
-      return readFile(path);
-    } catch (err) {
-      problem(key, `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-      return undefined;
-    }
-  };
-  const pem = (key: string, path: string | undefined, kind: 'CERTIFICATE' | 'PRIVATE KEY'): string | undefined => {
-    const text = read(key, path);
-    if (text !== undefined && !new RegExp(`-----BEGIN [A-Z ]*${kind}-----`).test(text)) {
-      problem(key, `${path} holds no PEM ${kind.toLowerCase()}`);
-      return undefined;
-    }
-    return text;
-  };
+  const checks = configChecks(readFile);
+  const { problem } = checks;
+  const read = (key: string, path: string | undefined) => (path === undefined ? undefined : checks.file(key, path));
+  // Certificates and keys of any PEM kind ("RSA PRIVATE KEY", "TRUSTED CERTIFICATE"...).
+  const pem = (key: string, path: string | undefined, kind: 'CERTIFICATE' | 'PRIVATE KEY') =>
+    path === undefined ? undefined : checks.pem(key, path, kind, `[A-Z ]*${kind}`);
 
   let ssl: KafkaConnection['ssl'];
   const tlsFiles = (['KAFKA_TLS_CA_FILE', 'KAFKA_TLS_CERT_FILE', 'KAFKA_TLS_KEY_FILE'] as const).filter((k) => config[k] !== undefined);
@@ -127,6 +110,6 @@ export function kafkaConnection(
     }
   }
 
-  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
+  checks.throwIfAny();
   return { brokers: config.KAFKA_BROKERS, ...(ssl !== undefined && { ssl }), ...(sasl !== undefined && { sasl }) };
 }

@@ -1,32 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { ConfigError } from '@feedback/kit-core';
-import { z } from 'zod';
-
-/** An optional variable; empty counts as unset (a chart or compose file may render `KEY=`). */
-const optional = () => z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+import { configChecks, env } from '@feedback/kit-core';
 
 type ReadFile = (path: string) => string;
-const readUtf8: ReadFile = (path) => readFileSync(path, 'utf8');
-
-/** The text of a PEM CA file, or a problem line naming the variable (never a reason to start half-secured). */
-function caFile(key: string, path: string, readFile: ReadFile, problems: string[]): string | undefined {
-  let text: string;
-  try {
-    text = readFile(path);
-  } catch (err) {
-    problems.push(`  ${key}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    return undefined;
-  }
-  if (!/-----BEGIN CERTIFICATE-----/.test(text)) {
-    problems.push(`  ${key}: ${path} holds no PEM certificate`);
-    return undefined;
-  }
-  return text;
-}
-
-const fail = (problems: string[]) => {
-  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
-};
 
 /**
  * MongoDB: credentials, TLS and the auth database go in MONGO_URL, as the driver reads them
@@ -35,7 +9,7 @@ const fail = (problems: string[]) => {
  * as a file: it turns TLS on and trusts that CA.
  */
 export const mongoSecurityEnv = {
-  MONGO_TLS_CA_FILE: optional(),
+  MONGO_TLS_CA_FILE: env.optional(),
 };
 
 export interface MongoConnection {
@@ -45,17 +19,17 @@ export interface MongoConnection {
 
 export function mongoConnection(
   config: { MONGO_URL: string; MONGO_TLS_CA_FILE?: string | undefined },
-  readFile: ReadFile = readUtf8,
+  readFile?: ReadFile,
 ): MongoConnection {
-  const problems: string[] = [];
+  const checks = configChecks(readFile);
   const path = config.MONGO_TLS_CA_FILE;
   if (path !== undefined) {
-    caFile('MONGO_TLS_CA_FILE', path, readFile, problems);
+    checks.pem('MONGO_TLS_CA_FILE', path, 'CERTIFICATE');
     if (/[?&](tls|ssl)=false(&|$)/i.test(config.MONGO_URL)) {
-      problems.push('  MONGO_TLS_CA_FILE: is set but MONGO_URL turns TLS off (tls=false)');
+      checks.problem('MONGO_TLS_CA_FILE', 'is set but MONGO_URL turns TLS off (tls=false)');
     }
   }
-  fail(problems);
+  checks.throwIfAny();
   return { url: config.MONGO_URL, ...(path !== undefined && { tlsCAFile: path }) };
 }
 
@@ -64,7 +38,7 @@ export function mongoConnection(
  * requirepass), and REDIS_TLS_CA_FILE when the server's certificate is from a private CA.
  */
 export const redisSecurityEnv = {
-  REDIS_TLS_CA_FILE: optional(),
+  REDIS_TLS_CA_FILE: env.optional(),
 };
 
 export interface RedisConnection {
@@ -75,19 +49,19 @@ export interface RedisConnection {
 
 export function redisConnection(
   config: { REDIS_URL: string; REDIS_TLS_CA_FILE?: string | undefined },
-  readFile: ReadFile = readUtf8,
+  readFile?: ReadFile,
 ): RedisConnection {
-  const problems: string[] = [];
+  const checks = configChecks(readFile);
   let tls: RedisConnection['tls'];
   const path = config.REDIS_TLS_CA_FILE;
   if (path !== undefined) {
     if (!config.REDIS_URL.startsWith('rediss://')) {
-      problems.push('  REDIS_TLS_CA_FILE: is set but REDIS_URL is not rediss:// (TLS is asked for by the URL)');
+      checks.problem('REDIS_TLS_CA_FILE', 'is set but REDIS_URL is not rediss:// (TLS is asked for by the URL)');
     }
-    const ca = caFile('REDIS_TLS_CA_FILE', path, readFile, problems);
+    const ca = checks.pem('REDIS_TLS_CA_FILE', path, 'CERTIFICATE');
     if (ca !== undefined) tls = { ca: [ca] };
   }
-  fail(problems);
+  checks.throwIfAny();
   return { url: config.REDIS_URL, ...(tls !== undefined && { tls }) };
 }
 
