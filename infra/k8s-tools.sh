@@ -39,27 +39,32 @@ PROMETHEUSRULE_CRD="$CACHE_DIR/prometheus-operator-$PROMETHEUS_OPERATOR_VERSION/
 
 helm_ok() { [ -x "$HELM" ] && [ "$("$HELM" version --template '{{.Version}}' 2>/dev/null)" = "$HELM_VERSION" ]; }
 
+# go_install NAME PACKAGE@VERSION LDFLAGS DEST: builds the Go command NAME from the module proxy into DEST.
+# GOPATH, GOCACHE and go's settings (XDG_CONFIG_HOME, where go keeps its telemetry; GOENV=off) live in a
+# scratch directory of the cache: nothing is read from or left in HOME, and only the binary stays.
+go_install() {
+  local name="$1" package="$2" ldflags="$3" dest="$4" tmp
+  tmp="$(mktemp -d "$CACHE_DIR/$name-build.XXXXXX")"
+  if ! env GOPATH="$tmp/gopath" GOCACHE="$tmp/gocache" GOBIN="$tmp/bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 \
+    XDG_CONFIG_HOME="$tmp/config" GOENV=off \
+    go install -ldflags "$ldflags" "$package" >"$LOG_DIR/$name-build.log" 2>&1; then
+    tail -n 20 "$LOG_DIR/$name-build.log" >&2
+    chmod -R u+w "$tmp"; rm -rf "$tmp"
+    die "go install $package failed (log: $LOG_DIR/$name-build.log)"
+  fi
+  mkdir -p "$(dirname "$dest")"
+  mv -f "$tmp/bin/$name" "$dest"
+  chmod -R u+w "$tmp"; rm -rf "$tmp" # the module cache is read-only
+}
+
 provision_helm() {
   helm_ok && return 0
   require go "Install Go 1.22+ (https://go.dev/dl or 'apt-get install -y golang')."
   log "building helm $HELM_VERSION from the Go module proxy (once, about a minute and a half)"
-  # GOPATH and GOCACHE in a scratch directory of the cache: nothing is read from or left in HOME,
-  # and only the binary stays once it is built.
-  local tmp; tmp="$(mktemp -d "$CACHE_DIR/helm-build.XXXXXX")"
-  # XDG_CONFIG_HOME (where go keeps its telemetry counters and settings) and GOENV=off: nothing under HOME.
-  if ! env GOPATH="$tmp/gopath" GOCACHE="$tmp/gocache" GOBIN="$tmp/bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 \
-    XDG_CONFIG_HOME="$tmp/config" GOENV=off \
-    go install -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION \
+  go_install helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION \
     -X helm.sh/helm/v3/internal/version.metadata= -X helm.sh/helm/v3/internal/version.gitTreeState=clean \
     -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$HELM_K8S_MINOR \
-    -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$HELM_K8S_MINOR" \
-    "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >"$LOG_DIR/helm-build.log" 2>&1; then
-    tail -n 20 "$LOG_DIR/helm-build.log" >&2
-    chmod -R u+w "$tmp"; rm -rf "$tmp"
-    die "go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION failed (log: $LOG_DIR/helm-build.log)"
-  fi
-  mv -f "$tmp/bin/helm" "$HELM"
-  chmod -R u+w "$tmp"; rm -rf "$tmp" # the module cache is read-only
+    -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$HELM_K8S_MINOR" "$HELM"
   helm_ok || die "helm built but '$HELM version' does not say $HELM_VERSION"
 }
 
@@ -69,19 +74,7 @@ provision_promtool() {
   promtool_ok && return 0
   require go "Install Go 1.26+ (https://go.dev/dl)."
   log "building promtool (Prometheus module $PROMETHEUS_MODULE_VERSION) from the Go module proxy (once, a few minutes)"
-  # As for helm: a scratch GOPATH, GOCACHE and settings directory in the cache, nothing under HOME.
-  local tmp; tmp="$(mktemp -d "$CACHE_DIR/promtool-build.XXXXXX")"
-  if ! env GOPATH="$tmp/gopath" GOCACHE="$tmp/gocache" GOBIN="$tmp/bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 \
-    XDG_CONFIG_HOME="$tmp/config" GOENV=off \
-    go install -ldflags "-s -w" "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_MODULE_VERSION" \
-    >"$LOG_DIR/promtool-build.log" 2>&1; then
-    tail -n 20 "$LOG_DIR/promtool-build.log" >&2
-    chmod -R u+w "$tmp"; rm -rf "$tmp"
-    die "go install github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_MODULE_VERSION failed (log: $LOG_DIR/promtool-build.log)"
-  fi
-  mkdir -p "$(dirname "$PROMTOOL")"
-  mv -f "$tmp/bin/promtool" "$PROMTOOL"
-  chmod -R u+w "$tmp"; rm -rf "$tmp"
+  go_install promtool "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_MODULE_VERSION" "-s -w" "$PROMTOOL"
   promtool_ok || die "promtool built but '$PROMTOOL --version' fails"
 }
 
