@@ -18,7 +18,7 @@ write_stack_json() {
     try { apps = JSON.parse(fs.readFileSync(appsFile, "utf8")); } catch {}
     const stack = { ...apps, mongo_url: mongo, kafka_brokers: [kafka],
       s3: { endpoint: s3, access_key: ak, secret_key: sk, region: "us-east-1" }, redis_url: redis,
-      grpc: Object.fromEntries(grpc.map((kv) => kv.split("="))) };
+      grpc: apps.grpc ?? Object.fromEntries(grpc.map((kv) => kv.split("="))) };
     fs.writeFileSync(file, JSON.stringify(stack, null, 2) + "\n");
   ' "$tmp" "$LOCAL_DIR/stack.apps.json" "mongodb://127.0.0.1:$MONGO_PORT" "127.0.0.1:$KAFKA_PORT" \
     "http://127.0.0.1:$S3_PORT" "$S3_ACCESS_KEY" "$S3_SECRET_KEY" "redis://127.0.0.1:$REDIS_PORT" \
