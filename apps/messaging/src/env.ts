@@ -29,6 +29,11 @@ const readVars = (vars: Record<string, string | undefined>) =>
       SMS_DISPATCH_BATCH_SIZE: env.int(200, 0),
       /** Partitions of sms.dispatch one process handles at once. */
       SMS_DISPATCH_PARTITIONS_CONCURRENTLY: env.int(2, 1),
+      /**
+       * How long the group waits for a silent dispatcher (killed, or cut off) before its partitions
+       * move to the others; at least the broker's group.min.session.timeout.ms (6 s by default).
+       */
+      SMS_DISPATCH_SESSION_TIMEOUT_MS: env.int(30_000, 6_000),
       SURVEY_GRPC_ADDR: env.string(localAddr('SURVEY_GRPC_PORT')),
       SHORTENER_GRPC_ADDR: env.string(localAddr('SHORTENER_GRPC_PORT')),
       /** The file service, for CSV workflows (BindDirectory, file.uploaded). */

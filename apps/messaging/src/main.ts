@@ -120,6 +120,7 @@ const consumer = await runDispatchConsumer({
   concurrency: config.SMS_DISPATCH_CONCURRENCY,
   batchSize: config.SMS_DISPATCH_BATCH_SIZE,
   partitions: config.SMS_DISPATCH_PARTITIONS_CONCURRENTLY,
+  sessionTimeoutMs: config.SMS_DISPATCH_SESSION_TIMEOUT_MS,
   background: true,
   // Without its consumer the service would silently stop sending: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),

@@ -4,12 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { createGrpcClient, type GrpcClient } from '@feedback/kit-grpc';
 import { MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { closedPort, sleep } from './helpers.js';
+import type { IsolatedHost } from './netns.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 export interface MessagingProcess {
   child: ChildProcess;
   client: GrpcClient<MessagingServiceClient>;
+  /** Its /metrics endpoint. */
+  metricsUrl: string;
   /** What it wrote to stderr/stdout (warnings and errors), for failure messages. */
   output(): string;
   kill(signal: NodeJS.Signals): Promise<void>;
@@ -20,28 +23,34 @@ export const freePort = closedPort;
 
 /**
  * A private messaging service (`node --import tsx src/main.ts`, as infra/apps.sh starts it) with
- * the given environment, resolved once its gRPC port answers.
+ * the given environment, resolved once its gRPC port answers. With `host` it runs inside that
+ * network namespace (netns.ts) and is reached at the namespace's address: give it GRPC_HOST and
+ * METRICS_HOST that listen there.
  */
-export async function startMessagingProcess(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<MessagingProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: APP_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      LOG_LEVEL: 'warn',
-      // Its own metrics listener: the stack's messaging has the default port.
-      METRICS_HOST: '127.0.0.1',
-      METRICS_PORT: String(await freePort()),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function startMessagingProcess(
+  env: Record<string, string>,
+  readyTimeoutMs = 30_000,
+  host?: IsolatedHost,
+): Promise<MessagingProcess> {
+  const fullEnv = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LOG_LEVEL: 'warn',
+    // Its own metrics listener: the stack's messaging has the default port.
+    METRICS_HOST: '127.0.0.1',
+    METRICS_PORT: String(await freePort()),
+    ...env,
+  };
+  const args = ['--import', 'tsx', 'src/main.ts'];
+  const opts = { cwd: APP_DIR, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[] };
+  const child = host ? host.spawn(process.execPath, args, opts) : spawn(process.execPath, args, opts);
+  const addr = host?.nsAddr ?? '127.0.0.1';
   let out = '';
   const collect = (b: Buffer) => void (out = (out + b.toString()).slice(-20_000));
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   const exited = once(child, 'exit');
-  const client = createGrpcClient(MessagingServiceClient, `127.0.0.1:${env.GRPC_PORT}`, { deadlineMs: 30_000 });
+  const client = createGrpcClient(MessagingServiceClient, `${addr}:${env.GRPC_PORT}`, { deadlineMs: 30_000 });
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`messaging exited with ${child.exitCode}:\n${out}`);
@@ -59,6 +68,7 @@ export async function startMessagingProcess(env: Record<string, string>, readyTi
   return {
     child,
     client,
+    metricsUrl: `http://${fullEnv.METRICS_HOST === '0.0.0.0' ? addr : fullEnv.METRICS_HOST}:${fullEnv.METRICS_PORT}/metrics`,
     output: () => out,
     async kill(signal) {
       client.close();

@@ -27,6 +27,8 @@ export interface DispatchConsumerOptions {
   gate?: Pick<AcceptGate, 'clear'>;
   /** Partitions handled at once (default 1). */
   partitions?: number;
+  /** How long a silent member keeps its partitions (default kit-kafka's 30 s); heartbeats go at a tenth of it. */
+  sessionTimeoutMs?: number;
   onCrash?: (err: Error) => void;
   /** Return at once and join the group in the background (kit-kafka); a failed start goes to onCrash. */
   background?: boolean;
@@ -51,6 +53,11 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
     retryBackoffMs: opts.retryBackoffMs ?? 1_000,
     concurrency: opts.concurrency ?? 1,
     partitionsConsumedConcurrently: opts.partitions ?? 1,
+    ...(opts.sessionTimeoutMs !== undefined && {
+      sessionTimeout: opts.sessionTimeoutMs,
+      // Well under a third of the session (Kafka's rule), so one late heartbeat does not cost the partitions.
+      heartbeatInterval: Math.floor(opts.sessionTimeoutMs / 10),
+    }),
     onCrash: opts.onCrash,
     background: opts.background,
     ...((opts.batchSize ?? 200) > 0 && {

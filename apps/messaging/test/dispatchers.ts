@@ -1,0 +1,134 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createGrpcClient } from '@feedback/kit-grpc';
+import type { MongoHandle } from '@feedback/kit-stores';
+import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
+import { AssignerProtocol, type Admin } from 'kafkajs';
+import { stack, uniq } from './helpers.js';
+import type { MessagingProcess } from './messaging-process.js';
+
+/*
+ * What the tests of several dispatchers share (two-dispatchers.faults.test.ts,
+ * partition.faults.test.ts): private messaging processes on one database, one sms.dispatch topic
+ * and one consumer group, against the stack's Kafka, MongoDB, survey and shortener services.
+ */
+
+/** Partitions of the private dispatch topic, as messaging's own ensureTopics would make it. */
+export const DISPATCH_PARTITIONS = 6;
+/** Short enough that a takeover fits the test's time, at least the broker's minimum (6 s). */
+export const SESSION_TIMEOUT_MS = 10_000;
+
+/** The environment every dispatcher of one test shares (each adds its own ports). */
+export function sharedEnv(dbName: string): Record<string, string> {
+  return {
+    GRPC_HOST: '127.0.0.1',
+    MONGO_URL: stack.mongo_url,
+    MONGO_DB: dbName,
+    KAFKA_BROKERS: stack.kafka_brokers.join(','),
+    SMS_DISPATCH_TOPIC: uniq('sms.dispatch'),
+    SMS_STATUS_TOPIC: uniq('sms.status'),
+    SMS_DISPATCH_GROUP: uniq('dispatch'),
+    SMS_DISPATCH_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
+    FILE_UPLOADED_TOPIC: uniq('file.uploaded'),
+    FILE_UPLOADED_GROUP: uniq('csv'),
+    SMS_PROVIDER: 'outbox',
+    SURVEY_GRPC_ADDR: stack.grpc.survey,
+    SHORTENER_GRPC_ADDR: stack.grpc.shortener,
+    FILE_GRPC_ADDR: stack.grpc.file,
+    DLR_HOST: '127.0.0.1',
+    DLR_SECRET: randomBytes(32).toString('base64url'),
+  };
+}
+
+/** The dispatch topic with partitions for every dispatcher, made before any of them starts. */
+export async function createDispatchTopic(admin: Admin, topic: string): Promise<void> {
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: DISPATCH_PARTITIONS, replicationFactor: -1 }] });
+}
+
+/** A flow, an SMS campaign on it and a sharing of `phones`, accepted by `proc`; answers the sharing id. */
+export async function shareTo(proc: MessagingProcess, account: string, phones: string[]): Promise<string> {
+  const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 30_000 });
+  const { flow } = await flows.createFlow({
+    accountId: account,
+    name: 'Dispatchers',
+    questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }],
+  });
+  flows.close();
+  const { campaign } = await proc.client.createSmsCampaign({
+    accountId: account,
+    name: 'Several dispatchers',
+    nodeId: randomUUID(),
+    nodeName: 'Şube',
+    flowId: flow!.id,
+    messageTemplate: 'Görüşünüz: {{link}}',
+    linkTtlDays: 0,
+  });
+  const res = await proc.client.createSmsSharing(
+    { accountId: account, requestKey: '', campaignId: campaign!.id, phoneNumbers: phones, customAttributes: {}, builtInResponses: {} },
+    { deadlineMs: 120_000 },
+  );
+  if (res.accepted !== phones.length || res.rejected !== 0 || res.duplicate !== 0) {
+    throw new Error(
+      `sharing not accepted whole: ${JSON.stringify({ accepted: res.accepted, rejected: res.rejected, duplicate: res.duplicate })}`,
+    );
+  }
+  return res.sharingId;
+}
+
+/**
+ * The dispatch partitions a process works on, from its metrics: kit-kafka reports a partition's
+ * lag once the process got a batch of it, and drops it when a rebalance gives it away. Empty when
+ * the endpoint does not answer (a killed or cut-off process).
+ */
+export async function partitionsAt(metricsUrl: string, topic: string): Promise<Set<number>> {
+  try {
+    const res = await fetch(metricsUrl, { signal: AbortSignal.timeout(1_000) });
+    const text = await res.text();
+    const found = new Set<number>();
+    for (const line of text.split('\n')) {
+      const m = /^kafka_consumer_lag\{([^}]*)\}/.exec(line);
+      if (m && m[1]!.includes(`topic="${topic}"`)) found.add(Number(/partition="(\d+)"/.exec(m[1]!)![1]));
+    }
+    return found;
+  } catch {
+    return new Set();
+  }
+}
+
+/** A counter of a process's metrics (summed over the series whose labels include `labels`), or null when it does not answer. */
+export async function counterAt(metricsUrl: string, name: string, labels: string[]): Promise<number | null> {
+  try {
+    const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(1_000) })).text();
+    let sum = 0;
+    for (const line of text.split('\n')) {
+      const m = new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`).exec(line);
+      if (m && labels.every((l) => m[1]!.includes(l))) sum += Number(m[2]);
+    }
+    return sum;
+  } catch {
+    return null;
+  }
+}
+
+/** The group's state and each member's partitions of `topic`, as the group coordinator sees them. */
+export async function groupAssignment(admin: Admin, group: string, topic: string): Promise<{ state: string; members: number[][] }> {
+  const [g] = (await admin.describeGroups([group])).groups;
+  return {
+    state: g?.state ?? 'Dead',
+    members: (g?.members ?? []).map((m) => {
+      const decoded = m.memberAssignment.length > 0 ? AssignerProtocol.MemberAssignment.decode(m.memberAssignment) : null;
+      return [...(decoded?.assignment[topic] ?? [])].sort((a, b) => a - b);
+    }),
+  };
+}
+
+/** How many outbox records each phone of the sharing has. */
+export async function outboxPerPhone(mongo: MongoHandle, sharingId: string): Promise<Map<string, number>> {
+  const rows = await mongo.db
+    .collection('sms_outbox')
+    .aggregate<{ _id: string; n: number }>([{ $match: { sharing_id: sharingId } }, { $group: { _id: '$phone', n: { $sum: 1 } } }])
+    .toArray();
+  return new Map(rows.map((r) => [r._id, r.n]));
+}
+
+/** Phones as the service stores them (digits, country code, no "+"). */
+export const stored = (phone: string) => `90${phone.slice(1)}`;
