@@ -221,7 +221,16 @@ restart() { # restart APP|PROCESS... : one process at a time, in the stack's ord
   for p in $(processes "$N"); do
     for a in "$@"; do if [ "$a" = "$p" ] || [ "$a" = "$(app_of "$p")" ]; then todo+=("$p"); break; fi; done
   done
-  for p in "${todo[@]}"; do stop_pid "$p"; start_app "$p"; done
+  local k
+  for ((k = 0; k < ${#todo[@]}; k++)); do
+    stop_pid "${todo[$k]}"
+    start_app "${todo[$k]}"
+    # Before the next process goes, its clients must be connected to this one again: their
+    # reconnect backoff is at most 2 s (kit-grpc), so a process ready for less than that may still be
+    # unused, and stopping its sibling would leave a client with no connection at all (the chart's
+    # minReadySeconds, for the same reason).
+    if ((k + 1 < ${#todo[@]})); then sleep "${ROLLING_SETTLE_SECONDS:-3}"; fi
+  done
   return 0
 }
 

@@ -10,10 +10,16 @@ export interface StackFile {
   kafka_brokers: string[];
   s3: { endpoint: string; access_key: string; secret_key: string; region: string };
   redis_url: string;
-  /** The services' gRPC addresses (host:port) by name. */
+  /** The services' gRPC targets by name: host:port, or `ipv4:host:p1,host:p2` for every replica. */
   grpc: Record<'flow' | 'file' | 'shortener' | 'survey' | 'messaging', string>;
   /** Each app's metrics listener (http://host:port; GET /metrics), written with the apps. */
   metrics?: Record<'gateway' | 'flow' | 'file' | 'shortener' | 'survey' | 'messaging', string>;
+  /** How many processes of each app run (`REPLICAS=N ./stack up`), written with the apps. */
+  replicas?: number;
+  /** Every gateway process's listeners, the first being base_url and shortener_url. */
+  gateways?: { name: string; base_url: string; shortener_url: string }[];
+  /** Every app process: its pid file name in .local/run (flow, flow-2, ...), app, replica and metrics listener. */
+  processes?: { name: string; app: string; replica: number; metrics_url: string }[];
 }
 
 /** Finds .local/stack.json from the current folder upwards (or FEEDBACK_STACK_FILE). */

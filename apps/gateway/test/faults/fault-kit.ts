@@ -14,11 +14,17 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 const LOCAL_DIR = process.env.FEEDBACK_LOCAL_DIR ?? join(REPO_ROOT, '.local');
 export const APPS = ['flow', 'file', 'shortener', 'survey', 'messaging', 'gateway'] as const;
 export const SERVERS = ['redis', 'mongo', 's3', 'kafka'] as const;
-export type Target = (typeof APPS)[number] | (typeof SERVERS)[number];
+export type App = (typeof APPS)[number];
+/** A server, or one process of an app when it runs several (`gateway-2`: .local/run's pid file names). */
+export type Target = App | (typeof SERVERS)[number] | `${App}-${number}`;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const portOf = (url: string) => Number(new URL(url.includes('://') ? url : `tcp://${url}`).port);
+/** The port of a URL, a host:port, or the first address of an `ipv4:a:p1,b:p2` gRPC target. */
+const portOf = (url: string) => {
+  const first = url.replace(/^ipv4:/, '').split(',')[0]!;
+  return Number(new URL(first.includes('://') ? first : `tcp://${first}`).port);
+};
 
 /**
  * The infra scripts start a killed server on the ports of infra/ports.json unless the environment
@@ -93,16 +99,22 @@ export async function signal(name: Target, sig: 'SIGKILL' | 'SIGTERM', waitMs = 
 
 /** Starts what is not running with the project's own script; resolves with its output. */
 export function restart(name: Target, timeoutMs = 180_000): Promise<string> {
-  const script = (APPS as readonly string[]).includes(name) ? 'infra/apps.sh' : 'infra/infra.sh';
+  const script = (SERVERS as readonly string[]).includes(name) ? 'infra/infra.sh' : 'infra/apps.sh';
+  return runScript(script, ['up'], timeoutMs);
+  // `up` starts every server that is not running and waits for each: for a killed one that is a
+  // fresh start, for the others a readiness check.
+}
+
+/** Runs one of the project's scripts (infra/apps.sh ARGS...) with `env` added; resolves with its output. */
+export function runScript(script: string, args: string[], timeoutMs = 180_000, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('bash', [join(REPO_ROOT, script), 'up'], { cwd: REPO_ROOT, timeout: timeoutMs, env: process.env }, (err, stdout, stderr) => {
+    const options = { cwd: REPO_ROOT, timeout: timeoutMs, env: { ...process.env, ...env } };
+    execFile('bash', [join(REPO_ROOT, script), ...args], options, (err, stdout, stderr) => {
       const out = `${stdout}${stderr}`;
-      if (err) reject(new Error(`${script} up failed: ${err.message}\n${out}`));
+      if (err) reject(new Error(`${script} ${args.join(' ')} failed: ${err.message}\n${out}`));
       else resolve(out);
     });
   });
-  // `up` starts every server that is not running and waits for each: for a killed one that is a
-  // fresh start, for the others a readiness check.
 }
 
 export const ERROR_KEYS = ['code', 'data', 'error_message', 'errors'];

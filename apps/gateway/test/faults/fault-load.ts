@@ -114,6 +114,13 @@ export async function newTenant(stack: StackFile, label: string): Promise<Tenant
   };
 }
 
+interface Gateway {
+  base_url: string;
+  shortener_url: string;
+}
+
+const refused = (err: unknown) => (err as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
+
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 /** A valid Turkish mobile number: +90 532 xxx xx xx. */
 export const randomPhone = () => `+90532${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
@@ -128,14 +135,29 @@ export class Load {
   readonly uploads = new Map<string, { sha: string; url?: string }>();
   /** Every SMS sharing tried: acknowledged ones must reach the provider exactly once per phone, the others at most once. */
   readonly sharings: { phones: string[]; acked: boolean; retriedAfter5xx: boolean }[] = [];
+  /** Requests whose connection a gateway refused (nothing was sent) and that another gateway then took. */
+  rerouted = 0;
   private stopped = false;
   private loops: Promise<void>[] = [];
+  private readonly gateways: Gateway[];
+  private turn = 0;
 
+  /**
+   * `gateways`: several gateway processes. Each request goes to the next in turn, and one whose
+   * connection is refused goes to the next (as a Service's load balancer moves a connection it could
+   * not make); with one gateway a refused connection is the client's failure.
+   */
   constructor(
     private readonly stack: StackFile,
     private readonly t: Tenant,
-    private readonly opts: { clients?: number; pauseMs?: number; smsEveryMs?: number } = {},
-  ) {}
+    private readonly opts: { clients?: number; pauseMs?: number; smsEveryMs?: number; gateways?: Gateway[] } = {},
+  ) {
+    this.gateways = opts.gateways ?? [{ base_url: stack.base_url!, shortener_url: stack.shortener_url! }];
+  }
+
+  private next(): Gateway {
+    return this.gateways[this.turn++ % this.gateways.length]!;
+  }
 
   start(): void {
     const ops: Op[] = ['redirect', 'shorten', 'redirect', 'flow', 'redirect', 'upload', 'redirect', 'active_surveys'];
@@ -223,7 +245,7 @@ export class Load {
     const sharing = { phones, acked: false, retriedAfter5xx: false };
     this.sharings.push(sharing);
     for (;;) {
-      const res = await this.http('sms_sharing', `${this.stack.base_url}/v1/sms_campaigns/${this.t.campaignId}/sms_sharings`, {
+      const res = await this.http('sms_sharing', `${this.next().base_url}/v1/sms_campaigns/${this.t.campaignId}/sms_sharings`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.t.apiToken}`, 'content-type': 'application/json', 'idempotency-key': key },
         body: JSON.stringify({ phone_numbers: phones }),
@@ -237,7 +259,7 @@ export class Load {
 
   /** Runs one operation; resolves whether it succeeded. */
   private async run(op: Op, probing = false): Promise<boolean> {
-    const { base_url: base, shortener_url: links } = this.stack;
+    const { base_url: base, shortener_url: links } = this.next();
     const bearer = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
     switch (op) {
       case 'shorten': {
@@ -298,10 +320,26 @@ export class Load {
     }
   }
 
+  /** fetch, and after a refused connection the same request to each other gateway in turn. */
+  private async balanced(url: string, init: RequestInit): Promise<Response> {
+    const origin = new URL(url).origin;
+    const at = this.gateways.findIndex((g) => new URL(g.base_url).origin === origin || new URL(g.shortener_url).origin === origin);
+    const api = at >= 0 && new URL(this.gateways[at]!.base_url).origin === origin;
+    for (let tried = 0; ; tried++) {
+      const g = this.gateways[(at + tried) % this.gateways.length]!;
+      try {
+        return await fetch(new URL(url.slice(origin.length), api ? g.base_url : g.shortener_url), init);
+      } catch (err) {
+        if (at < 0 || !refused(err) || tried + 1 >= this.gateways.length) throw err;
+        this.rerouted++;
+      }
+    }
+  }
+
   private async http(op: Op, url: string, init: RequestInit, check?: (r: Http) => string | undefined): Promise<Http | undefined> {
     const at = Date.now();
     try {
-      const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const res = await this.balanced(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       const r = { status: res.status, text: await res.text(), headers: res.headers };
       let problem = check?.(r);
       if (!problem && r.status >= 400) {
