@@ -121,6 +121,17 @@ export async function groupAssignment(admin: Admin, group: string, topic: string
   };
 }
 
+/**
+ * All partitions of the member that holds the partitions a process was seen working on (its
+ * metrics show only those it got a batch of yet): the coordinator's view, tied to a process.
+ */
+export async function assignmentOf(admin: Admin, group: string, topic: string, seen: Set<number>): Promise<Set<number>> {
+  const { members } = await groupAssignment(admin, group, topic);
+  const member = members.find((m) => [...seen].every((p) => m.includes(p)));
+  if (!member) throw new Error(`no member of ${group} holds partitions ${[...seen]}: ${JSON.stringify(members)}`);
+  return new Set(member);
+}
+
 /** How many outbox records each phone of the sharing has. */
 export async function outboxPerPhone(mongo: MongoHandle, sharingId: string): Promise<Map<string, number>> {
   const rows = await mongo.db

@@ -3,6 +3,7 @@ import { createKafka } from '@feedback/kit-kafka';
 import type { Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  assignmentOf,
   createDispatchTopic,
   DISPATCH_PARTITIONS,
   groupAssignment,
@@ -81,16 +82,15 @@ describe('two dispatchers, one killed with SIGKILL mid-dispatch', () => {
       'both dispatchers working on their partitions',
       async () => {
         owned = [await partitionsAt(a!.metricsUrl, topic), await partitionsAt(b!.metricsUrl, topic)];
-        return owned[0].size + owned[1].size === DISPATCH_PARTITIONS && owned[0].size > 0 && owned[1].size > 0 && (await outbox()) >= 200;
+        return owned[0].size > 0 && owned[1].size > 0 && (await outbox()) >= 200;
       },
       90_000,
     ).catch((err: Error) => {
       throw new Error(`${err.message} (${[...owned[0]]} / ${[...owned[1]]})\n${a!.output()}\n${b!.output()}`);
     });
-    expect([...owned[0]].filter((p) => owned[1].has(p))).toEqual([]);
-
     const [victim, survivor] = [b!, a!];
-    const victimPartitions = owned[1];
+    const victimPartitions = await assignmentOf(admin, group, topic, owned[1]);
+    expect([...owned[0]].filter((p) => victimPartitions.has(p))).toEqual([]);
     const tKill = Date.now();
     await victim.kill('SIGKILL');
     const atKill = await outbox();
@@ -116,9 +116,10 @@ describe('two dispatchers, one killed with SIGKILL mid-dispatch', () => {
     ).catch((err: Error) => {
       throw new Error(`${err.message}\n${survivor.output()}`);
     });
-    // The session has to run out first; then the survivor's next heartbeat learns of the rebalance.
-    expect(groupMs).toBeGreaterThanOrEqual(SESSION_TIMEOUT_MS - 1_000);
-    expect(groupMs).toBeLessThan(SESSION_TIMEOUT_MS + 30_000);
+    // The session runs from the member's last heartbeat (kafkajs sends them between slices of a
+    // batch, so it may be seconds before the kill); then the survivor's next heartbeat learns of
+    // the rebalance.
+    expect(groupMs).toBeLessThan(SESSION_TIMEOUT_MS + 15_000);
 
     await waitFor(`all ${PHONES} in the outbox (${atKill} at the kill)`, async () => (await outbox()) >= PHONES, 150_000).catch(
       (err: Error) => {
