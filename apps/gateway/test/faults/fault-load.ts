@@ -32,6 +32,8 @@ interface Answer {
   /** For 'network': the system's error code (ECONNREFUSED: nothing listened, so nothing was sent). */
   code?: string;
   problem?: string;
+  /** The gateway's x-request-id of an answer >= 500, to find it in the gateway's log. */
+  requestId?: string;
 }
 interface Http {
   status: number;
@@ -217,7 +219,7 @@ export class Load {
       if (a.problem) out.push(`${when}: ${a.problem}`);
       else if (a.status === 'timeout') out.push(`${when}: no answer within ${REQUEST_TIMEOUT_MS} ms`);
       else if (a.status === 'network' && !(inOutage(a) && allowed(a.code))) out.push(`${when}: connection failed (${a.code})`);
-      else if (a.status === 503 && !inOutage(a)) out.push(`${when}: 503 outside the outage`);
+      else if (a.status === 503 && !inOutage(a)) out.push(`${when}: 503 outside the outage (request ${a.requestId}, ${a.end - a.at} ms)`);
     }
     return out;
   }
@@ -347,7 +349,8 @@ export class Load {
         if (!problem && r.status < 500 && !ALLOWED_4XX[op]?.includes(r.status))
           problem = `${r.status} to a valid request: ${r.text.slice(0, 200)}`;
       }
-      this.answers.push({ op, at, end: Date.now(), status: r.status, problem });
+      const requestId = r.status >= 500 ? (res.headers.get('x-request-id') ?? undefined) : undefined;
+      this.answers.push({ op, at, end: Date.now(), status: r.status, problem, requestId });
       return r;
     } catch (err) {
       const timedOut = (err as Error).name === 'TimeoutError';
