@@ -1,4 +1,4 @@
-import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import { connectMongo, ensureIndexes, type IndexSpec, type MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retiredSurveyIndexes, surveyIndexes } from '../src/adapters/mongo/indexes.js';
 import { MongoCustomerRepository } from '../src/adapters/mongo/customer.repository.js';
@@ -18,7 +18,7 @@ describe("a survey database of an earlier version, after today's start-up", () =
   const at = new Date('2026-11-23T12:00:00Z');
 
   /** The indexes as the earlier version created them (its indexes.ts). */
-  const earlierIndexes = {
+  const earlierIndexes: IndexSpec = {
     customers: [
       {
         key: { account_id: 1, external_id: 1 },
@@ -56,13 +56,13 @@ describe("a survey database of an earlier version, after today's start-up", () =
     mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('survey_test_older').replaceAll('-', '_'), logger });
     for (const [name, indexes] of Object.entries(earlierIndexes)) await mongo.db.collection(name).createIndexes(indexes);
     await mongo.db
-      .collection<{ _id: string }>('customers')
+      .collection<{ _id: string; [field: string]: unknown }>('customers')
       .insertMany([
         customerDoc('c1', { external_id: 'crm-1', email: 'Ada@Example.com', phone: '905321111111' }),
         customerDoc('c2', { phone: '905322222222' }),
         customerDoc('c3', { email: 'grace@example.com' }),
       ]);
-    await mongo.db.collection<{ _id: string }>('responses').insertOne({
+    await mongo.db.collection<{ _id: string; [field: string]: unknown }>('responses').insertOne({
       _id: 'r1',
       account_id: account,
       flow_id: 'f1',
