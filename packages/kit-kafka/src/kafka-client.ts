@@ -55,6 +55,25 @@ function kafkaLevelFor(pinoLevel: string): logLevel {
   }
 }
 
+/**
+ * Error answers that kafkajs's connection logs at error level although they are part of normal
+ * operation and handled where they occur; logged at info instead, so that an error line means
+ * something went wrong. Matched on kafkajs's request name and message (kafkajs is pinned).
+ */
+const EXPECTED_ERROR_ANSWERS: { request: RegExp; error: string }[] = [
+  // Another process created the same topic a moment earlier (TOPIC_ALREADY_EXISTS): every replica
+  // runs ensureTopics at start-up. Any other creation failure ensureTopics throws to its caller.
+  { request: /^Response CreateTopics\(/, error: 'Topic creation errors' },
+  // A member joined or left the group: the others' heartbeats and commits are answered this
+  // (REBALANCE_IN_PROGRESS) and kafkajs rejoins; several replicas starting at once meet it.
+  { request: /^Response (Heartbeat|OffsetCommit|SyncGroup|JoinGroup)\(/, error: 'The group is rebalancing, so a rejoin is needed' },
+];
+
+function isExpectedErrorAnswer(namespace: string, message: unknown, error: unknown): boolean {
+  if (namespace !== 'Connection' || typeof message !== 'string') return false;
+  return EXPECTED_ERROR_ANSWERS.some((e) => e.error === error && e.request.test(message));
+}
+
 /** Routes kafkajs log entries to pino at the matching level, tagged with the kafkajs namespace. */
 export function pinoLogCreator(logger: Logger): logCreator {
   const log = logger.child({ component: 'kafkajs' });
@@ -63,6 +82,7 @@ export function pinoLogCreator(logger: Logger): logCreator {
       // kafkajs's own timestamp and logger name would duplicate pino's fields.
       const { message, timestamp: _timestamp, logger: _logger, ...extra } = entry;
       const fields = { namespace, ...extra };
+      if (level === logLevel.ERROR && isExpectedErrorAnswer(namespace, message, extra.error)) return log.info(fields, message);
       switch (level) {
         case logLevel.ERROR:
           return log.error(fields, message);
