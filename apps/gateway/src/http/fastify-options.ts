@@ -18,6 +18,8 @@ export function baseFastifyOptions(logger: Logger, bodyLimit: number, requestLog
     return503OnClosing: true,
     frameworkErrors: frameworkError,
     clientErrorHandler,
-    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
+    // allowUnionTypes: `type: [...]` lists are meant (sms.schemas.ts PerPhone); without it ajv's
+    // strict mode prints a warning to stderr for each at every start.
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, allowUnionTypes: true } },
   } satisfies FastifyServerOptions & { loggerInstance: FastifyBaseLogger };
 }
