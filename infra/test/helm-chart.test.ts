@@ -202,6 +202,16 @@ describe('availability and scaling', () => {
     expect(find(defaults, 'PodDisruptionBudget', `feedback-${app}`).spec).toMatchObject({ maxUnavailable: 1 });
   });
 
+  it.each(APPS)(
+    '%s: a rollout surges one ready pod at a time and lets clients connect to it (minReadySeconds) before the next old one goes',
+    (app) => {
+      const spec = find(defaults, 'Deployment', `feedback-${app}`).spec;
+      expect(spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
+      expect(spec.minReadySeconds).toBe(5);
+      expect(find(render(helm, ['--set', 'minReadySeconds=0']), 'Deployment', `feedback-${app}`).spec.minReadySeconds).toBe(0);
+    },
+  );
+
   it('full values: minAvailable wins over the default maxUnavailable', () => {
     expect(find(full, 'PodDisruptionBudget', 'feedback-gateway').spec).toEqual({
       minAvailable: 3,
