@@ -33,6 +33,7 @@ const uniq = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 const started: AppProcess[] = [];
 const databases = new Set<string>();
 const buckets = new Set<string>();
+const topicsMade = new Set<string>();
 const mongo = new MongoClient(stack.mongo_url, { serverSelectionTimeoutMS: 5_000 });
 const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'start-together-test', logger: createLogger('test', 'silent') });
 const admin = kafka.admin();
@@ -411,6 +412,7 @@ async function expectGroupsStable(groups: string[], members: number): Promise<vo
 
 /** Starts `n` processes of the app in the same tick, waits for all to be ready, checks their start-up. */
 async function startTogether(c: AppCase, round: Round, n: number): Promise<Replica[]> {
+  for (const t of Object.keys(round.topics)) topicsMade.add(t);
   const listeners = await Promise.all(Array.from({ length: n }, () => c.listeners()));
   const replicas = listeners.map(({ port, env }) => {
     const proc = startAppProcess(c.app, { ...round.env, ...env });
@@ -444,6 +446,9 @@ describe('three processes of each app started at once on an empty database and f
         .dropDatabase()
         .catch(() => undefined);
     for (const bucket of buckets) await s3.removeBucket(bucket).catch(() => undefined);
+    const existing = new Set(await admin.listTopics().catch(() => []));
+    const topics = [...topicsMade].filter((t) => existing.has(t));
+    if (topics.length > 0) await admin.deleteTopics({ topics }).catch(() => undefined);
     await admin.disconnect().catch(() => undefined);
     await mongo.close();
   }, 60_000);
