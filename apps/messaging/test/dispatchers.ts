@@ -1,9 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { createGrpcClient } from '@feedback/kit-grpc';
 import type { MongoHandle } from '@feedback/kit-stores';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
-import { AssignerProtocol, type Admin } from 'kafkajs';
-import { stack, uniq } from './helpers.js';
+import { AssignerProtocol, Partitioners, type Admin } from 'kafkajs';
+import { readFakeSmscMessages } from './fakesmsc-log.js';
+import { stack, uniq, type KannelSettings } from './helpers.js';
 import type { MessagingProcess } from './messaging-process.js';
 
 /*
@@ -126,10 +129,15 @@ export async function groupAssignment(admin: Admin, group: string, topic: string
  * metrics show only those it got a batch of yet): the coordinator's view, tied to a process.
  */
 export async function assignmentOf(admin: Admin, group: string, topic: string, seen: Set<number>): Promise<Set<number>> {
-  const { members } = await groupAssignment(admin, group, topic);
-  const member = members.find((m) => [...seen].every((p) => m.includes(p)));
-  if (!member) throw new Error(`no member of ${group} holds partitions ${[...seen]}: ${JSON.stringify(members)}`);
-  return new Set(member);
+  // During a rebalance the coordinator lists no assignment: ask again until the group is stable.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { state, members } = await groupAssignment(admin, group, topic);
+    const member = members.find((m) => [...seen].every((p) => m.includes(p)));
+    if (state === 'Stable' && member) return new Set(member);
+    if (Date.now() > deadline) throw new Error(`no member of ${group} holds partitions ${[...seen]}: ${state} ${JSON.stringify(members)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** How many outbox records each phone of the sharing has. */
@@ -143,3 +151,106 @@ export async function outboxPerPhone(mongo: MongoHandle, sharingId: string): Pro
 
 /** Phones as the service stores them (digits, country code, no "+"). */
 export const stored = (phone: string) => `90${phone.slice(1)}`;
+
+/** infra/apps.sh's kannel_provider_json, as `SMS_PROVIDER=http ./stack up` runs it. */
+export function kannelProviderJson(k: KannelSettings): string {
+  const appsSh = fileURLToPath(new URL('../../../infra/apps.sh', import.meta.url));
+  const script = `source "$(dirname "$1")/lib.sh"; eval "$(sed -n '/^kannel_provider_json()/,/^}/p' "$1")"; kannel_provider_json "$2" "$3"`;
+  return execFileSync('bash', ['-c', script, 'bash', appsSh, k.KANNEL_SENDSMS_USER, k.KANNEL_SENDSMS_PASSWORD], { encoding: 'utf8' });
+}
+
+/** `count` phones in a block of numbers no other run uses (the fakesmsc log is shared): 0PPPBBBNNNN. */
+export function phoneBlock(prefix: string, count: number): string[] {
+  const block = String(randomInt(100, 1000));
+  return Array.from({ length: count }, (_, i) => `0${prefix}${block}${String(i).padStart(4, '0')}`);
+}
+
+/** Recipients of the sharing whose hand-over is over (any status but "sending"). */
+export const handled = (mongo: MongoHandle, sharingId: string) =>
+  mongo.db.collection('sms_messages').countDocuments({ sharing_id: sharingId, status: { $ne: 'sending' } });
+
+/**
+ * Waits until every phone of the sharing has a record and nothing moves for 3 s (a claim a dead
+ * or cut-off dispatcher left "sending" through a provider that is not idempotent stays so).
+ */
+export async function settled(mongo: MongoHandle, sharingId: string, phones: number, timeoutMs: number, extra = () => ''): Promise<void> {
+  const records = mongo.db.collection('sms_messages');
+  let last = '';
+  let since = Date.now();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const n = await records.countDocuments({ sharing_id: sharingId });
+    const now = `${n}/${await handled(mongo, sharingId)}/${extra()}`;
+    if (now !== last) [last, since] = [now, Date.now()];
+    if (n === phones && Date.now() - since >= 3_000) return;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${phones} records to settle (records/handled/extra: ${now})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * What fakesmsc got for the sharing's phones, checked against the records: no phone twice, every
+ * phone recorded sent (or delivered) there exactly once, the others only "sending" (claimed by a
+ * dispatcher that died or was cut off before the answer) or "unknown" (a timeout after the request
+ * left), never retried. Answers the counts for the summary line.
+ */
+export async function checkAtMostOnce(
+  mongo: MongoHandle,
+  sharingId: string,
+  phones: string[],
+  logFile: string,
+): Promise<{
+  received: number;
+  sent: number;
+  sending: number;
+  unknown: number;
+  twice: string[];
+  perPhone: Map<string, number>;
+  statuses: Map<string, string>;
+}> {
+  const ours = new Set(phones.map(stored));
+  const perPhone = new Map<string, number>();
+  for (const m of readFakeSmscMessages(logFile)) if (ours.has(m.to)) perPhone.set(m.to, (perPhone.get(m.to) ?? 0) + 1);
+  const all = await mongo.db
+    .collection<{ _id: string; phone: string; status: string }>('sms_messages')
+    .find({ sharing_id: sharingId })
+    .toArray();
+  const sent = all.filter((r) => r.status === 'sent' || r.status === 'delivered');
+  const notOnce = sent.filter((r) => perPhone.get(r.phone) !== 1).map((r) => `${r.phone}: ${perPhone.get(r.phone) ?? 0}`);
+  if (notOnce.length > 0) throw new Error(`recorded sent but not exactly once at fakesmsc: ${notOnce.slice(0, 10).join(', ')}`);
+  const odd = all.filter((r) => !['sent', 'delivered', 'sending', 'unknown'].includes(r.status)).map((r) => `${r.phone}: ${r.status}`);
+  if (odd.length > 0) throw new Error(`records left to retry: ${odd.slice(0, 10).join(', ')}`);
+  return {
+    received: [...perPhone.values()].reduce((a, b) => a + b, 0),
+    sent: sent.length,
+    sending: all.filter((r) => r.status === 'sending').length,
+    unknown: all.filter((r) => r.status === 'unknown').length,
+    twice: [...perPhone].filter(([, n]) => n > 1).map(([p]) => p),
+    perPhone,
+    statuses: new Map(all.map((r) => [r.phone, r.status])),
+  };
+}
+
+const partitioner = Partitioners.DefaultPartitioner();
+
+/** The partition of sms.dispatch a stored phone's events go to (they are keyed by it: the producer's default partitioner). */
+export function partitionOf(phone: string): number {
+  const partitionMetadata = Array.from({ length: DISPATCH_PARTITIONS }, (_, partitionId) => ({
+    partitionId,
+    leader: 1,
+    partitionErrorCode: 0,
+    replicas: [1],
+    isr: [1],
+  }));
+  return partitioner({ topic: 'sms.dispatch', partitionMetadata, message: { key: phone, value: null } });
+}
+
+/** Phones of the sharing claimed ("sending") whose events are on one of `partitions`. */
+export async function claimedOn(mongo: MongoHandle, sharingId: string, partitions: Set<number>): Promise<string[]> {
+  const claimed = await mongo.db
+    .collection<{ phone: string }>('sms_messages')
+    .find({ sharing_id: sharingId, status: 'sending' }, { projection: { phone: 1 } })
+    .toArray();
+  return claimed.filter((r) => partitions.has(partitionOf(r.phone))).map((r) => r.phone);
+}
