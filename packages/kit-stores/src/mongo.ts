@@ -115,18 +115,10 @@ export type RetiredIndexes = Record<string, string[]>;
  * minute, so use them for housekeeping, never for a rule that must hold at an exact time.
  */
 export async function ensureIndexes(db: Db, spec: IndexSpec, retired: RetiredIndexes = {}): Promise<void> {
-  for (const [collection, names] of Object.entries(retired)) {
-    for (const name of names) {
-      // An index replaced by one of another name goes first, so a database made by an older
-      // version keeps no rule the code no longer states. Gone already (or no collection): fine.
-      await db
-        .collection(collection)
-        .dropIndex(name)
-        .catch((err: { codeName?: string; code?: number }) => {
-          if (err.codeName !== 'IndexNotFound' && err.code !== 27 && err.codeName !== 'NamespaceNotFound' && err.code !== 26) throw err;
-        });
-    }
-  }
+  // Today's indexes first, then the retired ones go: a database made by an older version keeps no
+  // rule the code no longer states, and never lacks a uniqueness rule in between (other processes
+  // write meanwhile). A replacement with the same key pattern differs in its options (a partial
+  // filter), which the server allows beside the old one.
   for (const [collection, indexes] of Object.entries(spec)) {
     try {
       if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
@@ -134,6 +126,17 @@ export async function ensureIndexes(db: Db, spec: IndexSpec, retired: RetiredInd
       throw new Error(`mongo: creating indexes on ${db.databaseName}.${collection} failed: ${(err as Error).message}`, {
         cause: err,
       });
+    }
+  }
+  for (const [collection, names] of Object.entries(retired)) {
+    for (const name of names) {
+      // Gone already (or no collection): fine.
+      await db
+        .collection(collection)
+        .dropIndex(name)
+        .catch((err: { codeName?: string; code?: number }) => {
+          if (err.codeName !== 'IndexNotFound' && err.code !== 27 && err.codeName !== 'NamespaceNotFound' && err.code !== 26) throw err;
+        });
     }
   }
 }
