@@ -61,7 +61,11 @@ describe('two dispatchers, one killed with SIGKILL mid-dispatch', () => {
     const topic = env.SMS_DISPATCH_TOPIC!;
     const group = env.SMS_DISPATCH_GROUP!;
     await createDispatchTopic(admin, topic);
-    cleanups.push(() => admin.deleteTopics({ topics: [topic, env.SMS_STATUS_TOPIC!, env.FILE_UPLOADED_TOPIC!] }));
+    cleanups.push(() =>
+      admin.deleteTopics({
+        topics: [topic, `${topic}.dlq`, env.SMS_STATUS_TOPIC!, env.FILE_UPLOADED_TOPIC!, `${env.FILE_UPLOADED_TOPIC!}.dlq`],
+      }),
+    );
     // Delivery reports go to the survivor's listener (the same DLR_SECRET signs them all).
     const dlrPorts = [await freePort(), await freePort()];
     const start = async (i: number) => {
