@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createGrpcClient } from '@feedback/kit-grpc';
-import type { MongoHandle } from '@feedback/kit-stores';
+import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { AssignerProtocol, Partitioners, type Admin } from 'kafkajs';
 import { readFakeSmscMessages } from './fakesmsc-log.js';
-import { stack, uniq, type KannelSettings } from './helpers.js';
+import { expect } from 'vitest';
+import { logger, stack, uniq, waitFor, type KannelSettings } from './helpers.js';
 import type { MessagingProcess } from './messaging-process.js';
 
 /*
@@ -253,4 +254,123 @@ export async function claimedOn(mongo: MongoHandle, sharingId: string, partition
     .find({ sharing_id: sharingId, status: 'sending' }, { projection: { phone: 1 } })
     .toArray();
   return claimed.filter((r) => partitions.has(partitionOf(r.phone))).map((r) => r.phone);
+}
+
+/**
+ * One test's private dispatch: a fresh database, the shared environment and its dispatch topic
+ * (made before any dispatcher starts); `cleanups` gets what removes them again.
+ */
+export async function privateDispatch(admin: Admin, cleanups: (() => Promise<unknown>)[], dbPrefix: string) {
+  const dbName = uniq(dbPrefix);
+  const mongo: MongoHandle = await connectMongo({ url: stack.mongo_url, dbName, logger });
+  cleanups.push(async () => (await mongo.db.dropDatabase().catch(() => undefined), await mongo.close()));
+  const env = sharedEnv(dbName);
+  const topic = env.SMS_DISPATCH_TOPIC!;
+  const group = env.SMS_DISPATCH_GROUP!;
+  await createDispatchTopic(admin, topic);
+  cleanups.push(() =>
+    admin.deleteTopics({
+      topics: [topic, `${topic}.dlq`, env.SMS_STATUS_TOPIC!, env.FILE_UPLOADED_TOPIC!, `${env.FILE_UPLOADED_TOPIC!}.dlq`],
+    }),
+  );
+  return { mongo, env, topic, group };
+}
+
+/** Both members in the group, half the partitions each, before the events exist (so neither takes everything first). */
+export async function bothInGroup(admin: Admin, group: string, topic: string): Promise<void> {
+  await waitFor(
+    'both dispatchers in the group, 3 partitions each',
+    async () => {
+      const g = await groupAssignment(admin, group, topic);
+      return g.state === 'Stable' && g.members.length === 2 && g.members.every((m) => m.length === DISPATCH_PARTITIONS / 2);
+    },
+    60_000,
+  );
+}
+
+/**
+ * Waits until both are under way (each got a batch of its partitions, some messages are out) and
+ * answers the second one's partitions as the coordinator assigned them (none of them the first's).
+ */
+export async function underWayOnBoth(
+  admin: Admin,
+  d: { mongo: MongoHandle; topic: string; group: string },
+  sharingId: string,
+  phones: number,
+  [first, second]: [MessagingProcess, MessagingProcess],
+): Promise<Set<number>> {
+  let owned: [Set<number>, Set<number>] = [new Set(), new Set()];
+  await waitFor(
+    'both dispatchers working on their partitions',
+    async () => {
+      owned = [await partitionsAt(first.metricsUrl, d.topic), await partitionsAt(second.metricsUrl, d.topic)];
+      return owned[0].size > 0 && owned[1].size > 0 && (await handled(d.mongo, sharingId)) >= Math.min(200, phones / 10);
+    },
+    90_000,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message} (${[...owned[0]]} / ${[...owned[1]]})\n${first.output()}\n${second.output()}`);
+  });
+  const secondPartitions = await assignmentOf(admin, d.group, d.topic, owned[1]);
+  expect([...owned[0]].filter((p) => secondPartitions.has(p))).toEqual([]);
+  return secondPartitions;
+}
+
+/**
+ * The takeover after the other member failed at `since`, seen two ways: the coordinator gives all
+ * partitions to the one member left, and `survivor` gets its first batch of one of `lost`. Times
+ * in ms from `since`.
+ */
+export async function takeover(
+  admin: Admin,
+  d: { topic: string; group: string },
+  survivor: MessagingProcess,
+  lost: Set<number>,
+  since: number,
+): Promise<{ groupMs: number; firstBatchMs: number }> {
+  let groupMs = 0;
+  let firstBatchMs = 0;
+  await waitFor(
+    "the survivor working on the lost one's partitions",
+    async () => {
+      if (!groupMs) {
+        const g = await groupAssignment(admin, d.group, d.topic);
+        if (g.state === 'Stable' && g.members.length === 1 && g.members[0]!.length === DISPATCH_PARTITIONS) groupMs = Date.now() - since;
+      }
+      if (!firstBatchMs && [...(await partitionsAt(survivor.metricsUrl, d.topic))].some((p) => lost.has(p))) {
+        firstBatchMs = Date.now() - since;
+      }
+      return groupMs > 0 && firstBatchMs > 0;
+    },
+    SESSION_TIMEOUT_MS + 50_000,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}\n${survivor.output()}`);
+  });
+  // The session runs from the member's last heartbeat (kafkajs sends them between slices of a
+  // batch, so it may be seconds before the failure); then the survivor's next heartbeat learns of
+  // the rebalance and it rejoins once its batch in hand is done.
+  expect(groupMs).toBeLessThan(SESSION_TIMEOUT_MS + 15_000);
+  return { groupMs, firstBatchMs };
+}
+
+/** Every phone of the sharing exactly once in the outbox and recorded sent; answers how many claims were taken again. */
+export async function expectEachPhoneOnceInOutbox(mongo: MongoHandle, sharingId: string, phones: string[]): Promise<number> {
+  const perPhone = await outboxPerPhone(mongo, sharingId);
+  expect(perPhone.size).toBe(phones.length);
+  expect([...perPhone].filter(([, n]) => n !== 1)).toEqual([]);
+  expect(phones.filter((p) => !perPhone.has(stored(p)))).toEqual([]);
+  const records = mongo.db.collection('sms_messages');
+  expect(await records.countDocuments({ sharing_id: sharingId, status: { $ne: 'sent' } })).toBe(0);
+  // Claims a lost dispatcher left "sending", taken over by the other one (the outbox absorbs a repeat).
+  return records.countDocuments({ sharing_id: sharingId, attempts: { $gt: 1 } });
+}
+
+/** At most once at Kannel (checkAtMostOnce), and no claim ever taken again (Kannel is not idempotent). */
+export async function expectAtMostOnceAtKannel(mongo: MongoHandle, sharingId: string, phones: string[], logFile: string) {
+  const r = await checkAtMostOnce(mongo, sharingId, phones, logFile);
+  expect(r.twice).toEqual([]);
+  expect(r.sent + r.sending + r.unknown).toBe(phones.length);
+  expect(r.received).toBeGreaterThanOrEqual(r.sent);
+  expect(r.received).toBeLessThanOrEqual(phones.length);
+  expect(await mongo.db.collection('sms_messages').countDocuments({ sharing_id: sharingId, attempts: { $gt: 1 } })).toBe(0);
+  return r;
 }

@@ -1,25 +1,24 @@
-import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
+import type { MongoHandle } from '@feedback/kit-stores';
 import { createKafka } from '@feedback/kit-kafka';
 import type { Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  assignmentOf,
-  checkAtMostOnce,
+  bothInGroup,
   claimedOn,
   counterAt,
-  createDispatchTopic,
-  DISPATCH_PARTITIONS,
+  expectAtMostOnceAtKannel,
+  expectEachPhoneOnceInOutbox,
   groupAssignment,
   handled,
   kannelProviderJson,
-  outboxPerPhone,
   partitionsAt,
   phoneBlock,
+  privateDispatch,
   SESSION_TIMEOUT_MS,
   settled,
-  sharedEnv,
   shareTo,
-  stored,
+  takeover,
+  underWayOnBoth,
 } from './dispatchers.js';
 import { ensureKannel, logger, sleep, stack, uniq, waitFor } from './helpers.js';
 import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
@@ -70,18 +69,8 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
     provider: { env: (dlrUrl: string) => Record<string, string>; ports: number[] },
     cutWhen?: (mongo: MongoHandle, sharingId: string, partitions: Set<number>) => Promise<boolean>,
   ) {
-    const dbName = uniq('messaging_part_test');
-    const mongo: MongoHandle = await connectMongo({ url: stack.mongo_url, dbName, logger });
-    cleanups.push(async () => (await mongo.db.dropDatabase().catch(() => undefined), await mongo.close()));
-    const env = sharedEnv(dbName);
-    const topic = env.SMS_DISPATCH_TOPIC!;
-    const group = env.SMS_DISPATCH_GROUP!;
-    await createDispatchTopic(admin, topic);
-    cleanups.push(() =>
-      admin.deleteTopics({
-        topics: [topic, `${topic}.dlq`, env.SMS_STATUS_TOPIC!, env.FILE_UPLOADED_TOPIC!, `${env.FILE_UPLOADED_TOPIC!}.dlq`],
-      }),
-    );
+    const d = await privateDispatch(admin, cleanups, 'messaging_part_test');
+    const { mongo, env } = d;
     const host = await createIsolatedHost([
       ...stack.kafka_brokers.flatMap(targetPorts),
       portOf(stack.mongo_url),
@@ -117,30 +106,11 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
       ),
     ]);
     procs.push(a, b);
-    await waitFor(
-      'both dispatchers in the group, 3 partitions each',
-      async () => {
-        const g = await groupAssignment(admin, group, topic);
-        return g.state === 'Stable' && g.members.length === 2 && g.members.every((m) => m.length === DISPATCH_PARTITIONS / 2);
-      },
-      60_000,
-    );
+    await bothInGroup(admin, d.group, d.topic);
 
     const t0 = Date.now();
     const sharingId = await shareTo(a, uniq('acc'), phones);
-    let owned: [Set<number>, Set<number>] = [new Set(), new Set()];
-    await waitFor(
-      'both dispatchers working on their partitions',
-      async () => {
-        owned = [await partitionsAt(a.metricsUrl, topic), await partitionsAt(b.metricsUrl, topic)];
-        return owned[0].size > 0 && owned[1].size > 0 && (await handled(mongo, sharingId)) >= Math.min(200, phones.length / 10);
-      },
-      90_000,
-    ).catch((err: Error) => {
-      throw new Error(`${err.message} (${[...owned[0]]} / ${[...owned[1]]})\n${a.output()}\n${b.output()}`);
-    });
-    const cutOffPartitions = await assignmentOf(admin, group, topic, owned[1]);
-    expect([...owned[0]].filter((p) => cutOffPartitions.has(p))).toEqual([]);
+    const cutOffPartitions = await underWayOnBoth(admin, d, sharingId, phones.length, [a, b]);
     const sentBefore = await counterAt(b.metricsUrl, 'sms_sent_total', []);
     if (cutWhen) await waitFor('the moment to cut', () => cutWhen(mongo, sharingId, cutOffPartitions), 10_000).catch(() => undefined);
 
@@ -150,29 +120,9 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
     const claimedAtCut = await claimedOn(mongo, sharingId, cutOffPartitions);
     expect(atCut, 'the cut came after the last message: nothing was left to test').toBeLessThan(phones.length * 0.8);
     // Cut off: the test cannot reach it either.
-    expect(await partitionsAt(b.metricsUrl, topic)).toEqual(new Set());
+    expect(await partitionsAt(b.metricsUrl, d.topic)).toEqual(new Set());
 
-    let groupMs = 0;
-    let firstBatchMs = 0;
-    await waitFor(
-      "the other dispatcher working on the cut-off one's partitions",
-      async () => {
-        if (!groupMs) {
-          const g = await groupAssignment(admin, group, topic);
-          if (g.state === 'Stable' && g.members.length === 1 && g.members[0]!.length === DISPATCH_PARTITIONS) groupMs = Date.now() - tCut;
-        }
-        if (!firstBatchMs && [...(await partitionsAt(a.metricsUrl, topic))].some((p) => cutOffPartitions.has(p))) {
-          firstBatchMs = Date.now() - tCut;
-        }
-        return groupMs > 0 && firstBatchMs > 0;
-      },
-      SESSION_TIMEOUT_MS + 50_000,
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\n${a.output()}`);
-    });
-    // From its last heartbeat (kafkajs sends them between slices of a batch), then the other's
-    // next heartbeat learns of the rebalance and it rejoins once its batch in hand is done.
-    expect(groupMs).toBeLessThan(SESSION_TIMEOUT_MS + 15_000);
+    const { groupMs, firstBatchMs } = await takeover(admin, d, a, cutOffPartitions, tCut);
     // The cut-off replica is still alive: a partition, not a crash.
     expect(b.child.exitCode).toBe(null);
 
@@ -191,7 +141,7 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
           back = `exited (${b.child.exitCode ?? b.child.signalCode})`;
           return true;
         }
-        const g = await groupAssignment(admin, group, topic);
+        const g = await groupAssignment(admin, d.group, d.topic);
         if (g.state !== 'Stable' || g.members.length !== 2) return false;
         back = `rejoined the group ${((Date.now() - tHeal) / 1000).toFixed(1)} s after the heal`;
         sentAtRejoin = await counterAt(b.metricsUrl, 'sms_sent_total', []);
@@ -219,7 +169,7 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
     // Events dead-lettered (a long enough cut exhausts the cut-off one's retries): harmless, as their
     // phones were handled by the other one, but an operator would see them.
     const deadLettered = await admin
-      .fetchTopicOffsets(`${topic}.dlq`)
+      .fetchTopicOffsets(`${d.topic}.dlq`)
       .then((ps) => ps.reduce((n, p) => n + Number(p.high), 0))
       .catch(() => 0);
     const took =
@@ -234,13 +184,7 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
   it("outbox: the cut-off dispatcher's partitions move to the other one; healed, each phone still once", { timeout: 240_000 }, async () => {
     const phones = phoneBlock('533', 5_000);
     const { mongo, sharingId, took } = await cutOneMidDispatch(phones, { env: () => ({ SMS_PROVIDER: 'outbox' }), ports: [] });
-    const perPhone = await outboxPerPhone(mongo, sharingId);
-    expect(perPhone.size).toBe(phones.length);
-    expect([...perPhone].filter(([, n]) => n !== 1)).toEqual([]);
-    expect(phones.filter((p) => !perPhone.has(stored(p)))).toEqual([]);
-    const records = mongo.db.collection('sms_messages');
-    expect(await records.countDocuments({ sharing_id: sharingId, status: { $ne: 'sent' } })).toBe(0);
-    const resumed = await records.countDocuments({ sharing_id: sharingId, attempts: { $gt: 1 } });
+    const resumed = await expectEachPhoneOnceInOutbox(mongo, sharingId, phones);
     console.log(
       `partition (outbox): ${phones.length} phones, session ${SESSION_TIMEOUT_MS / 1000} s; ${took}; each phone once in the outbox; ${resumed} claims resumed`,
     );
@@ -260,13 +204,7 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
       // Mid-hand-over: the cut-off one's claims are what is at stake.
       async (db, id, partitions) => (await claimedOn(db, id, partitions)).length > 0,
     );
-    const r = await checkAtMostOnce(mongo, sharingId, phones, k.KANNEL_FAKESMSC_LOG);
-    expect(r.twice).toEqual([]);
-    expect(r.sent + r.sending + r.unknown).toBe(phones.length);
-    expect(r.received).toBeGreaterThanOrEqual(r.sent);
-    expect(r.received).toBeLessThanOrEqual(phones.length);
-    // Kannel is not idempotent: no claim is ever taken again.
-    expect(await mongo.db.collection('sms_messages').countDocuments({ sharing_id: sharingId, attempts: { $gt: 1 } })).toBe(0);
+    const r = await expectAtMostOnceAtKannel(mongo, sharingId, phones, k.KANNEL_FAKESMSC_LOG);
     const of = (status: string) => claimedAtCut.filter((p) => r.statuses.get(p) === status).length;
     const atSmsc = claimedAtCut.filter((p) => r.perPhone.has(p)).length;
     console.log(
