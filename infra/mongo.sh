@@ -22,8 +22,9 @@ provision() {
   touch "$VENV/.complete"
 }
 
-# Two fixes to SecantusDB 0.7.0b3's source (a write's _id lookup, the pruning of retryable-write
-# records): infra/secantusdb-patches.py says what and why; each is applied once.
+# Three fixes to SecantusDB 0.7.0b3's source (a write's _id lookup, the pruning of retryable-write
+# records, an insert's index options read once per chunk): infra/secantusdb-patches.py says what
+# and why; each is applied once.
 patch_server() {
   local out
   out="$("$VENV/bin/python" "$REPO_ROOT/infra/secantusdb-patches.py")" || die "could not patch SecantusDB (infra/secantusdb-patches.py)"

@@ -1,4 +1,4 @@
-"""Two fixes to SecantusDB 0.7.0b3 (the newest on PyPI), applied to its installed source by
+"""Three fixes to SecantusDB 0.7.0b3 (the newest on PyPI), applied to its installed source by
 infra/mongo.sh after the pip install and checked at every start; each is applied once (its marker
 comment says it is in). docs/decisions.md "Local MongoDB server" has the measurements.
 

@@ -3,8 +3,8 @@ import { ERROR_KEYS, stackClient } from './stack-client.js';
 import { populatedAccount, type TenantFixture } from './tenant-fixture.js';
 
 /**
- * The tenancy matrix, generated from the API listener's own OpenAPI document at run time (issue
- * 13; docs/reliability.md): every operation that takes an id in its path is called with account
+ * The tenancy matrix, generated from the API listener's own OpenAPI document at run time
+ * (docs/reliability.md): every operation that takes an id in its path is called with account
  * A's real ids by every identity that must not reach them: account B's token of the operation's
  * own kind, each token kind the operation does not accept, and no token. Each answer must be
  * 401, 403 or 404 in the error shape (401 without a credential for the route, 403 for A's token
