@@ -3,8 +3,8 @@ import { metricsEnv } from '@feedback/kit-metrics';
 import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
 import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
+import { isPhoneRegion } from '@feedback/kit-phone';
 import { z } from 'zod';
-import { isPhoneRegion } from './domain/phone-numbers.js';
 
 const readVars = (vars: Record<string, string | undefined>) =>
   loadConfig(

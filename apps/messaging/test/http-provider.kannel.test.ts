@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { MongoHandle } from '@feedback/kit-stores';
+import { normalizePhone } from '@feedback/kit-phone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDlrServer, type RunningDlrServer } from '../src/adapters/http/dlr.server.js';
 import { parseHttpProviderConfig } from '../src/adapters/http/http-provider.config.js';
 import { HttpSmsProvider } from '../src/adapters/http/http-sms.provider.js';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
 import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
-import { normalizePhone } from '../src/domain/phone-numbers.js';
 import { RetriableSendError, sendSms } from '../src/domain/send-sms.use-case.js';
 import { messageId } from '../src/domain/sms-message.js';
 import { readFakeSmscMessages } from './fakesmsc-log.js';

@@ -3,7 +3,7 @@ import { metricsEnv } from '@feedback/kit-metrics';
 import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
 import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
-import { isPhoneRegion } from './domain/phone.js';
+import { isPhoneRegion } from '@feedback/kit-phone';
 
 const readVars = (vars: Record<string, string | undefined>) =>
   loadConfig(

@@ -1,4 +1,4 @@
-import { normalizePhone } from './phone-numbers.js';
+import { normalizePhone } from '@feedback/kit-phone';
 
 /** One parsed CSV record; `line` is its line in the file (its last when a quoted value spans lines; the header is 1). */
 export interface CsvRecord {

@@ -1,5 +1,5 @@
 import { errors } from '@feedback/kit-core';
-import { normalizePhone } from './phone-numbers.js';
+import { normalizePhone } from '@feedback/kit-phone';
 import type { OutboxPage, OutboxReader } from './ports.js';
 
 /** GET /admin/v1/accounts/{account_id}/sms_messages?phone=: the phone may be written any way a caller writes it. */

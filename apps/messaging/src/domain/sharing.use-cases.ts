@@ -1,5 +1,5 @@
 import { errors, nameBasedUuid } from '@feedback/kit-core';
-import { normalizePhoneList } from './phone-numbers.js';
+import { normalizePhoneList } from '@feedback/kit-phone';
 import type { CampaignRepository, Clock, DispatchPublisher, SharingRepository } from './ports.js';
 import type { Recipient, RejectedPhone, SharingSummary, SmsSharing } from './sharing.js';
 import { parseSharingRequest } from './sharing-request.js';

@@ -1,6 +1,6 @@
 import { errors, isChoiceStyle, isRequiredStyle, scaleOf, textLimitOf } from '@feedback/kit-core';
+import { normalizePhone } from '@feedback/kit-phone';
 import type { Flow, FlowQuestion } from './flow.js';
-import { normalizePhone } from './phone.js';
 import type { AnswerValue } from './response.js';
 
 /*
@@ -53,7 +53,7 @@ function checkAnswer(q: FlowQuestion, a: AnswerValue, phoneRegion: string): Answ
   if (q.style === 'date' && !isDate(text)) return 'must be a date as YYYY-MM-DD';
   if (q.style === 'phone') {
     const phone = normalizePhone(text, phoneRegion);
-    return phone ? { ...base, text: phone } : 'is not a valid phone number';
+    return phone.ok ? { ...base, text: phone.phone } : 'is not a valid phone number';
   }
   return { ...base, text };
 }

@@ -1,6 +1,6 @@
 import { errors } from '@feedback/kit-core';
+import { normalizePhone } from '@feedback/kit-phone';
 import type { Identifiers } from './customer.js';
-import { normalizePhone } from './phone.js';
 
 export interface CustomerInput {
   phoneNumber: string;
@@ -48,7 +48,7 @@ export function parseIdentifiers(
   else if (email) ids.email = email;
   if (input.phoneNumber.trim()) {
     const phone = normalizePhone(input.phoneNumber, phoneRegion);
-    if (phone) ids.phone = phone;
+    if (phone.ok) ids.phone = phone.phone;
     else problems[`${prefix}phone_number`] = 'is not a valid phone number';
   }
   if (Object.keys(problems).length > 0) throw errors.invalid(problems);

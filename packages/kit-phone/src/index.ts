@@ -1,0 +1,1 @@
+export * from './phone-numbers.js';
