@@ -17,6 +17,7 @@ await build({
   sourcemap: true,
   external: [
     ...external,
+    // What our workspace packages import: the image installs them hoisted (deploy/image/assemble.sh).
     '@grpc/grpc-js',
     '@bufbuild/protobuf',
     'pino',
@@ -26,6 +27,7 @@ await build({
     'kafkajs',
     'ioredis',
     'minio',
+    'libphonenumber-js',
   ],
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
