@@ -34,7 +34,7 @@ export default tseslint.config(
   },
   {
     // Domain code is plain TypeScript: rules only, its ports passed in. Adapters live elsewhere.
-    files: ['apps/*/src/domain/**/*.ts'],
+    files: ['**/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
