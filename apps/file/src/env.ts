@@ -47,5 +47,3 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
   const config = readVars(vars);
   return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
 };
-
-export type FileEnv = ReturnType<typeof loadEnv>;

@@ -82,5 +82,3 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
   const config = readVars(vars);
   return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config), redis: redisConnection(config) };
 };
-
-export type GatewayEnv = ReturnType<typeof loadEnv>;

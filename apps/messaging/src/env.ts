@@ -85,8 +85,6 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
   return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
 };
 
-export type MessagingEnv = ReturnType<typeof loadEnv>;
-
 /** 32 bytes in base64 or base64url; an empty value is as unset (docker-compose passes one). */
 function secretsKey() {
   return z.preprocess((v) => (v === '' ? undefined : v), keyBytes().optional());

@@ -35,5 +35,3 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
   const config = readVars(vars);
   return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
 };
-
-export type ShortenerEnv = ReturnType<typeof loadEnv>;
