@@ -23,7 +23,7 @@ export interface Infrastructure {
 }
 
 /** 192 random bits: unguessable, and short enough for an SMS. */
-export const newLinkToken = () => randomBytes(24).toString('base64url');
+const newLinkToken = () => randomBytes(24).toString('base64url');
 
 /** The real adapters behind the domain's ports (main.ts and the integration tests share it). */
 export function surveyServiceDeps(infra: Infrastructure): SurveyDeps {

@@ -65,7 +65,7 @@ export type GrpcClient<C extends Client> = PromiseClient<C> & {
  * service that was away for a minute stays unreachable for up to two more after it is back;
  * these keep the gap under a second or two while still not hammering a peer that is down.
  */
-export const RECONNECT_CHANNEL_OPTIONS = {
+const RECONNECT_CHANNEL_OPTIONS = {
   'grpc.initial_reconnect_backoff_ms': 250,
   'grpc.max_reconnect_backoff_ms': 2_000,
   // A DNS name (Kubernetes service) is re-resolved after a failure at most this often (default 30 s).

@@ -15,7 +15,7 @@ export interface OpenedBlob {
 
 type Deps = Pick<FileServiceDeps, 'files' | 'blobs' | 'clock' | 'retentionMs'>;
 
-export function isPastRetention(file: FileEntry, now: Date, retentionMs: number): boolean {
+function isPastRetention(file: FileEntry, now: Date, retentionMs: number): boolean {
   return file.expiredAt !== null || file.createdAt.getTime() + retentionMs <= now.getTime();
 }
 

@@ -23,7 +23,7 @@ const BY_EXTENSION: Record<string, string> = {
   mp4: 'video/mp4',
 };
 
-export const GENERIC_CONTENT_TYPE = 'application/octet-stream';
+const GENERIC_CONTENT_TYPE = 'application/octet-stream';
 
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;\\s*${TOKEN}=("[^"\\\\\\r\\n]*"|${TOKEN}))*$`);

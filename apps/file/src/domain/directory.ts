@@ -8,7 +8,7 @@ export interface Directory {
   createdAt: Date;
 }
 
-export const DIRECTORY_NAME_MAX = 200;
+const DIRECTORY_NAME_MAX = 200;
 
 // C0/C1 controls and bidirectional overrides: invisible, and able to disguise a name.
 const HIDDEN = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;

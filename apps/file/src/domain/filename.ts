@@ -5,7 +5,7 @@ import { errors } from '@feedback/kit-core';
  * segment over 200 characters (decoded). UTF-8 never takes fewer bytes than UTF-16 code units,
  * so at most 200 bytes means every accepted name can be served.
  */
-export const FILENAME_MAX_BYTES = 200;
+const FILENAME_MAX_BYTES = 200;
 
 // C0/C1 controls and bidirectional overrides (which can make "exe.csv" display as "vsc.exe").
 const HIDDEN = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;

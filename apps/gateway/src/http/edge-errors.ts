@@ -32,7 +32,7 @@ export function clientErrorHandler(this: { log: { debug(o: object, m: string): v
 }
 
 /** The whole HTTP/1.1 response for a parser error code, with the public error body. */
-export function rawErrorResponse(parserCode: string | undefined): string {
+function rawErrorResponse(parserCode: string | undefined): string {
   let status: number;
   let error: AppError;
   if (parserCode === 'HPE_HEADER_OVERFLOW') {

@@ -50,7 +50,7 @@ export function toAppError(err: FastifyError | AppError | Error, req: FastifyReq
 }
 
 /** Seconds a client should wait before retrying a 503 (a peer, the database or S3 away). */
-export const UNAVAILABLE_RETRY_AFTER_SEC = 5;
+const UNAVAILABLE_RETRY_AFTER_SEC = 5;
 
 export function sendError(reply: FastifyReply, err: AppError) {
   if (err.kind === 'internal' || err.kind === 'unavailable') reply.request.log.warn({ kind: err.kind }, err.message);

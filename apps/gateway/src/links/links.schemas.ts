@@ -9,7 +9,7 @@ const example = {
 };
 
 /** The shortener's default MAX_URL_LENGTH; the gateway's MAX_URL_LENGTH must equal the shortener's. */
-export const DEFAULT_MAX_URL_LENGTH = 2048;
+const DEFAULT_MAX_URL_LENGTH = 2048;
 
 /** The body of POST /shorten; its length limits are the ones enforced (the other URL rules are the shortener's). */
 export const shortenBody = (maxUrlLength = DEFAULT_MAX_URL_LENGTH) =>

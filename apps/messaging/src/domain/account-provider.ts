@@ -21,7 +21,7 @@ export interface AccountProvider {
 }
 
 /** What stands for any literal text in a shown provider. */
-export const MASK = '****';
+const MASK = '****';
 
 const PLACEHOLDER = /(\{(?:to|text|message_id|dlr_url|sender)\})/;
 

@@ -87,6 +87,6 @@ export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand
 }
 
 /** A UUID (version 8, name-based on SHA-256) of the account and the request key. */
-export function sharingIdFor(accountId: string, requestKey: string): string {
+function sharingIdFor(accountId: string, requestKey: string): string {
   return nameBasedUuid(`${accountId}\n${requestKey}`);
 }

@@ -4,7 +4,7 @@ import { addDomain, listDomains, removeDomain, type DomainDeps } from '../domain
 import { shortUrlOf, type CustomerDomain, type Link, type LinkSettings } from '../domain/link.js';
 import { linkStats, resolve, shorten, shortenMany, type LinkDeps } from '../domain/link.use-cases.js';
 
-export function toLinkMessage(link: Link, settings: Pick<LinkSettings, 'shortBase'>): LinkMessage {
+function toLinkMessage(link: Link, settings: Pick<LinkSettings, 'shortBase'>): LinkMessage {
   return {
     code: link.code,
     fullUrl: link.fullUrl,

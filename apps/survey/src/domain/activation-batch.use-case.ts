@@ -15,7 +15,7 @@ import type { SurveyLink } from './link.js';
 import type { LinkActivation, SurveyDeps } from './ports.js';
 import { settle, settleNow, type Settled } from './settled.js';
 
-export const MAX_ACTIVATION_BATCH = 1_000;
+const MAX_ACTIVATION_BATCH = 1_000;
 
 /** One answer per request item: what activateSurveyLink would have answered for it alone. */
 export type ActivationOutcome = { ok: Activation } | { error: AppError };

@@ -3,7 +3,7 @@ import { isUuid } from './ids.js';
 import type { SurveyDeps } from './ports.js';
 import type { SurveyResponse } from './response.js';
 
-export const PAGE_SIZE = { default: 50, max: 200 };
+const PAGE_SIZE = { default: 50, max: 200 };
 
 /** Newest first, ties broken by id: the order ListResponses pages through. */
 export const responseSortKey = (r: Pick<SurveyResponse, 'answeredAt' | 'id'>) => `${r.answeredAt.toISOString()}|${r.id}`;

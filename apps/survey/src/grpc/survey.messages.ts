@@ -53,7 +53,7 @@ export const answerValue = (a: Answer): AnswerValue => ({
   ...(a.number !== undefined ? { number: a.number } : {}),
 });
 
-export const answerMessage = (a: AnswerValue): Answer => ({
+const answerMessage = (a: AnswerValue): Answer => ({
   questionKey: a.questionKey,
   optionKeys: a.optionKeys,
   ...(a.text !== undefined ? { text: a.text } : {}),

@@ -5,7 +5,7 @@ const blobUrl = (description: string) =>
   Type.String({ description, examples: ['https://api.example.com/public/v2/storage/blobs/q8Zx…/customers.csv'] });
 
 /** A directory (docs/decisions.md "File service"). */
-export const DirectorySchema = Type.Object(
+const DirectorySchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     object: Type.Literal('file_service::directory'),
@@ -16,7 +16,7 @@ export const DirectorySchema = Type.Object(
 );
 
 /** A file entry (docs/decisions.md "File service"). */
-export const FileEntrySchema = Type.Object(
+const FileEntrySchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     object: Type.Literal('file_service::file'),

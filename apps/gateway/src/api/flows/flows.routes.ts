@@ -13,7 +13,7 @@ const FLOW_VIEW_VERSION = 'v1';
 const flowEtag = (flowId: string) => `"flow-${FLOW_VIEW_VERSION}-${flowId}"`;
 
 /** RFC 9110 If-None-Match: weak comparison against a list of entity tags, or `*`. */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   const opaque = etag.replace(/^W\//, '');
   return header.split(',').some((raw) => {

@@ -34,7 +34,7 @@ interface KeyDoc {
   completed_at?: Date;
 }
 
-export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
+const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
 
 /** TTL housekeeping only (the server deletes about once a minute); claim() checks expires_at itself. */
 export const idempotencyIndexes: Record<string, IndexDescription[]> = {

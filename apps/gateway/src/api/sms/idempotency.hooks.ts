@@ -14,7 +14,7 @@ declare module 'fastify' {
 }
 
 /** No row in ERROR_TABLE: these exist only at the HTTP edge (docs/errors.md). */
-export const IDEMPOTENCY_CODES = { mismatch: 13030, inFlight: 13031 } as const;
+const IDEMPOTENCY_CODES = { mismatch: 13030, inFlight: 13031 } as const;
 
 const MISMATCH_MESSAGE = 'Idempotency key already used for another request';
 const IN_FLIGHT_MESSAGE = 'A request with this idempotency key is still in progress';

@@ -75,7 +75,7 @@ const RejectedPhoneSchema = Type.Object({
   }),
 });
 
-export const SmsSharingCreatedSchema = Type.Object(
+const SmsSharingCreatedSchema = Type.Object(
   {
     id: Type.String({ description: 'The sharing; GET /v1/sms_sharings/{id} shows each recipient.' }),
     campaign_id: Type.String(),
@@ -99,7 +99,7 @@ export const SmsSharingCreatedSchema = Type.Object(
   },
 );
 
-export const SmsSharingSchema = Type.Object(
+const SmsSharingSchema = Type.Object(
   {
     id: Type.String(),
     campaign_id: Type.String(),
@@ -148,7 +148,7 @@ export const CampaignBody = Type.Object(
   },
 );
 
-export const SmsCampaignSchema = Type.Object(
+const SmsCampaignSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     name: Type.String(),

@@ -11,7 +11,7 @@ export class Html {
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
-export const escapeHtml = (s: string) => s.replace(/[&<>"'`]/g, (c) => ENTITIES[c]!);
+const escapeHtml = (s: string) => s.replace(/[&<>"'`]/g, (c) => ENTITIES[c]!);
 
 type Part = Html | string | number | boolean | null | undefined | Part[];
 

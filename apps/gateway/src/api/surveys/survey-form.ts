@@ -11,7 +11,7 @@ export const fieldName = (kind: FieldKind, questionKey: string) => `${kind}.${qu
 /** Submitted form values by field name (a checkbox group repeats its name). */
 export type FormValues = Record<string, string[]>;
 
-export const MAX_FORM_FIELDS = 2000;
+const MAX_FORM_FIELDS = 2000;
 
 export function parseForm(body: string): FormValues {
   // No prototype: a field may be named `__proto__` or `constructor` (found by schemathesis: a 500).

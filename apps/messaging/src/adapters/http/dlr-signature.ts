@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * Delivery-report URLs carry an HMAC of the message id, so only the provider we gave the URL
  * to can report on that message; message ids alone (sharing id and phone) are guessable.
  */
-export function signMessageId(secret: string, messageId: string): string {
+function signMessageId(secret: string, messageId: string): string {
   return createHmac('sha256', secret).update(messageId).digest('base64url').slice(0, 32);
 }
 

@@ -46,7 +46,7 @@ export function kafkaDispatchPublisher(producer: Producer, topic: string): Dispa
   };
 }
 
-export function encodeDispatch(e: DispatchEvent): Uint8Array {
+function encodeDispatch(e: DispatchEvent): Uint8Array {
   return SmsDispatch.encode({
     sharingId: e.sharingId,
     accountId: e.accountId,

@@ -43,7 +43,7 @@ export function runFileUploadedConsumer(opts: FileUploadedConsumerOptions): Prom
   });
 }
 
-export function decodeFileUploaded(value: Buffer, where: string): UploadedFile {
+function decodeFileUploaded(value: Buffer, where: string): UploadedFile {
   let file;
   try {
     file = FileUploaded.decode(value).file;
