@@ -204,7 +204,7 @@ export class Load {
   }
 
   /**
-   * Everything a client should not have seen: an answer outside the spec's error shape, a 4xx to
+   * Everything a client should not have seen: an answer outside the error shape (docs/errors.md), a 4xx to
    * a valid request, a request that hung, a 503 outside [from, to] (the outage), a refused or
    * reset connection unless the gateway itself was down.
    */
