@@ -120,8 +120,9 @@ export function runScript(script: string, args: string[], timeoutMs = 180_000, e
 export const ERROR_KEYS = ['code', 'data', 'error_message', 'errors'];
 
 /**
- * Whether an error answer is in the error shape (docs/errors.md): JSON with exactly the error body's keys, and
- * a 5xx only as 503 (a dependency away, retry later). Returns what is wrong, or undefined.
+ * Whether an error answer is in the error shape (docs/errors.md): JSON with exactly the error
+ * body's keys, and a 5xx only as 503 (a dependency away, retry later). Returns what is wrong, or
+ * undefined.
  */
 export function errorShapeProblem(status: number, text: string): string | undefined {
   if (status >= 500 && status !== 503) return `${status} (only 503 may signal an outage)`;

@@ -204,8 +204,8 @@ export class Load {
   }
 
   /**
-   * Everything a client should not have seen: an answer outside the error shape (docs/errors.md), a 4xx to
-   * a valid request, a request that hung, a 503 outside [from, to] (the outage), a refused or
+   * Everything a client should not have seen: an answer outside the error shape (docs/errors.md),
+   * a 4xx to a valid request, a request that hung, a 503 outside [from, to] (the outage), a refused or
    * reset connection unless the gateway itself was down.
    */
   problems(window: { from: number; to: number; connectionErrors: 'any' | 'refused' | 'none' }): string[] {
