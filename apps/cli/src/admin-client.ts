@@ -3,9 +3,70 @@ export class AdminApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
+    /** What was asked, e.g. "POST /admin/v1/accounts", so the error can say what failed. */
+    readonly request = '',
+    readonly statusText = '',
   ) {
     super(`admin API answered ${status}: ${JSON.stringify(body)}`);
   }
+}
+
+/** The API could not be reached at all (no HTTP answer): the reason is the socket's, e.g. "connection refused". */
+export class ApiUnreachableError extends Error {
+  constructor(
+    readonly baseUrl: string,
+    readonly reason: string,
+  ) {
+    super(`cannot reach the API at ${baseUrl} (${reason})`);
+  }
+}
+
+// undici's fetch fails with "fetch failed" and hides the socket's error code in `cause`.
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+  UND_ERR_SOCKET: 'connection closed',
+  ERR_INVALID_URL: 'invalid URL',
+};
+
+export function unreachableReason(err: unknown): string {
+  let e: unknown = err;
+  let message = err instanceof Error ? err.message : String(err);
+  for (let depth = 0; depth < 4 && e instanceof Error; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return REASONS[code] ?? code;
+    message = e.message;
+    e = e.cause;
+  }
+  // No socket code: the innermost message ("bad port") says more than undici's "fetch failed".
+  return message;
+}
+
+/** fetch, with a failure to connect turned into ApiUnreachableError and a non-2xx answer into AdminApiError. */
+export async function requestJson<T>(doFetch: typeof fetch, baseUrl: string, path: string, init: RequestInit): Promise<T> {
+  const url = `${baseUrl.replace(/\/$/, '')}${path}`;
+  let res: Response;
+  try {
+    res = await doFetch(url, init);
+  } catch (err) {
+    throw new ApiUnreachableError(baseUrl, unreachableReason(err));
+  }
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // Not ours (a proxy's HTML page, say): keep the text so the error can show it.
+    parsed = text;
+  }
+  if (!res.ok) throw new AdminApiError(res.status, parsed, `${init.method ?? 'GET'} ${path.split('?')[0]}`, res.statusText);
+  return parsed as T;
 }
 
 export interface Channel {
@@ -34,25 +95,39 @@ export interface DirectoryBinding {
   updated_at: string;
 }
 
+export interface Domain {
+  domain: string;
+  default: boolean;
+  created_at: string;
+}
+
+/** A page of a list route: `next_page_token` is passed back as `page_token`. */
+export interface Page<T = Record<string, unknown>> {
+  data: T[];
+  next_page_token: string | null;
+}
+
 export interface AdminClientOptions {
   baseUrl: string;
   adminToken: string;
   fetch?: typeof fetch;
 }
 
+function query(params: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 export function adminClient(opts: AdminClientOptions) {
   const doFetch = opts.fetch ?? fetch;
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await doFetch(`${opts.baseUrl.replace(/\/$/, '')}/admin/v1${path}`, {
+  const call = <T>(method: string, path: string, body?: unknown): Promise<T> =>
+    requestJson<T>(doFetch, opts.baseUrl, `/admin/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${opts.adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-    const text = await res.text();
-    const parsed: unknown = text ? JSON.parse(text) : null;
-    if (!res.ok) throw new AdminApiError(res.status, parsed);
-    return parsed as T;
-  }
   const enc = encodeURIComponent;
   return {
     createAccount: (name: string) => call<{ id: string; name: string; created_at: string }>('POST', '/accounts', { name }),
@@ -82,12 +157,20 @@ export function adminClient(opts: AdminClientOptions) {
     unbindDirectory: (accountId: string, campaignId: string, directoryId: string, fileName?: string) =>
       call<null>(
         'DELETE',
-        `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}/directories/${enc(directoryId)}${fileName ? `?file_name=${enc(fileName)}` : ''}`,
+        `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}/directories/${enc(directoryId)}${query({ file_name: fileName })}`,
       ),
     putSmsProvider: (accountId: string, provider: Record<string, unknown>) =>
       call<Record<string, unknown>>('PUT', `/accounts/${enc(accountId)}/sms_provider`, provider),
     getSmsProvider: (accountId: string) => call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/sms_provider`),
     deleteSmsProvider: (accountId: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/sms_provider`),
+    addDomain: (accountId: string, domain: string) => call<Domain>('POST', `/accounts/${enc(accountId)}/domains`, { domain }),
+    listDomains: (accountId: string) => call<{ data: Domain[] }>('GET', `/accounts/${enc(accountId)}/domains`),
+    removeDomain: (accountId: string, domain: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/domains/${enc(domain)}`),
+    listSmsMessages: (accountId: string, q: { phone?: string; page_size?: string; page_token?: string }) =>
+      call<Page>('GET', `/accounts/${enc(accountId)}/sms_messages${query(q)}`),
+    listResponses: (accountId: string, q: { flow_id?: string; page_size?: string; page_token?: string }) =>
+      call<Page>('GET', `/accounts/${enc(accountId)}/responses${query(q)}`),
+    getLink: (code: string) => call<Record<string, unknown>>('GET', `/links/${enc(code)}`),
   };
 }
 

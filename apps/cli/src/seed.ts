@@ -1,4 +1,4 @@
-import { AdminApiError, type AdminClient } from './admin-client.js';
+import { AdminApiError, requestJson, type AdminClient } from './admin-client.js';
 
 export const DEMO_FLOW = {
   name: 'Store visit',
@@ -33,29 +33,41 @@ export const DEMO_CUSTOMER = {
 
 /** A personal link through the public API, as an integrator makes one with the integration token. */
 async function personalLink(baseUrl: string, token: string, channelId: string, doFetch: typeof fetch) {
-  const res = await doFetch(`${baseUrl.replace(/\/$/, '')}/external/v1/link_channels/${encodeURIComponent(channelId)}/links`, {
+  const path = `/external/v1/link_channels/${encodeURIComponent(channelId)}/links`;
+  const body = await requestJson<{ link?: string }>(doFetch, baseUrl, path, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ customer: DEMO_CUSTOMER }),
   });
-  const body = (await res.json()) as { link?: string };
-  if (!res.ok || !body.link) throw new AdminApiError(res.status, body);
+  if (!body.link) throw new AdminApiError(200, body, `POST ${path}`);
   return body.link;
 }
+
+const SEED_STEPS = 8;
 
 /**
  * A demo account with both token kinds, a node, a flow and a link channel, a personal survey
  * link of the demo customer, and an SMS campaign of the same node and flow: everything an
- * integrator needs to try the API, open the page and send a sharing.
+ * integrator needs to try the API, open the page and send a sharing. `progress` hears each step
+ * once it is done (feedbackctl prints them to stderr, so stdout stays the JSON below).
  */
-export async function seed(client: AdminClient, opts: { baseUrl: string; fetch?: typeof fetch }) {
+export async function seed(client: AdminClient, opts: { baseUrl: string; fetch?: typeof fetch; progress?: (step: string) => void }) {
+  let done = 0;
+  const progress = (step: string) => opts.progress?.(`[${++done}/${SEED_STEPS}] ${step}`);
   const account = await client.createAccount('Demo shop');
+  progress(`account ${account.id} created`);
   const apiToken = await client.createToken(account.id, 'api', 'demo api token');
+  progress(`api token ${apiToken.id} created`);
   const integrationToken = await client.createToken(account.id, 'integration', 'demo integration token');
+  progress(`integration token ${integrationToken.id} created`);
   const node = await client.createNode(account.id, 'Demo store');
+  progress(`node ${node.id} created`);
   const flow = await client.createFlow(account.id, DEMO_FLOW);
+  progress(`flow ${flow.id} created`);
   const channel = await client.createChannel(account.id, { name: 'Demo web', node_id: node.id, flow_id: flow.id, link_ttl_days: 7 });
+  progress(`channel ${channel.id} created`);
   const surveyLink = await personalLink(opts.baseUrl, integrationToken.token, channel.id, opts.fetch ?? fetch);
+  progress(`survey link ${surveyLink} made`);
   const campaign = await client.createCampaign(account.id, {
     name: 'Demo SMS',
     node_id: node.id,
@@ -63,6 +75,7 @@ export async function seed(client: AdminClient, opts: { baseUrl: string; fetch?:
     message_template: DEMO_SMS_TEMPLATE,
     link_ttl_days: 7,
   });
+  progress(`SMS campaign ${campaign.id} created`);
   return {
     account_id: account.id,
     api_token: apiToken.token,

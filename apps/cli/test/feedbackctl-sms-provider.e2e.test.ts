@@ -1,21 +1,9 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const cli = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: new URL('..', import.meta.url).pathname });
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected feedbackctl to fail');
-    },
-    (err: { code: number; stderr: string }) => err,
-  );
+import { apiError, cli, failure } from './run-cli.js';
 
 // feedbackctl sms-provider against the running stack, as an operator would use it.
 describe('feedbackctl sms-provider', () => {
@@ -50,7 +38,7 @@ describe('feedbackctl sms-provider', () => {
     });
     const none = await failure(cli('sms-provider', 'show', '--account', account.id));
     expect(none.code).toBe(1);
-    expect(JSON.parse(none.stderr)).toMatchObject({ code: 13002, errors: { sms_provider: account.id } });
+    expect(apiError(none.stderr).body).toMatchObject({ code: 13002, errors: { sms_provider: account.id } });
   });
 
   it('refuses a provider without its placeholders naming them, and a file that is not JSON without echoing it', async () => {
@@ -58,12 +46,14 @@ describe('feedbackctl sms-provider', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ url: 'https://sms.example.com/send', sender: 'ACME', query: { key: 'k' } }));
     const bad = await failure(cli('sms-provider', 'set', '--account', account.id, '--file', join(dir, 'bad.json')));
-    expect(JSON.parse(bad.stderr)).toMatchObject({
+    expect(bad.code).toBe(1);
+    expect(apiError(bad.stderr).body).toMatchObject({
       code: 13000,
       errors: { '{to}': 'must appear in query, headers or body', '{text}': 'must appear in query, headers or body' },
     });
     writeFileSync(join(dir, 'broken.json'), '{"password": "hunter2"');
     const broken = await failure(cli('sms-provider', 'set', '--account', account.id, '--file', join(dir, 'broken.json')));
     expect(broken.stderr.trim()).toBe(`${join(dir, 'broken.json')} is not valid JSON`);
+    expect(broken.code).toBe(2);
   });
 });

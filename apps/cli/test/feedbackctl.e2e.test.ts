@@ -1,19 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { readStackFile } from '@feedback/dev-stack';
 import { describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const cli = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: new URL('..', import.meta.url).pathname });
+import { apiError, cli } from './run-cli.js';
 
 // feedbackctl against the running stack, as an operator would use it.
 describe('feedbackctl', () => {
   it('seeds a demo account whose tokens and flow work through the public API', async () => {
-    const { stdout } = await cli('seed');
+    const { stdout, stderr } = await cli('seed');
     const out = JSON.parse(stdout) as Record<string, string>;
     expect(Object.keys(out).sort()).toEqual([
       'account_id',
@@ -46,6 +41,17 @@ describe('feedbackctl', () => {
       headers: { authorization: `Token token="${out.api_token}"` },
     });
     expect(((await viaApi.json()) as { name: string }).name).toBe('Store visit');
+    // Each step on stderr as it is done, naming what it made; stdout above is the JSON alone.
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      `seed [1/8] account ${out.account_id} created`,
+      expect.stringMatching(/^seed \[2\/8\] api token [\w-]{36} created$/),
+      expect.stringMatching(/^seed \[3\/8\] integration token [\w-]{36} created$/),
+      `seed [4/8] node ${out.node_id} created`,
+      `seed [5/8] flow ${out.flow_id} created`,
+      `seed [6/8] channel ${out.channel_id} created`,
+      `seed [7/8] survey link ${out.survey_link} made`,
+      `seed [8/8] SMS campaign ${out.sms_campaign_id} created`,
+    ]);
   });
 
   it('seeds an SMS campaign the printed API token can send a sharing with', async () => {
@@ -113,7 +119,9 @@ describe('feedbackctl', () => {
       'no link',
     ).catch((e: unknown) => e)) as { code: number; stderr: string };
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stderr)).toMatchObject({ code: 13000, errors: { message_template: expect.any(String) } });
+    const refused = apiError(bad.stderr);
+    expect(refused.line).toMatch(new RegExp(`^POST /admin/v1/accounts/${account.id}/sms_campaigns failed: 400 Bad Request, code 13000: `));
+    expect(refused.body).toMatchObject({ code: 13000, errors: { message_template: expect.any(String) } });
   });
 
   it('binds a directory to an SMS campaign, lists and removes the binding (the CSV workflow)', async () => {
@@ -174,7 +182,7 @@ describe('feedbackctl', () => {
       (e: unknown) => e,
     )) as { code: number; stderr: string };
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stderr)).toMatchObject({ code: 13002, errors: { node_id: 'nope' } });
+    expect(apiError(bad.stderr).body).toMatchObject({ code: 13002, errors: { node_id: 'nope' } });
   });
 
   it('fails with the API error body and a non-zero exit for bad input', async () => {
@@ -183,9 +191,15 @@ describe('feedbackctl', () => {
       stderr: string;
     };
     expect(err.code).toBe(1);
-    expect(JSON.parse(err.stderr)).toMatchObject({ code: 13002, errors: { account_id: 'no-such-account' } });
+    const { line, body } = apiError(err.stderr);
+    // What failed, its status, and the spec's code and error_message, then the body naming the culprit.
+    expect(line).toBe('POST /admin/v1/accounts/no-such-account/nodes failed: 404 Not Found, code 13002: Requested resource not found!');
+    expect(body).toMatchObject({ code: 13002, errors: { account_id: 'no-such-account' } });
+    // A command line missing an option is a usage error: exit 2, and the command's usage.
     const usage = (await cli('tokens', 'create', '--account', 'a').catch((e: unknown) => e)) as { code: number; stderr: string };
-    expect(usage.code).toBe(1);
-    expect(usage.stderr).toContain('--kind is required');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe(
+      '--kind is required\nusage: feedbackctl tokens create --account ID --kind api|integration --name NAME (see feedbackctl help tokens create)\n',
+    );
   });
 });

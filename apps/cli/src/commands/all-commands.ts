@@ -1,0 +1,25 @@
+import { accountCommands, nodeCommands } from './accounts.commands.js';
+import type { Command } from './command.js';
+import { channelCommands, flowCommands, responseCommands } from './flows.commands.js';
+import { domainCommands, linkCommands } from './links.commands.js';
+import { seedCommands } from './seed.commands.js';
+import { smsProviderCommands } from './sms-provider.commands.js';
+import { bindingCommands, campaignCommands, smsMessageCommands } from './sms.commands.js';
+import { tokenCommands } from './tokens.commands.js';
+
+/** Every command, in the order --help lists them. */
+export const ALL_COMMANDS: Command[] = [
+  ...accountCommands,
+  ...tokenCommands,
+  ...nodeCommands,
+  ...flowCommands,
+  ...channelCommands,
+  ...campaignCommands,
+  ...bindingCommands,
+  ...smsProviderCommands,
+  ...smsMessageCommands,
+  ...responseCommands,
+  ...domainCommands,
+  ...linkCommands,
+  ...seedCommands,
+];
