@@ -89,7 +89,10 @@ start_bg() { # start_bg NAME CMD... : starts a daemon with a fresh log and its p
   [ -f "$logf" ] && mv -f "$logf" "$logf.prev"
   # Descriptors 3-9 closed: a daemon must not inherit a lock its starter holds (`flock
   # /tmp/bench.lock ./stack profile ...` restarts apps, which would keep the lock for their life).
-  nohup "$@" >"$logf" 2>&1 </dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
+  # A session of its own (setsid): whoever started it may end its process group (a terminal
+  # closing, a tool stopping its jobs) without taking the daemon along; same PID either way.
+  local detach=(); command -v setsid >/dev/null && detach=(setsid)
+  "${detach[@]}" nohup "$@" >"$logf" 2>&1 </dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
   local pid=$!
   echo "$pid $(proc_start_time "$pid" || true)" >"$(pid_file "$name")"
 }
