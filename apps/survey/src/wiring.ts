@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Logger } from '@feedback/kit-core';
+import { systemClock, type Logger } from '@feedback/kit-core';
 import type { GrpcClient } from '@feedback/kit-grpc';
 import type { Producer } from '@feedback/kit-kafka';
 import type { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
@@ -34,7 +34,7 @@ export function surveyServiceDeps(infra: Infrastructure): SurveyDeps {
     responses: new MongoResponseRepository(infra.db),
     flows: grpcFlowCatalog(infra.flowClient, infra.flowCacheEntries),
     events: kafkaSurveyEvents(infra.producer, infra.answeredTopic),
-    clock: { now: () => new Date() },
+    clock: systemClock,
     newId: randomUUID,
     newToken: newLinkToken,
     logger: infra.logger,

@@ -1,4 +1,4 @@
-import type { Logger } from '@feedback/kit-core';
+import type { Clock, Logger } from '@feedback/kit-core';
 import type { Channel } from './channel.js';
 import type { Customer, CustomerChanges, IdentifierKind } from './customer.js';
 import type { Flow } from './flow.js';
@@ -124,7 +124,7 @@ export interface SurveyDeps {
   responses: ResponseRepository;
   flows: FlowCatalog;
   events: SurveyEvents;
-  clock: { now(): Date };
+  clock: Clock;
   newId: () => string;
   newToken: () => string;
   logger: Logger;
