@@ -1,11 +1,11 @@
 import { counter, gauge } from '@feedback/kit-metrics';
 
-/** How a record ended: handled at the first attempt, handled after retries, dead-lettered, or skipped as already handled. */
-export type RecordResult = 'ok' | 'retried' | 'dead_lettered' | 'skipped';
+/** How a record ended: handled at the first attempt, handled after retries, or dead-lettered. */
+export type RecordResult = 'ok' | 'retried' | 'dead_lettered';
 
 const records = counter({
   name: 'kafka_consumer_records_total',
-  help: 'Records a consumer group finished in this process, by topic and result (ok, retried, dead_lettered, skipped)',
+  help: 'Records a consumer group finished in this process, by topic and result (ok, retried, dead_lettered)',
   labelNames: ['group', 'topic', 'result'] as const,
 });
 const deadLettered = counter({

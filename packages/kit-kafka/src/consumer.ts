@@ -1,14 +1,11 @@
 import { newRequestId, runWithContext, sanitizeRequestId } from '@feedback/kit-core';
 import { PoisonMessageError } from './dead-letter.js';
 import { KAFKA_HEADERS } from './headers.js';
-import type { IdempotencyStore } from './idempotency.js';
 import { startConsumerLifecycle, type ConsumerHandle, type ConsumerLifecycleOptions } from './consumer-lifecycle.js';
 import { processMessage, toConsumedMessage, type ConsumedMessage, type MessageHandler } from './message-processor.js';
 
 export interface RunConsumerOptions extends ConsumerLifecycleOptions {
   handler: MessageHandler;
-  /** Skips events this group already handled; see IdempotencyStore for what it does not cover. */
-  idempotency?: IdempotencyStore;
   /** Handler calls per message before it is dead-lettered (default 5). */
   maxAttempts?: number;
   /** First wait between attempts, doubled each time up to 10 s (default 500 ms). */
@@ -28,7 +25,7 @@ export interface RunConsumerOptions extends ConsumerLifecycleOptions {
    * to `batchSize` messages of one partition, it answers the messages it finished. The others
    * (all of them when it throws) then go through `handler` one by one, with its retries and
    * dead-lettering, so a message that cannot be done in bulk still reaches its outcome. It
-   * must be idempotent like `handler`: a crash redelivers the slice. Not with `idempotency`.
+   * must be idempotent like `handler`: a crash redelivers the slice.
    */
   batchHandler?: (messages: ConsumedMessage[]) => Promise<Iterable<ConsumedMessage>>;
   /** Most messages per batchHandler call (default 200). */
@@ -37,7 +34,6 @@ export interface RunConsumerOptions extends ConsumerLifecycleOptions {
 
 /** One message at a time (or `concurrency` at once), each retried in place and dead-lettered after `maxAttempts`. */
 export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
-  if (opts.batchHandler && opts.idempotency) throw new Error('runConsumer: batchHandler and idempotency do not go together');
   return startConsumerLifecycle(opts, ({ log, deadLetters, deadLetterTopic, signal, metrics }) => ({
     // Offsets are resolved by hand, only after a message reached an outcome, and committed at
     // once (threshold 1): a crash mid-handler leaves that message uncommitted, so it is
@@ -54,7 +50,6 @@ export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
           processMessage(msg, {
             group: opts.groupId,
             handler: opts.handler,
-            idempotency: opts.idempotency,
             deadLetters,
             deadLetterTopic,
             maxAttempts: Math.max(1, opts.maxAttempts ?? 5),

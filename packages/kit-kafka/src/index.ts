@@ -17,7 +17,6 @@ export {
   type RunBatchConsumerOptions,
 } from './batch-consumer.js';
 export { toConsumedMessage, type ConsumedMessage, type MessageHandler } from './message-processor.js';
-export { memoryIdempotencyStore, type IdempotencyStore } from './idempotency.js';
 export { deadLetterMessage, defaultDeadLetterTopic, PoisonMessageError, type FailedMessage } from './dead-letter.js';
 export { ensureTopics, type TopicSpec } from './topics.js';
 export { decodeHeaders, KAFKA_HEADERS } from './headers.js';

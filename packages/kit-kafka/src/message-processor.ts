@@ -4,7 +4,6 @@ import type { KafkaMessage } from 'kafkajs';
 import { deadLetterMessage, PoisonMessageError, type FailedMessage } from './dead-letter.js';
 import { decodeHeaders, KAFKA_HEADERS } from './headers.js';
 import type { ConsumerMetrics } from './consumer-metrics.js';
-import type { IdempotencyStore } from './idempotency.js';
 import type { Producer } from './producer.js';
 
 /** A message as handlers see it: its headers decoded, and an id to de-duplicate it by. */
@@ -31,7 +30,6 @@ export function toConsumedMessage(topic: string, partition: number, message: Kaf
 export interface ProcessorDeps {
   group: string;
   handler: MessageHandler;
-  idempotency: IdempotencyStore | undefined;
   deadLetters: Producer;
   deadLetterTopic: (topic: string) => string;
   maxAttempts: number;
@@ -48,11 +46,11 @@ export interface ProcessorDeps {
   live: () => boolean;
   heartbeat: () => Promise<void>;
   signal: AbortSignal;
-  /** Counts each outcome (ok, retried, dead_lettered, skipped); none in unit tests that do not ask. */
+  /** Counts each outcome (ok, retried, dead_lettered); none in unit tests that do not ask. */
   metrics?: ConsumerMetrics;
 }
 
-export type Outcome = 'handled' | 'skipped' | 'dead-lettered' | 'abandoned';
+export type Outcome = 'handled' | 'dead-lettered' | 'abandoned';
 
 const MAX_BACKOFF_MS = 10_000;
 const DEFAULT_OUTAGE_WAIT_MS = 10 * 60_000;
@@ -68,16 +66,11 @@ const isOutageFailure = (err: unknown) => isOutage(err) || (err instanceof AppEr
  * the consumer (leave and re-join the group, pausing every partition of this member), and it
  * keeps no attempt count, so maxAttempts could not be enforced. Retrying in place keeps the
  * partition's order, counts attempts exactly and heartbeats between them. What is not the
- * handler's fault (idempotency store or dead-letter publish failing) is thrown to kafkajs,
+ * handler's fault (the dead-letter publish failing) is thrown to kafkajs,
  * which leaves the offset uncommitted and redelivers.
  */
 export async function processMessage(msg: ConsumedMessage, deps: ProcessorDeps): Promise<Outcome> {
   const log = deps.logger.child({ topic: msg.topic, partition: msg.partition, offset: msg.offset, event_id: msg.eventId });
-  if (deps.idempotency && (await deps.idempotency.seen(deps.group, msg.eventId))) {
-    log.debug('event already processed; skipped');
-    deps.metrics?.record(msg.topic, 'skipped');
-    return 'skipped';
-  }
   const outageWaitMs = deps.outageWaitMs ?? DEFAULT_OUTAGE_WAIT_MS;
   let outageSince: number | undefined;
   // `attempt` counts the failures that are the message's own; waits through an outage do not.
@@ -91,7 +84,6 @@ export async function processMessage(msg: ConsumedMessage, deps: ProcessorDeps):
       error = err;
     }
     if (!failed) {
-      await deps.idempotency?.record(deps.group, msg.eventId);
       deps.metrics?.record(msg.topic, tries === 1 ? 'ok' : 'retried');
       return 'handled';
     }

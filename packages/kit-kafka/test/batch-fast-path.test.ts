@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, committedOffset, freshTopic, startConsumer, startProducer, uniq, waitFor } from './helpers.js';
+import { closeAll, committedOffset, freshTopic, startConsumer, startProducer, uniq, waitFor } from './stack.js';
 
 afterEach(closeAll);
 
@@ -56,20 +56,5 @@ describe('a consumer with a batch fast path', () => {
     expect(handled.get(4)).toBe(2);
     expect([...handled.entries()].filter(([n]) => n !== 4).every(([, times]) => times === 1)).toBe(true);
     await waitFor('the commit of the last offset', async () => (await committedOffset(groupId, topic)) === '10');
-  });
-
-  it('refuses a batch handler together with an idempotency store', async () => {
-    const { runConsumer, memoryIdempotencyStore } = await import('../src/index.js');
-    expect(() =>
-      runConsumer({
-        kafka: undefined as never,
-        groupId: 'g',
-        topics: ['t'],
-        logger: undefined as never,
-        handler: async () => undefined,
-        batchHandler: async () => [],
-        idempotency: memoryIdempotencyStore(),
-      }),
-    ).toThrow(/do not go together/);
   });
 });

@@ -15,7 +15,6 @@ async function run(error: () => unknown, failures: number, opts: Partial<Process
       calls++;
       if (calls <= failures) throw error();
     },
-    idempotency: undefined,
     deadLetters: { publish: async (topic: string) => void deadLettered.push(topic) } as unknown as Producer,
     deadLetterTopic: (t) => `${t}.dlq`,
     maxAttempts: 3,

@@ -1,5 +1,4 @@
 export * from './mongo.js';
-export * from './processed-events.js';
 export * from './redis.js';
 export * from './s3.js';
 export * from './store-connections.js';

@@ -5,11 +5,10 @@ import {
   insertManyOnce,
   insertOnce,
   isDuplicateKeyError,
-  processedEventIndexes,
   upsertAndRead,
   type MongoHandle,
 } from '../src/index.js';
-import { logger, stack, uniqueName } from './helpers.js';
+import { logger, stack, uniqueName } from './stack.js';
 
 describe('mongo', () => {
   let mongo: MongoHandle;
@@ -110,8 +109,8 @@ describe('mongo', () => {
     }
   });
 
-  it('prunes the processed-events store with a TTL index', async () => {
-    await ensureIndexes(mongo.db, processedEventIndexes('pe', 3600));
+  it('creates a TTL index from its spec', async () => {
+    await ensureIndexes(mongo.db, { pe: [{ key: { processed_at: 1 }, name: 'processed_at_ttl', expireAfterSeconds: 3600 }] });
     const ttl = (await mongo.db.collection('pe').indexes()).find((i) => i.name === 'processed_at_ttl');
     expect(ttl).toMatchObject({ key: { processed_at: 1 }, expireAfterSeconds: 3600 });
   });
