@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { createLogger, onShutdown, systemClock } from '@feedback/kit-core';
+import { createLogger, onShutdown } from '@feedback/kit-core';
 import { memoizeSerialization, startGrpcServer } from '@feedback/kit-grpc';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { FlowServiceService } from '@feedback/proto/feedback/flow/v1/flow';
-import { CachedFlowRepository } from './adapters/cached-flow.repository.js';
-import { MongoFlowRepository } from './adapters/mongo/flow.repository.js';
 import { flowIndexes } from './adapters/mongo/indexes.js';
 import { loadEnv } from './env.js';
 import { flowHandlers } from './grpc/flow.handlers.js';
+import { flowServiceDeps } from './wiring.js';
 
 // The one wiring place of the flow service.
 const config = loadEnv();
@@ -18,8 +16,7 @@ const metrics = await startMetricsListener({ app: 'flow', host: config.METRICS_H
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, flowIndexes);
 
-const flows = new CachedFlowRepository(new MongoFlowRepository(mongo.db), config.FLOW_CACHE_ENTRIES);
-const deps = { flows, newId: randomUUID, clock: systemClock };
+const deps = flowServiceDeps({ db: mongo.db, flowCacheEntries: config.FLOW_CACHE_ENTRIES });
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,

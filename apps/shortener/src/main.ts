@@ -1,19 +1,15 @@
-import { createLogger, onShutdown, systemClock } from '@feedback/kit-core';
+import { createLogger, onShutdown } from '@feedback/kit-core';
 import { startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka } from '@feedback/kit-kafka';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { ShortenerServiceService } from '@feedback/proto/feedback/shortener/v1/shortener';
-import { CachedDomainRepository } from './adapters/cached-domain.repository.js';
 import { runClickConsumer } from './adapters/kafka/click.consumer.js';
-import { MongoClickTallyRepository } from './adapters/mongo/click-tally.repository.js';
-import { MongoDomainRepository } from './adapters/mongo/domain.repository.js';
 import { shortenerIndexes } from './adapters/mongo/indexes.js';
-import { MongoLinkRepository } from './adapters/mongo/link.repository.js';
 import { countClicks } from './domain/click-counting.js';
-import { newShortCode } from './domain/short-code.js';
 import { loadEnv } from './env.js';
 import { shortenerHandlers } from './grpc/shortener.handlers.js';
+import { shortenerServiceDeps } from './wiring.js';
 
 // The one wiring place of the shortener service.
 const config = loadEnv();
@@ -23,15 +19,12 @@ const metrics = await startMetricsListener({ app: 'shortener', host: config.METR
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, shortenerIndexes);
 
-const tallies = new MongoClickTallyRepository(mongo.db);
-const deps = {
-  links: new MongoLinkRepository(mongo.db),
-  domains: new CachedDomainRepository(new MongoDomainRepository(mongo.db), { ttlMs: config.DOMAIN_CACHE_TTL_MS, maxEntries: 10_000 }),
-  tallies,
-  clock: systemClock,
-  newCode: () => newShortCode(config.SHORT_CODE_LENGTH),
+const deps = shortenerServiceDeps({
+  db: mongo.db,
+  domainCacheTtlMs: config.DOMAIN_CACHE_TTL_MS,
+  shortCodeLength: config.SHORT_CODE_LENGTH,
   settings: { shortBase: config.PUBLIC_SHORTENER_URL, maxUrlLength: config.MAX_URL_LENGTH },
-};
+});
 
 // gRPC first: a restarted shortener serves redirects and shortens at once, while its click
 // consumer joins the group in the background (that can take a session timeout).
@@ -53,7 +46,7 @@ const clicks = await runClickConsumer({
   logger,
   sessionTimeout: config.CLICKS_SESSION_TIMEOUT_MS,
   heartbeatInterval: Math.floor(config.CLICKS_SESSION_TIMEOUT_MS / 10),
-  onClicks: (partition, batch) => countClicks(tallies, partition, batch),
+  onClicks: (partition, batch) => countClicks(deps.tallies, partition, batch),
   // Without its consumer the service would silently stop counting: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });

@@ -1,13 +1,7 @@
-import { errors, type Clock, type QuestionStyle } from '@feedback/kit-core';
+import { errors, type QuestionStyle } from '@feedback/kit-core';
 import type { Flow, FlowDefinition } from './flow.js';
-import type { FlowRepository } from './ports.js';
+import type { FlowDeps } from './ports.js';
 import { validateFlowDefinition } from './validate-flow.js';
-
-export interface FlowDeps {
-  flows: FlowRepository;
-  newId: () => string;
-  clock: Clock;
-}
 
 export async function createFlow(deps: FlowDeps, accountId: string, def: FlowDefinition): Promise<Flow> {
   validateFlowDefinition(def);

@@ -1,6 +1,7 @@
 import type { Flow as FlowMessage, FlowServiceServer, GetFlowResponse } from '@feedback/proto/feedback/flow/v1/flow';
 import type { Flow } from '../domain/flow.js';
-import { createFlow, getFlow, type FlowDeps } from '../domain/flow.use-cases.js';
+import { createFlow, getFlow } from '../domain/flow.use-cases.js';
+import type { FlowDeps } from '../domain/ports.js';
 import { unary } from '@feedback/kit-grpc';
 
 export function toMessage(flow: Flow): FlowMessage {

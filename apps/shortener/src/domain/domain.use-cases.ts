@@ -1,13 +1,9 @@
-import { errors, type Clock } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 import { normalizeDomainName } from './domain-name.js';
-import { ownDomainName, type CustomerDomain, type LinkSettings } from './link.js';
-import type { DomainRepository } from './ports.js';
+import { ownDomainName, type CustomerDomain } from './link.js';
+import type { ShortenerDeps } from './ports.js';
 
-export interface DomainDeps {
-  domains: DomainRepository;
-  clock: Clock;
-  settings: Pick<LinkSettings, 'shortBase'>;
-}
+type Deps = Pick<ShortenerDeps, 'domains' | 'clock' | 'settings'>;
 
 function requireAccountId(accountId: string): string {
   if (!accountId) throw errors.invalid({ account_id: 'is required' });
@@ -15,7 +11,7 @@ function requireAccountId(accountId: string): string {
 }
 
 /** A domain belongs to one account only: whoever configured it first. */
-export async function addDomain(deps: DomainDeps, accountId: string, input: string): Promise<CustomerDomain> {
+export async function addDomain(deps: Deps, accountId: string, input: string): Promise<CustomerDomain> {
   requireAccountId(accountId);
   const name = normalizeDomainName(input);
   if (name === ownDomainName(deps.settings)) {
@@ -27,11 +23,11 @@ export async function addDomain(deps: DomainDeps, accountId: string, input: stri
 }
 
 /** Oldest first; the first is the account's default for links made without a domain. */
-export async function listDomains(deps: Pick<DomainDeps, 'domains'>, accountId: string): Promise<CustomerDomain[]> {
+export async function listDomains(deps: Pick<Deps, 'domains'>, accountId: string): Promise<CustomerDomain[]> {
   return deps.domains.listByAccount(requireAccountId(accountId));
 }
 
-export async function removeDomain(deps: Pick<DomainDeps, 'domains'>, accountId: string, input: string): Promise<void> {
+export async function removeDomain(deps: Pick<Deps, 'domains'>, accountId: string, input: string): Promise<void> {
   const name = normalizeDomainName(input);
   if (!(await deps.domains.remove(requireAccountId(accountId), name))) throw errors.notFound('domain', name);
 }

@@ -1,17 +1,10 @@
-import { AppError, errors, type Clock } from '@feedback/kit-core';
+import { AppError, errors } from '@feedback/kit-core';
 import { normalizeDomainName } from './domain-name.js';
-import { LINK_LIMITS, ownDomainName, type Link, type LinkSettings } from './link.js';
-import type { ClickTallyRepository, DomainRepository, LinkRepository } from './ports.js';
+import { LINK_LIMITS, ownDomainName, type Link } from './link.js';
+import type { ShortenerDeps } from './ports.js';
 import { checkTargetUrl } from './target-url.js';
 
-export interface LinkDeps {
-  links: LinkRepository;
-  domains: DomainRepository;
-  tallies: Pick<ClickTallyRepository, 'get'>;
-  clock: Clock;
-  newCode: () => string;
-  settings: LinkSettings;
-}
+type Deps = Pick<ShortenerDeps, 'links' | 'domains' | 'tallies' | 'clock' | 'newCode' | 'settings'>;
 
 export interface ShortenInput {
   url: string;
@@ -23,7 +16,7 @@ export interface ShortenInput {
   domain?: string;
 }
 
-export async function shorten(deps: LinkDeps, input: ShortenInput): Promise<Link> {
+export async function shorten(deps: Deps, input: ShortenInput): Promise<Link> {
   const { hostname } = checkTargetUrl(input.url, { maxLength: deps.settings.maxUrlLength, shortBase: deps.settings.shortBase });
   const accountId = input.accountId || null;
   const domain = await pickDomain(deps, accountId, input.domain);
@@ -49,7 +42,7 @@ export interface ShortenManyInput {
  * its position, `urls[i]`, before anything is stored. The links keep the order of the URLs; a
  * URL given twice gets two links.
  */
-export async function shortenMany(deps: LinkDeps, input: ShortenManyInput): Promise<Link[]> {
+export async function shortenMany(deps: Deps, input: ShortenManyInput): Promise<Link[]> {
   const { urls, accountId } = input;
   if (!accountId) throw errors.invalid({ account_id: 'is required' });
   const max = LINK_LIMITS.maxBatchUrls;
@@ -71,7 +64,7 @@ export async function shortenMany(deps: LinkDeps, input: ShortenManyInput): Prom
 }
 
 /** Each URL as shorten checks it; each distinct host is looked up once among the customer domains. */
-async function checkTargets(deps: LinkDeps, urls: string[]): Promise<void> {
+async function checkTargets(deps: Deps, urls: string[]): Promise<void> {
   const rules = { maxLength: deps.settings.maxUrlLength, shortBase: deps.settings.shortBase };
   const hosts = urls.map((url, i) => {
     try {
@@ -94,7 +87,7 @@ async function checkTargets(deps: LinkDeps, urls: string[]): Promise<void> {
  * domain, or one named without an account, is PERMISSION_DENIED. The service's own short domain
  * named is the same as none.
  */
-async function pickDomain(deps: LinkDeps, accountId: string | null, requested: string | undefined): Promise<string | null> {
+async function pickDomain(deps: Deps, accountId: string | null, requested: string | undefined): Promise<string | null> {
   if (requested) {
     const name = normalizeDomainName(requested);
     if (name === ownDomainName(deps.settings)) return null;
@@ -109,13 +102,13 @@ async function pickDomain(deps: LinkDeps, accountId: string | null, requested: s
 }
 
 /** Unknown and malformed codes answer the same not-found, and malformed ones never reach storage. */
-export async function resolve(deps: Pick<LinkDeps, 'links'>, code: string): Promise<Link> {
+export async function resolve(deps: Pick<Deps, 'links'>, code: string): Promise<Link> {
   const link = LINK_LIMITS.codePattern.test(code) ? await deps.links.findByCode(code) : null;
   if (!link) throw errors.notFound('code', code);
   return link;
 }
 
-export async function linkStats(deps: Pick<LinkDeps, 'links' | 'tallies'>, code: string): Promise<{ link: Link; clicks: number }> {
+export async function linkStats(deps: Pick<Deps, 'links' | 'tallies'>, code: string): Promise<{ link: Link; clicks: number }> {
   const link = await resolve(deps, code);
   const tally = await deps.tallies.get(code);
   return { link, clicks: tally?.count ?? 0 };

@@ -1,4 +1,5 @@
-import type { CustomerDomain, Link } from './link.js';
+import type { Clock } from '@feedback/kit-core';
+import type { CustomerDomain, Link, LinkSettings } from './link.js';
 
 export interface LinkRepository {
   /** Stores the link unless its code is taken; answers whether it stored it. */
@@ -30,4 +31,14 @@ export interface ClickTallyRepository {
    * none yet) to `to`, only if the checkpoint still is `from`; answers whether it did.
    */
   advance(code: string, partition: number, change: { from: number | null; to: number; add: number }): Promise<boolean>;
+}
+
+/** What the shortener's use cases are given; wiring.ts builds the real one. */
+export interface ShortenerDeps {
+  links: LinkRepository;
+  domains: DomainRepository;
+  tallies: ClickTallyRepository;
+  clock: Clock;
+  newCode: () => string;
+  settings: LinkSettings;
 }

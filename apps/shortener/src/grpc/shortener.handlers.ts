@@ -1,8 +1,9 @@
 import { unary } from '@feedback/kit-grpc';
 import type { Domain as DomainMessage, Link as LinkMessage, ShortenerServiceServer } from '@feedback/proto/feedback/shortener/v1/shortener';
-import { addDomain, listDomains, removeDomain, type DomainDeps } from '../domain/domain.use-cases.js';
+import { addDomain, listDomains, removeDomain } from '../domain/domain.use-cases.js';
 import { shortUrlOf, type CustomerDomain, type Link, type LinkSettings } from '../domain/link.js';
-import { linkStats, resolve, shorten, shortenMany, type LinkDeps } from '../domain/link.use-cases.js';
+import { linkStats, resolve, shorten, shortenMany } from '../domain/link.use-cases.js';
+import type { ShortenerDeps } from '../domain/ports.js';
 
 function toLinkMessage(link: Link, settings: Pick<LinkSettings, 'shortBase'>): LinkMessage {
   return {
@@ -23,7 +24,7 @@ const toDomainMessage = (d: CustomerDomain, i: number): DomainMessage => ({
 });
 
 /** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
-export function shortenerHandlers(deps: LinkDeps & DomainDeps): ShortenerServiceServer {
+export function shortenerHandlers(deps: ShortenerDeps): ShortenerServiceServer {
   const link = (l: Link) => toLinkMessage(l, deps.settings);
   return {
     shorten: unary(async (req) => ({ link: link(await shorten(deps, { url: req.url, accountId: req.accountId, domain: req.domain })) })),

@@ -1,0 +1,28 @@
+import { systemClock } from '@feedback/kit-core';
+import type { Db } from 'mongodb';
+import { CachedDomainRepository } from './adapters/cached-domain.repository.js';
+import { MongoClickTallyRepository } from './adapters/mongo/click-tally.repository.js';
+import { MongoDomainRepository } from './adapters/mongo/domain.repository.js';
+import { MongoLinkRepository } from './adapters/mongo/link.repository.js';
+import type { LinkSettings } from './domain/link.js';
+import type { ShortenerDeps } from './domain/ports.js';
+import { newShortCode } from './domain/short-code.js';
+
+export interface Infrastructure {
+  db: Db;
+  domainCacheTtlMs: number;
+  shortCodeLength: number;
+  settings: LinkSettings;
+}
+
+/** The real adapters behind the domain's ports. */
+export function shortenerServiceDeps(infra: Infrastructure): ShortenerDeps {
+  return {
+    links: new MongoLinkRepository(infra.db),
+    domains: new CachedDomainRepository(new MongoDomainRepository(infra.db), { ttlMs: infra.domainCacheTtlMs, maxEntries: 10_000 }),
+    tallies: new MongoClickTallyRepository(infra.db),
+    clock: systemClock,
+    newCode: () => newShortCode(infra.shortCodeLength),
+    settings: infra.settings,
+  };
+}
