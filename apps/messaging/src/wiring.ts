@@ -19,24 +19,16 @@ import { promSmsMetrics, type SmsMetrics } from './adapters/metrics/sms.metrics.
 import { CachedProviderResolver } from './adapters/provider.resolver.js';
 import type { AccountProviderDeps } from './domain/account-provider.use-cases.js';
 import type { CsvWorkflowDeps } from './domain/csv-workflow.use-case.js';
-import type { BatchDispatchDeps } from './domain/dispatch-batch.use-case.js';
-import type {
-  BulkLinkShortener,
-  BulkSurveyLinks,
-  LinkShortener,
-  SmsProvider,
-  SurveyChannels,
-  SurveyLinks,
-  WorkflowFiles,
-} from './domain/ports.js';
+import type { DispatchDeps } from './domain/dispatch.use-cases.js';
+import type { LinkShortener, SmsProvider, SurveyChannels, SurveyLinks, WorkflowFiles } from './domain/ports.js';
 import type { MessagingHandlerDeps } from './grpc/messaging.handlers.js';
 
 export interface Infrastructure {
   db: Db;
   producer: Producer;
   topics: { dispatch: string; status: string };
-  survey: SurveyChannels & SurveyLinks & BulkSurveyLinks;
-  shortener: LinkShortener & BulkLinkShortener;
+  survey: SurveyChannels & SurveyLinks;
+  shortener: LinkShortener;
   /** The configured provider; the outbox (built here) when none is given. */
   provider?: SmsProvider;
   /**
@@ -65,7 +57,7 @@ const noFileService: WorkflowFiles = {
 export function messagingDeps(
   infra: Infrastructure,
 ): MessagingHandlerDeps &
-  BatchDispatchDeps &
+  DispatchDeps &
   CsvWorkflowDeps &
   AccountProviderDeps & { outboxProvider: MongoOutboxProvider; provider: SmsProvider; metrics: SmsMetrics } {
   const metrics = infra.metrics ?? promSmsMetrics();

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/domain/campaign.use-cases.js';
 import { receiveDeliveryReport } from '../src/domain/delivery-report.js';
-import { dispatchSmsBatch, type BatchDispatchDeps } from '../src/domain/dispatch-batch.use-case.js';
-import { dispatchSms } from '../src/domain/dispatch.use-case.js';
-import type { OutgoingSms, ProviderResult, SmsProvider, SurveyLinks } from '../src/domain/ports.js';
+import { dispatchSms, type DispatchDeps } from '../src/domain/dispatch.use-cases.js';
+import type { LinkActivation, OutgoingSms, ProviderResult, SmsProvider } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { ReportRule } from '../src/domain/sms-message.js';
-import { MemoryCampaigns, MemoryMessages } from './fakes/memory-deps.js';
+import { dispatchOne, MemoryCampaigns, MemoryMessages } from './fakes/memory-deps.js';
 
 /** A provider that records what it is handed; `idempotent` as the outbox is. */
 class RecordingProvider implements SmsProvider {
@@ -22,8 +21,7 @@ class RecordingProvider implements SmsProvider {
   }
 }
 
-type Activation = Parameters<SurveyLinks['activate']>[0];
-const url = (a: Activation) => `https://api.example/s/${a.accountId}-${a.phone}`;
+const url = (a: LinkActivation) => `https://api.example/s/${a.accountId}-${a.phone}`;
 const clock = { now: () => new Date('2026-11-25T10:00:00Z') };
 const ruleA: ReportRule = { statusParam: 'state', delivered: ['DELIVRD'], failed: ['UNDELIV'] };
 
@@ -41,13 +39,10 @@ async function setup() {
   ]);
   const unreadable = new Set<string>();
   const messages = new MemoryMessages();
-  const deps: BatchDispatchDeps = {
+  const deps: DispatchDeps = {
     campaigns,
-    links: { activate: async (a) => url(a), activateMany: async (items) => items.map(url) },
-    shortener: {
-      shorten: async (u) => u.replace('api.example/s', 's.example'),
-      shortenMany: async (us) => us.map((u) => u.replace('api.example/s', 's.example')),
-    },
+    links: { activateMany: async (items) => items.map(url) },
+    shortener: { shortenMany: async (us) => us.map((u) => u.replace('api.example/s', 's.example')) },
     messages,
     providers: {
       forAccount: async (accountId) => {
@@ -55,7 +50,7 @@ async function setup() {
         return own.get(accountId) ?? deployment;
       },
     },
-    statusEvents: { changed: async () => undefined, changedMany: async () => undefined },
+    statusEvents: { changedMany: async () => undefined },
     clock,
   };
   const calls = (accountId: string) => (own.get(accountId) as RecordingProvider).calls;
@@ -70,11 +65,11 @@ const event = (accountId: string, phone: string): DispatchEvent => ({
 });
 
 describe("dispatching through an account's own provider", () => {
-  it("one by one: each account's SMS reach its own provider, the others the deployment's; the record names it and keeps its report rule", async () => {
+  it("one at a time: each account's SMS reach its own provider, the others the deployment's; the record names it and keeps its report rule", async () => {
     const { deps, messages, deployment, calls } = await setup();
-    expect(await dispatchSms(deps, event('acc-a', '905320000001'))).toBe('sent');
-    expect(await dispatchSms(deps, event('acc-b', '905320000002'))).toBe('sent');
-    expect(await dispatchSms(deps, event('acc-c', '905320000003'))).toBe('sent');
+    expect(await dispatchOne(deps, event('acc-a', '905320000001'))).toBe('sent');
+    expect(await dispatchOne(deps, event('acc-b', '905320000002'))).toBe('sent');
+    expect(await dispatchOne(deps, event('acc-c', '905320000003'))).toBe('sent');
     expect(calls('acc-a').map((c) => [c.accountId, c.to])).toEqual([['acc-a', '905320000001']]);
     expect(calls('acc-b').map((c) => [c.accountId, c.to])).toEqual([['acc-b', '905320000002']]);
     expect(deployment.calls.map((c) => [c.accountId, c.to])).toEqual([['acc-c', '905320000003']]);
@@ -91,7 +86,7 @@ describe("dispatching through an account's own provider", () => {
       event('acc-a', '905320000014'),
       event('acc-c', '905320000015'),
     ];
-    expect(await dispatchSmsBatch(deps, events)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+    expect(await dispatchSms(deps, events)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
     expect(calls('acc-a').map((c) => c.to)).toEqual(['905320000011', '905320000014']);
     expect(calls('acc-b').map((c) => c.to)).toEqual(['905320000012']);
     expect(deployment.calls.map((c) => c.to)).toEqual(['905320000013', '905320000015']);
@@ -100,7 +95,7 @@ describe("dispatching through an account's own provider", () => {
     expect((await messages.findById('sh-acc-c.905320000015'))?.provider).toBe('outbox');
 
     // Redelivered, the whole batch: nothing reaches any provider again.
-    expect(await dispatchSmsBatch(deps, events)).toEqual(events.map(() => 'already_handled'));
+    expect(await dispatchSms(deps, events)).toEqual(events.map(() => 'already_handled'));
     expect([calls('acc-a').length, calls('acc-b').length, deployment.calls.length]).toEqual([2, 1, 2]);
   });
 
@@ -108,13 +103,13 @@ describe("dispatching through an account's own provider", () => {
     const { deps, messages, deployment, calls, unreadable } = await setup();
     unreadable.add('acc-a');
     const events = [event('acc-a', '905320000021'), event('acc-c', '905320000022')];
-    expect(await dispatchSmsBatch(deps, events)).toEqual([undefined, 'sent']);
-    await expect(dispatchSms(deps, events[0]!)).rejects.toThrow('provider of acc-a cannot be read');
+    expect(await dispatchSms(deps, events)).toEqual([new Error('provider of acc-a cannot be read'), 'sent']);
+    await expect(dispatchOne(deps, events[0]!)).rejects.toThrow('provider of acc-a cannot be read');
     expect(await messages.findById('sh-acc-a.905320000021')).toBeNull();
     expect(deployment.calls.map((c) => c.to)).toEqual(['905320000022']);
 
     unreadable.delete('acc-a');
-    expect(await dispatchSms(deps, events[0]!)).toBe('sent');
+    expect(await dispatchOne(deps, events[0]!)).toBe('sent');
     expect(calls('acc-a').map((c) => c.to)).toEqual(['905320000021']);
   });
 
@@ -134,18 +129,18 @@ describe("dispatching through an account's own provider", () => {
 
     // Claimed by the outbox (the account had no provider then), crashed; the account has one now: never sent.
     await crashed('acc-a', '905320000031', 'outbox');
-    expect(await dispatchSms(deps, event('acc-a', '905320000031'))).toBe('already_handled');
+    expect(await dispatchOne(deps, event('acc-a', '905320000031'))).toBe('already_handled');
     expect(calls('acc-a')).toEqual([]);
 
     // Claimed by the account's provider, crashed; the provider was removed since: the outbox does not take it either.
     own.delete('acc-b');
     await crashed('acc-b', '905320000032', 'account-http');
-    expect(await dispatchSms(deps, event('acc-b', '905320000032'))).toBe('already_handled');
-    expect(await dispatchSmsBatch(deps, [event('acc-b', '905320000032')])).toEqual(['already_handled']);
+    expect(await dispatchOne(deps, event('acc-b', '905320000032'))).toBe('already_handled');
+    expect(await dispatchSms(deps, [event('acc-b', '905320000032')])).toEqual(['already_handled']);
 
     // Claimed by the outbox and still the outbox: resumed, as before account providers existed.
     await crashed('acc-c', '905320000033', 'outbox');
-    expect(await dispatchSms(deps, event('acc-c', '905320000033'))).toBe('sent');
+    expect(await dispatchOne(deps, event('acc-c', '905320000033'))).toBe('sent');
     expect(deployment.calls.map((c) => c.to)).toEqual(['905320000033']);
   });
 });
@@ -153,8 +148,8 @@ describe("dispatching through an account's own provider", () => {
 describe('delivery reports of an account provider', () => {
   it("are read by the rule recorded on the message; a message without one by the deployment's", async () => {
     const { deps, messages } = await setup();
-    await dispatchSms(deps, event('acc-a', '905320000041'));
-    await dispatchSms(deps, event('acc-c', '905320000042'));
+    await dispatchOne(deps, event('acc-a', '905320000041'));
+    await dispatchOne(deps, event('acc-c', '905320000042'));
     const deploymentRule: ReportRule = { statusParam: 'status', delivered: ['1'], failed: ['2', '16'] };
     const report = (messageId: string, fields: Record<string, unknown>) =>
       receiveDeliveryReport(deps, { messageId, fields }, deploymentRule);

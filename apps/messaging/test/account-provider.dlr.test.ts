@@ -9,8 +9,8 @@ import { parseHttpProviderConfig } from '../src/adapters/http/http-provider.conf
 import { HttpSmsProvider } from '../src/adapters/http/http-sms.provider.js';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
 import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
-import { sendSms } from '../src/domain/send-sms.use-case.js';
 import { messageId } from '../src/domain/sms-message.js';
+import { sendOne } from './fakes/memory-deps.js';
 import { dropTestDb, logger, openTestDb, waitFor } from './helpers.js';
 
 interface Received {
@@ -82,7 +82,7 @@ describe('an account provider over HTTP, with its delivery reports', () => {
     );
     const provider = new HttpSmsProvider({ config, name: 'account-http', dlrBaseUrl: dlr.url, dlrSecret: secret });
     const cmd = { accountId: 'acc-1', sharingId: randomUUID(), campaignId: randomUUID(), phone: '905321112233', text: 'Merhaba "Ayşe"' };
-    expect(await sendSms({ messages, provider, clock }, cmd)).toBe('sent');
+    expect(await sendOne({ messages, provider, clock }, cmd)).toBe('sent');
 
     expect(rx.got).toHaveLength(1);
     const [req] = rx.got;
@@ -121,7 +121,7 @@ describe('an account provider over HTTP, with its delivery reports', () => {
     );
     const provider = new HttpSmsProvider({ config, dlrBaseUrl: dlr.url, dlrSecret: secret });
     const cmd = { accountId: 'acc-2', sharingId: randomUUID(), campaignId: randomUUID(), phone: '905321112234', text: 'x' };
-    expect(await sendSms({ messages, provider, clock }, cmd)).toBe('sent');
+    expect(await sendOne({ messages, provider, clock }, cmd)).toBe('sent');
     const req = rx.got.at(-1)!;
     expect(req.url.searchParams.get('from')).toBe('{sender}');
     expect((await messages.findById(messageId(cmd.sharingId, cmd.phone)))?.provider).toBe('http');

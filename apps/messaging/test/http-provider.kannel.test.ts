@@ -7,9 +7,10 @@ import { parseHttpProviderConfig } from '../src/adapters/http/http-provider.conf
 import { HttpSmsProvider } from '../src/adapters/http/http-sms.provider.js';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
 import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
-import { RetriableSendError, sendSms } from '../src/domain/send-sms.use-case.js';
+import { RetriableSendError } from '../src/domain/dispatch.use-cases.js';
 import { messageId } from '../src/domain/sms-message.js';
 import { readFakeSmscMessages } from './fakesmsc-log.js';
+import { sendOne } from './fakes/memory-deps.js';
 import { closedPort, dropTestDb, ensureKannel, type KannelSettings, logger, openTestDb, waitFor } from './helpers.js';
 
 /** End to end against a real SMS gateway: Kannel's sendsms → bearerbox → fakesmsc, DLRs back to us. */
@@ -74,7 +75,7 @@ describe('HTTP provider against Kannel', () => {
     const cmd = { accountId: 'acc-1', sharingId: randomUUID(), campaignId: randomUUID(), phone: '905321234567', text };
     const deps = { messages, provider, clock };
 
-    expect(await sendSms(deps, cmd)).toBe('sent');
+    expect(await sendOne(deps, cmd)).toBe('sent');
     await waitFor('fakesmsc to log the message', () => readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).some((m) => m.text.includes(token)));
     const got = readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).filter((m) => m.text.includes(token));
     expect(got).toHaveLength(1);
@@ -85,7 +86,7 @@ describe('HTTP provider against Kannel', () => {
     await waitFor('the delivery report', async () => (await messages.findById(id))?.status === 'delivered');
 
     // Kafka redelivers the event: nothing reaches the provider again.
-    expect(await sendSms(deps, cmd)).toBe('already_handled');
+    expect(await sendOne(deps, cmd)).toBe('already_handled');
     await new Promise((r) => setTimeout(r, 1_000));
     expect(readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).filter((m) => m.text.includes(token))).toHaveLength(1);
     expect((await messages.findById(id))?.attempts).toBe(1);
@@ -95,7 +96,7 @@ describe('HTTP provider against Kannel', () => {
     const provider = new HttpSmsProvider({ config: kannelConfig(), dlrBaseUrl: dlr.url, dlrSecret: secret });
     const text = `Anket: ğüşıöç ${randomBytes(3).toString('hex')}`;
     const cmd = { accountId: 'acc-1', sharingId: randomUUID(), campaignId: randomUUID(), phone: '905551112233', text };
-    expect(await sendSms({ messages, provider, clock }, cmd)).toBe('sent');
+    expect(await sendOne({ messages, provider, clock }, cmd)).toBe('sent');
     await waitFor('fakesmsc to log the message', () => readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).some((m) => m.text === text));
     expect(readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).find((m) => m.text === text)).toMatchObject({
       to: '905551112233',
@@ -126,7 +127,7 @@ describe('HTTP provider against Kannel', () => {
     config.query.password = 'wrong';
     const provider = new HttpSmsProvider({ config, dlrBaseUrl: dlr.url, dlrSecret: secret });
     const cmd = { accountId: 'acc-1', sharingId: randomUUID(), campaignId: randomUUID(), phone: '905321234569', text: 'x' };
-    expect(await sendSms({ messages, provider, clock }, cmd)).toBe('failed');
+    expect(await sendOne({ messages, provider, clock }, cmd)).toBe('failed');
     const msg = await messages.findById(messageId(cmd.sharingId, cmd.phone));
     expect(msg?.status).toBe('failed');
     expect(msg?.error).toMatch(/HTTP 403/);
@@ -141,14 +142,14 @@ describe('HTTP provider against Kannel', () => {
       phone: '905321234570',
       text: `retry ${randomBytes(4).toString('hex')}`,
     };
-    await expect(sendSms({ messages, provider: new HttpSmsProvider({ config: down }), clock }, cmd)).rejects.toBeInstanceOf(
+    await expect(sendOne({ messages, provider: new HttpSmsProvider({ config: down }), clock }, cmd)).rejects.toBeInstanceOf(
       RetriableSendError,
     );
     const id = messageId(cmd.sharingId, cmd.phone);
     expect((await messages.findById(id))?.status).toBe('retryable');
 
     const up = new HttpSmsProvider({ config: kannelConfig(), dlrBaseUrl: dlr.url, dlrSecret: secret });
-    expect(await sendSms({ messages, provider: up, clock }, cmd)).toBe('sent');
+    expect(await sendOne({ messages, provider: up, clock }, cmd)).toBe('sent');
     await waitFor('fakesmsc to log the retried message', () =>
       readFakeSmscMessages(k.KANNEL_FAKESMSC_LOG).some((m) => m.text === cmd.text),
     );

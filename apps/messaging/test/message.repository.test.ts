@@ -38,22 +38,22 @@ describe('message records on the stack MongoDB: the at-most-once claim', () => {
   it('a retryable record is claimed again by exactly one of 20, and a sent one by none', async () => {
     const c = claimOf(randomUUID(), '905321234568');
     const first = await repo.claim(c);
-    await repo.finish(c.id, first!.attempts, { status: 'retryable', error: 'ECONNREFUSED' }, new Date());
+    await repo.finishMany([{ id: c.id, attempt: first!.attempts, status: 'retryable', error: 'ECONNREFUSED', at: new Date() }]);
     const again = await Promise.all(Array.from({ length: 20 }, () => repo.claim(c)));
     const winners = again.filter((r) => r !== null);
     expect(winners).toHaveLength(1);
     expect(winners[0]!.attempts).toBe(2);
 
-    await repo.finish(c.id, 2, { status: 'sent', providerMessageId: 'p-1' }, new Date());
+    await repo.finishMany([{ id: c.id, attempt: 2, status: 'sent', providerMessageId: 'p-1', at: new Date() }]);
     expect(await repo.claim(c)).toBeNull();
     expect(await repo.findById(c.id)).toMatchObject({ status: 'sent', providerMessageId: 'p-1', attempts: 2 });
   });
 
-  it('finish only moves the claimer’s own attempt, and a delivery report that came first stays', async () => {
+  it('finishMany only moves the claimer’s own attempt, and a delivery report that came first stays', async () => {
     const c = claimOf(randomUUID(), '905321234569');
     const claimed = await repo.claim(c);
     expect(await repo.applyDeliveryReport(c.id, 'delivered', new Date())).toMatchObject({ status: 'delivered' });
-    await repo.finish(c.id, claimed!.attempts, { status: 'sent' }, new Date());
+    await repo.finishMany([{ id: c.id, attempt: claimed!.attempts, status: 'sent', at: new Date() }]);
     expect((await repo.findById(c.id))?.status).toBe('delivered');
     // A final status is not overwritten by a later report.
     expect(await repo.applyDeliveryReport(c.id, 'failed', new Date())).toBeNull();

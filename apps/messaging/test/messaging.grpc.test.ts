@@ -6,20 +6,18 @@ import { MessagingServiceClient, MessagingServiceService, SmsStatusChanged } fro
 import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js';
-import type { BulkLinkShortener, BulkSurveyLinks, LinkShortener, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
+import type { LinkShortener, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
 import { acceptGate } from '../src/adapters/accept-gate.js';
 import { messagingDeps } from '../src/wiring.js';
 import { dropTestDb, logger, openTestDb, stack, uniq, waitFor } from './helpers.js';
 
 /** The survey and shortener peers are faked (they are other services, not infrastructure). */
-const survey: SurveyChannels & SurveyLinks & BulkSurveyLinks = {
+const survey: SurveyChannels & SurveyLinks = {
   createSmsChannel: async () => 'channel-1',
-  activate: async (a) => `http://api.local/s/tok-${a.phone}`,
   activateMany: async (items) => items.map((a) => `http://api.local/s/tok-${a.phone}`),
 };
-const shortener: LinkShortener & BulkLinkShortener = {
-  shorten: async (url) => `http://go.local/${url.slice(-4)}`,
+const shortener: LinkShortener = {
   shortenMany: async (urls) => urls.map((url) => `http://go.local/${url.slice(-4)}`),
 };
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
 import { MongoOutboxProvider } from '../src/adapters/mongo/outbox.provider.js';
 import { listOutbox } from '../src/domain/outbox.use-cases.js';
-import { sendSms } from '../src/domain/send-sms.use-case.js';
+import { sendOne } from './fakes/memory-deps.js';
 import { dropTestDb, openTestDb } from './helpers.js';
 
 describe('outbox provider on the stack MongoDB', () => {
@@ -33,9 +33,9 @@ describe('outbox provider on the stack MongoDB', () => {
     ] as const) {
       // A different sharing each, so one phone gets several messages.
       const sid = text === 'other phone' ? sharingId : randomUUID();
-      expect(await sendSms(deps, { accountId: 'acc-1', sharingId: sid, campaignId: 'c', phone, text })).toBe('sent');
+      expect(await sendOne(deps, { accountId: 'acc-1', sharingId: sid, campaignId: 'c', phone, text })).toBe('sent');
     }
-    await sendSms(deps, { accountId: 'acc-2', sharingId: randomUUID(), campaignId: 'c', phone: '905321234567', text: 'foreign' });
+    await sendOne(deps, { accountId: 'acc-2', sharingId: randomUUID(), campaignId: 'c', phone: '905321234567', text: 'foreign' });
     // A repeated hand-over of one message id is recorded once.
     await outbox.send({ messageId: `${sharingId}.905551112233`, accountId: 'acc-1', sharingId, to: '905551112233', text: 'other phone' });
 

@@ -2,13 +2,20 @@ import { metricsRegistry } from '@feedback/kit-metrics';
 import { describe, expect, it } from 'vitest';
 import { meteredDeliveryReports, meteredDispatch, meteredProvider } from '../src/adapters/metrics/metered.js';
 import { failureReason, promSmsMetrics, type SmsMetrics } from '../src/adapters/metrics/sms.metrics.js';
-import { dispatchSms } from '../src/domain/dispatch.use-case.js';
-import { sendSms } from '../src/domain/send-sms.use-case.js';
+import { dispatchSms } from '../src/domain/dispatch.use-cases.js';
 import { createSharing } from '../src/domain/sharing.use-cases.js';
 import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/domain/ports.js';
 import type { DeliveryStatus } from '../src/domain/sms-message.js';
 import { applyDeliveryReport, KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
-import { MemoryCampaigns, MemoryDispatch, MemoryMessages, MemorySharings, oneProvider, ScriptedProvider } from './fakes/memory-deps.js';
+import {
+  sendOne,
+  MemoryCampaigns,
+  MemoryDispatch,
+  MemoryMessages,
+  MemorySharings,
+  oneProvider,
+  ScriptedProvider,
+} from './fakes/memory-deps.js';
 
 /** The in-memory SmsMetrics: what the metered adapters reported, in order. */
 class MemorySmsMetrics implements SmsMetrics {
@@ -84,8 +91,8 @@ describe('the metered provider', () => {
     const metrics = new MemorySmsMetrics();
     const messages = new MemoryMessages();
     const provider = meteredProvider(new ScriptedProvider([{ outcome: 'accepted' }]), metrics);
-    expect(await sendSms({ messages, provider, clock }, cmd)).toBe('sent');
-    expect(await sendSms({ messages, provider, clock }, cmd)).toBe('already_handled');
+    expect(await sendOne({ messages, provider, clock }, cmd)).toBe('sent');
+    expect(await sendOne({ messages, provider, clock }, cmd)).toBe('already_handled');
     expect(metrics.handOvers).toEqual([{ provider: 'scripted', reason: null }]);
   });
 
@@ -150,8 +157,8 @@ describe('delivery reports', () => {
   it('counts a final status once, under the provider that sent the message; progress and repeats are not counted', async () => {
     const metrics = new MemorySmsMetrics();
     const messages = new MemoryMessages();
-    await sendSms({ messages, provider: new ScriptedProvider([{ outcome: 'accepted' }]), clock }, cmd);
-    await sendSms({ messages, provider: new ScriptedProvider([{ outcome: 'accepted' }]), clock }, { ...cmd, phone: '905321234568' });
+    await sendOne({ messages, provider: new ScriptedProvider([{ outcome: 'accepted' }]), clock }, cmd);
+    await sendOne({ messages, provider: new ScriptedProvider([{ outcome: 'accepted' }]), clock }, { ...cmd, phone: '905321234568' });
     const deps = { messages: meteredDeliveryReports(messages, metrics), clock };
     expect(await applyDeliveryReport(deps, { messageId: 's1.905321234567', code: '8' }, KANNEL_DELIVERY_RULE)).toBe('progress');
     expect(await applyDeliveryReport(deps, { messageId: 's1.905321234567', code: '1' }, KANNEL_DELIVERY_RULE)).toBe('applied');
@@ -210,24 +217,26 @@ describe('the Prometheus side', () => {
       createdAt: new Date(),
     });
     const provider = meteredProvider(new ScriptedProvider([{ outcome: 'accepted' }]), metrics);
-    const outcome = await dispatchSms(
+    const outcomes = await dispatchSms(
       {
         campaigns,
-        links: { activate: async () => 'https://s/x' },
-        shortener: { shorten: async (u) => u },
+        links: { activateMany: async (items) => items.map(() => 'https://s/x') },
+        shortener: { shortenMany: async (us) => us },
         messages: new MemoryMessages(),
         providers: oneProvider(provider),
-        statusEvents: { changed: async () => undefined },
+        statusEvents: { changedMany: async () => undefined },
         clock,
       },
-      {
-        sharingId: 's',
-        accountId: 'a',
-        campaignId: 'c',
-        recipient: { phone: '905321234567', input: '05321234567', attributes: {}, builtInResponses: {} },
-      },
+      [
+        {
+          sharingId: 's',
+          accountId: 'a',
+          campaignId: 'c',
+          recipient: { phone: '905321234567', input: '05321234567', attributes: {}, builtInResponses: {} },
+        },
+      ],
     );
-    expect(outcome).toBe('sent');
+    expect(outcomes).toEqual(['sent']);
     expect(metrics.handOvers).toEqual([{ provider: 'scripted', reason: null }]);
   });
 });

@@ -42,59 +42,50 @@ export interface DispatchBatch {
   send(): Promise<void>;
 }
 
+/** A message record as a claim creates it; the claim adds its status and attempt. */
+export type NewMessage = Omit<SmsMessage, 'status' | 'attempts' | 'updatedAt' | 'providerMessageId' | 'error'>;
+
+/** How an attempt ended, for `finishMany`. */
+export interface FinishedAttempt {
+  id: string;
+  attempt: number;
+  status: 'sent' | 'retryable' | 'unknown' | 'failed';
+  providerMessageId?: string;
+  error?: string;
+  at: Date;
+}
+
 /**
- * The per-(sharing, phone) message records. `claim` is the at-most-once guard: it creates the
- * record in state "sending" for exactly one caller, whatever Kafka redelivers; a record whose
+ * The per-(sharing, phone) message records. The claims are the at-most-once guard: a record is
+ * created in state "sending" for exactly one caller, whatever Kafka redelivers; a record whose
  * previous attempt failed before the provider accepted it ("retryable") can be claimed again,
  * again by one caller only. Everything else answers null.
  */
 export interface MessageRepository {
-  /**
-   * `takeOverSending`: a record still "sending" may be claimed too (its claimer may have died
-   * between claim and answer). Only for an idempotent provider, where a repeat is harmless.
-   */
-  claim(
-    msg: Omit<SmsMessage, 'status' | 'attempts' | 'updatedAt' | 'providerMessageId' | 'error'>,
-    opts?: { takeOverSending?: boolean },
-  ): Promise<SmsMessage | null>;
-  /** Moves a record the caller claimed (status "sending", same attempt) to its outcome. */
-  finish(
-    id: string,
-    attempt: number,
-    outcome: { status: 'sent' | 'retryable' | 'unknown' | 'failed'; providerMessageId?: string; error?: string },
-    at: Date,
-  ): Promise<void>;
-  /** Applies a delivery report; a final status ("delivered", "failed") is never overwritten. */
-  applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null>;
-  findById(id: string): Promise<SmsMessage | null>;
-  listBySharing(sharingId: string): Promise<SmsMessage[]>;
-}
-
-/** The message records in bulk, for dispatchSmsBatch. */
-export interface BulkMessageRepository {
   /** The records that exist among `ids` (any order). */
   findMany(ids: string[]): Promise<SmsMessage[]>;
   /**
    * First claims in one write: each record is created "sending" unless it exists, in which case
    * its answer is null (whoever holds it decides; a retryable one goes through `claim`).
    */
-  claimMany(msgs: Parameters<MessageRepository['claim']>[0][]): Promise<(SmsMessage | null)[]>;
+  claimMany(msgs: NewMessage[]): Promise<(SmsMessage | null)[]>;
+  /**
+   * One claim, also of a record that exists and may be taken again ("retryable"), and with
+   * `takeOverSending` of one still "sending" (its claimer may have died between claim and
+   * answer): only for an idempotent provider, where a repeat is harmless.
+   */
+  claim(msg: NewMessage, opts?: { takeOverSending?: boolean }): Promise<SmsMessage | null>;
   /**
    * Stores records that need no claim (their provider is idempotent) with their outcome, in one
    * write; per record, false when it existed already (left as it was).
    */
   recordMany(msgs: SmsMessage[]): Promise<boolean[]>;
-  /** `finish` for many records in one write. */
-  finishMany(
-    items: {
-      id: string;
-      attempt: number;
-      status: 'sent' | 'retryable' | 'unknown' | 'failed';
-      providerMessageId?: string;
-      error?: string;
-      at: Date;
-    }[],
-  ): Promise<void>;
+  /** Moves records the caller claimed (status "sending", same attempt) to their outcome, in one write. */
+  finishMany(items: FinishedAttempt[]): Promise<void>;
+  /** Applies a delivery report; a final status ("delivered", "failed") is never overwritten. */
+  applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null>;
+  findById(id: string): Promise<SmsMessage | null>;
+  listBySharing(sharingId: string): Promise<SmsMessage[]>;
 }
 
 /** What is handed to a provider. */
@@ -203,40 +194,31 @@ export interface SurveyChannels {
   }): Promise<string>;
 }
 
-export interface SurveyLinks {
-  /** Upserts the customer and creates or re-activates the customer's link of the channel; answers its URL. */
-  activate(a: {
-    accountId: string;
-    channelId: string;
-    phone: string;
-    attributes: Record<string, string>;
-    builtInResponses: Record<string, string>;
-  }): Promise<string>;
+/** What a recipient's survey link is made of. */
+export interface LinkActivation {
+  accountId: string;
+  channelId: string;
+  phone: string;
+  attributes: Record<string, string>;
+  builtInResponses: Record<string, string>;
 }
 
-/** The batch form of `activate`, one account: each item its URL, or the error it failed with alone. */
-export interface BulkSurveyLinks {
-  activateMany(items: Parameters<SurveyLinks['activate']>[0][]): Promise<(string | Error)[]>;
+export interface SurveyLinks {
+  /**
+   * Upserts each customer and creates or re-activates the customer's link of the channel, for
+   * one account in one call: each item its URL, or the error it failed with alone.
+   */
+  activateMany(items: LinkActivation[]): Promise<(string | Error)[]>;
 }
 
 export interface LinkShortener {
-  /** The short URL of `url` (on the account's default domain when it has one). */
-  shorten(url: string, accountId: string): Promise<string>;
-}
-
-/** Publishes `sms.status` when a message's status changes. */
-export interface StatusEvents {
-  changed(msg: SmsMessage): Promise<void>;
-}
-
-export interface BulkStatusEvents {
-  /** `changed` for many messages in one publish. */
-  changedMany(msgs: SmsMessage[]): Promise<void>;
-}
-
-/** The batch form of `shorten`: the short URLs of `urls`, in order, made in one call. */
-export interface BulkLinkShortener {
+  /** The short URLs of `urls`, in order, made in one call (on the account's default domain when it has one). */
   shortenMany(urls: string[], accountId: string): Promise<string[]>;
+}
+
+/** Publishes `sms.status` when messages' statuses change, in one publish. */
+export interface StatusEvents {
+  changedMany(msgs: SmsMessage[]): Promise<void>;
 }
 
 export interface BindingRepository {

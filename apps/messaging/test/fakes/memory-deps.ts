@@ -1,10 +1,13 @@
 import type { DirectoryBinding } from '../../src/domain/directory-binding.js';
+import { dispatchSms, type DispatchDeps, type SendOutcome } from '../../src/domain/dispatch.use-cases.js';
 import type {
   BindingRepository,
-  BulkMessageRepository,
   CampaignRepository,
+  Clock,
   DispatchPublisher,
+  FinishedAttempt,
   MessageRepository,
+  NewMessage,
   OutgoingSms,
   ProviderResult,
   RecipientWriter,
@@ -70,12 +73,12 @@ export class MemoryDispatch implements DispatchPublisher {
   }
 }
 
-export class MemoryMessages implements MessageRepository, BulkMessageRepository {
+export class MemoryMessages implements MessageRepository {
   readonly items = new Map<string, SmsMessage>();
   async findMany(ids: string[]) {
     return ids.flatMap((id) => (this.items.has(id) ? [{ ...this.items.get(id)! }] : []));
   }
-  async claimMany(msgs: Parameters<MessageRepository['claim']>[0][]) {
+  async claimMany(msgs: NewMessage[]) {
     const claims: (SmsMessage | null)[] = [];
     for (const m of msgs) claims.push(this.items.has(m.id) ? null : await this.claim(m));
     return claims;
@@ -83,10 +86,14 @@ export class MemoryMessages implements MessageRepository, BulkMessageRepository 
   async recordMany(msgs: SmsMessage[]) {
     return msgs.map((m) => (this.items.has(m.id) ? false : (this.items.set(m.id, { ...m }), true)));
   }
-  async finishMany(items: Parameters<BulkMessageRepository['finishMany']>[0]) {
-    for (const { id, attempt, at, ...o } of items) await this.finish(id, attempt, o, at);
+  async finishMany(items: FinishedAttempt[]) {
+    for (const { id, attempt, at, ...o } of items) {
+      const m = this.items.get(id);
+      if (!m || m.status !== 'sending' || m.attempts !== attempt) continue;
+      Object.assign(m, { status: o.status, providerMessageId: o.providerMessageId ?? null, error: o.error ?? null, updatedAt: at });
+    }
   }
-  async claim(m: Parameters<MessageRepository['claim']>[0], opts: { takeOverSending?: boolean } = {}) {
+  async claim(m: NewMessage, opts: { takeOverSending?: boolean } = {}) {
     const existing = this.items.get(m.id);
     if (!existing) {
       const msg: SmsMessage = { ...m, status: 'sending', attempts: 1, providerMessageId: null, error: null, updatedAt: m.createdAt };
@@ -98,11 +105,6 @@ export class MemoryMessages implements MessageRepository, BulkMessageRepository 
     Object.assign(existing, { status: 'sending', text: m.text, provider: m.provider, deliveryRule: m.deliveryRule });
     existing.attempts++;
     return { ...existing };
-  }
-  async finish(id: string, attempt: number, o: { status: SmsMessage['status']; providerMessageId?: string; error?: string }, at: Date) {
-    const m = this.items.get(id);
-    if (!m || m.status !== 'sending' || m.attempts !== attempt) return;
-    Object.assign(m, { status: o.status, providerMessageId: o.providerMessageId ?? null, error: o.error ?? null, updatedAt: at });
   }
   async applyDeliveryReport(id: string, status: 'delivered' | 'failed', at: Date) {
     const m = this.items.get(id);
@@ -120,6 +122,52 @@ export class MemoryMessages implements MessageRepository, BulkMessageRepository 
 
 /** The same provider for every account (no account has its own). */
 export const oneProvider = (provider: SmsProvider): SmsProviderResolver => ({ forAccount: async () => provider });
+
+/**
+ * One SMS through the dispatch path with the given records and provider, and every other port
+ * in memory: the campaign's template is the link and the link is `text`, so the provider is
+ * handed `text`. The event's error is thrown.
+ */
+export async function sendOne(
+  deps: { messages: MessageRepository; provider: SmsProvider; clock: Clock },
+  cmd: { accountId: string; sharingId: string; campaignId: string; phone: string; text: string },
+): Promise<SendOutcome> {
+  const campaigns = new MemoryCampaigns();
+  await campaigns.insert({
+    id: cmd.campaignId,
+    accountId: cmd.accountId,
+    name: 'c',
+    nodeId: 'n',
+    flowId: 'f',
+    channelId: 'ch',
+    messageTemplate: '{{link}}',
+    createdAt: deps.clock.now(),
+  });
+  return dispatchOne(
+    {
+      campaigns,
+      links: { activateMany: async (items) => items.map(() => cmd.text) },
+      shortener: { shortenMany: async (urls) => urls },
+      messages: deps.messages,
+      providers: oneProvider(deps.provider),
+      statusEvents: { changedMany: async () => undefined },
+      clock: deps.clock,
+    },
+    {
+      sharingId: cmd.sharingId,
+      accountId: cmd.accountId,
+      campaignId: cmd.campaignId,
+      recipient: { phone: cmd.phone, input: cmd.phone, attributes: {}, builtInResponses: {} },
+    },
+  );
+}
+
+/** One event, a batch of one; its error thrown, as the dispatch consumer's handler does. */
+export async function dispatchOne(deps: DispatchDeps, event: DispatchEvent): Promise<SendOutcome> {
+  const [result] = await dispatchSms(deps, [event]);
+  if (result instanceof Error) throw result;
+  return result!;
+}
 
 /** Answers with the scripted results in turn (the last one repeats) and records every call. */
 export class ScriptedProvider implements SmsProvider {

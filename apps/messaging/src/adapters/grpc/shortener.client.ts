@@ -1,17 +1,12 @@
 import type { GrpcClient } from '@feedback/kit-grpc';
 import type { ShortenerServiceClient } from '@feedback/proto/feedback/shortener/v1/shortener';
-import type { BulkLinkShortener, LinkShortener } from '../../domain/ports.js';
+import type { LinkShortener } from '../../domain/ports.js';
 
 /** A batch call (one per Kafka batch of sms.dispatch) does the work of hundreds of single ones. */
 const BATCH_DEADLINE_MS = 30_000;
 
-export function shortenerPort(client: GrpcClient<ShortenerServiceClient>): LinkShortener & BulkLinkShortener {
+export function shortenerPort(client: GrpcClient<ShortenerServiceClient>): LinkShortener {
   return {
-    async shorten(url, accountId) {
-      const res = await client.shorten({ url, accountId, domain: '' });
-      if (!res.link) throw new Error('shortener.Shorten answered without a link');
-      return res.link.shortUrl;
-    },
     async shortenMany(urls, accountId) {
       const res = await client.shortenMany({ urls, accountId }, { deadlineMs: BATCH_DEADLINE_MS });
       if (res.links.length !== urls.length)

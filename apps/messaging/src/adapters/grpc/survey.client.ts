@@ -1,20 +1,17 @@
 import type { GrpcClient } from '@feedback/kit-grpc';
 import { ChannelKind, type SurveyServiceClient } from '@feedback/proto/feedback/survey/v1/survey';
-import type { BulkSurveyLinks, SurveyChannels, SurveyLinks } from '../../domain/ports.js';
+import type { LinkActivation, SurveyChannels, SurveyLinks } from '../../domain/ports.js';
 
 /** A batch call (one per Kafka batch of sms.dispatch) does the work of hundreds of single ones. */
 const BATCH_DEADLINE_MS = 30_000;
 
 /** The survey service behind the domain's ports; the client carries deadlines and request ids. */
-export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChannels & SurveyLinks & BulkSurveyLinks {
+export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChannels & SurveyLinks {
   return {
     async createSmsChannel(c) {
       const res = await client.createChannel({ ...c, kind: ChannelKind.CHANNEL_KIND_SMS });
       if (!res.channel) throw new Error('survey.CreateChannel answered without a channel');
       return res.channel.id;
-    },
-    async activate(a) {
-      return (await client.activateSurveyLink(activation(a))).linkUrl;
     },
     async activateMany(items) {
       if (items.length === 0) return [];
@@ -34,7 +31,7 @@ export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChan
  * decides which of them are also the customer's own fields (name, email, external_id, schema fields
  * such as TCKN), the same way for every path that activates a link.
  */
-function activation(a: Parameters<SurveyLinks['activate']>[0]) {
+function activation(a: LinkActivation) {
   return {
     accountId: a.accountId,
     channelId: a.channelId,

@@ -1,8 +1,7 @@
 import type { Logger } from '@feedback/kit-core';
 import { PoisonMessageError, runConsumer, type ConsumerHandle } from '@feedback/kit-kafka';
 import type { Kafka } from 'kafkajs';
-import { dispatchSmsBatch, type BatchDispatchDeps } from '../../domain/dispatch-batch.use-case.js';
-import { dispatchSms, UndeliverableEventError } from '../../domain/dispatch.use-case.js';
+import { dispatchSms, UndeliverableEventError, type DispatchDeps } from '../../domain/dispatch.use-cases.js';
 import { decodeDispatch } from './dispatch.publisher.js';
 import type { AcceptGate } from '../accept-gate.js';
 
@@ -10,7 +9,7 @@ export interface DispatchConsumerOptions {
   kafka: Kafka;
   topic: string;
   groupId: string;
-  deps: BatchDispatchDeps;
+  deps: DispatchDeps;
   logger: Logger;
   /** Attempts before a failing event (provider or peer down) is dead-lettered; default 6. */
   maxAttempts?: number;
@@ -21,7 +20,7 @@ export interface DispatchConsumerOptions {
    * phone) claim, not the order of events, is what keeps each SMS at most once.
    */
   concurrency?: number;
-  /** Events per dispatchSmsBatch call (default 200); 0 turns the batch path off (one by one only). */
+  /** Events per dispatchSms call (default 200); 0: one event per call. */
   batchSize?: number;
   /** Batches wait while a sharing is being accepted (accept-gate.ts). */
   gate?: Pick<AcceptGate, 'clear'>;
@@ -35,11 +34,12 @@ export interface DispatchConsumerOptions {
 }
 
 /**
- * The sms.dispatch consumer group. Each slice of a partition's batch goes through
- * dispatchSmsBatch first (a few round trips for the lot); what it leaves goes one by one
- * through dispatchSms. Undecodable events and events of a vanished campaign are dead-lettered
- * at once; everything else is retried in place with backoff (kit-kafka), then dead-lettered.
- * Redelivery is harmless: the message claim lets one attempt reach the provider.
+ * The sms.dispatch consumer group. Each slice of a partition's batch goes through dispatchSms
+ * at once (a few round trips for the lot); an event that failed there goes through it again
+ * alone, a batch of one, whose error kit-kafka handles: undecodable events and events of a
+ * vanished campaign are dead-lettered at once; everything else is retried in place with
+ * backoff, then dead-lettered. Redelivery is harmless: the message claim lets one attempt
+ * reach the provider.
  */
 export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<ConsumerHandle> {
   const log = opts.logger.child({ component: 'sms-dispatch' });
@@ -72,12 +72,14 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
           }
         });
         await opts.gate?.clear();
-        const outcomes = await dispatchSmsBatch(
+        const results = await dispatchSms(
           opts.deps,
           decoded.map((d) => d.event),
         );
-        log.debug({ count: messages.length, done: outcomes.filter(Boolean).length }, 'sms batch dispatched');
-        return decoded.filter((_, i) => outcomes[i] !== undefined).map((d) => d.m);
+        // The failed ones go again alone (the handler below), with kit-kafka's retries and dead letters.
+        const done = decoded.filter((_, i) => !(results[i] instanceof Error));
+        log.debug({ count: messages.length, done: done.length }, 'sms batch dispatched');
+        return done.map((d) => d.m);
       },
     }),
     handler: async (msg) => {
@@ -89,13 +91,10 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
           cause: err,
         });
       }
-      try {
-        const outcome = await dispatchSms(opts.deps, event);
-        log.debug({ sharing: event.sharingId, outcome }, 'sms dispatched');
-      } catch (err) {
-        if (err instanceof UndeliverableEventError) throw new PoisonMessageError(err.message, { cause: err });
-        throw err;
-      }
+      const [result] = await dispatchSms(opts.deps, [event]);
+      if (result instanceof UndeliverableEventError) throw new PoisonMessageError(result.message, { cause: result });
+      if (result instanceof Error) throw result;
+      log.debug({ sharing: event.sharingId, outcome: result }, 'sms dispatched');
     },
   });
 }

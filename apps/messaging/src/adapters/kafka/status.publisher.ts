@@ -1,16 +1,13 @@
 import type { Producer } from '@feedback/kit-kafka';
 import { SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
-import type { BulkStatusEvents, StatusEvents } from '../../domain/ports.js';
+import type { StatusEvents } from '../../domain/ports.js';
 import type { SmsMessage } from '../../domain/sms-message.js';
 
 const CONTENT_TYPE = 'application/x-protobuf; messageType=feedback.messaging.v1.SmsStatusChanged';
 
 /** `sms.status`, keyed by phone; one event id per (message, status, attempt), so a retry repeats it. */
-export function kafkaStatusEvents(producer: Producer, topic: string): StatusEvents & BulkStatusEvents {
+export function kafkaStatusEvents(producer: Producer, topic: string): StatusEvents {
   return {
-    async changed(m: SmsMessage) {
-      await producer.publish(topic, [statusMessage(m)]);
-    },
     async changedMany(msgs: SmsMessage[]) {
       if (msgs.length > 0) await producer.publish(topic, msgs.map(statusMessage));
     },

@@ -1,6 +1,6 @@
 import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
-import type { BulkMessageRepository, MessageRepository } from '../../domain/ports.js';
+import type { FinishedAttempt, MessageRepository, NewMessage } from '../../domain/ports.js';
 import { REPORTABLE_STATUSES, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
 
 interface MessageDoc {
@@ -22,7 +22,7 @@ interface MessageDoc {
   dlr?: { status_param: string; delivered: string[]; failed: string[] } | null;
 }
 
-export class MongoMessageRepository implements MessageRepository, BulkMessageRepository {
+export class MongoMessageRepository implements MessageRepository {
   private readonly docs: Collection<MessageDoc>;
 
   constructor(db: Db) {
@@ -55,8 +55,9 @@ export class MongoMessageRepository implements MessageRepository, BulkMessageRep
     return insertManyOnce(this.docs, msgs.map(toDoc));
   }
 
-  async finishMany(items: Parameters<BulkMessageRepository['finishMany']>[0]): Promise<void> {
+  async finishMany(items: FinishedAttempt[]): Promise<void> {
     if (items.length === 0) return;
+    // Conditional on our claim: a delivery report that overtook the provider's answer stays.
     await this.docs.bulkWrite(
       items.map((o) => ({
         updateOne: {
@@ -73,26 +74,6 @@ export class MongoMessageRepository implements MessageRepository, BulkMessageRep
   async findMany(ids: string[]): Promise<SmsMessage[]> {
     if (ids.length === 0) return [];
     return (await this.docs.find({ _id: { $in: ids } }).toArray()).map(toMessage);
-  }
-
-  async finish(
-    id: string,
-    attempt: number,
-    outcome: { status: MessageStatus; providerMessageId?: string; error?: string },
-    at: Date,
-  ): Promise<void> {
-    // Conditional on our claim: a delivery report that overtook the provider's answer stays.
-    await this.docs.updateOne(
-      { _id: id, status: 'sending', attempts: attempt },
-      {
-        $set: {
-          status: outcome.status,
-          provider_message_id: outcome.providerMessageId ?? null,
-          error: outcome.error ?? null,
-          updated_at: at,
-        },
-      },
-    );
   }
 
   async applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null> {
@@ -113,8 +94,6 @@ export class MongoMessageRepository implements MessageRepository, BulkMessageRep
     return (await this.docs.find({ sharing_id: sharingId }).sort({ _id: 1 }).toArray()).map(toMessage);
   }
 }
-
-type NewMessage = Parameters<MessageRepository['claim']>[0];
 
 function firstClaim(m: NewMessage): MessageDoc {
   return toDoc({ ...m, status: 'sending', attempts: 1, providerMessageId: null, error: null, updatedAt: m.createdAt });

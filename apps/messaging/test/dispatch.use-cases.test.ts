@@ -1,23 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/domain/campaign.use-cases.js';
-import { dispatchSms, UndeliverableEventError, type DispatchDeps } from '../src/domain/dispatch.use-case.js';
-import type { SmsProvider, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
-import { RetriableSendError } from '../src/domain/send-sms.use-case.js';
+import { RetriableSendError, UndeliverableEventError, type DispatchDeps } from '../src/domain/dispatch.use-cases.js';
+import type { LinkActivation, SmsProvider, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { SmsMessage } from '../src/domain/sms-message.js';
-import { MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider } from './fakes/memory-deps.js';
+import { dispatchOne, MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider } from './fakes/memory-deps.js';
 
 /** The survey service as the dispatcher sees it: one link per (channel, phone), activations counted. */
 class FakeSurvey implements SurveyChannels, SurveyLinks {
-  readonly activations: Parameters<SurveyLinks['activate']>[0][] = [];
+  readonly activations: LinkActivation[] = [];
   readonly channels: Parameters<SurveyChannels['createSmsChannel']>[0][] = [];
   async createSmsChannel(c: Parameters<SurveyChannels['createSmsChannel']>[0]) {
     this.channels.push(c);
     return `channel-${this.channels.length}`;
   }
-  async activate(a: Parameters<SurveyLinks['activate']>[0]) {
-    this.activations.push(a);
-    return `https://api.example/s/token-${a.phone}`;
+  async activateMany(items: LinkActivation[]) {
+    this.activations.push(...items);
+    return items.map((a) => `https://api.example/s/token-${a.phone}`);
   }
 }
 
@@ -41,10 +40,10 @@ async function setup(provider: SmsProvider = new ScriptedProvider([{ outcome: 'a
   const deps: DispatchDeps = {
     campaigns,
     links: survey,
-    shortener: { shorten: async (url) => `https://s.example/${url.split('-').pop()}` },
+    shortener: { shortenMany: async (urls) => urls.map((url) => `https://s.example/${url.split('-').pop()}`) },
     messages: new MemoryMessages(),
     providers: oneProvider(provider),
-    statusEvents: { changed: async (m) => void statuses.push({ ...m }) },
+    statusEvents: { changedMany: async (ms) => void statuses.push(...ms.map((m) => ({ ...m }))) },
     clock,
   };
   return { deps, survey, campaign, statuses };
@@ -66,7 +65,7 @@ describe('dispatching one recipient', () => {
     ]);
     expect(campaign.channelId).toBe('channel-1');
 
-    expect(await dispatchSms(deps, event('905321234567', { name: 'Ayşe', link: 'spoofed' }))).toBe('sent');
+    expect(await dispatchOne(deps, event('905321234567', { name: 'Ayşe', link: 'spoofed' }))).toBe('sent');
     expect(provider.calls.map((c) => c.text)).toEqual(['Sayın Ayşe, https://s.example/905321234567 ']);
     expect(survey.activations[0]).toMatchObject({
       channelId: 'channel-1',
@@ -76,7 +75,7 @@ describe('dispatching one recipient', () => {
     expect(statuses.map((s) => s.status)).toEqual(['sent']);
 
     // Redelivered: no second activation, no second SMS.
-    expect(await dispatchSms(deps, event('905321234567', { name: 'Ayşe' }))).toBe('already_handled');
+    expect(await dispatchOne(deps, event('905321234567', { name: 'Ayşe' }))).toBe('already_handled');
     expect(survey.activations).toHaveLength(1);
     expect(provider.calls).toHaveLength(1);
   });
@@ -84,20 +83,20 @@ describe('dispatching one recipient', () => {
   it('renders an attribute the recipient lacks as empty', async () => {
     const provider = new ScriptedProvider([{ outcome: 'accepted' }]);
     const { deps } = await setup(provider);
-    await dispatchSms(deps, event('905551112233'));
+    await dispatchOne(deps, event('905551112233'));
     expect(provider.calls[0]!.text).toBe('Sayın , https://s.example/905551112233 ');
   });
 
   it('an event of an unknown campaign can never succeed', async () => {
     const { deps } = await setup();
-    await expect(dispatchSms(deps, { ...event('905321234567'), campaignId: 'gone' })).rejects.toBeInstanceOf(UndeliverableEventError);
+    await expect(dispatchOne(deps, { ...event('905321234567'), campaignId: 'gone' })).rejects.toBeInstanceOf(UndeliverableEventError);
   });
 
   it('a retriable provider refusal throws after publishing the status; the retry sends', async () => {
     const provider = new ScriptedProvider([{ outcome: 'rejected', retriable: true, reason: 'HTTP 503' }, { outcome: 'accepted' }]);
     const { deps, statuses } = await setup(provider);
-    await expect(dispatchSms(deps, event('905321234567'))).rejects.toBeInstanceOf(RetriableSendError);
-    expect(await dispatchSms(deps, event('905321234567'))).toBe('sent');
+    await expect(dispatchOne(deps, event('905321234567'))).rejects.toBeInstanceOf(RetriableSendError);
+    expect(await dispatchOne(deps, event('905321234567'))).toBe('sent');
     expect(statuses.map((s) => [s.status, s.attempts])).toEqual([
       ['retryable', 1],
       ['sent', 2],
@@ -108,11 +107,11 @@ describe('dispatching one recipient', () => {
     const { deps } = await setup();
     const links = deps.links;
     let fail = true;
-    deps.links = { activate: async (a) => (fail ? Promise.reject(new Error('survey unavailable')) : links.activate(a)) };
-    await expect(dispatchSms(deps, event('905321234567'))).rejects.toThrow(/survey unavailable/);
+    deps.links = { activateMany: async (items) => (fail ? Promise.reject(new Error('survey unavailable')) : links.activateMany(items)) };
+    await expect(dispatchOne(deps, event('905321234567'))).rejects.toThrow(/survey unavailable/);
     expect(await deps.messages.findById('sh-1.905321234567')).toBeNull();
     fail = false;
-    expect(await dispatchSms(deps, event('905321234567'))).toBe('sent');
+    expect(await dispatchOne(deps, event('905321234567'))).toBe('sent');
   });
 });
 
@@ -136,16 +135,16 @@ describe('a claim left "sending" by a crashed process', () => {
   it('is handed again to an idempotent provider (the outbox), so the SMS arrives there exactly once', async () => {
     const provider = new ScriptedProvider([{ outcome: 'accepted' }], true);
     const deps = await crashedClaim(provider);
-    expect(await dispatchSms(deps, event('905321234567'))).toBe('sent');
+    expect(await dispatchOne(deps, event('905321234567'))).toBe('sent');
     expect(provider.calls).toHaveLength(1);
     expect(await deps.messages.findById('sh-1.905321234567')).toMatchObject({ status: 'sent', attempts: 2 });
-    expect(await dispatchSms(deps, event('905321234567'))).toBe('already_handled');
+    expect(await dispatchOne(deps, event('905321234567'))).toBe('already_handled');
   });
 
   it('is never handed again to any other provider (at most once)', async () => {
     const provider = new ScriptedProvider([{ outcome: 'accepted' }]);
     const deps = await crashedClaim(provider);
-    expect(await dispatchSms(deps, event('905321234567'))).toBe('already_handled');
+    expect(await dispatchOne(deps, event('905321234567'))).toBe('already_handled');
     expect(provider.calls).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyDeliveryReport, deliveryStatusFor, KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
-import { RetriableSendError, sendSms } from '../src/domain/send-sms.use-case.js';
-import { MemoryMessages, ScriptedProvider } from './fakes/memory-deps.js';
+import { RetriableSendError } from '../src/domain/dispatch.use-cases.js';
+import { sendOne, MemoryMessages, ScriptedProvider } from './fakes/memory-deps.js';
 
 const clock = { now: () => new Date('2026-11-23T10:00:00Z') };
 const cmd = { accountId: 'a', sharingId: 's1', campaignId: 'c', phone: '905321234567', text: 'hi' };
@@ -10,7 +10,7 @@ describe('sending one SMS at most once', () => {
   it('hands it over once, however often the event comes', async () => {
     const messages = new MemoryMessages();
     const provider = new ScriptedProvider([{ outcome: 'accepted', providerMessageId: 'p1' }]);
-    const outcomes = await Promise.all([sendSms({ messages, provider, clock }, cmd), sendSms({ messages, provider, clock }, cmd)]);
+    const outcomes = await Promise.all([sendOne({ messages, provider, clock }, cmd), sendOne({ messages, provider, clock }, cmd)]);
     expect(outcomes.sort()).toEqual(['already_handled', 'sent']);
     expect(provider.calls).toHaveLength(1);
     expect(provider.calls[0]).toMatchObject({ messageId: 's1.905321234567', to: '905321234567', text: 'hi' });
@@ -20,9 +20,9 @@ describe('sending one SMS at most once', () => {
   it('a retriable refusal throws for the consumer to retry and lets the next attempt send', async () => {
     const messages = new MemoryMessages();
     const provider = new ScriptedProvider([{ outcome: 'rejected', retriable: true, reason: 'ECONNREFUSED' }, { outcome: 'accepted' }]);
-    await expect(sendSms({ messages, provider, clock }, cmd)).rejects.toBeInstanceOf(RetriableSendError);
+    await expect(sendOne({ messages, provider, clock }, cmd)).rejects.toBeInstanceOf(RetriableSendError);
     expect(messages.items.get('s1.905321234567')?.status).toBe('retryable');
-    expect(await sendSms({ messages, provider, clock }, cmd)).toBe('sent');
+    expect(await sendOne({ messages, provider, clock }, cmd)).toBe('sent');
     expect(messages.items.get('s1.905321234567')?.attempts).toBe(2);
   });
 
@@ -30,8 +30,8 @@ describe('sending one SMS at most once', () => {
     for (const result of [{ outcome: 'unknown' as const, reason: 'timeout' }, new Error('boom')]) {
       const messages = new MemoryMessages();
       const provider = new ScriptedProvider([result, { outcome: 'accepted' }]);
-      expect(await sendSms({ messages, provider, clock }, cmd)).toBe('unknown');
-      expect(await sendSms({ messages, provider, clock }, cmd)).toBe('already_handled');
+      expect(await sendOne({ messages, provider, clock }, cmd)).toBe('unknown');
+      expect(await sendOne({ messages, provider, clock }, cmd)).toBe('already_handled');
       expect(provider.calls).toHaveLength(1);
     }
   });
@@ -39,7 +39,7 @@ describe('sending one SMS at most once', () => {
   it('a final refusal fails the message without retry', async () => {
     const messages = new MemoryMessages();
     const provider = new ScriptedProvider([{ outcome: 'rejected', retriable: false, reason: 'HTTP 403' }]);
-    expect(await sendSms({ messages, provider, clock }, cmd)).toBe('failed');
+    expect(await sendOne({ messages, provider, clock }, cmd)).toBe('failed');
     expect(messages.items.get('s1.905321234567')).toMatchObject({ status: 'failed', error: 'HTTP 403' });
   });
 });
@@ -55,7 +55,7 @@ describe('delivery reports', () => {
 
   it('applies a final status once; progress and unknown messages change nothing', async () => {
     const messages = new MemoryMessages();
-    await sendSms({ messages, provider: new ScriptedProvider([{ outcome: 'accepted' }]), clock }, cmd);
+    await sendOne({ messages, provider: new ScriptedProvider([{ outcome: 'accepted' }]), clock }, cmd);
     const deps = { messages, clock };
     const id = 's1.905321234567';
     expect(await applyDeliveryReport(deps, { messageId: id, code: '8' }, KANNEL_DELIVERY_RULE)).toBe('progress');

@@ -1,30 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/domain/campaign.use-cases.js';
-import { dispatchSmsBatch, type BatchDispatchDeps } from '../src/domain/dispatch-batch.use-case.js';
-import { dispatchSms } from '../src/domain/dispatch.use-case.js';
-import type { OutgoingSms, ProviderResult, SurveyLinks } from '../src/domain/ports.js';
+import { dispatchSms, RetriableSendError, UndeliverableEventError, type DispatchDeps } from '../src/domain/dispatch.use-cases.js';
+import type { LinkActivation, OutgoingSms, ProviderResult } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { SmsMessage } from '../src/domain/sms-message.js';
 import { MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider } from './fakes/memory-deps.js';
 
-type Activation = Parameters<SurveyLinks['activate']>[0];
-
-/** The survey and shortener peers: batch calls counted, one phone can be made to fail. */
+/** The survey and shortener peers: calls counted, one phone can be made to fail. */
 function peers(failPhone?: string) {
-  const calls = { activate: 0, activateMany: 0, shorten: 0, shortenMany: 0 };
-  const url = (a: Activation) => `https://api.example/s/token-${a.phone}`;
+  const calls = { activateMany: 0, shortenMany: 0 };
+  const url = (a: LinkActivation) => `https://api.example/s/token-${a.phone}`;
   return {
     calls,
     channels: { createSmsChannel: async () => 'channel-1' },
     links: {
-      activate: async (a: Activation) => (calls.activate++, url(a)),
-      activateMany: async (items: Activation[]) => (
+      activateMany: async (items: LinkActivation[]) => (
         calls.activateMany++,
         items.map((a) => (a.phone === failPhone ? new Error('INVALID_ARGUMENT: customer.phone_number') : url(a)))
       ),
     },
     shortener: {
-      shorten: async (u: string) => (calls.shorten++, `https://s.example/${u.split('-').pop()}`),
       shortenMany: async (us: string[]) => (calls.shortenMany++, us.map((u) => `https://s.example/${u.split('-').pop()}`)),
     },
   };
@@ -48,14 +43,13 @@ async function setup(provider = new ScriptedProvider([{ outcome: 'accepted' }]),
     },
   );
   const publishes: number[] = [];
-  const deps: BatchDispatchDeps = {
+  const deps: DispatchDeps = {
     campaigns,
     links: p.links,
     shortener: p.shortener,
     messages: new MemoryMessages(),
     providers: oneProvider(provider),
     statusEvents: {
-      changed: async (m) => void statuses.push({ ...m }),
       changedMany: async (ms) => void (publishes.push(ms.length), statuses.push(...ms.map((m) => ({ ...m })))),
     },
     clock,
@@ -76,9 +70,9 @@ describe('dispatching a batch of recipients', () => {
   it('sends each fresh recipient once, with one activation call, one shortening call and one status publish for the lot', async () => {
     const { deps, calls, statuses, publishes, provider } = await setup();
     const events = phones(50).map((p) => event(p));
-    const outcomes = await dispatchSmsBatch(deps, events);
+    const outcomes = await dispatchSms(deps, events);
     expect(outcomes).toEqual(events.map(() => 'sent'));
-    expect(calls).toEqual({ activate: 0, activateMany: 1, shorten: 0, shortenMany: 1 });
+    expect(calls).toEqual({ activateMany: 1, shortenMany: 1 });
     expect(provider.calls.map((c) => c.to).sort()).toEqual(phones(50));
     expect(provider.calls[0]!.text).toBe(`Sayın N00, https://s.example/${phones(1)[0]}`);
     expect(publishes).toEqual([50]);
@@ -86,22 +80,23 @@ describe('dispatching a batch of recipients', () => {
     expect((await deps.messages.findById(`sh-1.${phones(1)[0]}`))?.status).toBe('sent');
   });
 
-  it('a redelivered batch sends nothing again, and the one-by-one path finds every message handled', async () => {
+  it('a redelivered batch sends nothing again, and each event alone (a batch of one) finds its message handled', async () => {
     const { deps, provider } = await setup();
     const events = phones(10).map((p) => event(p));
-    await dispatchSmsBatch(deps, events);
-    expect(await dispatchSmsBatch(deps, events)).toEqual(events.map(() => 'already_handled'));
-    for (const e of events) expect(await dispatchSms(deps, e)).toBe('already_handled');
+    await dispatchSms(deps, events);
+    expect(await dispatchSms(deps, events)).toEqual(events.map(() => 'already_handled'));
+    for (const e of events) expect(await dispatchSms(deps, [e])).toEqual(['already_handled']);
     expect(provider.calls).toHaveLength(10);
   });
 
-  it('leaves to the one-by-one path what it cannot finish, and the rest still goes', async () => {
+  it('answers an error for what it cannot finish, a repeat within the batch as its first, and the rest still goes', async () => {
     const [good, bad, twice] = phones(3);
     const { deps, provider } = await setup(new ScriptedProvider([{ outcome: 'accepted' }]), bad);
     const events = [event(good!), event(bad!), event(twice!), event(twice!), event(good!, { campaignId: 'gone', sharingId: 'sh-2' })];
-    const outcomes = await dispatchSmsBatch(deps, events);
-    // The failed activation, the repeat within the batch and the vanished campaign: left undefined.
-    expect(outcomes).toEqual(['sent', undefined, 'sent', undefined, undefined]);
+    const outcomes = await dispatchSms(deps, events);
+    // The failed activation and the vanished campaign: their errors, for a retry or a dead letter.
+    expect(outcomes).toEqual(['sent', expect.any(Error), 'sent', 'already_handled', expect.any(UndeliverableEventError)]);
+    expect((outcomes[1] as Error).message).toBe('INVALID_ARGUMENT: customer.phone_number');
     expect(provider.calls.map((c) => c.to)).toEqual([good, twice]);
     expect(await deps.messages.findById(`sh-1.${bad}`)).toBeNull();
   });
@@ -125,7 +120,7 @@ describe('dispatching a batch of recipients', () => {
     };
     const { deps } = await setup(provider);
     const events = phones(4).map((p) => event(p));
-    expect(await dispatchSmsBatch(deps, events)).toEqual(['sent', undefined, 'failed', 'unknown']);
+    expect(await dispatchSms(deps, events)).toEqual(['sent', expect.any(RetriableSendError), 'failed', 'unknown']);
     const stored = await Promise.all(phones(4).map((p) => deps.messages.findById(`sh-1.${p}`)));
     expect(stored.map((m) => [m?.status, m?.providerMessageId ?? m?.error])).toEqual([
       ['sent', 'p-1'],
@@ -133,9 +128,9 @@ describe('dispatching a batch of recipients', () => {
       ['failed', 'HTTP 400'],
       ['unknown', 'socket hang up'],
     ]);
-    // The retry of the refused one (one by one) sends it once more; nothing else is sent again.
+    // The retry of the refused one (alone) sends it once more; nothing else is sent again.
     byPhone.set(phones(4)[1]!, { outcome: 'accepted' });
-    for (const e of events) await dispatchSms(deps, e).catch(() => undefined);
+    for (const e of events) await dispatchSms(deps, [e]);
     expect(provider.calls.map((c) => c.to)).toEqual([...phones(4), phones(4)[1]]);
   });
 
@@ -149,7 +144,7 @@ describe('dispatching a batch of recipients', () => {
     });
     const { deps } = await setup(provider);
     expect(
-      await dispatchSmsBatch(
+      await dispatchSms(
         deps,
         phones(30).map((p) => event(p)),
       ),
@@ -166,11 +161,11 @@ describe('dispatching a batch of recipients', () => {
       await deps.messages.claim({ ...msgs.find((m) => m.phone === theirs)!, text: 'theirs' });
       return claimMany(msgs);
     };
-    expect(await dispatchSmsBatch(deps, [event(mine!), event(theirs!)])).toEqual(['sent', 'already_handled']);
+    expect(await dispatchSms(deps, [event(mine!), event(theirs!)])).toEqual(['sent', 'already_handled']);
     expect(provider.calls.map((c) => c.to)).toEqual([mine]);
   });
 
-  it('a crashed claim ("sending") is resumed one by one for an idempotent provider, and never re-sent for another', async () => {
+  it('a crashed claim ("sending") is resumed for an idempotent provider, and never re-sent for another', async () => {
     for (const idempotent of [true, false]) {
       const provider = new ScriptedProvider([{ outcome: 'accepted' }], idempotent);
       const { deps } = await setup(provider);
@@ -185,8 +180,13 @@ describe('dispatching a batch of recipients', () => {
         provider: 'scripted',
         createdAt: new Date(),
       });
-      expect(await dispatchSmsBatch(deps, [event(p!)])).toEqual([idempotent ? undefined : 'already_handled']);
-      expect(provider.calls).toHaveLength(0);
+      expect(await dispatchSms(deps, [event(p!), event(p!)])).toEqual(
+        idempotent ? ['sent', 'already_handled'] : ['already_handled', 'already_handled'],
+      );
+      expect(provider.calls).toHaveLength(idempotent ? 1 : 0);
+      expect(await deps.messages.findById(`sh-1.${p}`)).toMatchObject(
+        idempotent ? { status: 'sent', attempts: 2 } : { status: 'sending', attempts: 1 },
+      );
     }
   });
 });
@@ -206,7 +206,7 @@ describe('dispatching a batch to an idempotent provider with a bulk send (the ou
     let claims = 0;
     deps.messages.claimMany = async () => (claims++, []);
     const events = phones(20).map((p) => event(p));
-    expect(await dispatchSmsBatch(deps, events)).toEqual(events.map(() => 'sent'));
+    expect(await dispatchSms(deps, events)).toEqual(events.map(() => 'sent'));
     expect(claims).toBe(0);
     expect(handed.map((h) => h.length)).toEqual([20]);
     expect(await deps.messages.findById(`sh-1.${phones(1)[0]}`)).toMatchObject({
@@ -227,16 +227,22 @@ describe('dispatching a batch to an idempotent provider with a bulk send (the ou
       await deps.messages.claim({ ...msgs.find((m) => m.phone === theirs)!, text: 'theirs' });
       return recordMany(msgs);
     };
-    expect(await dispatchSmsBatch(deps, [event(mine!), event(theirs!)])).toEqual(['sent', 'already_handled']);
+    expect(await dispatchSms(deps, [event(mine!), event(theirs!)])).toEqual(['sent', 'already_handled']);
     expect((await deps.messages.findById(`sh-1.${theirs}`))?.text).toBe('theirs');
     expect(statuses.map((m) => m.phone)).toEqual([mine]);
   });
 
-  it('a failed hand-over stores nothing and throws, so the one-by-one path hands the messages over again', async () => {
-    const { provider } = outbox(async () => Promise.reject(new Error('database gone')));
+  it('a failed hand-over stores nothing and answers its error, so the retry hands the messages over again', async () => {
+    let fail = true;
+    const { provider, handed } = outbox(async (sms) =>
+      fail ? ((fail = false), Promise.reject(new Error('database gone'))) : sms.map((): ProviderResult => ({ outcome: 'accepted' })),
+    );
     const { deps } = await setup(provider);
-    await expect(dispatchSmsBatch(deps, [event(phones(1)[0]!)])).rejects.toThrow(/database gone/);
+    const [failed] = await dispatchSms(deps, [event(phones(1)[0]!)]);
+    expect(failed).toBeInstanceOf(Error);
+    expect((failed as Error).message).toMatch(/database gone/);
     expect(await deps.messages.findById(`sh-1.${phones(1)[0]}`)).toBeNull();
-    expect(await dispatchSms(deps, event(phones(1)[0]!))).toBe('sent');
+    expect(await dispatchSms(deps, [event(phones(1)[0]!)])).toEqual(['sent']);
+    expect(handed).toHaveLength(2);
   });
 });

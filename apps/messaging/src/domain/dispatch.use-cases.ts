@@ -1,0 +1,315 @@
+import type {
+  CampaignRepository,
+  Clock,
+  LinkActivation,
+  LinkShortener,
+  MessageRepository,
+  NewMessage,
+  OutgoingSms,
+  ProviderResult,
+  SmsProvider,
+  SmsProviderResolver,
+  StatusEvents,
+  SurveyLinks,
+} from './ports.js';
+import type { DispatchEvent, SmsCampaign } from './sharing.js';
+import { messageId, type SmsMessage } from './sms-message.js';
+import { renderTemplate } from './sms-template.js';
+
+export interface DispatchDeps {
+  campaigns: CampaignRepository;
+  links: SurveyLinks;
+  shortener: LinkShortener;
+  messages: MessageRepository;
+  /** The account's own provider or the deployment's. */
+  providers: SmsProviderResolver;
+  statusEvents: StatusEvents;
+  clock: Clock;
+}
+
+export type SendOutcome = 'sent' | 'already_handled' | 'unknown' | 'failed';
+
+/** An event's outcome, or the error it failed with (the consumer retries it with backoff, or dead-letters it). */
+export type DispatchResult = SendOutcome | Error;
+
+/** An event that can never be handled (its campaign is gone): dead-lettered, not retried. */
+export class UndeliverableEventError extends Error {
+  override name = 'UndeliverableEventError';
+}
+
+/** The provider refused before accepting; the caller (the Kafka consumer) retries with backoff. */
+export class RetriableSendError extends Error {
+  override name = 'RetriableSendError';
+}
+
+/** Hand-overs in flight at once for a provider without a bulk send (an HTTP gateway). */
+const SEND_CONCURRENCY = 16;
+
+/**
+ * sms.dispatch events, one or many: activate each recipient's survey link, shorten it, render
+ * the campaign's template, hand the SMS to the provider at most once and publish the new
+ * statuses. A few round trips per call whatever its size: one read of the message records, one
+ * activation call and one shortening call per (account, campaign), one claim write, one provider
+ * call where the provider takes many, one status write and one status publish.
+ *
+ * At most once per (sharing, phone): the message record is claimed atomically before the
+ * provider sees the message, so concurrent or redelivered events find it taken. Only a refusal
+ * that certainly did not send (connection refused, a retry status) makes the record "retryable"
+ * for a later attempt; a timeout after the request left may have sent it, so it ends "unknown"
+ * instead of risking a second SMS. A record left "sending" by a crash between claim and answer
+ * is taken again only by the same idempotent provider that claimed it (there a repeat is
+ * harmless, so the SMS arrives exactly once); any other provider never sees it twice.
+ *
+ * Answers each event's outcome, or the error it failed with alone: a provider that cannot be
+ * read, a vanished campaign (UndeliverableEventError), a failed activation or shortening, a
+ * retriable refusal (RetriableSendError, after its status was published), a failed hand-over.
+ * An event repeated within the call is answered as its first occurrence ("already_handled" once
+ * that one has an outcome). A throw (the records cannot be read) fails them all.
+ */
+export async function dispatchSms(deps: DispatchDeps, events: DispatchEvent[]): Promise<DispatchResult[]> {
+  const results = new Array<DispatchResult | undefined>(events.length).fill(undefined);
+  const ids = events.map((e) => messageId(e.sharingId, e.recipient.phone));
+  const [found, providers] = await Promise.all([deps.messages.findMany([...new Set(ids)]), providersOf(deps, events)]);
+  const existing = new Map(found.map((m) => [m.id, m]));
+
+  // Each message once; grouped by campaign (activation and links are per account).
+  const groups = new Map<string, number[]>();
+  const firsts = new Map<string, number>();
+  events.forEach((e, i) => {
+    const id = ids[i]!;
+    if (firsts.has(id)) return; // answered as its first occurrence, below
+    firsts.set(id, i);
+    const provider = providers.get(e.accountId)!;
+    // Before the claim: the claim is taken for the provider that then gets the message.
+    if (provider instanceof Error) return void (results[i] = provider);
+    // Handled already (a redelivered event does not activate the link again), unless resumable.
+    const record = existing.get(id);
+    if (record && !isResumable(record, provider)) return void (results[i] = 'already_handled');
+    const key = `${e.accountId}/${e.campaignId}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+
+  const ready: Ready[] = [];
+  await Promise.all(
+    [...groups.values()].map(async (indexes) => {
+      try {
+        ready.push(...(await prepare(deps, events, indexes, results)));
+      } catch (err) {
+        for (const i of indexes) results[i] ??= asError(err);
+      }
+    }),
+  );
+
+  // One hand-over per provider: usually the deployment's alone, or an account's own as well.
+  const now = deps.clock.now();
+  const byProvider = new Map<SmsProvider, (Ready & { msg: NewMessage })[]>();
+  for (const r of ready) {
+    const event = events[r.index]!;
+    const provider = providers.get(event.accountId) as SmsProvider;
+    byProvider.set(provider, [...(byProvider.get(provider) ?? []), { ...r, msg: newMessage(r, event, ids[r.index]!, provider, now) }]);
+  }
+  await Promise.all(
+    [...byProvider].map(async ([provider, items]) => {
+      try {
+        await handOver(deps, provider, items, existing, results);
+      } catch (err) {
+        // Whatever a failed hand-over leaves is retried, and its claims keep it at most once.
+        for (const { index } of items) results[index] ??= asError(err);
+      }
+    }),
+  );
+
+  return events.map((_, i) => {
+    const first = firsts.get(ids[i]!)!;
+    const result = results[first] ?? new Error(`sms.dispatch of ${ids[i]} reached no outcome`);
+    return first === i || result instanceof Error ? result : 'already_handled';
+  });
+}
+
+/**
+ * A message record that may be handed over again: its attempt certainly did not send, or the
+ * provider absorbs a repeat: the same idempotent provider that claimed it (the account's provider
+ * may have changed since; another one would get the message a second time).
+ */
+const isResumable = (m: SmsMessage, provider: SmsProvider) =>
+  m.status === 'retryable' || (m.status === 'sending' && provider.idempotent === true && m.provider === provider.name);
+
+type Ready = { index: number; campaign: SmsCampaign; text: string };
+
+/** The provider of each account of the events, or the error its read failed with (never the deployment's instead). */
+async function providersOf(deps: DispatchDeps, events: DispatchEvent[]): Promise<Map<string, SmsProvider | Error>> {
+  const found = new Map<string, SmsProvider | Error>();
+  await Promise.all(
+    [...new Set(events.map((e) => e.accountId))].map(async (accountId) => {
+      found.set(accountId, await deps.providers.forAccount(accountId).catch(asError));
+    }),
+  );
+  return found;
+}
+
+/** The texts of one campaign's events: their links activated and shortened in one call each; failures set in `results`. */
+async function prepare(deps: DispatchDeps, events: DispatchEvent[], indexes: number[], results: (DispatchResult | undefined)[]) {
+  const first = events[indexes[0]!]!;
+  const campaign = await deps.campaigns.findById(first.accountId, first.campaignId);
+  if (!campaign) {
+    for (const i of indexes)
+      results[i] = new UndeliverableEventError(`campaign ${first.campaignId} of account ${first.accountId} does not exist`);
+    return [];
+  }
+  const activated = await deps.links.activateMany(indexes.map((i) => activationOf(events[i]!, campaign)));
+  const live: { index: number; url: string }[] = [];
+  indexes.forEach((index, k) => {
+    const url = activated[k];
+    if (typeof url === 'string') live.push({ index, url });
+    else results[index] = url ?? new Error('no activation answered');
+  });
+  if (live.length === 0) return [];
+  const short = await deps.shortener.shortenMany(
+    live.map((l) => l.url),
+    first.accountId,
+  );
+  return live.map(({ index }, k): Ready => ({ index, campaign, text: smsText(campaign, events[index]!, short[k]!) }));
+}
+
+/** The survey link activation the recipient's SMS needs. */
+const activationOf = (event: DispatchEvent, campaign: SmsCampaign): LinkActivation => ({
+  accountId: event.accountId,
+  channelId: campaign.channelId,
+  phone: event.recipient.phone,
+  attributes: event.recipient.attributes,
+  builtInResponses: event.recipient.builtInResponses,
+});
+
+/** The campaign's template for the recipient. The link wins over a custom attribute of the same name: the SMS must lead to the survey. */
+const smsText = (campaign: SmsCampaign, event: DispatchEvent, link: string) =>
+  renderTemplate(campaign.messageTemplate, { ...event.recipient.attributes, link });
+
+const newMessage = (r: Ready, event: DispatchEvent, id: string, provider: SmsProvider, now: Date): NewMessage => ({
+  id,
+  accountId: event.accountId,
+  sharingId: event.sharingId,
+  campaignId: r.campaign.id,
+  phone: event.recipient.phone,
+  text: r.text,
+  provider: provider.name,
+  deliveryRule: provider.deliveryRule,
+  createdAt: now,
+});
+
+/** One provider's messages: claimed, handed over and finished, each result set in `results`. */
+async function handOver(
+  deps: DispatchDeps,
+  provider: SmsProvider,
+  ready: (Ready & { msg: NewMessage })[],
+  existing: Map<string, SmsMessage>,
+  results: (DispatchResult | undefined)[],
+): Promise<void> {
+  let fresh = ready.filter((r) => !existing.has(r.msg.id));
+  const resumed = ready.filter((r) => existing.has(r.msg.id));
+  if (provider.idempotent === true && provider.sendMany && fresh.length > 0) {
+    const handed = await handOverFirst(
+      deps,
+      provider,
+      fresh.map((r) => r.msg),
+    );
+    fresh.forEach(({ index }, k) => (results[index] = handed[k]));
+    fresh = [];
+  }
+
+  const [freshClaims, resumedClaims] = await Promise.all([
+    fresh.length > 0 ? deps.messages.claimMany(fresh.map((r) => r.msg)) : Promise.resolve([]),
+    // A resumed record is taken again by one caller only (a conditional update).
+    Promise.all(resumed.map((r) => deps.messages.claim(r.msg, { takeOverSending: provider.idempotent === true }))),
+  ]);
+  const tried = [...fresh, ...resumed];
+  const answers = [...freshClaims, ...resumedClaims];
+  // A claim lost to a concurrent consumer: that one sends it.
+  const claimed = tried.flatMap((r, k) => (answers[k] ? [{ ...r, msg: answers[k] }] : []));
+  tried.forEach((r, k) => {
+    if (!answers[k]) results[r.index] = 'already_handled';
+  });
+  if (claimed.length === 0) return;
+
+  const answered = await sendAll(
+    provider,
+    claimed.map(({ msg }) => outgoing(msg)),
+  );
+  const at = deps.clock.now();
+  await deps.messages.finishMany(claimed.map(({ msg }, k) => ({ id: msg.id, attempt: msg.attempts, at, ...finishing(answered[k]!) })));
+  claimed.forEach(({ index, msg }, k) => (results[index] = resultOf(answered[k]!, provider, msg.id)));
+  // As stored (a delivery report may have overtaken the provider's answer), also after a
+  // retriable refusal, so watchers see every attempt.
+  await deps.statusEvents.changedMany(await deps.messages.findMany(claimed.map(({ msg }) => msg.id)));
+}
+
+/**
+ * An idempotent provider (the recording one) records each message once whatever it is handed,
+ * so a fresh message needs no claim before the hand-over: the lot is handed over, then the
+ * records are stored with their outcome in one write (a claim and its finish are two). A record
+ * another consumer stored meanwhile stays as it is; the provider kept one copy. A throw stores
+ * nothing: the retry hands the messages over again, which the provider absorbs.
+ */
+async function handOverFirst(deps: DispatchDeps, provider: SmsProvider, fresh: NewMessage[]): Promise<DispatchResult[]> {
+  const answered = await provider.sendMany!(fresh.map(outgoing));
+  const at = deps.clock.now();
+  const records: SmsMessage[] = fresh.map((m, k) => {
+    const { status, providerMessageId, error } = finishing(answered[k]!);
+    return { ...m, status, attempts: 1, providerMessageId: providerMessageId ?? null, error: error ?? null, updatedAt: at };
+  });
+  const stored = await deps.messages.recordMany(records);
+  await deps.statusEvents.changedMany(records.filter((_, k) => stored[k]));
+  return records.map((r, k) => (stored[k] ? resultOf(answered[k]!, provider, r.id) : 'already_handled'));
+}
+
+/** What a provider's answer makes of the message record: sent, unknown (maybe sent), failed, or retryable (certainly not sent). */
+function finishing(r: ProviderResult): { status: 'sent' | 'retryable' | 'unknown' | 'failed'; providerMessageId?: string; error?: string } {
+  switch (r.outcome) {
+    case 'accepted':
+      return { status: 'sent', providerMessageId: r.providerMessageId };
+    case 'unknown':
+      return { status: 'unknown', error: r.reason };
+    case 'rejected':
+      return { status: r.retriable ? 'retryable' : 'failed', error: r.reason };
+  }
+}
+
+/** The event's result: a retriable refusal is an error, so the consumer retries it with backoff. */
+function resultOf(r: ProviderResult, provider: SmsProvider, id: string): DispatchResult {
+  const { status, error } = finishing(r);
+  return status === 'retryable' ? new RetriableSendError(`provider ${provider.name} refused ${id}: ${error}`) : status;
+}
+
+const outgoing = (m: NewMessage): OutgoingSms => ({
+  messageId: m.id,
+  accountId: m.accountId,
+  sharingId: m.sharingId,
+  to: m.phone,
+  text: m.text,
+});
+
+/**
+ * The provider's bulk send when it has one; else one hand-over each, a few at a time. A throw
+ * (a provider adapter that broke its contract) is an unknown outcome: whether it sent is unknown.
+ */
+async function sendAll(provider: SmsProvider, sms: OutgoingSms[]): Promise<ProviderResult[]> {
+  const unknown = (err: unknown): ProviderResult => ({ outcome: 'unknown', reason: (err as Error).message });
+  if (provider.sendMany) {
+    try {
+      return await provider.sendMany(sms);
+    } catch (err) {
+      return sms.map(() => unknown(err));
+    }
+  }
+  const answered = new Array<ProviderResult>(sms.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < sms.length) {
+      const i = next++;
+      answered[i] = await provider.send(sms[i]!).catch(unknown);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, sms.length) }, worker));
+  return answered;
+}
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
