@@ -1,15 +1,6 @@
-import { createLogger } from '@feedback/kit-core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FilesPort } from '../src/api/files/files.port.js';
-import { filesFeature } from '../src/api/files/files.feature.js';
-import { flowsFeature } from '../src/api/flows/flows.feature.js';
-import { smsFeature } from '../src/api/sms/sms.feature.js';
-import { surveysFeature } from '../src/api/surveys/surveys.feature.js';
-import { buildApi } from '../src/http/build-api.js';
-import { createMetrics } from '../src/http/metrics.js';
-import { buildLink } from '../src/links/link-listener.js';
-import { LinkResolver } from '../src/links/link.resolver.js';
+import { openApiListeners } from './openapi-fixture.js';
 
 type Doc = {
   paths: Record<
@@ -17,6 +8,9 @@ type Doc = {
     Record<
       string,
       {
+        operationId?: string;
+        summary?: string;
+        tags?: string[];
         parameters?: Array<{ name: string; in: string; schema: { maxLength?: number } }>;
         security?: Array<Record<string, string[]>>;
         responses: Record<string, { content?: Record<string, unknown> }>;
@@ -24,63 +18,23 @@ type Doc = {
       }
     >
   >;
+  tags?: Array<{ name: string; description?: string }>;
+  components: { schemas?: Record<string, unknown> };
 };
 
 // What generated clients and fuzzers read: every answer a route gives is in its listener's
 // document, and declared limits are the enforced ones.
 describe('the OpenAPI documents', () => {
-  const logger = createLogger('gateway-test', 'silent');
   let api: FastifyInstance;
   let link: FastifyInstance;
   let apiDoc: Doc;
   let linkDoc: Doc;
 
   beforeAll(async () => {
-    const unused = () => Promise.reject(new Error('not used'));
-    // Ports the documents never call: every method rejects.
-    const port = <T>() => new Proxy({}, { get: () => unused }) as T;
-    const files = port<FilesPort>();
-    api = await buildApi({
-      logger,
-      metrics: createMetrics('gateway-test'),
-      tokens: { findByHash: async () => null },
-      adminToken: 'x'.repeat(32),
-      readiness: [],
-      bodyLimitBytes: 1024 * 1024,
-      features: [
-        flowsFeature({ flows: port(), accounts: port(), flowCacheMaxBytes: 1024 }),
-        filesFeature({ files, publicBaseUrl: 'http://127.0.0.1', maxUploadBytes: 1024 }),
-        surveysFeature({ surveys: port(), shortener: port(), accounts: port(), nodes: port(), displayTimeZone: 'UTC' }),
-        smsFeature({
-          sms: port(),
-          accounts: port(),
-          nodes: port(),
-          limiter: port(),
-          idempotency: port(),
-          clock: { now: () => new Date() },
-          maxPhones: 10,
-          bodyLimitBytes: 1024,
-          sharingDeadlineMs: 1000,
-        }),
-      ],
-    });
-    const shortener = { resolve: unused, shorten: unused };
-    link = await buildLink({
-      logger,
-      metrics: createMetrics('gateway-test'),
-      links: {
-        shortener,
-        links: new LinkResolver(shortener, null, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1_000, logger }),
-        clicks: { record: () => {} },
-        limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
-        redirectStatus: 302,
-        tokens: { findByHash: async () => null },
-        maxUrlLength: 2048,
-      },
-    });
+    ({ api, link } = await openApiListeners());
     apiDoc = (await api.inject('/openapi.json')).json();
     linkDoc = (await link.inject('/openapi.json')).json();
-  });
+  }, 60_000);
   afterAll(async () => {
     await api?.close();
     await link?.close();
@@ -162,5 +116,37 @@ describe('the OpenAPI documents', () => {
       if (!path.includes('{')) continue;
       for (const [method, op] of Object.entries(methods)) expect(op.responses, `${method} ${path}`).toHaveProperty('414');
     }
+  });
+
+  it('names every operation for client generators: a camelCase operationId unique over both documents, a summary, its own security, declared tags', () => {
+    const ids: string[] = [];
+    for (const doc of [apiDoc, linkDoc]) {
+      const declared = new Set((doc.tags ?? []).map((t) => t.name));
+      for (const [path, methods] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(methods)) {
+          const what = `${method} ${path}`;
+          expect(op.operationId, what).toMatch(/^[a-z][A-Za-z0-9]*$/);
+          ids.push(op.operationId!);
+          expect(op.summary, what).toBeTruthy();
+          // Public operations say so (`[]`, or `{}` among the alternatives) rather than inherit nothing.
+          expect(op.security, what).toBeInstanceOf(Array);
+          expect(op.tags?.length, what).toBeGreaterThan(0);
+          for (const tag of op.tags ?? []) expect(declared, `${what}: tag ${tag}`).toContain(tag);
+        }
+      }
+    }
+    expect(ids.length - new Set(ids).size, 'repeated operationIds').toBe(0);
+    // The ones the docs and a generated client name.
+    expect(linkDoc.paths['/shorten']!.post!.operationId).toBe('shortenUrl');
+    expect(apiDoc.paths['/external/v1/flows/{flowId}']!.get!.operationId).toBe('getFlow');
+  });
+
+  it('names the shared schemas after their $id, not def-N', () => {
+    expect(Object.keys(apiDoc.components.schemas ?? {})).toEqual(
+      expect.arrayContaining(['ErrorBody', 'Flow', 'FileDirectory', 'FileEntry', 'Account', 'SmsSharing', 'SmsProvider']),
+    );
+    expect(Object.keys(apiDoc.components.schemas ?? {}).filter((name) => /^def-\d+$/.test(name))).toEqual([]);
+    const flow = apiDoc.paths['/external/v1/flows/{flowId}']!.get!.responses['200']!.content!['application/json'] as { schema: unknown };
+    expect(flow.schema).toEqual({ $ref: '#/components/schemas/Flow' });
   });
 });

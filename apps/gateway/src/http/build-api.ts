@@ -48,6 +48,20 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     title: 'Customer Feedback Service API',
     description: 'Active surveys, SMS sharing, file service, flow details. Errors: {error_message, data, code, errors}.',
     serverUrl: deps.publicUrl,
+    tags: [
+      { name: 'surveys', description: "A customer's active surveys and personal survey links (integration token)." },
+      { name: 'survey page', description: 'The page a personal survey link opens, in HTML; the link itself is the capability.' },
+      { name: 'flows', description: 'Survey flows and their questions (either kind of token).' },
+      { name: 'sms', description: "Sending a campaign's survey link by SMS, and each recipient's status (API token)." },
+      { name: 'files', description: 'Directories and files for workflows (API token), and the public URLs of their bytes.' },
+      {
+        name: 'admin',
+        description:
+          'Accounts, tokens, nodes, flows, link channels, SMS campaigns and providers, customer link domains, responses (operators only: ADMIN_TOKEN).',
+      },
+      { name: 'health', description: 'Whether this process answers and takes traffic, and what it can reach.' },
+    ],
+    securitySchemes: ['apiToken', 'integrationToken', 'adminToken'],
   });
 
   healthRoutes(app, { checks: deps.readiness, draining: deps.draining });

@@ -14,15 +14,29 @@ const DependenciesBody = Type.Object({ status: Type.String(), checks: Type.Recor
  * scripts. Prometheus scrapes the metrics listener (METRICS_PORT), never this public port.
  */
 export function healthRoutes(app: FastifyInstance, deps: { checks: ReadinessCheck[]; draining?: () => boolean }) {
-  app.get('/health', { schema: { tags: ['health'], response: { 200: StatusBody } } }, async () => ({
-    status: 'ok',
-  }));
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['health'],
+        operationId: 'getHealth',
+        summary: 'Whether the process answers (liveness)',
+        description: 'Always 200 while the process runs; nothing else is asked.',
+        security: [],
+        response: { 200: StatusBody },
+      },
+    },
+    async () => ({ status: 'ok' }),
+  );
 
   app.get(
     '/ready',
     {
       schema: {
         tags: ['health'],
+        operationId: 'getReadiness',
+        summary: 'Whether this process takes traffic (readiness)',
+        security: [],
         description:
           'Whether this process takes traffic: 200 while it serves, 503 once it drains for shutdown. Its peers and stores are not asked.',
         response: { 200: StatusBody, 503: StatusBody },
@@ -36,6 +50,9 @@ export function healthRoutes(app: FastifyInstance, deps: { checks: ReadinessChec
     {
       schema: {
         tags: ['health'],
+        operationId: 'getDependencies',
+        summary: 'What the process can reach: each peer service and store',
+        security: [],
         description: 'Each peer service and store, asked now: 200 when all answer, 503 naming the failing ones otherwise.',
         response: { 200: DependenciesBody, 503: DependenciesBody },
       },

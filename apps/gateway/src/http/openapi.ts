@@ -10,9 +10,40 @@ declare module 'fastify' {
   }
 }
 
-/** OpenAPI 3 from the route schemas, at /openapi.json, and a browsable page at /docs. */
-export async function registerOpenApi(app: FastifyInstance, opts: { title: string; description: string; serverUrl?: string }) {
+/** The security schemes a listener's routes may name. */
+const SECURITY_SCHEMES = {
+  apiToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'API token: `Token token=<API_TOKEN>` or `Token token="<API_TOKEN>"`.',
+  },
+  integrationToken: { type: 'http', scheme: 'bearer', description: 'Integration token: `Bearer <TOKEN>`.' },
+  adminToken: { type: 'http', scheme: 'bearer', description: "The deployment's ADMIN_TOKEN." },
+} as const;
+
+export interface OpenApiOptions {
+  title: string;
+  description: string;
+  serverUrl?: string;
+  /** Every tag the listener's routes use, in the order the documentation lists them. */
+  tags: Array<{ name: string; description: string }>;
+  /** The security schemes its routes name (a scheme no route names is left out). */
+  securitySchemes: Array<keyof typeof SECURITY_SCHEMES>;
+}
+
+/**
+ * OpenAPI 3 from the route schemas, at /openapi.json, and a browsable page at /docs. Client
+ * generators read it: every shared schema is a component named by its `$id`, every operation has
+ * a summary, an operationId and its own `security` (`[]` when public), and every tag is declared.
+ */
+export async function registerOpenApi(app: FastifyInstance, opts: OpenApiOptions) {
   await app.register(swagger, {
+    // A shared schema ('Flow', added with addSchema) is `#/components/schemas/Flow`, not `def-N`:
+    // generated clients name their types after it.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     // A path parameter over 200 characters is 414 on every route that has one (the router's limit).
     // A route whose body fastify does not parse (a streamed upload) describes it in
     // `config.openapiBody`, for the document only.
@@ -28,9 +59,15 @@ export async function registerOpenApi(app: FastifyInstance, opts: { title: strin
         ...(validates && !page && errorResponses(400)),
         ...(url.includes(':') && { 414: page ? jsonErrorOnly('URI too long (before the page route runs)') : errorResponses(414)[414] }),
       };
+      // The plugin names a HEAD route's operation `<id>-head`; camelCase like every other one.
+      const operationId =
+        route.method === 'HEAD' && typeof schema.operationId === 'string'
+          ? schema.operationId.replace(/-head$/, 'Head')
+          : schema.operationId;
       return {
         schema: {
           ...schema,
+          ...(operationId !== undefined && { operationId }),
           ...(docBody ? { body: docBody } : {}),
           response: { ...edge, ...response },
         },
@@ -39,25 +76,17 @@ export async function registerOpenApi(app: FastifyInstance, opts: { title: strin
     },
     openapi: {
       openapi: '3.0.3',
-      info: { title: opts.title, description: opts.description, version: '1.0.0' },
-      servers: opts.serverUrl ? [{ url: opts.serverUrl }] : [],
-      components: {
-        securitySchemes: {
-          apiToken: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'Authorization',
-            description: 'API token: `Token token=<API_TOKEN>` or `Token token="<API_TOKEN>"`.',
-          },
-          integrationToken: { type: 'http', scheme: 'bearer', description: 'Integration token: `Bearer <TOKEN>`.' },
-          adminToken: { type: 'http', scheme: 'bearer', description: "The deployment's ADMIN_TOKEN." },
-        },
+      info: {
+        title: opts.title,
+        description: opts.description,
+        version: '1.0.0',
+        license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       },
-      tags: [
-        { name: 'flows', description: 'Survey flows and their questions' },
-        { name: 'admin', description: 'Accounts, tokens, nodes and flows (operators only)' },
-        { name: 'health', description: 'Liveness, readiness and metrics' },
-      ],
+      ...(opts.serverUrl && { servers: [{ url: opts.serverUrl }] }),
+      components: {
+        securitySchemes: Object.fromEntries(opts.securitySchemes.map((name) => [name, SECURITY_SCHEMES[name]])),
+      },
+      tags: opts.tags,
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

@@ -46,6 +46,8 @@ export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
       title: 'Customer Feedback Service: short links',
       description: 'POST /shorten makes a short link; GET /{code} redirects to it. Errors: {error_message, data, code, errors}.',
       serverUrl: deps.publicUrl,
+      tags: [{ name: 'links', description: 'Making a short link and following one.' }],
+      securitySchemes: ['apiToken'],
     });
     await app.register(linkRoutes({ ...deps.links, ownDomain: deps.publicUrl ? new URL(deps.publicUrl).hostname : undefined }));
   }

@@ -69,6 +69,7 @@ export const linkRoutes =
         schema: {
           tags: ['links'],
           summary: 'Shorten a URL',
+          operationId: 'shortenUrl',
           description:
             "Limited per client IP (429 with Retry-After). http and https only, at most MAX_URL_LENGTH characters, never a short link domain itself. The URL is kept exactly as given. Without `domain` no token is needed; naming a customer domain needs the API token of the account that owns it (`Token token=<API_TOKEN>`): 401 without a valid one, 403 for another account's token or a token of another kind.",
           security: [{}, { apiToken: [] }],
@@ -96,6 +97,8 @@ export const linkRoutes =
         schema: {
           tags: ['links'],
           summary: 'Follow a short link',
+          operationId: 'followShortLink',
+          security: [],
           description:
             'Redirects to the full URL (302 by default, REDIRECT_STATUS); HEAD answers the same without counting a click. An unknown or malformed code (over 200 characters included) answers a small HTML page, never JSON.',
           response: {

@@ -8,7 +8,7 @@ import {
   type AccountsDeps,
 } from '../../accounts/domain/accounts.use-cases.js';
 import { AccountParams, errorResponses } from '../../http/common.schemas.js';
-import { NameBody, TokenBody, TokenInfoSchema, TokenParams } from './admin.schemas.js';
+import { NameBody, TokenBody, TokenParams } from './admin.schemas.js';
 import { accountView, issuedTokenView, nodeView, tokenInfoView } from './admin.views.js';
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
@@ -22,7 +22,14 @@ export const accountsRoutes =
     app.post(
       '/accounts',
       {
-        schema: { ...common, summary: 'Create an account', body: NameBody, response: { 201: ref('Account'), ...errorResponses(400, 401) } },
+        schema: {
+          ...common,
+          summary: 'Create an account',
+          operationId: 'createAccount',
+          description: 'Answers the new account; the name is 1-200 characters, stored trimmed.',
+          body: NameBody,
+          response: { 201: ref('Account'), ...errorResponses(400, 401) },
+        },
       },
       async (req, reply) => reply.status(201).send(accountView(await createAccount(deps, req.body.name))),
     );
@@ -33,6 +40,8 @@ export const accountsRoutes =
         schema: {
           ...common,
           summary: 'Show an account',
+          operationId: 'getAccount',
+          description: 'An unknown account answers 404.',
           params: AccountParams,
           response: { 200: ref('Account'), ...errorResponses(401, 404) },
         },
@@ -46,6 +55,9 @@ export const accountsRoutes =
         schema: {
           ...common,
           summary: 'Issue a token (the secret is shown once)',
+          operationId: 'issueToken',
+          description:
+            '`api` tokens call SMS, files and short links on customer domains; `integration` tokens call active surveys and personal links; both read flows. The secret is in this answer only (only its SHA-256 is stored).',
           params: AccountParams,
           body: TokenBody,
           response: { 201: ref('IssuedToken'), ...errorResponses(400, 401, 404) },
@@ -63,8 +75,10 @@ export const accountsRoutes =
         schema: {
           ...common,
           summary: "List an account's tokens (never their secrets)",
+          operationId: 'listTokens',
+          description: 'Every token of the account, newest first, revoked ones with `revoked_at`. An unknown account answers 404.',
           params: AccountParams,
-          response: { 200: Type.Object({ data: Type.Array(TokenInfoSchema) }), ...errorResponses(401, 404) },
+          response: { 200: Type.Object({ data: Type.Array(ref('TokenInfo')) }), ...errorResponses(401, 404) },
         },
       },
       async (req) => {
@@ -76,7 +90,15 @@ export const accountsRoutes =
     app.delete(
       '/accounts/:account_id/tokens/:token_id',
       {
-        schema: { ...common, summary: 'Revoke a token', params: TokenParams, response: { 204: Type.Null(), ...errorResponses(401, 404) } },
+        schema: {
+          ...common,
+          summary: 'Revoke a token',
+          operationId: 'revokeToken',
+          description:
+            "Answers 204; other gateway replicas refuse the token within 30 s. An unknown token, or another account's, answers 404.",
+          params: TokenParams,
+          response: { 204: Type.Null(), ...errorResponses(401, 404) },
+        },
       },
       async (req, reply) => {
         await revokeToken(deps, req.params.account_id, req.params.token_id);
@@ -90,6 +112,9 @@ export const accountsRoutes =
         schema: {
           ...common,
           summary: 'Create a node (a domain/unit)',
+          operationId: 'createNode',
+          description:
+            'A domain or unit of the account: channels and SMS campaigns name one, active surveys are asked per node and show its name as `UnitName`. The name is 1-200 characters, stored trimmed.',
           params: AccountParams,
           body: NameBody,
           response: { 201: ref('Node'), ...errorResponses(400, 401, 404) },

@@ -18,6 +18,9 @@ export const linksAdminRoutes =
         schema: {
           ...common,
           summary: 'Show a short link and its click count',
+          operationId: 'getShortLink',
+          description:
+            'The full and short URL, the owning account and customer domain (each null when there is none), and the redirects counted so far. An unknown code answers 404.',
           params: CodeParams,
           response: { 200: LinkStatsSchema, ...errorResponses(401, 404) },
         },
@@ -34,6 +37,7 @@ export const linksAdminRoutes =
         schema: {
           ...common,
           summary: 'Configure a customer domain for short links',
+          operationId: 'addLinkDomain',
           description:
             "Point the domain (DNS) at the link listener, serving https on port 443. A domain belongs to one account (409 otherwise). The account's oldest domain is used for the links of its SMS; POST /shorten may name any configured domain.",
           params: AccountParams,
@@ -54,6 +58,9 @@ export const linksAdminRoutes =
         schema: {
           ...common,
           summary: "List an account's customer domains, oldest (default) first",
+          operationId: 'listLinkDomains',
+          description:
+            'The oldest domain is the default one, used for the links made for the account (its SMS). An unknown account answers 404.',
           params: AccountParams,
           response: { 200: Type.Object({ data: Type.Array(DomainSchema) }), ...errorResponses(401, 404) },
         },
@@ -71,6 +78,9 @@ export const linksAdminRoutes =
         schema: {
           ...common,
           summary: 'Remove a customer domain (links already made on it keep resolving)',
+          operationId: 'removeLinkDomain',
+          description:
+            'Answers 204; links already made on the domain keep redirecting, new ones can no longer name it. A domain the account does not have answers 404.',
           params: DomainParams,
           response: { 204: Type.Null(), ...errorResponses(400, 401, 404) },
         },

@@ -43,6 +43,8 @@ export const blobsRoutes =
         schema: {
           tags: ['files'],
           summary: 'Download a file (public URL)',
+          operationId: 'downloadBlob',
+          security: [],
           description:
             'The `url` / `proxy_url` of a file entry. Supports HEAD and single `Range: bytes=` requests. 410 once the file expired, 404 after deletion.',
           params: BlobParams,

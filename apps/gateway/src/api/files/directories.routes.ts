@@ -19,6 +19,7 @@ export const directoriesRoutes =
         schema: {
           ...common,
           summary: 'Create a file directory',
+          operationId: 'createDirectory',
           description: 'Names are unique per account: a second directory of the same name answers 409 / 13003.',
           body: DirectoryBody,
           response: { 201: DirectoryEnvelope, ...errorResponses(400, 401, 403, 409) },
@@ -34,7 +35,13 @@ export const directoriesRoutes =
       '/v2/file_service/:account_id/directories',
       {
         onRequest,
-        schema: { ...common, summary: 'List directories', response: { 200: DirectoryCollection, ...errorResponses(401, 403) } },
+        schema: {
+          ...common,
+          summary: 'List directories',
+          operationId: 'listDirectories',
+          description: "The account's directories, not paginated. `account_id` must be the token's own account (403 / 13013 otherwise).",
+          response: { 200: DirectoryCollection, ...errorResponses(401, 403) },
+        },
       },
       async (req) => {
         const { directories } = await deps.files.listDirectories({ accountId: req.params.account_id });

@@ -21,6 +21,9 @@ export const filesRoutes =
         schema: {
           ...common,
           summary: 'List files',
+          operationId: 'listFiles',
+          description:
+            "Every file of the directory, expired ones included (their `expired_at` set, their bytes gone), not paginated. An unknown directory, or another account's, answers 404.",
           params: DirectoryParams,
           response: { 200: FileCollection, ...errorResponses(401, 403, 404) },
         },
@@ -38,6 +41,8 @@ export const filesRoutes =
         schema: {
           ...common,
           summary: 'View file detail',
+          operationId: 'getFile',
+          description: "One file entry with its public URL. An unknown id, or another account's, answers 404.",
           params: FileParams,
           response: { 200: FileEnvelope, ...errorResponses(401, 403, 404) },
         },
@@ -60,6 +65,7 @@ export const filesRoutes =
         schema: {
           ...common,
           summary: 'Delete a file',
+          operationId: 'deleteFile',
           description: 'Removes the entry and its bytes; answers the deleted entry. Its URL answers 404 afterwards.',
           params: FileParams,
           response: { 200: FileEnvelope, ...errorResponses(401, 403, 404) },

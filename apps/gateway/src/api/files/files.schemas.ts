@@ -27,7 +27,10 @@ const FileEntrySchema = Type.Object(
     directory_id: Type.String({ format: 'uuid' }),
     user_id: Type.String({ description: 'Id of the API token that uploaded the file.' }),
     created_at: datetime('Upload time.'),
-    expired_at: Type.Union([datetime('Expiry time.'), Type.Null()], { description: 'null until the file has expired.' }),
+    expired_at: Type.Union([Type.String({ format: 'date-time', description: 'Expiry time.' }), Type.Null()], {
+      description: 'null until the file has expired.',
+      examples: ['2026-11-29T09:30:00.123+00:00'],
+    }),
   },
   { $id: 'FileEntry' },
 );

@@ -70,6 +70,7 @@ export const uploadRoutes =
           tags: ['files'],
           security: [{ apiToken: [] }],
           summary: 'Upload a file',
+          operationId: 'uploadFile',
           description:
             "multipart/form-data with `file` (the bytes) and `filename` (the entry's name), in either order. " +
             `Streamed to storage; at most ${deps.maxUploadBytes} bytes (413 / 13004 above). Returns 201 with the entry.`,

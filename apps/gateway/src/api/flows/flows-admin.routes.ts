@@ -17,6 +17,7 @@ export const flowsAdminRoutes =
           tags: ['admin'],
           security: [{ adminToken: [] }],
           summary: 'Create a flow',
+          operationId: 'createFlow',
           description:
             'Styles: single_choice, multiple_choice, dropdown (2+ options); nps, csat, ces, star_rating, emoji_rating, yes_no (options optional); short_text, long_text, email, phone, number, date, statement (no options).',
           params: AccountParams,

@@ -32,6 +32,7 @@ export const flowsRoutes =
         schema: {
           tags: ['flows'],
           summary: 'Show flow details',
+          operationId: 'getFlow',
           description: "One flow of the caller's account with its questions and answer options. Either token kind works.",
           security: [{ integrationToken: [] }, { apiToken: [] }],
           params: Type.Object({ flowId: Type.String({ minLength: 1, maxLength: 100 }) }),

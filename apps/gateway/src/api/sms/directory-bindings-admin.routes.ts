@@ -27,6 +27,7 @@ export const directoryBindingsAdminRoutes =
         schema: {
           ...common,
           summary: "Bind a directory's file name to an SMS campaign",
+          operationId: 'bindCampaignDirectory',
           description:
             "Each upload of file_name (default customers.csv) into the directory then makes one sharing of the campaign from the rows of the latest unprocessed file of that name (a CSV with a header row; phone or phone_number required). Binding the same directory and name again moves it to this campaign. 404 naming campaign_id or directory_id for an unknown or another account's one.",
           params: BindingParams,
@@ -53,6 +54,7 @@ export const directoryBindingsAdminRoutes =
         schema: {
           ...common,
           summary: "An SMS campaign's directory bindings, newest first",
+          operationId: 'listCampaignDirectories',
           description:
             "Each directory and file name whose uploads make a sharing of this campaign (at most 1,000). 404 naming campaign_id for an unknown or another account's campaign.",
           params: BindingParams,
@@ -72,6 +74,7 @@ export const directoryBindingsAdminRoutes =
         schema: {
           ...common,
           summary: "Unbind a directory's file name from an SMS campaign",
+          operationId: 'unbindCampaignDirectory',
           description:
             'Later uploads of file_name (default customers.csv) make no sharing. 404 naming directory_id when the campaign has no such binding.',
           params: UnbindParams,

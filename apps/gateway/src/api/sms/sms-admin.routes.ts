@@ -23,6 +23,7 @@ export const smsAdminRoutes =
         schema: {
           ...common,
           summary: 'Create an SMS campaign',
+          operationId: 'createSmsCampaign',
           description:
             "A survey channel for the node and flow plus the message template. The node must be the account's (404 node_id), the flow too (404 flow_id).",
           params: AccountParams,
@@ -55,6 +56,8 @@ export const smsAdminRoutes =
         schema: {
           ...common,
           summary: "List an account's SMS campaigns, newest first",
+          operationId: 'listSmsCampaigns',
+          description: 'Every SMS campaign of the account with its message template. An unknown account answers 404.',
           params: AccountParams,
           response: { 200: Type.Object({ data: Type.Array(Type.Unsafe({ $ref: 'SmsCampaign#' })) }), ...errorResponses(401, 404) },
         },
@@ -72,6 +75,9 @@ export const smsAdminRoutes =
         schema: {
           ...common,
           summary: 'What the outbox SMS provider was handed, newest first',
+          operationId: 'listSmsMessages',
+          description:
+            "The messages the deployment's `outbox` provider recorded for the account, optionally for one phone, a page at a time (`page_size`, then `page_token` = the previous `next_page_token`, null on the last page).",
           params: AccountParams,
           querystring: SmsMessagesQuery,
           response: { 200: SmsMessagesPageSchema, ...errorResponses(400, 401, 404) },

@@ -37,6 +37,7 @@ export const smsProviderAdminRoutes =
         schema: {
           ...common,
           summary: "Set an account's own SMS provider",
+          operationId: 'setSmsProvider',
           description:
             "The account's SMS go through this provider from now on (other messaging replicas follow within ACCOUNT_SMS_PROVIDER_CACHE_MS, 30 s by default) and its delivery reports are read by its `dlr` rule. Replaces the one it had. Stored encrypted; the answer and GET show it masked, so a change means sending it whole again. 503 when the deployment has no SMS_PROVIDER_SECRETS_KEY (nothing is stored).",
           params: AccountParams,
@@ -57,6 +58,7 @@ export const smsProviderAdminRoutes =
         schema: {
           ...common,
           summary: "An account's own SMS provider, masked",
+          operationId: 'getSmsProvider',
           description:
             "404 naming sms_provider when the account has none: its SMS go through the deployment's provider. 503 when it was sealed with a key the deployment no longer has (SMS_PROVIDER_SECRETS_PREVIOUS_KEYS).",
           params: AccountParams,
@@ -75,6 +77,7 @@ export const smsProviderAdminRoutes =
         schema: {
           ...common,
           summary: "Remove an account's own SMS provider",
+          operationId: 'deleteSmsProvider',
           description: "The account's SMS go through the deployment's provider again. 404 naming sms_provider when it has none.",
           params: AccountParams,
           response: { 204: Type.Null(), ...errorResponses(401, 404) },

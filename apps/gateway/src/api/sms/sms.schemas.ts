@@ -144,7 +144,14 @@ export const CampaignBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ name: 'After-visit SMS', node_id: '…', flow_id: '…', message_template: 'Hi {{name}}, how was your visit? {{link}}' }],
+    examples: [
+      {
+        name: 'After-visit SMS',
+        node_id: '0b7e3c52-5f8e-4d4a-9a57-1c2f6e9d8a41',
+        flow_id: '8d0f4b6e-2a1c-4e7b-b3f5-9c6d2e1a7f30',
+        message_template: 'Hi {{name}}, how was your visit? {{link}}',
+      },
+    ],
   },
 );
 

@@ -23,6 +23,7 @@ export const activeSurveysRoutes =
         schema: {
           tags: ['surveys'],
           summary: "List a customer's active surveys",
+          operationId: 'listActiveSurveys',
           description:
             'At least one of customer.phone_number, customer.email, customer.external_id (400 naming them otherwise); several are combined with AND, and customer.schema.TCKN must match too when given. response_channel_id limits the list to that channel. Newest activation first. A node of another account answers 404 like an unknown one.',
           security: [{ integrationToken: [] }],

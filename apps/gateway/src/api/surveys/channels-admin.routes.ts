@@ -26,6 +26,7 @@ export const channelsAdminRoutes =
         schema: {
           ...common,
           summary: 'Create a link channel',
+          operationId: 'createChannel',
           description: "node_id and flow_id must be the account's (404 naming them otherwise).",
           params: AccountParams,
           body: ChannelBody,
@@ -55,6 +56,8 @@ export const channelsAdminRoutes =
         schema: {
           ...common,
           summary: "List an account's channels, newest first",
+          operationId: 'listChannels',
+          description: 'Each channel with its node, flow and link lifetime (`link_ttl_days`). An unknown account answers 404.',
           params: AccountParams,
           response: { 200: Type.Object({ data: Type.Array(channelRef) }), ...errorResponses(401, 404) },
         },

@@ -16,6 +16,7 @@ export const personalLinksRoutes =
         schema: {
           tags: ['surveys'],
           summary: "Create or re-activate a customer's personal survey link",
+          operationId: 'createPersonalLink',
           description:
             "The customer is found by external_id, then e-mail, then phone (at least one is required) and updated, or created. The link is the same for the same customer and channel; each call re-opens it for the channel's link_ttl_days. short_link: true also shortens it (the account's default customer domain when configured).",
           security: [{ integrationToken: [] }],

@@ -17,6 +17,7 @@ export const responsesAdminRoutes =
           tags: ['admin'],
           security: [{ adminToken: [] }],
           summary: 'List survey responses, newest first',
+          operationId: 'listResponses',
           description:
             "flow_id limits the list to one flow (404 when it is not the account's). page_size 1-200 (default 50); pass next_page_token as page_token for the next page.",
           params: AccountParams,

@@ -77,6 +77,8 @@ export const surveyPageRoutes =
         schema: {
           ...common,
           summary: 'The survey page of a personal link',
+          operationId: 'showSurveyPage',
+          security: [],
           description: 'HTML. 200 the form (or "already answered"), 410 expired, 404 unknown link.',
           response: {
             200: htmlResponse('The survey, or "already answered"'),
@@ -101,6 +103,8 @@ export const surveyPageRoutes =
         schema: {
           ...common,
           summary: 'Send the answers of the survey page',
+          operationId: 'submitSurveyPage',
+          security: [],
           description:
             'An HTML form POST (application/x-www-form-urlencoded) from the page itself; cross-site POSTs are refused (403). 200 thanks (or "already answered"), 400 the form again with the errors beside the questions, 410 expired, 404 unknown link.',
           consumes: ['application/x-www-form-urlencoded'],

@@ -122,7 +122,17 @@ export const ChannelBody = Type.Object(
       Type.Integer({ minimum: 1, maximum: 365, description: 'How long a personal link stays open after each activation; default 7.' }),
     ),
   },
-  { additionalProperties: false, examples: [{ name: 'Web shop', node_id: '…', flow_id: '…', link_ttl_days: 7 }] },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Web shop',
+        node_id: '0b7e3c52-5f8e-4d4a-9a57-1c2f6e9d8a41',
+        flow_id: '8d0f4b6e-2a1c-4e7b-b3f5-9c6d2e1a7f30',
+        link_ttl_days: 7,
+      },
+    ],
+  },
 );
 
 export const ChannelSchema = Type.Object(

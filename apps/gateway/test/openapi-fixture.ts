@@ -1,0 +1,69 @@
+import { createLogger } from '@feedback/kit-core';
+import type { FastifyInstance } from 'fastify';
+import { adminFeature } from '../src/api/admin/admin.feature.js';
+import { filesFeature } from '../src/api/files/files.feature.js';
+import { flowsFeature } from '../src/api/flows/flows.feature.js';
+import { smsFeature } from '../src/api/sms/sms.feature.js';
+import { surveysFeature } from '../src/api/surveys/surveys.feature.js';
+import { buildApi } from '../src/http/build-api.js';
+import { createMetrics } from '../src/http/metrics.js';
+import { buildLink } from '../src/links/link-listener.js';
+import { LinkResolver } from '../src/links/link.resolver.js';
+
+/** Both listeners as main.ts and link-thread.main.ts build them (same features, same order), on ports that are never called. */
+export async function openApiListeners(opts: { publicUrl?: string; shortenerUrl?: string } = {}) {
+  const logger = createLogger('gateway-test', 'silent');
+  const unused = () => Promise.reject(new Error('not used'));
+  // Ports the documents never call: every method rejects.
+  const port = <T>() => new Proxy({}, { get: () => unused }) as T;
+  const accounts = { accounts: port(), tokens: port(), nodes: port(), clock: { now: () => new Date() }, newId: () => 'x' };
+  const api = await buildApi({
+    logger,
+    metrics: createMetrics('gateway-test'),
+    tokens: { findByHash: async () => null },
+    adminToken: 'x'.repeat(32),
+    readiness: [],
+    bodyLimitBytes: 1024 * 1024,
+    publicUrl: opts.publicUrl,
+    features: [
+      flowsFeature({ flows: port(), accounts: port(), flowCacheMaxBytes: 1024 }),
+      filesFeature({ files: port(), publicBaseUrl: opts.publicUrl ?? 'http://127.0.0.1', maxUploadBytes: 1024 }),
+      adminFeature({ ...(accounts as Parameters<typeof adminFeature>[0]), shortener: port() }),
+      surveysFeature({ surveys: port(), shortener: port(), accounts: port(), nodes: port(), displayTimeZone: 'UTC' }),
+      smsFeature({
+        sms: port(),
+        accounts: port(),
+        nodes: port(),
+        limiter: port(),
+        idempotency: port(),
+        clock: { now: () => new Date() },
+        maxPhones: 10,
+        bodyLimitBytes: 1024,
+        sharingDeadlineMs: 1000,
+      }),
+    ],
+  });
+  const shortener = { resolve: unused, shorten: unused };
+  const link = await buildLink({
+    logger,
+    metrics: createMetrics('gateway-test'),
+    publicUrl: opts.shortenerUrl,
+    links: {
+      shortener,
+      links: new LinkResolver(shortener, null, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1_000, logger }),
+      clicks: { record: () => {} },
+      limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
+      redirectStatus: 302,
+      tokens: { findByHash: async () => null },
+      maxUrlLength: 2048,
+    },
+  });
+  return { api, link, close: () => Promise.all([api.close(), link.close()]) };
+}
+
+/** The document a listener serves at /openapi.json. */
+export async function servedDocument(app: FastifyInstance): Promise<Record<string, unknown>> {
+  const res = await app.inject('/openapi.json');
+  if (res.statusCode !== 200) throw new Error(`/openapi.json answered ${res.statusCode}`);
+  return res.json();
+}
