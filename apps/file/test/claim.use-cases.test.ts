@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { claimLatestFile, completeProcessing } from '../src/domain/claim.use-cases.js';
 import { createDirectory } from '../src/domain/directory.use-cases.js';
-import { uploadFile } from '../src/domain/upload.use-case.js';
+import { uploadFile } from '../src/domain/upload.use-cases.js';
 import { Readable } from 'node:stream';
 import { memoryDeps } from './fakes/memory-deps.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openBlob } from '../src/domain/blob.use-cases.js';
 import { createDirectory } from '../src/domain/directory.use-cases.js';
 import { expireDue } from '../src/domain/expiry.use-cases.js';
-import { uploadFile } from '../src/domain/upload.use-case.js';
+import { uploadFile } from '../src/domain/upload.use-cases.js';
 import { memoryDeps } from './fakes/memory-deps.js';
 
 const DAY = 24 * 3600_000;

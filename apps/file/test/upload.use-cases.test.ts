@@ -9,7 +9,7 @@ import {
   UPLOAD_SWEEP_DELAY_MS,
   uploadFile,
   type UploadRequest,
-} from '../src/domain/upload.use-case.js';
+} from '../src/domain/upload.use-cases.js';
 import { memoryDeps } from './fakes/memory-deps.js';
 
 async function setup() {

@@ -14,7 +14,7 @@ import { adminFeature } from './api/admin/admin.feature.js';
 import { filesFeature } from './api/files/files.feature.js';
 import { flowsFeature } from './api/flows/flows.feature.js';
 import { idempotencyIndexes, MongoIdempotencyKeys } from './api/sms/idempotency-keys.repository.js';
-import { SMS_LIMIT_PREFIX } from './api/sms/sharing-limit.hook.js';
+import { SMS_LIMIT_PREFIX } from './api/sms/sharing-limit.hooks.js';
 import { meteredLimiter } from './api/sms/sharing-limit.metrics.js';
 import { smsFeature } from './api/sms/sms.feature.js';
 import { surveysFeature } from './api/surveys/surveys.feature.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@feedback/kit-core';
+import type { SharingRequest } from '../src/domain/sharing-request.js';
 import { createSharing, type SharingDeps } from '../src/domain/sharing.use-cases.js';
 import { MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
 
@@ -28,6 +29,13 @@ async function setup(maxPhones = 10_000) {
   return deps;
 }
 
+const request = (phoneNumbers: string[], over: Partial<SharingRequest> = {}): SharingRequest => ({
+  phoneNumbers,
+  customAttributes: {},
+  builtInResponses: {},
+  ...over,
+});
+
 async function failure(p: Promise<unknown>): Promise<AppError> {
   const err = await p.then(
     () => null,
@@ -43,14 +51,12 @@ describe('creating a sharing', () => {
     const summary = await createSharing(deps, {
       accountId: 'acc-1',
       campaignId: CAMPAIGN,
-      body: {
-        phone_numbers: ['+90 532 123 45 67', '0532 123 45 67', 'nope', '05551112233'],
-        custom_attributes: {
-          '+90 532 123 45 67': { name: 'Ayşe', external_id: 'X1', email: 'a@example.com' },
-          '0532 123 45 67': { name: 'dropped' },
-        },
-        built_in_responses: { '05551112233': { customerDetailInfo1: 'gold', customerDetailInfo2: 7 } },
+      phoneNumbers: ['+90 532 123 45 67', '0532 123 45 67', 'nope', '05551112233'],
+      customAttributes: {
+        '+90 532 123 45 67': { name: 'Ayşe', external_id: 'X1', email: 'a@example.com' },
+        '0532 123 45 67': { name: 'dropped' },
       },
+      builtInResponses: { '05551112233': { customerDetailInfo1: 'gold', customerDetailInfo2: '7' } },
     });
     expect(summary).toEqual({
       id: 'sharing-1',
@@ -82,46 +88,44 @@ describe('creating a sharing', () => {
 
   it('answers 400 for a campaign id that is not a UUID, 404 for a foreign or unknown campaign', async () => {
     const deps = await setup();
-    expect(
-      (await failure(createSharing(deps, { accountId: 'acc-1', campaignId: 'abc', body: { phone_numbers: ['05321234567'] } }))).fields,
-    ).toEqual({ campaign_id: 'must be a UUID' });
-    const foreign = await failure(
-      createSharing(deps, { accountId: 'acc-2', campaignId: CAMPAIGN, body: { phone_numbers: ['05321234567'] } }),
-    );
+    expect((await failure(createSharing(deps, { accountId: 'acc-1', campaignId: 'abc', ...request(['05321234567']) }))).fields).toEqual({
+      campaign_id: 'must be a UUID',
+    });
+    const foreign = await failure(createSharing(deps, { accountId: 'acc-2', campaignId: CAMPAIGN, ...request(['05321234567']) }));
     expect(foreign.kind).toBe('not_found');
     expect(deps.dispatch.events).toHaveLength(0);
   });
 
-  it('validates the body shape, naming the field', async () => {
+  it('checks the rules of the request whoever sends it, naming the field', async () => {
     const deps = await setup();
-    const cases: [unknown, string][] = [
-      [null, 'body'],
-      [{}, 'phone_numbers'],
-      [{ phone_numbers: '05321234567' }, 'phone_numbers'],
-      [{ phone_numbers: [] }, 'phone_numbers'],
-      [{ phone_numbers: ['05321234567'], custom_attributes: [] }, 'custom_attributes'],
-      [{ phone_numbers: ['05321234567'], custom_attributes: { x: 'y' } }, 'custom_attributes.x'],
-      [{ phone_numbers: ['05321234567'], built_in_responses: { x: { a: { deep: 1 } } } }, 'built_in_responses.x.a'],
+    const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`a${i}`, 'v']));
+    const cases: [SharingRequest, string, string][] = [
+      [request([]), 'phone_numbers', 'must not be empty'],
+      [request(['05321234567'], { customAttributes: { x: many } }), 'custom_attributes.x', 'has more than 50 attributes'],
+      [
+        request(['05321234567'], { builtInResponses: { x: { a: 'v'.repeat(1_001) } } }),
+        'built_in_responses.x.a',
+        'must be at most 1000 characters',
+      ],
     ];
-    for (const [body, field] of cases) {
-      const err = await failure(createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, body }));
+    for (const [req, field, why] of cases) {
+      const err = await failure(createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, ...req }));
       expect(err.kind).toBe('invalid');
-      expect(Object.keys(err.fields)).toEqual([field]);
+      expect(err.fields).toEqual({ [field]: why });
     }
+    expect(deps.sharings.items.size).toBe(0);
   });
 
   it('refuses more phones than the hard cap', async () => {
     const deps = await setup(3);
-    const err = await failure(
-      createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, body: { phone_numbers: ['1', '2', '3', '4'] } }),
-    );
+    const err = await failure(createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, ...request(['1', '2', '3', '4']) }));
     expect(err.fields.phone_numbers).toMatch(/at most 3/);
     expect(deps.sharings.items.size).toBe(0);
   });
 
   it('stores a sharing whose phones were all rejected, and publishes nothing', async () => {
     const deps = await setup();
-    const summary = await createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, body: { phone_numbers: ['x', ''] } });
+    const summary = await createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, ...request(['x', '']) });
     expect(summary).toMatchObject({ accepted: 0, rejected: 2, duplicate: 0 });
     expect(deps.dispatch.events).toHaveLength(0);
   });
@@ -129,7 +133,7 @@ describe('creating a sharing', () => {
   it('de-duplicates across slices of a large list and answers the counts of all of them', async () => {
     const deps = await setup();
     const phones = Array.from({ length: 2_500 }, (_, i) => `0532 ${String(i % 2_100).padStart(7, '0')}`);
-    const summary = await createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, body: { phone_numbers: [...phones, 'x'] } });
+    const summary = await createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, ...request([...phones, 'x']) });
     expect(summary).toMatchObject({ accepted: 2_100, duplicate: 400, rejected: 1 });
     expect(deps.sharings.items.get('sharing-1')!.recipients).toHaveLength(2_100);
     expect(new Set(deps.dispatch.events.map((e) => e.recipient.phone)).size).toBe(2_100);
@@ -146,9 +150,7 @@ describe('creating a sharing', () => {
       },
     });
     const phones = Array.from({ length: 1_500 }, (_, i) => `0532 ${String(i).padStart(7, '0')}`);
-    await expect(createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, body: { phone_numbers: phones } })).rejects.toThrow(
-      /refused a chunk/,
-    );
+    await expect(createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, ...request(phones) })).rejects.toThrow(/refused a chunk/);
     expect(deps.sharings.pending.get('sharing-1')).toHaveLength(1_500);
     expect(deps.dispatch.events).toHaveLength(0);
   });

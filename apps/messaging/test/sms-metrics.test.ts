@@ -126,7 +126,13 @@ describe('accepted recipients', () => {
         newId: () => 'sh',
         settings: { defaultRegion: 'TR', maxPhones: 100 },
       },
-      { accountId: 'acc', campaignId, body: { phone_numbers: ['05321234567', '05321234568', '05321234567', 'nope'] } },
+      {
+        accountId: 'acc',
+        campaignId,
+        phoneNumbers: ['05321234567', '05321234568', '05321234567', 'nope'],
+        customAttributes: {},
+        builtInResponses: {},
+      },
     );
     expect(summary).toMatchObject({ accepted: 2, duplicate: 1, rejected: 1 });
     expect(inner.events).toHaveLength(2);

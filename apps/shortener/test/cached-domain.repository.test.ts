@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CachedDomainRepository } from '../src/adapters/cached-domain.repository.js';
-import { MemoryDomains } from './memory-stores.js';
+import { MemoryDomains } from './fakes/memory-deps.js';
 
 /** MemoryDomains that counts lookups. */
 class CountingDomains extends MemoryDomains {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countClicks } from '../src/domain/click-counting.js';
-import { MemoryTallies } from './memory-stores.js';
+import { MemoryTallies } from './fakes/memory-deps.js';
 
 const clicks = (code: string, offsets: number[], each = 1) => offsets.map((offset) => ({ code, offset, clicks: each }));
 

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runClickConsumer } from '../src/adapters/kafka/click.consumer.js';
 import { MongoClickTallyRepository } from '../src/adapters/mongo/click-tally.repository.js';
 import { countClicks } from '../src/domain/click-counting.js';
-import { kafka, logger, stack, uniq, waitFor } from './helpers.js';
+import { kafka, logger, stack, uniq, waitFor } from './stack.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tsxLoader = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs')).href;

@@ -2,7 +2,7 @@ import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoLinkRepository } from '../src/adapters/mongo/link.repository.js';
 import type { Link } from '../src/domain/link.js';
-import { logger, stack, uniq } from './helpers.js';
+import { logger, stack, uniq } from './stack.js';
 
 // Against the real MongoDB-compatible server: its bulk write errors are what the repository reads.
 describe('MongoLinkRepository.insertManyIfNew', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { addDomain, listDomains, removeDomain } from '../src/domain/domain.use-cases.js';
 import { LINK_LIMITS, shortUrlOf } from '../src/domain/link.js';
 import { linkStats, resolve, shorten, shortenMany } from '../src/domain/link.use-cases.js';
-import { MemoryDomains, MemoryLinks, MemoryTallies } from './memory-stores.js';
+import { MemoryDomains, MemoryLinks, MemoryTallies } from './fakes/memory-deps.js';
 
 const settings = { shortBase: 'https://sho.rt', maxUrlLength: 2048 };
 let t = 0;

@@ -10,7 +10,7 @@ import { MongoLinkRepository } from '../src/adapters/mongo/link.repository.js';
 import { countClicks } from '../src/domain/click-counting.js';
 import { newShortCode } from '../src/domain/short-code.js';
 import { shortenerHandlers } from '../src/grpc/shortener.handlers.js';
-import { logger, stack, uniq } from './helpers.js';
+import { logger, stack, uniq } from './stack.js';
 
 // The shortener's gRPC handlers on port 0 against the real MongoDB-compatible server.
 describe('ShortenerService over gRPC', () => {

@@ -8,7 +8,7 @@ import { ensureTopics } from '@feedback/kit-kafka';
 import { ShortenerServiceClient } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kafka, stack, uniq, waitFor } from './helpers.js';
+import { kafka, stack, uniq, waitFor } from './stack.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const RESOLVE = '/feedback.shortener.v1.ShortenerService/Resolve';

@@ -1,7 +1,7 @@
 import { AppError } from '@feedback/kit-core';
 import { describe, expect, it, vi } from 'vitest';
-import { activateSurveyLinks, type ActivationOutcome } from '../src/domain/activation-batch.use-case.js';
-import { activateSurveyLink, type ActivationRequest } from '../src/domain/activation.use-case.js';
+import { activateSurveyLinks, type ActivationOutcome } from '../src/domain/activation-batch.use-cases.js';
+import { activateSurveyLink, type ActivationRequest } from '../src/domain/activation.use-cases.js';
 import type { Channel } from '../src/domain/channel.js';
 import type { Customer } from '../src/domain/customer.js';
 import { memoryDeps, sampleFlow, uuid, type MemoryDeps } from './fakes/memory-deps.js';

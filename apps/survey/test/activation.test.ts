@@ -1,6 +1,6 @@
 import { type AppError } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
-import { activateSurveyLink, type ActivationRequest } from '../src/domain/activation.use-case.js';
+import { activateSurveyLink, type ActivationRequest } from '../src/domain/activation.use-cases.js';
 import { createChannel } from '../src/domain/channel.use-cases.js';
 import { DAY_MS } from '../src/domain/link.js';
 import { memoryDeps, sampleFlow, type MemoryDeps } from './fakes/memory-deps.js';

@@ -1,7 +1,7 @@
 import { AppError } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
-import { activateSurveyLink } from '../src/domain/activation.use-case.js';
-import { listActiveSurveys, type ActiveSurveyQuery } from '../src/domain/active-surveys.use-case.js';
+import { activateSurveyLink } from '../src/domain/activation.use-cases.js';
+import { listActiveSurveys, type ActiveSurveyQuery } from '../src/domain/active-surveys.use-cases.js';
 import { createChannel } from '../src/domain/channel.use-cases.js';
 import { DAY_MS } from '../src/domain/link.js';
 import { memoryDeps, sampleFlow } from './fakes/memory-deps.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { activateSurveyLink } from '../src/domain/activation.use-case.js';
+import { activateSurveyLink } from '../src/domain/activation.use-cases.js';
 import { createChannel } from '../src/domain/channel.use-cases.js';
 import { DAY_MS } from '../src/domain/link.js';
 import type { AnswerValue } from '../src/domain/response.js';
-import { listResponses } from '../src/domain/responses.use-case.js';
+import { listResponses } from '../src/domain/responses.use-cases.js';
 import { SURVEY_CODES } from '../src/domain/survey-errors.js';
 import { getSurveyPage, republishAnswered, submitAnswers } from '../src/domain/survey-page.use-cases.js';
 import { memoryDeps, sampleFlow } from './fakes/memory-deps.js';

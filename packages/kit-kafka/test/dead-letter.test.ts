@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PoisonMessageError, type ConsumedMessage, type MessageHandler, type RunConsumerOptions } from '../src/index.js';
-import { closeAll, freshTopic, startConsumer, startProducer, uniq, waitFor } from './helpers.js';
+import { closeAll, freshTopic, startConsumer, startProducer, uniq, waitFor } from './stack.js';
 
 afterEach(closeAll);
 

@@ -2,7 +2,7 @@ import { createLogger } from '@feedback/kit-core';
 import { logLevel } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { createKafka, ensureTopics, pinoLogCreator } from '../src/index.js';
-import { stack, uniq, withAdmin } from './helpers.js';
+import { stack, uniq, withAdmin } from './stack.js';
 
 /** A logger whose entries (pino level, message, fields) are kept instead of printed. */
 function capturingLogger() {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Consumer, Producer as KafkajsProducer } from 'kafkajs';
-import { freshTopic, kafka, uniq, waitFor } from './helpers.js';
+import { freshTopic, kafka, uniq, waitFor } from './stack.js';
 
 /**
  * patches/kafkajs@2.2.4.patch rewrites how kafkajs encodes a produce request (records written in

@@ -1,7 +1,7 @@
 import { metricsRegistry } from '@feedback/kit-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PoisonMessageError, runBatchConsumer } from '../src/index.js';
-import { closeAll, freshTopic, kafka, logger, startConsumer, startProducer, uniq, waitFor } from './helpers.js';
+import { closeAll, freshTopic, kafka, logger, startConsumer, startProducer, uniq, waitFor } from './stack.js';
 
 afterEach(closeAll);
 

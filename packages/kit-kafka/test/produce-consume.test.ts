@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, currentContext, runWithContext } from '@feedback/kit-core';
 import { createKafka, ensureTopics, type ConsumedMessage } from '../src/index.js';
-import { closeAll, freshTopic, kafka, startConsumer, startProducer, uniq, waitFor, withAdmin } from './helpers.js';
+import { closeAll, freshTopic, kafka, startConsumer, startProducer, uniq, waitFor, withAdmin } from './stack.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

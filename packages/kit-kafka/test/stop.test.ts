@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, committedOffset, freshTopic, startConsumer, startProducer, uniq, waitFor, withAdmin } from './helpers.js';
+import { closeAll, committedOffset, freshTopic, startConsumer, startProducer, uniq, waitFor, withAdmin } from './stack.js';
 
 afterEach(closeAll);
 

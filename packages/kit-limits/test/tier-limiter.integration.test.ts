@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createRedis, waitForRedis, type Redis } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, staticLimits, TierLimiter, watchLimitsFile, type LimitsConfig } from '../src/index.js';
-import { freePort, logger, sleep, stack, uniq } from './helpers.js';
+import { freePort, logger, sleep, stack, uniq } from './stack.js';
 
 const tiers = (...t: [number, number][]): LimitsConfig => ({
   enabled: true,

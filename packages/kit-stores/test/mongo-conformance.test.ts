@@ -1,7 +1,7 @@
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, type MongoHandle } from '../src/index.js';
-import { logger, stack, uniqueName } from './helpers.js';
+import { logger, stack, uniqueName } from './stack.js';
 
 /**
  * Does the running MongoDB-wire server keep the promises our services rely on? Run by

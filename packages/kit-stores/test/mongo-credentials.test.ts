@@ -6,7 +6,7 @@ import { createLogger, env, loadConfig } from '@feedback/kit-core';
 import { makeTestCertificates } from '@feedback/dev-stack';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectMongo, mongoConnection, mongoSecurityEnv, redactUrl } from '../src/index.js';
-import { stack } from './helpers.js';
+import { stack } from './stack.js';
 
 /**
  * Credentials in MONGO_URL stay out of logs and error messages. The local server (SecantusDB)

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { freePort } from '@feedback/dev-stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, type MongoHandle } from '../src/index.js';
-import { logger } from './helpers.js';
+import { logger } from './stack.js';
 
 const run = promisify(execFile);
 const MONGO_SCRIPT = resolve(import.meta.dirname, '../../../infra/mongo.sh');

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { freePort } from '@feedback/dev-stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis, defineScript, waitForRedis, type Redis } from '../src/index.js';
-import { logger, stack, uniqueName } from './helpers.js';
+import { logger, stack, uniqueName } from './stack.js';
 
 const ADMIT_BELOW_LIMIT = `
 local n = tonumber(redis.call('GET', KEYS[1]) or '0')

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { abortStaleUploads, type S3Client } from '../src/index.js';
-import { s3WithBucket, uniqueName } from './helpers.js';
+import { s3WithBucket, uniqueName } from './stack.js';
 
 // An upload whose process died midway: initiated, one part sent, never completed nor aborted.
 describe('abortStaleUploads', () => {

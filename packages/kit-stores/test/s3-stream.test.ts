@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStream, putStream, statObject, type S3Client } from '../src/index.js';
-import { logger, s3WithBucket, uniqueName } from './helpers.js';
+import { logger, s3WithBucket, uniqueName } from './stack.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 100 * MiB;

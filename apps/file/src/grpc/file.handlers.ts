@@ -5,8 +5,8 @@ import { createDirectory, listDirectories } from '../domain/directory.use-cases.
 import { deleteFile, getFile, listFiles } from '../domain/file.use-cases.js';
 import type { FileServiceDeps } from '../domain/ports.js';
 import { directoryMessage, fileMessage, outcomeOf } from './file.messages.js';
-import { readBlobHandler } from './read-blob.handler.js';
-import { uploadHandler } from './upload.handler.js';
+import { readBlobHandler } from './read-blob.handlers.js';
+import { uploadHandler } from './upload.handlers.js';
 
 /** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
 export function fileHandlers(deps: FileServiceDeps): FileServiceServer {

@@ -3,7 +3,7 @@ import type { sendUnaryData, ServerReadableStream } from '@grpc/grpc-js';
 import { errors, type AppError } from '@feedback/kit-core';
 import type { UploadFileRequest, UploadFileResponse, UploadMetadata } from '@feedback/proto/feedback/file/v1/file';
 import type { FileServiceDeps } from '../domain/ports.js';
-import { uploadFile } from '../domain/upload.use-case.js';
+import { uploadFile } from '../domain/upload.use-cases.js';
 import { fileMessage } from './file.messages.js';
 
 type UploadCall = ServerReadableStream<UploadFileRequest, UploadFileResponse>;

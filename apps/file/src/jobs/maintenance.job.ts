@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expireDue, type ExpiryOptions } from '../domain/expiry.use-cases.js';
 import { sweepObjects, sweepStaleUploads } from '../domain/file.use-cases.js';
 import type { FileServiceDeps } from '../domain/ports.js';
-import { republishUploads } from '../domain/upload.use-case.js';
+import { republishUploads } from '../domain/upload.use-cases.js';
 
 export interface MaintenanceOptions extends ExpiryOptions {
   intervalMs: number;

@@ -100,7 +100,9 @@ async function share(
     accountId: file.accountId,
     campaignId,
     sharingId,
-    body: { phone_numbers: rows.map((r) => r.phone), custom_attributes: attributes },
+    phoneNumbers: rows.map((r) => r.phone),
+    customAttributes: attributes,
+    builtInResponses: {},
     rejected: rowRejections,
   });
   return { sharingId: summary.id, outcome: 'processed', reason: null, rows: total, accepted: summary.accepted, rejected: summary.rejected };

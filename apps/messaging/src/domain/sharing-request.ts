@@ -1,8 +1,13 @@
 import { errors, type AppError } from '@feedback/kit-core';
 
-/** The sharing body (docs/api.md "SMS sharing"), shape-checked (phones are normalized later, one by one). */
+/**
+ * The sharing request (docs/api.md "SMS sharing"), typed: the gRPC handler decodes it from
+ * CreateSmsSharingRequest, a CSV workflow makes it from a file's rows. Phones are as the caller
+ * wrote them (normalized later, one by one); attributes and built-in responses are keyed by the
+ * phone as written.
+ */
 export interface SharingRequest {
-  phoneNumbers: unknown[];
+  phoneNumbers: string[];
   customAttributes: Record<string, Record<string, string>>;
   builtInResponses: Record<string, Record<string, string>>;
 }
@@ -16,51 +21,30 @@ const MAX_ATTRIBUTES = 50;
 const MAX_VALUE_LENGTH = 1_000;
 
 /**
- * Validates the request body: `phone_numbers` an array of strings (a non-string entry is a
- * per-phone rejection, not a failed request, so one bad CRM row does not sink a batch),
- * `custom_attributes` / `built_in_responses` objects keyed by the phone as written whose values
- * are objects of scalar values. Errors name the field.
+ * The rules of a request the service enforces itself, whoever calls it (the gateway checks the
+ * body's shape, but another gRPC caller may not): at least one phone and at most `maxPhones`, at
+ * most 50 attributes per phone, values of at most 1,000 characters. Errors are INVALID_ARGUMENT
+ * naming the field as the API's body does (`phone_numbers`, `custom_attributes.<phone>.<name>`).
  */
-export function parseSharingRequest(body: unknown, limits: SharingLimits): SharingRequest {
-  if (!isPlainObject(body)) throw invalid('body', 'must be a JSON object');
-  const phones = body.phone_numbers;
-  if (!Array.isArray(phones)) throw invalid('phone_numbers', 'is required and must be an array of strings');
+export function checkSharingRequest(request: SharingRequest, limits: SharingLimits): void {
+  const phones = request.phoneNumbers;
   if (phones.length === 0) throw invalid('phone_numbers', 'must not be empty');
   if (phones.length > limits.maxPhones) {
     throw invalid('phone_numbers', `has ${phones.length} entries; at most ${limits.maxPhones} are allowed per request (5,000 recommended)`);
   }
-  return {
-    phoneNumbers: phones,
-    customAttributes: perPhoneObjects(body.custom_attributes, 'custom_attributes'),
-    builtInResponses: perPhoneObjects(body.built_in_responses, 'built_in_responses'),
-  };
+  checkPerPhone(request.customAttributes, 'custom_attributes');
+  checkPerPhone(request.builtInResponses, 'built_in_responses');
 }
 
-function perPhoneObjects(value: unknown, field: string): Record<string, Record<string, string>> {
-  if (value === undefined || value === null) return {};
-  if (!isPlainObject(value)) throw invalid(field, 'must be an object keyed by phone number');
-  const out: Record<string, Record<string, string>> = {};
+function checkPerPhone(value: Record<string, Record<string, string>>, field: string): void {
   for (const [phone, attrs] of Object.entries(value)) {
     const where = `${field}.${phone}`;
-    if (!isPlainObject(attrs)) throw invalid(where, 'must be an object');
     const entries = Object.entries(attrs);
     if (entries.length > MAX_ATTRIBUTES) throw invalid(where, `has more than ${MAX_ATTRIBUTES} attributes`);
-    const clean: Record<string, string> = {};
     for (const [name, v] of entries) {
-      if (v === null || v === undefined) continue;
-      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
-        throw invalid(`${where}.${name}`, 'must be a string, number or boolean');
-      const s = String(v);
-      if (s.length > MAX_VALUE_LENGTH) throw invalid(`${where}.${name}`, `must be at most ${MAX_VALUE_LENGTH} characters`);
-      clean[name] = s;
+      if (v.length > MAX_VALUE_LENGTH) throw invalid(`${where}.${name}`, `must be at most ${MAX_VALUE_LENGTH} characters`);
     }
-    out[phone] = clean;
   }
-  return out;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function invalid(field: string, why: string): AppError {

@@ -2,7 +2,7 @@ import { errors, nameBasedUuid } from '@feedback/kit-core';
 import { normalizePhoneList } from '@feedback/kit-phone';
 import type { CampaignRepository, Clock, DispatchPublisher, SharingRepository } from './ports.js';
 import type { Recipient, RejectedPhone, SharingSummary, SmsSharing } from './sharing.js';
-import { parseSharingRequest } from './sharing-request.js';
+import { checkSharingRequest, type SharingRequest } from './sharing-request.js';
 
 export interface SharingDeps {
   campaigns: CampaignRepository;
@@ -13,11 +13,10 @@ export interface SharingDeps {
   settings: { defaultRegion: string; maxPhones: number };
 }
 
-export interface CreateSharingCommand {
+/** A sharing to create: the request (typed, its rules checked here) and who asks for it. */
+export interface CreateSharingCommand extends SharingRequest {
   accountId: string;
   campaignId: string;
-  /** The request body as received (docs/api.md "SMS sharing"). */
-  body: unknown;
   /** Given by a CSV workflow, where it is also the file's claimer; new otherwise. */
   sharingId?: string;
   /** Entries the source already refused (a CSV workflow's bad rows), kept with the sharing's own. */
@@ -46,7 +45,7 @@ const SLICE = 1_000;
  */
 export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand): Promise<SharingSummary> {
   if (!UUID.test(cmd.campaignId)) throw errors.invalid({ campaign_id: 'must be a UUID' });
-  const request = parseSharingRequest(cmd.body, { maxPhones: deps.settings.maxPhones });
+  checkSharingRequest(cmd, { maxPhones: deps.settings.maxPhones });
   const campaign = await deps.campaigns.findById(cmd.accountId, cmd.campaignId);
   if (!campaign) throw errors.notFound('campaign_id', cmd.campaignId);
 
@@ -57,13 +56,13 @@ export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand
   const rejected = [...(cmd.rejected ?? [])];
   let accepted = 0;
   let duplicates = 0;
-  for (let from = 0; from < request.phoneNumbers.length; from += SLICE) {
-    const list = normalizePhoneList(request.phoneNumbers.slice(from, from + SLICE), deps.settings.defaultRegion, seen);
+  for (let from = 0; from < cmd.phoneNumbers.length; from += SLICE) {
+    const list = normalizePhoneList(cmd.phoneNumbers.slice(from, from + SLICE), deps.settings.defaultRegion, seen);
     const recipients: Recipient[] = list.accepted.map(({ phone, input }) => ({
       phone,
       input,
-      attributes: request.customAttributes[input] ?? {},
-      builtInResponses: request.builtInResponses[input] ?? {},
+      attributes: cmd.customAttributes[input] ?? {},
+      builtInResponses: cmd.builtInResponses[input] ?? {},
     }));
     rejected.push(...list.rejected);
     accepted += recipients.length;

@@ -16,9 +16,9 @@ import { createSharing, type SharingDeps } from '../domain/sharing.use-cases.js'
 import {
   bindingMessage,
   campaignMessage,
-  perPhone,
   providerMessage,
   rejectedMessages,
+  sharingCommand,
   sharingStatusMessage,
 } from './messaging.messages.js';
 
@@ -35,19 +35,7 @@ export function messagingHandlers(deps: MessagingHandlerDeps, gate: AcceptGate):
       campaigns: (await deps.campaigns.listByAccount(req.accountId, 1_000)).map(campaignMessage),
     })),
     createSmsSharing: unary(async (req) => {
-      const body = {
-        phone_numbers: req.phoneNumbers,
-        custom_attributes: perPhone(req.customAttributes),
-        built_in_responses: perPhone(req.builtInResponses),
-      };
-      const s = await gate.during(() =>
-        createSharing(deps, {
-          accountId: req.accountId,
-          campaignId: req.campaignId,
-          body,
-          requestKey: req.requestKey || undefined,
-        }),
-      );
+      const s = await gate.during(() => createSharing(deps, sharingCommand(req)));
       return {
         sharingId: s.id,
         accepted: s.accepted,

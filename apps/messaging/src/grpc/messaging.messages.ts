@@ -1,5 +1,6 @@
 import type {
   Attributes,
+  CreateSmsSharingRequest,
   DirectoryBinding as DirectoryBindingMessage,
   GetSmsSharingResponse,
   RejectedPhone as RejectedPhoneMessage,
@@ -10,6 +11,7 @@ import type { AccountProvider } from '../domain/account-provider.js';
 import type { DirectoryBinding } from '../domain/directory-binding.js';
 import type { RecipientStatus } from '../domain/sharing-status.use-cases.js';
 import type { RejectedPhone, SmsCampaign, SmsSharing } from '../domain/sharing.js';
+import type { CreateSharingCommand } from '../domain/sharing.use-cases.js';
 
 export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
   return {
@@ -24,10 +26,20 @@ export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
   };
 }
 
-/** Back to the API's body shape (docs/api.md "SMS sharing"), so the domain validates what the caller sent, field names included. */
-export function perPhone(map: { [phone: string]: Attributes }): Record<string, Record<string, string>> {
-  return Object.fromEntries(Object.entries(map).map(([phone, a]) => [phone, a.values]));
+/** The typed command of a CreateSmsSharing request; the use case checks its rules. */
+export function sharingCommand(req: CreateSmsSharingRequest): CreateSharingCommand {
+  return {
+    accountId: req.accountId,
+    campaignId: req.campaignId,
+    phoneNumbers: req.phoneNumbers,
+    customAttributes: perPhone(req.customAttributes),
+    builtInResponses: perPhone(req.builtInResponses),
+    requestKey: req.requestKey || undefined,
+  };
 }
+
+const perPhone = (map: { [phone: string]: Attributes }): Record<string, Record<string, string>> =>
+  Object.fromEntries(Object.entries(map).map(([phone, a]) => [phone, a.values]));
 
 export function sharingStatusMessage(sharing: SmsSharing, recipients: RecipientStatus[]): GetSmsSharingResponse {
   return {

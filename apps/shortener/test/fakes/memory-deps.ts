@@ -1,5 +1,5 @@
-import type { CustomerDomain, Link } from '../src/domain/link.js';
-import type { ClickTally, ClickTallyRepository, DomainRepository, LinkRepository } from '../src/domain/ports.js';
+import type { CustomerDomain, Link } from '../../src/domain/link.js';
+import type { ClickTally, ClickTallyRepository, DomainRepository, LinkRepository } from '../../src/domain/ports.js';
 
 /** In-memory fakes of the ports, for domain rules only. */
 export class MemoryLinks implements LinkRepository {

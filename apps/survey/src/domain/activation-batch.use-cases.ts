@@ -6,7 +6,7 @@ import {
   type Activation,
   type ActivationRequest,
   type CheckedActivation,
-} from './activation.use-case.js';
+} from './activation.use-cases.js';
 import type { Channel } from './channel.js';
 import type { Customer } from './customer.js';
 import { getChannel } from './channel.use-cases.js';

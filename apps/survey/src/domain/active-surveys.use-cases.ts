@@ -1,5 +1,5 @@
 import { errors } from '@feedback/kit-core';
-import { surveyUrl } from './activation.use-case.js';
+import { surveyUrl } from './activation.use-cases.js';
 import { lookupValue, RESOLUTION_ORDER } from './customer.js';
 import { parseIdentifiers, requireSomeIdentifier } from './customer-input.js';
 import { isUuid } from './ids.js';

@@ -1,11 +1,11 @@
 import { unary } from '@feedback/kit-grpc';
 import type { SurveyServiceServer } from '@feedback/proto/feedback/survey/v1/survey';
-import { activateSurveyLink } from '../domain/activation.use-case.js';
-import { activateSurveyLinks } from '../domain/activation-batch.use-case.js';
-import { listActiveSurveys } from '../domain/active-surveys.use-case.js';
+import { activateSurveyLink } from '../domain/activation.use-cases.js';
+import { activateSurveyLinks } from '../domain/activation-batch.use-cases.js';
+import { listActiveSurveys } from '../domain/active-surveys.use-cases.js';
 import { createChannel, getChannel, listChannels } from '../domain/channel.use-cases.js';
 import type { SurveyDeps } from '../domain/ports.js';
-import { listResponses } from '../domain/responses.use-case.js';
+import { listResponses } from '../domain/responses.use-cases.js';
 import { getSurveyPage, submitAnswers } from '../domain/survey-page.use-cases.js';
 import {
   activationRequest,

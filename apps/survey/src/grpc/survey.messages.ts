@@ -10,8 +10,8 @@ import {
   type SurveyResponse as ResponseMessage,
 } from '@feedback/proto/feedback/survey/v1/survey';
 import { status } from '@grpc/grpc-js';
-import type { ActivationRequest } from '../domain/activation.use-case.js';
-import type { ActivationOutcome } from '../domain/activation-batch.use-case.js';
+import type { ActivationRequest } from '../domain/activation.use-cases.js';
+import type { ActivationOutcome } from '../domain/activation-batch.use-cases.js';
 import type { Channel, ChannelKind as DomainChannelKind } from '../domain/channel.js';
 import type { Flow } from '../domain/flow.js';
 import type { LinkState as DomainLinkState } from '../domain/link.js';

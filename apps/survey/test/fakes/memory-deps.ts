@@ -15,7 +15,7 @@ import type {
   SurveyEvents,
 } from '../../src/domain/ports.js';
 import type { SurveyResponse } from '../../src/domain/response.js';
-import { responseSortKey } from '../../src/domain/responses.use-case.js';
+import { responseSortKey } from '../../src/domain/responses.use-cases.js';
 
 export class MemoryChannels implements ChannelRepository {
   readonly items: Channel[] = [];

@@ -1,5 +1,5 @@
 import { counter, gauge } from '@feedback/kit-metrics';
-import type { SharingLimiter } from './sharing-limit.hook.js';
+import type { SharingLimiter } from './sharing-limit.hooks.js';
 
 /** Each metered limiter's "is the in-process fallback deciding?", read at scrape time. */
 const fallbackOf = new Map<string, () => boolean>();

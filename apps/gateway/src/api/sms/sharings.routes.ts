@@ -4,7 +4,7 @@ import { principalOf, type Authenticator } from '../../http/auth.js';
 import { errorResponses } from '../../http/common.schemas.js';
 import type { IdempotencyKeys } from './idempotency-keys.repository.js';
 import { idempotencyHooks } from './idempotency.hooks.js';
-import { sharingLimitHook, smsAllowedHook, type SharingLimiter } from './sharing-limit.hook.js';
+import { sharingLimitHook, smsAllowedHook, type SharingLimiter } from './sharing-limit.hooks.js';
 import type { SmsPort } from './sms.port.js';
 import { CampaignParams, IdempotencyHeaders, SharingParams, sharingBodySchema } from './sms.schemas.js';
 import { perPhoneAttributes, sharingCreatedView, sharingView } from './sms.views.js';

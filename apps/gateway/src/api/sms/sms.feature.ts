@@ -2,7 +2,7 @@ import type { Clock } from '@feedback/kit-core';
 import type { AccountRepository, NodeRepository } from '../../accounts/domain/ports.js';
 import type { ApiFeature } from '../../http/api-feature.js';
 import type { IdempotencyKeys } from './idempotency-keys.repository.js';
-import type { SharingLimiter } from './sharing-limit.hook.js';
+import type { SharingLimiter } from './sharing-limit.hooks.js';
 import { directoryBindingsAdminRoutes } from './directory-bindings-admin.routes.js';
 import { DirectoryBindingSchema } from './directory-bindings.schemas.js';
 import { sharingsRoutes } from './sharings.routes.js';

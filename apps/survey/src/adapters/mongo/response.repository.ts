@@ -2,7 +2,7 @@ import { isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { ResponsePage, ResponseRepository } from '../../domain/ports.js';
 import type { AnswerValue, SurveyResponse } from '../../domain/response.js';
-import { responseSortKey } from '../../domain/responses.use-case.js';
+import { responseSortKey } from '../../domain/responses.use-cases.js';
 
 interface AnswerDoc {
   question_key: string;
