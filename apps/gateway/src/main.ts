@@ -13,7 +13,7 @@ import { MongoTokenRepository } from './accounts/adapters/mongo/token.repository
 import { adminFeature } from './api/admin/admin.feature.js';
 import { filesFeature } from './api/files/files.feature.js';
 import { flowsFeature } from './api/flows/flows.feature.js';
-import { idempotencyIndexes, MongoIdempotencyKeys } from './api/sms/idempotency-keys.repository.js';
+import { MongoIdempotencyKeys } from './api/sms/idempotency-keys.repository.js';
 import { SMS_LIMIT_PREFIX } from './api/sms/sharing-limit.hooks.js';
 import { meteredLimiter } from './api/sms/sharing-limit.metrics.js';
 import { smsFeature } from './api/sms/sms.feature.js';
@@ -33,7 +33,7 @@ const logger = createLogger('gateway', config.LOG_LEVEL, {}, stdout);
 // First: a process stuck connecting to its stores still shows it on its metrics port.
 const metricsListener = await startMetricsListener({ app: 'gateway', host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
-await ensureIndexes(mongo.db, { ...gatewayIndexes, ...idempotencyIndexes });
+await ensureIndexes(mongo.db, gatewayIndexes);
 const peers = connectPeers(PEERS, config, {
   deadlineMs: config.GRPC_DEADLINE_MS,
   streamDeadlineMs: config.FILE_STREAM_DEADLINE_MS,

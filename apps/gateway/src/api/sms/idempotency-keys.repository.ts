@@ -1,5 +1,5 @@
 import { insertOnce } from '@feedback/kit-stores';
-import type { Collection, Db, IndexDescription } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 
 /** A stored answer: replayed as is for the same key and request. */
 export interface StoredAnswer {
@@ -34,13 +34,6 @@ interface KeyDoc {
   completed_at?: Date;
 }
 
-const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
-
-/** TTL housekeeping only (the server deletes about once a minute); claim() checks expires_at itself. */
-export const idempotencyIndexes: Record<string, IndexDescription[]> = {
-  [IDEMPOTENCY_COLLECTION]: [{ key: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 }],
-};
-
 export interface IdempotencyOptions {
   /** How long a key is kept (24 h). */
   ttlMs: number;
@@ -48,7 +41,10 @@ export interface IdempotencyOptions {
   leaseMs: number;
 }
 
-/** On MongoDB: the `_id` is the uniqueness rule, so one request wins a key (kit-stores insertOnce). */
+/**
+ * On MongoDB: the `_id` is the uniqueness rule, so one request wins a key (kit-stores insertOnce).
+ * Expired records go by the TTL index of gatewayIndexes.
+ */
 export class MongoIdempotencyKeys implements IdempotencyKeys {
   private readonly keys: Collection<KeyDoc>;
 
@@ -56,7 +52,7 @@ export class MongoIdempotencyKeys implements IdempotencyKeys {
     db: Db,
     private readonly opts: IdempotencyOptions,
   ) {
-    this.keys = db.collection<KeyDoc>(IDEMPOTENCY_COLLECTION);
+    this.keys = db.collection<KeyDoc>('idempotency_keys');
   }
 
   async claim(id: string, requestHash: string, now: Date): Promise<Claim> {
