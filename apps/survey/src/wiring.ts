@@ -4,7 +4,8 @@ import type { GrpcClient } from '@feedback/kit-grpc';
 import type { Producer } from '@feedback/kit-kafka';
 import type { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import type { Db } from 'mongodb';
-import { grpcFlowCatalog } from './adapters/grpc/flow-catalog.client.js';
+import { CachedFlowCatalog } from './adapters/cached-flow.catalog.js';
+import { GrpcFlowCatalog } from './adapters/grpc/flow-catalog.client.js';
 import { kafkaSurveyEvents } from './adapters/kafka/survey-events.publisher.js';
 import { MongoChannelRepository } from './adapters/mongo/channel.repository.js';
 import { MongoCustomerRepository } from './adapters/mongo/customer.repository.js';
@@ -32,7 +33,7 @@ export function surveyServiceDeps(infra: Infrastructure): SurveyDeps {
     customers: new MongoCustomerRepository(infra.db),
     links: new MongoLinkRepository(infra.db),
     responses: new MongoResponseRepository(infra.db),
-    flows: grpcFlowCatalog(infra.flowClient, infra.flowCacheEntries),
+    flows: new CachedFlowCatalog(new GrpcFlowCatalog(infra.flowClient), infra.flowCacheEntries),
     events: kafkaSurveyEvents(infra.producer, infra.answeredTopic),
     clock: systemClock,
     newId: randomUUID,
