@@ -46,6 +46,10 @@ const readVars = (vars: Record<string, string | undefined>) =>
       DEFAULT_PHONE_REGION: env.string('TR').refine(isPhoneRegion, 'must be a supported ISO 3166 region code, e.g. TR'),
       /** Hard cap on phones per sharing request (5,000 recommended). */
       MAX_PHONES_PER_SHARING: env.int(10_000, 1),
+      /**
+       * `outbox`: the recording provider (adapters/mongo/recording.provider.ts), which sends nothing.
+       * The value keeps its old name: infra/apps.sh, the Helm chart, docker-compose and deployments set it.
+       */
       SMS_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
       /** JSON, see adapters/http/http-provider.config.ts; required when SMS_PROVIDER=http. */
       SMS_HTTP_PROVIDER: z.string().optional(),

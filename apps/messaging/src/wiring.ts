@@ -12,7 +12,7 @@ import { MongoBindingRepository } from './adapters/mongo/binding.repository.js';
 import { MongoCampaignRepository } from './adapters/mongo/campaign.repository.js';
 import { MongoCsvImportLog } from './adapters/mongo/csv-import.repository.js';
 import { MongoMessageRepository } from './adapters/mongo/message.repository.js';
-import { MongoOutboxProvider } from './adapters/mongo/outbox.provider.js';
+import { MongoRecordingProvider } from './adapters/mongo/recording.provider.js';
 import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
 import { meteredDispatch, meteredProvider } from './adapters/metrics/metered.js';
 import { promSmsMetrics, type SmsMetrics } from './adapters/metrics/sms.metrics.js';
@@ -29,7 +29,7 @@ export interface Infrastructure {
   topics: { dispatch: string; status: string };
   survey: SurveyChannels & SurveyLinks;
   shortener: LinkShortener;
-  /** The configured provider; the outbox (built here) when none is given. */
+  /** The configured provider; the recording provider (built here) when none is given. */
   provider?: SmsProvider;
   /**
    * Accounts' own providers: the key that seals their settings (none: they cannot be set), how
@@ -59,11 +59,11 @@ export function messagingDeps(
 ): MessagingHandlerDeps &
   DispatchDeps &
   CsvWorkflowDeps &
-  AccountProviderDeps & { outboxProvider: MongoOutboxProvider; provider: SmsProvider; metrics: SmsMetrics } {
+  AccountProviderDeps & { recordingProvider: MongoRecordingProvider; provider: SmsProvider; metrics: SmsMetrics } {
   const metrics = infra.metrics ?? promSmsMetrics();
-  const outboxProvider = new MongoOutboxProvider(infra.db);
+  const recordingProvider = new MongoRecordingProvider(infra.db);
   // Every provider is counted where it is made: the deployment's here, an account's own in `build`.
-  const provider = meteredProvider(infra.provider ?? outboxProvider, metrics);
+  const provider = meteredProvider(infra.provider ?? recordingProvider, metrics);
   const own = infra.accountProviders ?? { secrets: new SecretBox(undefined), cacheMs: 30_000 };
   const accountProviders = new MongoAccountProviderRepository(infra.db, own.secrets);
   const providers = new CachedProviderResolver({
@@ -86,8 +86,8 @@ export function messagingDeps(
     campaigns: new MongoCampaignRepository(infra.db),
     sharings: new MongoSharingRepository(infra.db),
     messages: new MongoMessageRepository(infra.db),
-    outbox: outboxProvider,
-    outboxProvider,
+    recordedMessages: recordingProvider,
+    recordingProvider,
     provider,
     providers,
     providerCache: providers,

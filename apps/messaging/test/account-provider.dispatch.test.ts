@@ -7,7 +7,7 @@ import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { ReportRule } from '../src/domain/sms-message.js';
 import { dispatchOne, MemoryCampaigns, MemoryMessages } from './fakes/memory-deps.js';
 
-/** A provider that records what it is handed; `idempotent` as the outbox is. */
+/** A provider that records what it is handed; `idempotent` as the recording provider is. */
 class RecordingProvider implements SmsProvider {
   readonly calls: OutgoingSms[] = [];
   constructor(
@@ -127,18 +127,18 @@ describe("dispatching through an account's own provider", () => {
         createdAt: clock.now(),
       });
 
-    // Claimed by the outbox (the account had no provider then), crashed; the account has one now: never sent.
+    // Claimed by the recording provider (the account had no provider then), crashed; the account has one now: never sent.
     await crashed('acc-a', '905320000031', 'outbox');
     expect(await dispatchOne(deps, event('acc-a', '905320000031'))).toBe('already_handled');
     expect(calls('acc-a')).toEqual([]);
 
-    // Claimed by the account's provider, crashed; the provider was removed since: the outbox does not take it either.
+    // Claimed by the account's provider, crashed; the provider was removed since: the recording provider does not take it either.
     own.delete('acc-b');
     await crashed('acc-b', '905320000032', 'account-http');
     expect(await dispatchOne(deps, event('acc-b', '905320000032'))).toBe('already_handled');
     expect(await dispatchSms(deps, [event('acc-b', '905320000032')])).toEqual(['already_handled']);
 
-    // Claimed by the outbox and still the outbox: resumed, as before account providers existed.
+    // Claimed by the recording provider and still it: resumed, as before account providers existed.
     await crashed('acc-c', '905320000033', 'outbox');
     expect(await dispatchOne(deps, event('acc-c', '905320000033'))).toBe('sent');
     expect(deployment.calls.map((c) => c.to)).toEqual(['905320000033']);

@@ -191,8 +191,8 @@ describe('dispatching a batch of recipients', () => {
   });
 });
 
-describe('dispatching a batch to an idempotent provider with a bulk send (the outbox)', () => {
-  const outbox = (behaviour: (sms: OutgoingSms[]) => Promise<ProviderResult[]>) => {
+describe('dispatching a batch to an idempotent provider with a bulk send (the recording provider)', () => {
+  const recording = (behaviour: (sms: OutgoingSms[]) => Promise<ProviderResult[]>) => {
     const handed: OutgoingSms[][] = [];
     const provider = Object.assign(new ScriptedProvider([{ outcome: 'accepted' }], true), {
       sendMany: async (sms: OutgoingSms[]) => (handed.push(sms), behaviour(sms)),
@@ -201,7 +201,7 @@ describe('dispatching a batch to an idempotent provider with a bulk send (the ou
   };
 
   it('hands the lot over first and stores the records with their outcome in one write, without claims', async () => {
-    const { provider, handed } = outbox(async (sms) => sms.map((m) => ({ outcome: 'accepted', providerMessageId: `p-${m.to}` })));
+    const { provider, handed } = recording(async (sms) => sms.map((m) => ({ outcome: 'accepted', providerMessageId: `p-${m.to}` })));
     const { deps, statuses, publishes } = await setup(provider);
     let claims = 0;
     deps.messages.claimMany = async () => (claims++, []);
@@ -220,7 +220,7 @@ describe('dispatching a batch to an idempotent provider with a bulk send (the ou
 
   it('a record another consumer stored meanwhile stays as it was and is not reported again', async () => {
     const [mine, theirs] = phones(2);
-    const { provider } = outbox(async (sms) => sms.map(() => ({ outcome: 'accepted' })));
+    const { provider } = recording(async (sms) => sms.map(() => ({ outcome: 'accepted' })));
     const { deps, statuses } = await setup(provider);
     const recordMany = deps.messages.recordMany.bind(deps.messages);
     deps.messages.recordMany = async (msgs) => {
@@ -234,7 +234,7 @@ describe('dispatching a batch to an idempotent provider with a bulk send (the ou
 
   it('a failed hand-over stores nothing and answers its error, so the retry hands the messages over again', async () => {
     let fail = true;
-    const { provider, handed } = outbox(async (sms) =>
+    const { provider, handed } = recording(async (sms) =>
       fail ? ((fail = false), Promise.reject(new Error('database gone'))) : sms.map((): ProviderResult => ({ outcome: 'accepted' })),
     );
     const { deps } = await setup(provider);

@@ -132,7 +132,7 @@ describe('a claim left "sending" by a crashed process', () => {
     return deps;
   }
 
-  it('is handed again to an idempotent provider (the outbox), so the SMS arrives there exactly once', async () => {
+  it('is handed again to an idempotent provider (the recording one), so the SMS arrives there exactly once', async () => {
     const provider = new ScriptedProvider([{ outcome: 'accepted' }], true);
     const deps = await crashedClaim(provider);
     expect(await dispatchOne(deps, event('905321234567'))).toBe('sent');

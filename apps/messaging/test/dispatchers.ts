@@ -141,8 +141,8 @@ export async function assignmentOf(admin: Admin, group: string, topic: string, s
   }
 }
 
-/** How many outbox records each phone of the sharing has. */
-export async function outboxPerPhone(mongo: MongoHandle, sharingId: string): Promise<Map<string, number>> {
+/** How many records of the recording provider each phone of the sharing has. */
+export async function recordedPerPhone(mongo: MongoHandle, sharingId: string): Promise<Map<string, number>> {
   const rows = await mongo.db
     .collection('sms_outbox')
     .aggregate<{ _id: string; n: number }>([{ $match: { sharing_id: sharingId } }, { $group: { _id: '$phone', n: { $sum: 1 } } }])
@@ -352,15 +352,15 @@ export async function takeover(
   return { groupMs, firstBatchMs };
 }
 
-/** Every phone of the sharing exactly once in the outbox and recorded sent; answers how many claims were taken again. */
-export async function expectEachPhoneOnceInOutbox(mongo: MongoHandle, sharingId: string, phones: string[]): Promise<number> {
-  const perPhone = await outboxPerPhone(mongo, sharingId);
+/** Every phone of the sharing exactly once in the recording provider (sms_outbox) and recorded sent; answers how many claims were taken again. */
+export async function expectEachPhoneOnceRecorded(mongo: MongoHandle, sharingId: string, phones: string[]): Promise<number> {
+  const perPhone = await recordedPerPhone(mongo, sharingId);
   expect(perPhone.size).toBe(phones.length);
   expect([...perPhone].filter(([, n]) => n !== 1)).toEqual([]);
   expect(phones.filter((p) => !perPhone.has(stored(p)))).toEqual([]);
   const records = mongo.db.collection('sms_messages');
   expect(await records.countDocuments({ sharing_id: sharingId, status: { $ne: 'sent' } })).toBe(0);
-  // Claims a lost dispatcher left "sending", taken over by the other one (the outbox absorbs a repeat).
+  // Claims a lost dispatcher left "sending", taken over by the other one (the recording provider absorbs a repeat).
   return records.countDocuments({ sharing_id: sharingId, attempts: { $gt: 1 } });
 }
 

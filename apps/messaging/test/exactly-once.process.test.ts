@@ -14,7 +14,7 @@ const phones = Array.from({ length: PHONES }, (_, i) => `0532${String(1_000_000 
 
 /*
  * Exactly once at the provider, across a crash: a private messaging process (own database,
- * topics and groups; the outbox provider; the stack's survey and shortener services) is killed
+ * topics and groups; the recording provider (SMS_PROVIDER=outbox); the stack's survey and shortener services) is killed
  * with SIGKILL while it dispatches a sharing, then started again. Then the whole topic is
  * redelivered (the group's offsets reset to the beginning) and it is started once more.
  */
@@ -51,9 +51,9 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     startups.push(Date.now() - t0);
     return proc;
   };
-  const outbox = () => mongo.db.collection('sms_outbox');
+  const recorded = () => mongo.db.collection('sms_outbox');
   const perPhone = async () =>
-    outbox()
+    recorded()
       .aggregate<{ _id: string; n: number }>([{ $match: { sharing_id: sharingId } }, { $group: { _id: '$phone', n: { $sum: 1 } } }])
       .toArray();
 
@@ -74,11 +74,11 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     const counts = await perPhone();
     expect(counts).toHaveLength(PHONES);
     expect(counts.filter((c) => c.n !== 1)).toEqual([]);
-    expect(await outbox().countDocuments({ sharing_id: sharingId })).toBe(PHONES);
+    expect(await recorded().countDocuments({ sharing_id: sharingId })).toBe(PHONES);
     expect(await mongo.db.collection('sms_messages').countDocuments({ sharing_id: sharingId, status: { $ne: 'sent' } })).toBe(0);
   }
 
-  it('kill -9 mid-dispatch, restart: all 300 dispatched, each phone in the outbox once', { timeout: 240_000 }, async () => {
+  it('kill -9 mid-dispatch, restart: all 300 dispatched, each phone recorded once', { timeout: 240_000 }, async () => {
     const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 10_000 });
     const { flow } = await flows.createFlow({
       accountId: account,
@@ -108,18 +108,18 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     expect(res).toMatchObject({ accepted: PHONES, rejected: 0, duplicate: 0 });
     sharingId = res.sharingId;
 
-    await waitFor('some messages in the outbox', async () => (await outbox().countDocuments()) >= 15, 45_000).catch((err: Error) => {
+    await waitFor('some messages recorded', async () => (await recorded().countDocuments()) >= 15, 45_000).catch((err: Error) => {
       throw new Error(`${err.message}\n${first.output()}`);
     });
     await first.kill('SIGKILL');
-    const atKill = await outbox().countDocuments();
+    const atKill = await recorded().countDocuments();
     const claimedAtKill = await mongo.db.collection('sms_messages').countDocuments({ status: 'sending' });
     expect(atKill, 'the kill came after the last message: nothing was left to test').toBeLessThan(PHONES);
 
     const second = await start();
     await waitFor(
-      `all ${PHONES} in the outbox (${atKill} at the kill)`,
-      async () => (await outbox().countDocuments()) >= PHONES,
+      `all ${PHONES} recorded (${atKill} at the kill)`,
+      async () => (await recorded().countDocuments()) >= PHONES,
       120_000,
     ).catch((err: Error) => {
       throw new Error(`${err.message}\n${second.output()}`);
@@ -127,7 +127,7 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     await sleep(500); // a duplicate would arrive right after the last first one
     await expectEachPhoneOnce();
     const resumed = await mongo.db.collection('sms_messages').countDocuments({ attempts: { $gt: 1 } });
-    logger.info({ atKill, claimedAtKill, resumed }, 'outbox count and claims left "sending" at the kill; claims resumed after it');
+    logger.info({ atKill, claimedAtKill, resumed }, 'recorded count and claims left "sending" at the kill; claims resumed after it');
   });
 
   it(

@@ -85,7 +85,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       })
     ).campaign;
 
-  it('creates a campaign and a sharing, dispatches every accepted phone once through the outbox, and reports statuses', async () => {
+  it('creates a campaign and a sharing, dispatches every accepted phone once through the recording provider, and reports statuses', async () => {
     const { campaign } = await client.createSmsCampaign({
       accountId: 'acc-1',
       name: 'Kasım anketi',
@@ -112,8 +112,8 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       rejectedPhones: [{ phone: 'not a phone', reason: 'not_a_number' }],
     });
 
-    // The outbox holds a message once the provider has it; the recipient's status turns "sent" a write later.
-    await waitFor('both SMS in the outbox and their recipients sent', async () => {
+    // The recording provider holds a message once the provider has it; the recipient's status turns "sent" a write later.
+    await waitFor('both SMS recorded and their recipients sent', async () => {
       const { messages } = await client.listSmsMessages({ accountId: 'acc-1', phone: '', limit: 10, cursor: '' });
       const { recipients } = await client.getSmsSharing({ accountId: 'acc-1', sharingId: res.sharingId });
       return messages.length === 2 && recipients.length === 2 && recipients.every((r) => r.status === 'sent');
@@ -172,7 +172,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     const again = await create('sms_sharings:key-1:digest');
     expect(again).toEqual(first);
     const sent = () => mongo.db.collection('sms_outbox').countDocuments({ sharing_id: first.sharingId });
-    await waitFor('both SMS in the outbox', async () => (await sent()) === 2);
+    await waitFor('both SMS recorded', async () => (await sent()) === 2);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await sent()).toBe(2);
     const other = await create('sms_sharings:key-2:digest');

@@ -2,20 +2,20 @@ import { randomUUID } from 'node:crypto';
 import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
-import { MongoOutboxProvider } from '../src/adapters/mongo/outbox.provider.js';
-import { listOutbox } from '../src/domain/outbox.use-cases.js';
+import { MongoRecordingProvider } from '../src/adapters/mongo/recording.provider.js';
+import { listRecordedMessages } from '../src/domain/recorded-messages.use-cases.js';
 import { sendOne } from './fakes/memory-deps.js';
 import { dropTestDb, openTestDb } from './helpers.js';
 
-describe('outbox provider on the stack MongoDB', () => {
+describe('recording provider on the stack MongoDB', () => {
   let mongo: MongoHandle;
-  let outbox: MongoOutboxProvider;
+  let recording: MongoRecordingProvider;
   let t = Date.parse('2026-11-23T10:00:00.000Z');
 
   beforeAll(async () => {
     mongo = await openTestDb();
     // Distinct, increasing times make "newest first" observable.
-    outbox = new MongoOutboxProvider(mongo.db, () => new Date((t += 1_000)));
+    recording = new MongoRecordingProvider(mongo.db, () => new Date((t += 1_000)));
   });
   afterAll(async () => {
     await dropTestDb(mongo);
@@ -23,7 +23,7 @@ describe('outbox provider on the stack MongoDB', () => {
 
   it('records what it was handed once, listable by account and phone, newest first, paginated', async () => {
     const messages = new MongoMessageRepository(mongo.db);
-    const deps = { messages, provider: outbox, clock: { now: () => new Date() } };
+    const deps = { messages, provider: recording, clock: { now: () => new Date() } };
     const sharingId = randomUUID();
     for (const [phone, text] of [
       ['905321234567', 'first'],
@@ -37,23 +37,34 @@ describe('outbox provider on the stack MongoDB', () => {
     }
     await sendOne(deps, { accountId: 'acc-2', sharingId: randomUUID(), campaignId: 'c', phone: '905321234567', text: 'foreign' });
     // A repeated hand-over of one message id is recorded once.
-    await outbox.send({ messageId: `${sharingId}.905551112233`, accountId: 'acc-1', sharingId, to: '905551112233', text: 'other phone' });
+    await recording.send({
+      messageId: `${sharingId}.905551112233`,
+      accountId: 'acc-1',
+      sharingId,
+      to: '905551112233',
+      text: 'other phone',
+    });
 
     const settings = { defaultRegion: 'TR' };
-    const page1 = await listOutbox({ outbox, settings }, { accountId: 'acc-1', phone: '0532 123 45 67', limit: 2 });
+    const page1 = await listRecordedMessages(
+      { recordedMessages: recording, settings },
+      { accountId: 'acc-1', phone: '0532 123 45 67', limit: 2 },
+    );
     expect(page1.items.map((m) => m.text)).toEqual(['third', 'second']);
     expect(page1.items[0]).toMatchObject({ phone: '905321234567', status: 'sent', accountId: 'acc-1' });
     expect(page1.nextCursor).not.toBeNull();
-    const page2 = await listOutbox(
-      { outbox, settings },
+    const page2 = await listRecordedMessages(
+      { recordedMessages: recording, settings },
       { accountId: 'acc-1', phone: '+905321234567', limit: 2, cursor: page1.nextCursor! },
     );
     expect(page2.items.map((m) => m.text)).toEqual(['first']);
     expect(page2.nextCursor).toBeNull();
 
-    const all = await listOutbox({ outbox, settings }, { accountId: 'acc-1' });
+    const all = await listRecordedMessages({ recordedMessages: recording, settings }, { accountId: 'acc-1' });
     expect(all.items.map((m) => m.text)).toEqual(['third', 'other phone', 'second', 'first']);
-    await expect(listOutbox({ outbox, settings }, { accountId: 'acc-1', phone: '12' })).rejects.toMatchObject({
+    await expect(
+      listRecordedMessages({ recordedMessages: recording, settings }, { accountId: 'acc-1', phone: '12' }),
+    ).rejects.toMatchObject({
       fields: { phone: 'too_short' },
     });
   });
@@ -61,7 +72,7 @@ describe('outbox provider on the stack MongoDB', () => {
   it('pages through messages of one millisecond and older ones, each once, newest first', async () => {
     // Five messages in one millisecond (a bulk hand-over), then two older ones.
     let at = Date.parse('2026-11-20T10:00:00.000Z');
-    const tied = new MongoOutboxProvider(mongo.db, () => new Date(at));
+    const tied = new MongoRecordingProvider(mongo.db, () => new Date(at));
     const send = (n: number) =>
       tied.send({ messageId: `tie-${n}`, accountId: 'acc-ties', sharingId: 's', to: '905321234567', text: `m${n}` });
     for (const n of [1, 2, 3, 4, 5]) await send(n);

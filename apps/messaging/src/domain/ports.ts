@@ -113,7 +113,7 @@ export type ProviderResult =
 export interface SmsProvider {
   readonly name: string;
   /**
-   * The provider itself records a message id once, whatever it is handed (the outbox): a
+   * The provider itself records a message id once, whatever it is handed (the recording provider): a
    * hand-over interrupted by a crash may then be repeated, which makes it exactly once there.
    */
   readonly idempotent?: boolean;
@@ -159,8 +159,8 @@ export interface ProviderSettingsFormat {
 
 export type { Clock } from '@feedback/kit-core';
 
-/** What the outbox provider recorded (GET /admin/v1/accounts/{account_id}/sms_messages). */
-export interface OutboxEntry {
+/** What the recording provider recorded (GET /admin/v1/accounts/{account_id}/sms_messages). */
+export interface RecordedMessage {
   messageId: string;
   accountId: string;
   sharingId: string;
@@ -170,15 +170,15 @@ export interface OutboxEntry {
   createdAt: Date;
 }
 
-export interface OutboxPage {
-  items: OutboxEntry[];
+export interface RecordedMessagePage {
+  items: RecordedMessage[];
   /** Pass back as `cursor` for the next (older) page; null on the last page. */
   nextCursor: string | null;
 }
 
-export interface OutboxReader {
+export interface RecordedMessages {
   /** Newest first; `phone` normalized digits. */
-  list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<OutboxPage>;
+  list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<RecordedMessagePage>;
 }
 
 /** The survey service, as messaging needs it. */

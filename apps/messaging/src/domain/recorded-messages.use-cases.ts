@@ -1,12 +1,12 @@
 import { errors } from '@feedback/kit-core';
 import { normalizePhone } from '@feedback/kit-phone';
-import type { OutboxPage, OutboxReader } from './ports.js';
+import type { RecordedMessagePage, RecordedMessages } from './ports.js';
 
 /** GET /admin/v1/accounts/{account_id}/sms_messages?phone=: the phone may be written any way a caller writes it. */
-export async function listOutbox(
-  deps: { outbox: OutboxReader; settings: { defaultRegion: string } },
+export async function listRecordedMessages(
+  deps: { recordedMessages: RecordedMessages; settings: { defaultRegion: string } },
   q: { accountId: string; phone?: string; limit?: number; cursor?: string },
-): Promise<OutboxPage> {
+): Promise<RecordedMessagePage> {
   let phone: string | undefined;
   if (q.phone !== undefined && q.phone !== '') {
     const r = normalizePhone(q.phone, deps.settings.defaultRegion);
@@ -14,5 +14,5 @@ export async function listOutbox(
     phone = r.phone;
   }
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
-  return deps.outbox.list({ accountId: q.accountId, phone, limit, cursor: q.cursor });
+  return deps.recordedMessages.list({ accountId: q.accountId, phone, limit, cursor: q.cursor });
 }

@@ -9,8 +9,8 @@ import {
 } from '../domain/account-provider.use-cases.js';
 import { createCampaign, type CampaignDeps } from '../domain/campaign.use-cases.js';
 import { bindDirectory, listBindings, unbindDirectory, type BindDeps } from '../domain/directory-binding.use-cases.js';
-import { listOutbox } from '../domain/outbox.use-cases.js';
-import type { MessageRepository, OutboxReader } from '../domain/ports.js';
+import { listRecordedMessages } from '../domain/recorded-messages.use-cases.js';
+import type { MessageRepository, RecordedMessages } from '../domain/ports.js';
 import { getSharingStatus } from '../domain/sharing-status.use-cases.js';
 import { createSharing, type SharingDeps } from '../domain/sharing.use-cases.js';
 import {
@@ -25,7 +25,7 @@ import {
 export type MessagingHandlerDeps = CampaignDeps &
   SharingDeps &
   BindDeps &
-  AccountProviderDeps & { messages: MessageRepository; outbox: OutboxReader };
+  AccountProviderDeps & { messages: MessageRepository; recordedMessages: RecordedMessages };
 
 /** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. A sharing is accepted through the gate (accept-gate.ts). */
 export function messagingHandlers(deps: MessagingHandlerDeps, gate: AcceptGate): MessagingServiceServer {
@@ -49,7 +49,7 @@ export function messagingHandlers(deps: MessagingHandlerDeps, gate: AcceptGate):
       return sharingStatusMessage(sharing, recipients);
     }),
     listSmsMessages: unary(async (req) => {
-      const page = await listOutbox(deps, {
+      const page = await listRecordedMessages(deps, {
         accountId: req.accountId,
         phone: req.phone,
         limit: req.limit || undefined,

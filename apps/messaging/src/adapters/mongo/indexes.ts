@@ -10,6 +10,7 @@ export const messagingIndexes: IndexSpec = {
     { key: { account_id: 1, campaign_id: 1, updated_at: -1 }, name: 'account_campaign' },
   ],
   csv_imports: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
+  // The recording provider's records (adapters/mongo/recording.provider.ts); the collection keeps its stored name.
   sms_outbox: [
     { key: { account_id: 1, phone: 1, created_at: -1, _id: -1 }, name: 'account_phone_created' },
     { key: { account_id: 1, created_at: -1, _id: -1 }, name: 'account_created' },

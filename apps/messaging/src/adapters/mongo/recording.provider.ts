@@ -1,8 +1,15 @@
 import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
-import type { OutboxEntry, OutboxPage, OutboxReader, OutgoingSms, ProviderResult, SmsProvider } from '../../domain/ports.js';
+import type {
+  RecordedMessage,
+  RecordedMessagePage,
+  RecordedMessages,
+  OutgoingSms,
+  ProviderResult,
+  SmsProvider,
+} from '../../domain/ports.js';
 
-interface OutboxDoc {
+interface RecordedDoc {
   /** Our message id: a repeated hand-over of the same message is recorded once. */
   _id: string;
   account_id: string;
@@ -16,35 +23,41 @@ interface OutboxDoc {
 /**
  * The default provider: sends nothing, records what it was handed, so a deployment without an
  * SMS contract (and every test) can see the messages (GET /admin/v1/accounts/{id}/sms_messages).
+ *
+ * Outside the code it keeps its first name, "outbox": `SMS_PROVIDER=outbox` selects it (infra,
+ * the Helm chart, compose, deployments), its name is the metric label `provider="outbox"` and
+ * is stored on every message record it took (`sms_messages.provider`, which decides who may
+ * resume a claim), and its records live in the `sms_outbox` collection. Renaming any of these
+ * would break configurations, dashboards or stored data.
  */
-export class MongoOutboxProvider implements SmsProvider, OutboxReader {
+export class MongoRecordingProvider implements SmsProvider, RecordedMessages {
   readonly name = 'outbox';
   /** Keyed by message id (insertOnce): handing the same message over again records nothing new. */
   readonly idempotent = true;
-  private readonly docs: Collection<OutboxDoc>;
+  private readonly docs: Collection<RecordedDoc>;
 
   constructor(
     db: Db,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.docs = db.collection<OutboxDoc>('sms_outbox');
+    this.docs = db.collection<RecordedDoc>('sms_outbox');
   }
 
   async send(sms: OutgoingSms): Promise<ProviderResult> {
-    await insertOnce<OutboxDoc>(this.docs, this.record(sms));
+    await insertOnce<RecordedDoc>(this.docs, this.record(sms));
     return { outcome: 'accepted', providerMessageId: sms.messageId };
   }
 
   /** One unordered insert for the lot; a message recorded before stays as it was. */
   async sendMany(sms: OutgoingSms[]): Promise<ProviderResult[]> {
-    await insertManyOnce<OutboxDoc>(
+    await insertManyOnce<RecordedDoc>(
       this.docs,
       sms.map((m) => this.record(m)),
     );
     return sms.map((m) => ({ outcome: 'accepted', providerMessageId: m.messageId }));
   }
 
-  private record(sms: OutgoingSms): OutboxDoc {
+  private record(sms: OutgoingSms): RecordedDoc {
     return {
       _id: sms.messageId,
       account_id: sms.accountId,
@@ -56,13 +69,13 @@ export class MongoOutboxProvider implements SmsProvider, OutboxReader {
     };
   }
 
-  async list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<OutboxPage> {
-    const filter: Filter<OutboxDoc> = { account_id: q.accountId };
+  async list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<RecordedMessagePage> {
+    const filter: Filter<RecordedDoc> = { account_id: q.accountId };
     if (q.phone) filter.phone = q.phone;
     const after = q.cursor ? decodeCursor(q.cursor) : null;
     const want = q.limit + 1;
-    const page = (f: Filter<OutboxDoc>, n: number) => this.docs.find(f).sort({ created_at: -1, _id: -1 }).limit(n).toArray();
-    let docs: OutboxDoc[];
+    const page = (f: Filter<RecordedDoc>, n: number) => this.docs.find(f).sort({ created_at: -1, _id: -1 }).limit(n).toArray();
+    let docs: RecordedDoc[];
     if (!after) docs = await page(filter, want);
     else {
       // Two index ranges, not one $or (which the local server answers by scanning the collection):
@@ -76,7 +89,7 @@ export class MongoOutboxProvider implements SmsProvider, OutboxReader {
   }
 }
 
-function toEntry(d: OutboxDoc): OutboxEntry {
+function toEntry(d: RecordedDoc): RecordedMessage {
   return {
     messageId: d._id,
     accountId: d.account_id,
