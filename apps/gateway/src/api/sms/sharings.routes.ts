@@ -43,6 +43,7 @@ export const sharingsRoutes =
         schema: {
           tags: ['sms'],
           summary: 'Create an SMS sharing',
+          operationId: 'createSmsSharing',
           description:
             "Sends the campaign's message, with a personal survey link, to each phone. Rate-limited per account in tiers (default 20/5 s, 40/25 s, 80/125 s, 160/625 s): every answer carries `RateLimit` and `RateLimit-Policy`, a 429 also `Retry-After`. Another account's campaign answers 404 like an unknown one.",
           security: [{ apiToken: [] }],
@@ -75,6 +76,9 @@ export const sharingsRoutes =
         schema: {
           tags: ['sms'],
           summary: "Show an SMS sharing with each recipient's status",
+          operationId: 'getSmsSharing',
+          description:
+            "The counts of the sharing and each recipient's status: queued, sending, sent, retryable, unknown (may have been sent; never sent again), delivered or failed. Another account's sharing answers 404, like an unknown one.",
           security: [{ apiToken: [] }],
           params: SharingParams,
           response: { 200: ref('SmsSharing'), ...errorResponses(401, 403, 404) },
