@@ -13,20 +13,16 @@ import { filePorts } from './adapters/grpc/file.client.js';
 import { shortenerPort } from './adapters/grpc/shortener.client.js';
 import { surveyPorts } from './adapters/grpc/survey.client.js';
 import { startDlrServer } from './adapters/http/dlr.server.js';
-import { parseHttpProviderConfig } from './adapters/http/http-provider.config.js';
-import { HttpSmsProvider } from './adapters/http/http-sms.provider.js';
 import { acceptGate } from './adapters/accept-gate.js';
 import { meteredDeliveryReports } from './adapters/metrics/metered.js';
 import { runDispatchConsumer } from './adapters/kafka/dispatch.consumer.js';
 import { runFileUploadedConsumer } from './adapters/kafka/file-uploaded.consumer.js';
 import { messagingIndexes } from './adapters/mongo/indexes.js';
-import { KANNEL_DELIVERY_RULE, type DeliveryRule } from './domain/delivery-report.js';
-import type { SmsProvider } from './domain/ports.js';
 import { loadEnv } from './env.js';
 import { messagingHandlers } from './grpc/messaging.handlers.js';
-import { messagingDeps } from './wiring.js';
+import { deploymentProvider, messagingDeps } from './wiring.js';
 
-// The one wiring place of the messaging service.
+// Starts the messaging service: its adapters are built and wired in wiring.ts.
 const config = loadEnv();
 const logger = createLogger('messaging', config.LOG_LEVEL);
 // First: a process stuck connecting to its stores still shows it on its metrics port.
@@ -38,18 +34,13 @@ await ensureIndexes(mongo.db, messagingIndexes);
 // reports for messages sent before a restart are then refused (and logged).
 const dlrSecret = config.DLR_SECRET ?? randomBytes(32).toString('base64url');
 if (!config.DLR_SECRET) logger.warn('DLR_SECRET unset: delivery reports do not survive a restart');
-let provider: SmsProvider | undefined;
-let dlrRule: DeliveryRule = KANNEL_DELIVERY_RULE;
-let statusParam = 'status';
-if (config.SMS_PROVIDER === 'http') {
-  if (!config.SMS_HTTP_PROVIDER) throw new Error('invalid configuration:\n  SMS_HTTP_PROVIDER: required when SMS_PROVIDER=http');
-  const httpConfig = parseHttpProviderConfig(config.SMS_HTTP_PROVIDER);
-  provider = new HttpSmsProvider({ config: httpConfig, dlrBaseUrl: config.DLR_PUBLIC_URL, dlrSecret });
-  if (httpConfig.dlr) {
-    dlrRule = { delivered: httpConfig.dlr.delivered, failed: httpConfig.dlr.failed };
-    statusParam = httpConfig.dlr.status_param;
-  }
-}
+// Before connecting to anything: a bad SMS_HTTP_PROVIDER fails the start at once.
+const sms = deploymentProvider({
+  kind: config.SMS_PROVIDER,
+  httpProviderJson: config.SMS_HTTP_PROVIDER,
+  dlrBaseUrl: config.DLR_PUBLIC_URL,
+  dlrSecret,
+});
 
 const kafka = createKafka({ ...config.kafka, clientId: 'messaging', logger });
 const topics = { dispatch: config.SMS_DISPATCH_TOPIC, status: config.SMS_STATUS_TOPIC };
@@ -72,7 +63,7 @@ const deps = messagingDeps({
   topics,
   survey: surveyPorts(survey),
   shortener: shortenerPort(shortener),
-  provider,
+  provider: sms.provider,
   files: filePorts(fileService),
   accountProviders: {
     secrets,
@@ -87,8 +78,8 @@ const dlr = await startDlrServer({
   host: config.DLR_HOST,
   port: config.DLR_PORT,
   secret: dlrSecret,
-  statusParam,
-  rule: dlrRule,
+  statusParam: sms.reports.statusParam,
+  rule: sms.reports.rule,
   deps: { messages: meteredDeliveryReports(deps.messages, deps.metrics), clock: deps.clock },
   logger,
 });

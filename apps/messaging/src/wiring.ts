@@ -6,10 +6,12 @@ import { kafkaDispatchPublisher } from './adapters/kafka/dispatch.publisher.js';
 import { kafkaStatusEvents } from './adapters/kafka/status.publisher.js';
 import { SecretBox } from './adapters/crypto/secret-box.js';
 import { accountProviderConfigSchema, accountProviderFormat } from './adapters/http/account-provider.config.js';
+import { parseHttpProviderConfig } from './adapters/http/http-provider.config.js';
 import { HttpSmsProvider } from './adapters/http/http-sms.provider.js';
 import { MongoAccountProviderRepository } from './adapters/mongo/account-provider.repository.js';
 import { MongoBindingRepository } from './adapters/mongo/binding.repository.js';
 import { MongoCampaignRepository } from './adapters/mongo/campaign.repository.js';
+import { CachedCampaignRepository } from './adapters/cached-campaign.repository.js';
 import { MongoCsvImportLog } from './adapters/mongo/csv-import.repository.js';
 import { MongoMessageRepository } from './adapters/mongo/message.repository.js';
 import { MongoRecordingProvider } from './adapters/mongo/recording.provider.js';
@@ -18,7 +20,8 @@ import { meteredDispatch, meteredProvider } from './adapters/metrics/metered.js'
 import { promSmsMetrics, type SmsMetrics } from './adapters/metrics/sms.metrics.js';
 import { CachedProviderResolver } from './adapters/provider.resolver.js';
 import type { AccountProviderDeps } from './domain/account-provider.use-cases.js';
-import type { CsvWorkflowDeps } from './domain/csv-workflow.use-case.js';
+import type { CsvWorkflowDeps } from './domain/csv-workflow.use-cases.js';
+import { KANNEL_DELIVERY_RULE, type DeliveryRule } from './domain/delivery-report.js';
 import type { DispatchDeps } from './domain/dispatch.use-cases.js';
 import type { LinkShortener, SmsProvider, SurveyChannels, SurveyLinks, WorkflowFiles } from './domain/ports.js';
 import type { MessagingHandlerDeps } from './grpc/messaging.handlers.js';
@@ -53,6 +56,27 @@ const noFileService: WorkflowFiles = {
   complete: () => Promise.reject(errors.unavailable('No file service configured')),
 };
 
+/**
+ * The deployment's SMS provider (SMS_PROVIDER) and how the delivery reports of messages recorded
+ * without a rule read. `outbox` answers no provider: messagingDeps builds the recording one, which
+ * needs the database. A bad SMS_HTTP_PROVIDER throws, naming the variable.
+ */
+export function deploymentProvider(c: { kind: 'outbox' | 'http'; httpProviderJson?: string; dlrBaseUrl?: string; dlrSecret?: string }): {
+  provider?: SmsProvider;
+  reports: { rule: DeliveryRule; statusParam: string };
+} {
+  const kannel = { rule: KANNEL_DELIVERY_RULE, statusParam: 'status' };
+  if (c.kind !== 'http') return { reports: kannel };
+  if (!c.httpProviderJson) throw new Error('invalid configuration:\n  SMS_HTTP_PROVIDER: required when SMS_PROVIDER=http');
+  const config = parseHttpProviderConfig(c.httpProviderJson);
+  return {
+    provider: new HttpSmsProvider({ config, dlrBaseUrl: c.dlrBaseUrl, dlrSecret: c.dlrSecret }),
+    reports: config.dlr
+      ? { rule: { delivered: config.dlr.delivered, failed: config.dlr.failed }, statusParam: config.dlr.status_param }
+      : kannel,
+  };
+}
+
 /** The real adapters behind the domain's ports (main.ts and the integration tests share it). */
 export function messagingDeps(
   infra: Infrastructure,
@@ -61,7 +85,7 @@ export function messagingDeps(
   CsvWorkflowDeps &
   AccountProviderDeps & { recordingProvider: MongoRecordingProvider; provider: SmsProvider; metrics: SmsMetrics } {
   const metrics = infra.metrics ?? promSmsMetrics();
-  const recordingProvider = new MongoRecordingProvider(infra.db);
+  const recordingProvider = new MongoRecordingProvider(infra.db, systemClock);
   // Every provider is counted where it is made: the deployment's here, an account's own in `build`.
   const provider = meteredProvider(infra.provider ?? recordingProvider, metrics);
   const own = infra.accountProviders ?? { secrets: new SecretBox(undefined), cacheMs: 30_000 };
@@ -83,7 +107,8 @@ export function messagingDeps(
       ),
   });
   return {
-    campaigns: new MongoCampaignRepository(infra.db),
+    // Every sms.dispatch event looks its campaign up: 5,000 recipients, one campaign.
+    campaigns: new CachedCampaignRepository(new MongoCampaignRepository(infra.db), { maxEntries: 1_000 }),
     sharings: new MongoSharingRepository(infra.db),
     messages: new MongoMessageRepository(infra.db),
     recordedMessages: recordingProvider,

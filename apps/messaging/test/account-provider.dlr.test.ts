@@ -11,7 +11,7 @@ import { MongoMessageRepository } from '../src/adapters/mongo/message.repository
 import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
 import { messageId } from '../src/domain/sms-message.js';
 import { sendOne } from './fakes/memory-deps.js';
-import { dropTestDb, logger, openTestDb, waitFor } from './helpers.js';
+import { dropTestDb, logger, openTestDb, waitFor } from './stack.js';
 
 interface Received {
   method: string;

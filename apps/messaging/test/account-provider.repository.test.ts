@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox, SecretKeyMissingError } from '../src/adapters/crypto/secret-box.js';
 import { parseAccountProviderConfig } from '../src/adapters/http/account-provider.config.js';
 import { MongoAccountProviderRepository } from '../src/adapters/mongo/account-provider.repository.js';
-import { dropTestDb, openTestDb } from './helpers.js';
+import { dropTestDb, openTestDb } from './stack.js';
 
 /** The encrypted account providers on the stack's MongoDB. */
 describe('account SMS providers at rest', () => {

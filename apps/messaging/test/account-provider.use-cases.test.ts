@@ -2,7 +2,7 @@ import { AppError } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
 import { accountProviderFormat } from '../src/adapters/http/account-provider.config.js';
 import { deleteAccountProvider, getAccountProvider, putAccountProvider } from '../src/domain/account-provider.use-cases.js';
-import { MemoryAccountProviders, RecordingCache } from './fakes/account-providers.js';
+import { MemoryAccountProviders, RecordingCache } from './fakes/memory-deps.js';
 
 const clock = { now: () => new Date('2026-11-25T08:00:00Z') };
 

@@ -6,7 +6,7 @@ import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFakeSmscMessages } from './fakesmsc-log.js';
-import { ensureKannel, logger, sleep, stack, uniq, waitFor, type KannelSettings } from './helpers.js';
+import { ensureKannel, logger, sleep, stack, uniq, waitFor, type KannelSettings } from './stack.js';
 import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
 
 const PHONES = 60;

@@ -12,7 +12,7 @@ import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
 import { acceptGate } from '../src/adapters/accept-gate.js';
 import { messagingDeps } from '../src/wiring.js';
 import { caughtUp, FILE_GRPC_ADDR, FILE_UPLOADED_TOPIC, topicEnds, uploadFile } from './file-service.js';
-import { logger, stack, uniq, waitFor } from './helpers.js';
+import { logger, stack, uniq, waitFor } from './stack.js';
 
 /*
  * The CSV workflow (docs/api.md "Workflows on files") end to end on the running stack: its file service (:50054) stores the uploads and

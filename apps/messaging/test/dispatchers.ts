@@ -7,7 +7,7 @@ import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { AssignerProtocol, Partitioners, type Admin } from 'kafkajs';
 import { readFakeSmscMessages } from './fakesmsc-log.js';
 import { expect } from 'vitest';
-import { logger, stack, uniq, waitFor, type KannelSettings } from './helpers.js';
+import { logger, stack, uniq, waitFor, type KannelSettings } from './stack.js';
 import type { MessagingProcess } from './messaging-process.js';
 
 /*

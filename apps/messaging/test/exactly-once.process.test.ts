@@ -6,7 +6,7 @@ import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import type { Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caughtUp, topicEnds } from './file-service.js';
-import { logger, sleep, stack, uniq, waitFor } from './helpers.js';
+import { logger, sleep, stack, uniq, waitFor } from './stack.js';
 import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
 
 const PHONES = 300;

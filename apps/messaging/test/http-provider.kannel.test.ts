@@ -11,7 +11,7 @@ import { RetriableSendError } from '../src/domain/dispatch.use-cases.js';
 import { messageId } from '../src/domain/sms-message.js';
 import { readFakeSmscMessages } from './fakesmsc-log.js';
 import { sendOne } from './fakes/memory-deps.js';
-import { closedPort, dropTestDb, ensureKannel, type KannelSettings, logger, openTestDb, waitFor } from './helpers.js';
+import { closedPort, dropTestDb, ensureKannel, type KannelSettings, logger, openTestDb, waitFor } from './stack.js';
 
 /** End to end against a real SMS gateway: Kannel's sendsms → bearerbox → fakesmsc, DLRs back to us. */
 describe('HTTP provider against Kannel', () => {

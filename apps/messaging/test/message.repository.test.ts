@@ -3,7 +3,7 @@ import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
 import { messageId } from '../src/domain/sms-message.js';
-import { dropTestDb, openTestDb } from './helpers.js';
+import { dropTestDb, openTestDb } from './stack.js';
 
 describe('message records on the stack MongoDB: the at-most-once claim', () => {
   let mongo: MongoHandle;

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createGrpcClient, type GrpcClient } from '@feedback/kit-grpc';
 import { MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
-import { closedPort, sleep } from './helpers.js';
+import { closedPort, sleep } from './stack.js';
 import type { IsolatedHost } from './netns.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));

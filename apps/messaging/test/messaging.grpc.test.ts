@@ -10,7 +10,7 @@ import type { LinkShortener, SurveyChannels, SurveyLinks } from '../src/domain/p
 import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
 import { acceptGate } from '../src/adapters/accept-gate.js';
 import { messagingDeps } from '../src/wiring.js';
-import { dropTestDb, logger, openTestDb, stack, uniq, waitFor } from './helpers.js';
+import { dropTestDb, logger, openTestDb, stack, uniq, waitFor } from './stack.js';
 
 /** The survey and shortener peers are faked (they are other services, not infrastructure). */
 const survey: SurveyChannels & SurveyLinks = {

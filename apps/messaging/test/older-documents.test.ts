@@ -6,7 +6,7 @@ import { MongoSharingRepository } from '../src/adapters/mongo/sharing.repository
 import { KANNEL_DELIVERY_RULE, receiveDeliveryReport } from '../src/domain/delivery-report.js';
 import { getSharingStatus } from '../src/domain/sharing-status.use-cases.js';
 import { messageId } from '../src/domain/sms-message.js';
-import { dropTestDb, openTestDb } from './helpers.js';
+import { dropTestDb, openTestDb } from './stack.js';
 
 /**
  * Documents as earlier versions of messaging wrote them, inserted raw into a fresh database and

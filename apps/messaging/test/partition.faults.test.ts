@@ -20,7 +20,7 @@ import {
   takeover,
   underWayOnBoth,
 } from './dispatchers.js';
-import { ensureKannel, logger, sleep, stack, uniq, waitFor } from './helpers.js';
+import { ensureKannel, logger, sleep, stack, uniq, waitFor } from './stack.js';
 import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
 import { createIsolatedHost, removeLeftovers } from './netns.js';
 

@@ -5,7 +5,7 @@ import { MongoMessageRepository } from '../src/adapters/mongo/message.repository
 import { MongoRecordingProvider } from '../src/adapters/mongo/recording.provider.js';
 import { listRecordedMessages } from '../src/domain/recorded-messages.use-cases.js';
 import { sendOne } from './fakes/memory-deps.js';
-import { dropTestDb, openTestDb } from './helpers.js';
+import { dropTestDb, openTestDb } from './stack.js';
 
 describe('recording provider on the stack MongoDB', () => {
   let mongo: MongoHandle;
@@ -15,7 +15,7 @@ describe('recording provider on the stack MongoDB', () => {
   beforeAll(async () => {
     mongo = await openTestDb();
     // Distinct, increasing times make "newest first" observable.
-    recording = new MongoRecordingProvider(mongo.db, () => new Date((t += 1_000)));
+    recording = new MongoRecordingProvider(mongo.db, { now: () => new Date((t += 1_000)) });
   });
   afterAll(async () => {
     await dropTestDb(mongo);
@@ -72,7 +72,7 @@ describe('recording provider on the stack MongoDB', () => {
   it('pages through messages of one millisecond and older ones, each once, newest first', async () => {
     // Five messages in one millisecond (a bulk hand-over), then two older ones.
     let at = Date.parse('2026-11-20T10:00:00.000Z');
-    const tied = new MongoRecordingProvider(mongo.db, () => new Date(at));
+    const tied = new MongoRecordingProvider(mongo.db, { now: () => new Date(at) });
     const send = (n: number) =>
       tied.send({ messageId: `tie-${n}`, accountId: 'acc-ties', sharingId: 's', to: '905321234567', text: `m${n}` });
     for (const n of [1, 2, 3, 4, 5]) await send(n);

@@ -3,7 +3,7 @@ import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoSharingRepository } from '../src/adapters/mongo/sharing.repository.js';
 import type { Recipient, SmsSharing } from '../src/domain/sharing.js';
-import { dropTestDb, openTestDb } from './helpers.js';
+import { dropTestDb, openTestDb } from './stack.js';
 
 describe('sharings and their recipients on the stack MongoDB', () => {
   let mongo: MongoHandle;

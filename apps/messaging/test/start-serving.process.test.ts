@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createKafka, ensureTopics } from '@feedback/kit-kafka';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { logger, stack, uniq, waitFor } from './helpers.js';
+import { logger, stack, uniq, waitFor } from './stack.js';
 import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));

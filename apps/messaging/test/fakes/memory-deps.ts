@@ -1,6 +1,9 @@
+import { errors } from '@feedback/kit-core';
+import type { AccountProvider, AccountProviderSettings } from '../../src/domain/account-provider.js';
 import type { DirectoryBinding } from '../../src/domain/directory-binding.js';
 import { dispatchSms, type DispatchDeps, type SendOutcome } from '../../src/domain/dispatch.use-cases.js';
 import type {
+  AccountProviderRepository,
   BindingRepository,
   CampaignRepository,
   Clock,
@@ -8,6 +11,7 @@ import type {
   FinishedAttempt,
   MessageRepository,
   NewMessage,
+  ProviderCache,
   OutgoingSms,
   ProviderResult,
   RecipientWriter,
@@ -207,5 +211,37 @@ export class MemoryBindings implements BindingRepository {
     const found = this.items.get(key);
     if (!found || found.accountId !== b.accountId || found.campaignId !== b.campaignId) return false;
     return this.items.delete(key);
+  }
+}
+
+/** Account providers in memory; `sealed: false` stands for a deployment without a key. */
+export class MemoryAccountProviders implements AccountProviderRepository {
+  readonly items = new Map<string, AccountProvider>();
+  constructor(private readonly sealed = true) {}
+  async put(p: { accountId: string; settings: AccountProviderSettings; at: Date }) {
+    if (!this.sealed) throw errors.unavailable('no key');
+    const kept: AccountProvider = {
+      accountId: p.accountId,
+      settings: structuredClone(p.settings),
+      createdAt: this.items.get(p.accountId)?.createdAt ?? p.at,
+      updatedAt: p.at,
+    };
+    this.items.set(p.accountId, kept);
+    return structuredClone(kept);
+  }
+  async find(accountId: string) {
+    const found = this.items.get(accountId);
+    return found ? structuredClone(found) : null;
+  }
+  async delete(accountId: string) {
+    return this.items.delete(accountId);
+  }
+}
+
+/** Records which accounts were forgotten. */
+export class RecordingCache implements ProviderCache {
+  readonly forgotten: string[] = [];
+  forget(accountId: string) {
+    this.forgotten.push(accountId);
   }
 }

@@ -2,7 +2,7 @@ import type { Logger } from '@feedback/kit-core';
 import { PoisonMessageError, runConsumer, type ConsumerHandle } from '@feedback/kit-kafka';
 import { FileUploaded } from '@feedback/proto/feedback/file/v1/file';
 import type { Kafka } from 'kafkajs';
-import { runCsvWorkflow, type CsvWorkflowDeps, type UploadedFile } from '../../domain/csv-workflow.use-case.js';
+import { runCsvWorkflow, type CsvWorkflowDeps, type UploadedFile } from '../../domain/csv-workflow.use-cases.js';
 
 export interface FileUploadedConsumerOptions {
   kafka: Kafka;

@@ -13,12 +13,8 @@ interface CampaignDoc {
   created_at: Date;
 }
 
-const CACHE_ENTRIES = 1_000;
-
 export class MongoCampaignRepository implements CampaignRepository {
   private readonly docs: Collection<CampaignDoc>;
-  /** Every sms.dispatch event looks its campaign up: 5,000 recipients, one campaign. */
-  private readonly cache = new Map<string, SmsCampaign>();
 
   constructor(db: Db) {
     this.docs = db.collection<CampaignDoc>('campaigns');
@@ -38,26 +34,12 @@ export class MongoCampaignRepository implements CampaignRepository {
   }
 
   async findById(accountId: string, id: string): Promise<SmsCampaign | null> {
-    const key = `${accountId}/${id}`;
-    const hit = this.cache.get(key);
-    if (hit) return hit;
-    const campaign = await this.load(accountId, id);
-    // A campaign never changes once created (there is no update), so it may be kept; a miss is
-    // not kept, since the campaign may be created right after.
-    if (campaign) {
-      if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(key, campaign);
-    }
-    return campaign;
+    const d = await this.docs.findOne({ _id: id, account_id: accountId });
+    return d ? toCampaign(d) : null;
   }
 
   async listByAccount(accountId: string, limit: number): Promise<SmsCampaign[]> {
     return (await this.docs.find({ account_id: accountId }).sort({ created_at: -1 }).limit(limit).toArray()).map(toCampaign);
-  }
-
-  private async load(accountId: string, id: string): Promise<SmsCampaign | null> {
-    const d = await this.docs.findOne({ _id: id, account_id: accountId });
-    return d ? toCampaign(d) : null;
   }
 }
 

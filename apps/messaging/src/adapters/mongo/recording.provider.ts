@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '@feedback/kit-core';
 import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
 import type {
@@ -38,7 +39,7 @@ export class MongoRecordingProvider implements SmsProvider, RecordedMessages {
 
   constructor(
     db: Db,
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Clock = systemClock,
   ) {
     this.docs = db.collection<RecordedDoc>('sms_outbox');
   }
@@ -65,7 +66,7 @@ export class MongoRecordingProvider implements SmsProvider, RecordedMessages {
       phone: sms.to,
       text: sms.text,
       status: 'sent',
-      created_at: this.now(),
+      created_at: this.clock.now(),
     };
   }
 

@@ -1,7 +1,7 @@
 import { createLogger } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
 import { csvRecords } from '../src/adapters/csv/csv-records.js';
-import { runCsvWorkflow, type CsvWorkflowDeps } from '../src/domain/csv-workflow.use-case.js';
+import { runCsvWorkflow, type CsvWorkflowDeps } from '../src/domain/csv-workflow.use-cases.js';
 import type { CsvImport } from '../src/domain/directory-binding.js';
 import type { ClaimedFile, CsvImportLog, WorkflowFiles } from '../src/domain/ports.js';
 import { MemoryBindings, MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
