@@ -5,9 +5,9 @@ import { ensureIndexes, isDuplicateKeyError } from '@feedback/kit-stores';
 import { MongoClient, type Collection, type Db } from 'mongodb';
 // The survey service's own index definitions, so the bench loads into exactly what it queries.
 import { retiredSurveyIndexes, surveyIndexes } from '../../apps/survey/src/adapters/mongo/indexes.js';
-import { report, summarize } from './compare.js';
+import { alternate, report } from './compare.js';
 import { percentile, runLoop } from './driver-loop.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad } from './load.js';
 import { runOpenLoop } from './open-loop.js';
 import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
 
@@ -140,18 +140,17 @@ export async function activeSurveysBench(opts: { durationSec: number; rounds: nu
             if (found.length !== expectedActive(i)) throw new Error(`customer ${i}: ${found.length} active links`);
           },
         });
-      await directRun(2);
-      await apiRun(2);
-      const base: LoadResult[] = [];
-      const subj: LoadResult[] = [];
-      for (let r = 0; r < opts.rounds; r++) {
-        base.push(await directRun(opts.durationSec));
-        subj.push(await apiRun(opts.durationSec));
-      }
       const name = `active-surveys-by-${kind}`;
-      const b = summarize(name, 'driver: customer + links (baseline)', base);
-      const s = summarize(name, 'API → gateway → gRPC survey', subj);
-      const ratio = b.rps > 0 ? s.rps / b.rps : 0;
+      const {
+        baseline: b,
+        subject: s,
+        ratio,
+      } = await alternate(
+        name,
+        { label: 'driver: customer + links (baseline)', run: directRun },
+        { label: 'API → gateway → gRPC survey', run: apiRun },
+        { rounds: opts.rounds, durationSec: opts.durationSec, warmupSec: 2 },
+      );
       report(name, [b, s], ratio, {
         customers: population,
         links: population * CHANNELS,

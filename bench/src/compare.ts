@@ -12,16 +12,10 @@ export interface Comparison {
   warmupSec?: number;
 }
 
-export interface Summary {
+/** One side over its rounds: the median round's rates (and load generator CPU), the totals of counts. */
+export interface Summary extends LoadResult {
   name: string;
   label: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  errors: number;
-  /** The load generator's own CPU per request (ms), median round. */
-  loadgenCpuMs?: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -40,28 +34,47 @@ export function summarize(name: string, label: string, runs: LoadResult[]): Summ
   };
 }
 
+/** One side of a comparison: what it measures, and one run of it for so many seconds. */
+export interface Side {
+  label: string;
+  run: (durationSec: number) => Promise<LoadResult>;
+}
+
 /**
- * Runs baseline and subject alternately (B S B S ...) so machine noise hits both alike, and
- * reports medians per side and the subject/baseline throughput ratio.
+ * Runs baseline and subject alternately (B S B S ...), after one warm-up run each, so machine
+ * noise hits both alike: medians per side and the subject/baseline throughput ratio.
  */
+export async function alternate(
+  name: string,
+  baseline: Side,
+  subject: Side,
+  o: { rounds: number; durationSec: number; warmupSec: number },
+) {
+  await baseline.run(o.warmupSec);
+  await subject.run(o.warmupSec);
+  const base: LoadResult[] = [];
+  const subj: LoadResult[] = [];
+  for (let i = 0; i < o.rounds; i++) {
+    base.push(await baseline.run(o.durationSec));
+    subj.push(await subject.run(o.durationSec));
+  }
+  const b = summarize(name, baseline.label, base);
+  const s = summarize(name, subject.label, subj);
+  return { baseline: b, subject: s, ratio: b.rps > 0 ? s.rps / b.rps : 0 };
+}
+
+/** alternate() over two HTTP loads, reported. */
 export async function compare(c: Comparison) {
   const rounds = c.rounds ?? 3;
   const durationSec = c.durationSec ?? 5;
   const connections = c.connections ?? 16;
-  const warm = c.warmupSec ?? 2;
-  await runLoad({ ...c.baseline.load, connections, durationSec: warm });
-  await runLoad({ ...c.subject.load, connections, durationSec: warm });
-  const base: LoadResult[] = [];
-  const subj: LoadResult[] = [];
-  for (let i = 0; i < rounds; i++) {
-    base.push(await runLoad({ ...c.baseline.load, connections, durationSec }));
-    subj.push(await runLoad({ ...c.subject.load, connections, durationSec }));
-  }
-  const b = summarize(c.name, c.baseline.label, base);
-  const s = summarize(c.name, c.subject.label, subj);
-  const ratio = b.rps > 0 ? s.rps / b.rps : 0;
-  report(c.name, [b, s], ratio, { rounds, durationSec, connections });
-  return { baseline: b, subject: s, ratio };
+  const load = (side: Comparison['baseline']): Side => ({
+    label: side.label,
+    run: (sec) => runLoad({ ...side.load, connections, durationSec: sec }),
+  });
+  const result = await alternate(c.name, load(c.baseline), load(c.subject), { rounds, durationSec, warmupSec: c.warmupSec ?? 2 });
+  report(c.name, [result.baseline, result.subject], result.ratio, { rounds, durationSec, connections });
+  return result;
 }
 
 export function report(name: string, rows: Summary[], ratio: number, setup: Record<string, number>) {

@@ -1,8 +1,7 @@
 import { readStackFile } from '@feedback/dev-stack';
-import { MongoClient, type Collection } from 'mongodb';
-import { report, summarize } from './compare.js';
+import { MongoClient, type Collection, type Filter } from 'mongodb';
+import { alternate, report } from './compare.js';
 import { runLoop } from './driver-loop.js';
-import type { LoadResult } from './load.js';
 import { pidOf, rssMiB } from './process-stats.js';
 
 const DOCS = Number(process.env.BENCH_LOOKUP_DOCS ?? 1_000_000);
@@ -50,40 +49,32 @@ export async function mongoLookupsBench(opts: { durationSec: number; rounds: num
     const rssLoaded = mongoPid ? rssMiB(mongoPid) : 0;
 
     const pick = () => Math.floor(Math.random() * DOCS);
-    const byIndex = (concurrency: number, durationSec: number) =>
+    /** Looks up random documents by `filter`, checking each finds its own. */
+    const lookups = (filter: (i: number) => Filter<Person>) => (concurrency: number, durationSec: number) =>
       runLoop({
         concurrency,
         durationSec,
         op: async () => {
           const i = pick();
-          const doc = await people.findOne({ account: accountOf(i), phone: phoneOf(i) });
+          const doc = await people.findOne(filter(i));
           if (doc?._id !== i) throw new Error(`lookup of ${i} found ${doc?._id}`);
         },
       });
-    const byId = (concurrency: number, durationSec: number) =>
-      runLoop({
-        concurrency,
-        durationSec,
-        op: async () => {
-          const i = pick();
-          const doc = await people.findOne({ _id: i });
-          if (doc?._id !== i) throw new Error(`lookup of ${i} found ${doc?._id}`);
-        },
-      });
+    const byIndex = lookups((i) => ({ account: accountOf(i), phone: phoneOf(i) }));
+    const byId = lookups((i) => ({ _id: i }));
 
     const results = [];
     for (const concurrency of [1, 16]) {
-      await byId(concurrency, 1);
-      await byIndex(concurrency, 1);
-      const base: LoadResult[] = [];
-      const subj: LoadResult[] = [];
-      for (let r = 0; r < opts.rounds; r++) {
-        base.push(await byId(concurrency, opts.durationSec));
-        subj.push(await byIndex(concurrency, opts.durationSec));
-      }
-      const b = summarize('mongo-lookups', 'findOne by _id (baseline)', base);
-      const s = summarize('mongo-lookups', 'findOne by (account, phone)', subj);
-      const ratio = b.rps > 0 ? s.rps / b.rps : 0;
+      const {
+        baseline: b,
+        subject: s,
+        ratio,
+      } = await alternate(
+        'mongo-lookups',
+        { label: 'findOne by _id (baseline)', run: (sec) => byId(concurrency, sec) },
+        { label: 'findOne by (account, phone)', run: (sec) => byIndex(concurrency, sec) },
+        { rounds: opts.rounds, durationSec: opts.durationSec, warmupSec: 1 },
+      );
       report(`mongo-lookups-c${concurrency}`, [b, s], ratio, {
         docs: DOCS,
         rounds: opts.rounds,

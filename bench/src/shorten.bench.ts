@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readStackFile } from '@feedback/dev-stack';
 import { MongoClient } from 'mongodb';
-import { report, summarize } from './compare.js';
+import { alternate, report } from './compare.js';
 import { runLoop } from './driver-loop.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad } from './load.js';
 import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
 
 /**
@@ -43,17 +43,16 @@ export async function shortenBench(opts: { durationSec: number; rounds: number }
       durationSec,
     });
   try {
-    await direct(2);
-    await viaApi(2);
-    const base: LoadResult[] = [];
-    const subj: LoadResult[] = [];
-    for (let i = 0; i < opts.rounds; i++) {
-      base.push(await direct(opts.durationSec));
-      subj.push(await viaApi(opts.durationSec));
-    }
-    const b = summarize('shorten', 'mongodb driver insertOne (direct)', base);
-    const s = summarize('shorten', 'POST /shorten (gateway → shortener)', subj);
-    const ratio = b.rps > 0 ? s.rps / b.rps : 0;
+    const {
+      baseline: b,
+      subject: s,
+      ratio,
+    } = await alternate(
+      'shorten',
+      { label: 'mongodb driver insertOne (direct)', run: direct },
+      { label: 'POST /shorten (gateway → shortener)', run: viaApi },
+      { rounds: opts.rounds, durationSec: opts.durationSec, warmupSec: 2 },
+    );
     report('shorten', [b, s], ratio, { rounds: opts.rounds, durationSec: opts.durationSec, connections: concurrency });
     const { perRequest } = await cpuPerRequest(['gateway', 'shortener', 'mongo'], () => viaApi(opts.durationSec));
     console.log(`CPU per request: ${formatCpuPerRequest(perRequest)}`);
