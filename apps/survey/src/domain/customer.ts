@@ -31,13 +31,5 @@ export function identifierOf(customer: Customer, kind: IdentifierKind): string |
   return v === undefined ? undefined : lookupValue(kind, v);
 }
 
-export interface CustomerChanges {
-  externalId?: string;
-  email?: string;
-  phone?: string;
-  name?: string;
-  /** Merged key by key into the stored maps. */
-  schema: Record<string, string>;
-  attributes: Record<string, string>;
-  updatedAt: Date;
-}
+/** Schema and attributes are merged key by key into the stored maps. */
+export type CustomerChanges = Pick<Customer, 'externalId' | 'email' | 'phone' | 'name' | 'schema' | 'attributes' | 'updatedAt'>;

@@ -33,18 +33,8 @@ export interface CustomerRepository {
   update(accountId: string, id: string, changes: CustomerChanges): Promise<Customer | 'duplicate' | null>;
 }
 
-export interface LinkActivation {
-  accountId: string;
-  channelId: string;
-  customerId: string;
-  nodeId: string;
-  flowId: string;
-  nodeName: string;
-  flowName: string;
-  channelName: string;
-  activatedAt: Date;
-  expiresAt: Date;
-  builtInResponses: Record<string, string>;
+/** What an activation writes: the link's fields but its identity, counter and answer. */
+export interface LinkActivation extends Omit<SurveyLink, 'id' | 'token' | 'activation' | 'answeredAt' | 'createdAt'> {
   /** Used only when the link is created by this call. */
   newId: string;
   newToken: string;
