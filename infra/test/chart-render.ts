@@ -47,6 +47,12 @@ export function render(helm: string, args: string[] = []): K8sObject[] {
 
 export const valuesFile = (name: string) => ['--values', resolve(CHART, 'ci', name)];
 
+/** The helm binary and the chart's objects with its defaults and with ci/full-values.yaml; for a beforeAll. */
+export function renderChart(): { helm: string; defaults: K8sObject[]; full: K8sObject[] } {
+  const helm = helmBin();
+  return { helm, defaults: render(helm), full: render(helm, valuesFile('full-values.yaml')) };
+}
+
 export const byKind = (objects: K8sObject[], kind: string): K8sObject[] => objects.filter((o) => o.kind === kind);
 
 export function find(objects: K8sObject[], kind: string, name: string): K8sObject {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { APPS, byKind, find, helmBin, read, render, ROOT, template, valuesFile, yaml, type K8sObject } from './chart-render.js';
+import { APPS, byKind, find, read, render, renderChart, ROOT, template, valuesFile, yaml, type K8sObject } from './chart-render.js';
 
 /**
  * The Helm chart (deploy/helm/feedback) as Kubernetes gets it: `helm template` with the defaults and with
@@ -11,11 +11,7 @@ import { APPS, byKind, find, helmBin, read, render, ROOT, template, valuesFile, 
 let helm: string;
 let defaults: K8sObject[];
 let full: K8sObject[];
-beforeAll(() => {
-  helm = helmBin();
-  defaults = render(helm);
-  full = render(helm, valuesFile('full-values.yaml'));
-}, 600_000);
+beforeAll(() => void ({ helm, defaults, full } = renderChart()), 600_000);
 
 const SERVICES = ['survey', 'messaging', 'file', 'flow', 'shortener'] as const;
 const GRPC_PORTS = { flow: 50052, survey: 50053, file: 50054, shortener: 50055, messaging: 50056 } as const;

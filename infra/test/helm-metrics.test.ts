@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { APPS, byKind, find, helmBin, read, render, template, valuesFile, yaml, type K8sObject } from './chart-render.js';
+import { APPS, byKind, find, read, render, renderChart, template, yaml, type K8sObject } from './chart-render.js';
 
 /**
  * Metrics in the chart: every Deployment has a `metrics` port (METRICS_PORT) and prometheus.io/*
@@ -9,11 +9,7 @@ import { APPS, byKind, find, helmBin, read, render, template, valuesFile, yaml, 
 let helm: string;
 let defaults: K8sObject[];
 let full: K8sObject[];
-beforeAll(() => {
-  helm = helmBin();
-  defaults = render(helm);
-  full = render(helm, valuesFile('full-values.yaml'));
-}, 600_000);
+beforeAll(() => void ({ helm, defaults, full } = renderChart()), 600_000);
 
 type Rule = { ports?: { port: string | number }[]; from?: unknown[] };
 const podOf = (objects: K8sObject[], app: string) => find(objects, 'Deployment', `feedback-${app}`).spec.template;

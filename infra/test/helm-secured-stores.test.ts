@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv as gatewayEnv } from '../../apps/gateway/src/env.js';
-import { APPS, envValue, find, helmBin, render, template, valuesFile, type K8sObject } from './chart-render.js';
+import { APPS, envValue, find, render, renderChart, template, valuesFile, type K8sObject } from './chart-render.js';
 
 /**
  * The chart's Kafka TLS/SASL and MongoDB/Redis TLS values (README.md "Secured Kafka, MongoDB and
@@ -15,9 +15,7 @@ let defaults: K8sObject[];
 let full: K8sObject[];
 let inline: K8sObject[];
 beforeAll(() => {
-  helm = helmBin();
-  defaults = render(helm);
-  full = render(helm, valuesFile('full-values.yaml'));
+  ({ helm, defaults, full } = renderChart());
   inline = render(helm, valuesFile('inline-secrets-values.yaml'));
 }, 600_000);
 

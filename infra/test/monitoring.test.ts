@@ -1,6 +1,6 @@
 import { readStackFile } from '../../packages/dev-stack/src/stack-file.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { byKind, find, helmBin, read, render, valuesFile, type K8sObject } from './chart-render.js';
+import { byKind, find, read, render, renderChart, type K8sObject } from './chart-render.js';
 
 /**
  * The chart's monitoring objects (metrics.grafanaDashboard, metrics.prometheusRule): rendered only when
@@ -11,11 +11,7 @@ import { byKind, find, helmBin, read, render, valuesFile, type K8sObject } from 
 let helm: string;
 let defaults: K8sObject[];
 let full: K8sObject[];
-beforeAll(() => {
-  helm = helmBin();
-  defaults = render(helm);
-  full = render(helm, valuesFile('full-values.yaml'));
-}, 600_000);
+beforeAll(() => void ({ helm, defaults, full } = renderChart()), 600_000);
 
 const dashboardJson = read('deploy/helm/feedback/files/grafana-dashboard.json');
 
