@@ -143,8 +143,18 @@ describe('the OpenAPI documents', () => {
 
   it('names the shared schemas after their $id, not def-N', () => {
     expect(Object.keys(apiDoc.components.schemas ?? {})).toEqual(
-      expect.arrayContaining(['ErrorBody', 'Flow', 'FileDirectory', 'FileEntry', 'Account', 'SmsSharing', 'SmsProvider']),
+      expect.arrayContaining([
+        'ErrorBody',
+        'Flow',
+        'FileDirectory',
+        'FileEntry',
+        'Account',
+        'ActiveSurveyList',
+        'PersonalLink',
+        'SmsSharing',
+      ]),
     );
+    expect(Object.keys(linkDoc.components.schemas ?? {}).sort()).toEqual(['ErrorBody', 'ShortenedLink']);
     expect(Object.keys(apiDoc.components.schemas ?? {}).filter((name) => /^def-\d+$/.test(name))).toEqual([]);
     const flow = apiDoc.paths['/external/v1/flows/{flowId}']!.get!.responses['200']!.content!['application/json'] as { schema: unknown };
     expect(flow.schema).toEqual({ $ref: '#/components/schemas/Flow' });

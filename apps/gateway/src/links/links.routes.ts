@@ -1,4 +1,4 @@
-import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, type Static, Type } from '@fastify/type-provider-typebox';
 import { errors } from '@feedback/kit-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../accounts/domain/authenticate.js';
@@ -38,6 +38,7 @@ export const linkRoutes =
     // JSON only (docs/decisions.md "POST /shorten"): a text/plain body is refused with 415 rather than half-parsed.
     app.removeContentTypeParser('text/plain');
     app.addSchema(ErrorBodySchema);
+    app.addSchema(ShortenedLinkSchema);
 
     // Runs before the body is read, so refused callers cost no parsing.
     const rateLimit = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -74,7 +75,10 @@ export const linkRoutes =
             "Limited per client IP (429 with Retry-After). http and https only, at most MAX_URL_LENGTH characters, never a short link domain itself. The URL is kept exactly as given. Without `domain` no token is needed; naming a customer domain needs the API token of the account that owns it (`Token token=<API_TOKEN>`): 401 without a valid one, 403 for another account's token or a token of another kind.",
           security: [{}, { apiToken: [] }],
           body: shortenBody(deps.maxUrlLength),
-          response: { 200: ShortenedLinkSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
+          response: {
+            200: Type.Unsafe<Static<typeof ShortenedLinkSchema>>({ $ref: 'ShortenedLink#' }),
+            ...errorResponses(400, 401, 403, 413, 415, 429),
+          },
         },
       },
       async (req) => {

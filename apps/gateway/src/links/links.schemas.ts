@@ -38,5 +38,5 @@ export const ShortenedLinkSchema = Type.Object(
     shortUrl: Type.String({ description: 'generated short URL' }),
     createdAt: Type.String({ format: 'date-time', description: 'creation time, ISO 8601 in UTC with milliseconds' }),
   },
-  { examples: [example] },
+  { $id: 'ShortenedLink', examples: [example] },
 );

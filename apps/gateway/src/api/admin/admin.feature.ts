@@ -2,7 +2,7 @@ import type { AccountsDeps } from '../../accounts/domain/accounts.use-cases.js';
 import type { ApiFeature } from '../../http/api-feature.js';
 import { accountsRoutes } from './accounts.routes.js';
 import type { AdminLinksPort } from './admin.port.js';
-import { AccountSchema, IssuedTokenSchema, NodeSchema, TokenInfoSchema } from './admin.schemas.js';
+import { AccountSchema, DomainSchema, IssuedTokenSchema, LinkStatsSchema, NodeSchema, TokenInfoSchema } from './admin.schemas.js';
 import { linksAdminRoutes } from './links-admin.routes.js';
 
 /**
@@ -12,7 +12,7 @@ import { linksAdminRoutes } from './links-admin.routes.js';
  */
 export function adminFeature(deps: AccountsDeps & { shortener: AdminLinksPort }): ApiFeature {
   return {
-    schemas: [AccountSchema, NodeSchema, IssuedTokenSchema, TokenInfoSchema],
+    schemas: [AccountSchema, NodeSchema, IssuedTokenSchema, TokenInfoSchema, LinkStatsSchema, DomainSchema],
     async adminRoutes(app) {
       await app.register(accountsRoutes(deps));
       await app.register(linksAdminRoutes(deps));

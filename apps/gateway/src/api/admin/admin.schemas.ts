@@ -55,7 +55,7 @@ export const LinkStatsSchema = Type.Object(
     created_at,
     clicks: Type.Integer({ description: 'Redirects followed so far, each counted once (lags by well under a second).' }),
   },
-  {},
+  { $id: 'ShortLinkStats' },
 );
 
 export const DomainSchema = Type.Object(
@@ -64,7 +64,7 @@ export const DomainSchema = Type.Object(
     default: Type.Boolean({ description: "The account's oldest domain: links made for the account (its SMS) use it." }),
     created_at,
   },
-  {},
+  { $id: 'LinkDomain' },
 );
 
 export const DomainBody = Type.Object(

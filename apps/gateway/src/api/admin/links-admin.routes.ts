@@ -1,10 +1,12 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { requireAccount } from '../../accounts/domain/accounts.use-cases.js';
 import type { AccountRepository } from '../../accounts/domain/ports.js';
 import { AccountParams, errorResponses } from '../../http/common.schemas.js';
 import type { AdminLinksPort } from './admin.port.js';
-import { CodeParams, DomainBody, DomainParams, DomainSchema, LinkStatsSchema } from './admin.schemas.js';
+import { CodeParams, DomainBody, DomainParams, type DomainSchema, type LinkStatsSchema } from './admin.schemas.js';
 import { domainView, linkStatsView } from './admin.views.js';
+
+const domainRef = Type.Unsafe<Static<typeof DomainSchema>>({ $ref: 'LinkDomain#' });
 
 /** Admin routes of the link domain: a link's click count, and an account's customer domains. */
 export const linksAdminRoutes =
@@ -22,7 +24,7 @@ export const linksAdminRoutes =
           description:
             'The full and short URL, the owning account and customer domain (each null when there is none), and the redirects counted so far. An unknown code answers 404.',
           params: CodeParams,
-          response: { 200: LinkStatsSchema, ...errorResponses(401, 404) },
+          response: { 200: Type.Unsafe<Static<typeof LinkStatsSchema>>({ $ref: 'ShortLinkStats#' }), ...errorResponses(401, 404) },
         },
       },
       async (req) => {
@@ -42,7 +44,7 @@ export const linksAdminRoutes =
             "Point the domain (DNS) at the link listener, serving https on port 443. A domain belongs to one account (409 otherwise). The account's oldest domain is used for the links of its SMS; POST /shorten may name any configured domain.",
           params: AccountParams,
           body: DomainBody,
-          response: { 201: DomainSchema, ...errorResponses(400, 401, 404, 409) },
+          response: { 201: domainRef, ...errorResponses(400, 401, 404, 409) },
         },
       },
       async (req, reply) => {
@@ -62,7 +64,7 @@ export const linksAdminRoutes =
           description:
             'The oldest domain is the default one, used for the links made for the account (its SMS). An unknown account answers 404.',
           params: AccountParams,
-          response: { 200: Type.Object({ data: Type.Array(DomainSchema) }), ...errorResponses(401, 404) },
+          response: { 200: Type.Object({ data: Type.Array(domainRef) }), ...errorResponses(401, 404) },
         },
       },
       async (req) => {

@@ -1,10 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import type { NodeRepository } from '../../accounts/domain/ports.js';
 import { principalOf, type Authenticator } from '../../http/auth.js';
 import { errorResponses } from '../../http/common.schemas.js';
 import { requireOwnNode } from './node-access.js';
 import type { SurveysPort } from './surveys.port.js';
-import { ActiveSurveyListSchema, ActiveSurveysBody, NodeParams } from './surveys.schemas.js';
+import { type ActiveSurveyListSchema, ActiveSurveysBody, NodeParams } from './surveys.schemas.js';
 import { activeSurveysView } from './surveys.views.js';
 
 /** docs/api.md "Active surveys": a customer's active surveys on one node of the caller's account. */
@@ -29,7 +29,10 @@ export const activeSurveysRoutes =
           security: [{ integrationToken: [] }],
           params: NodeParams,
           body: ActiveSurveysBody,
-          response: { 200: ActiveSurveyListSchema, ...errorResponses(400, 401, 403, 404) },
+          response: {
+            200: Type.Unsafe<Static<typeof ActiveSurveyListSchema>>({ $ref: 'ActiveSurveyList#' }),
+            ...errorResponses(400, 401, 403, 404),
+          },
         },
       },
       async (req) => {

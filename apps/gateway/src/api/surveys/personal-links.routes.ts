@@ -1,8 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { principalOf, type Authenticator } from '../../http/auth.js';
 import { errorResponses } from '../../http/common.schemas.js';
 import type { ShortLinksPort, SurveysPort } from './surveys.port.js';
-import { LinkChannelParams, PersonalLinkBody, PersonalLinkSchema } from './surveys.schemas.js';
+import { LinkChannelParams, PersonalLinkBody, type PersonalLinkSchema } from './surveys.schemas.js';
 import { personalLinkView } from './surveys.views.js';
 
 /** A customer's personal survey link of a channel, handed out without an SMS. */
@@ -22,7 +22,10 @@ export const personalLinksRoutes =
           security: [{ integrationToken: [] }],
           params: LinkChannelParams,
           body: PersonalLinkBody,
-          response: { 200: PersonalLinkSchema, ...errorResponses(400, 401, 403, 404) },
+          response: {
+            200: Type.Unsafe<Static<typeof PersonalLinkSchema>>({ $ref: 'PersonalLink#' }),
+            ...errorResponses(400, 401, 403, 404),
+          },
         },
       },
       async (req) => {

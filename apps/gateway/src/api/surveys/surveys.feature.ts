@@ -7,7 +7,7 @@ import { personalLinksRoutes } from './personal-links.routes.js';
 import { responsesAdminRoutes } from './responses-admin.routes.js';
 import { surveyPageRoutes } from './survey-page.routes.js';
 import type { ShortLinksPort, SurveysPort } from './surveys.port.js';
-import { ChannelSchema } from './surveys.schemas.js';
+import { ActiveSurveyListSchema, ChannelSchema, PersonalLinkSchema } from './surveys.schemas.js';
 
 export interface SurveysFeatureDeps {
   surveys: SurveysPort;
@@ -23,7 +23,7 @@ export interface SurveysFeatureDeps {
 export function surveysFeature(deps: SurveysFeatureDeps): ApiFeature {
   const formatDate = displayDateFormatter(deps.displayTimeZone);
   return {
-    schemas: [ChannelSchema],
+    schemas: [ChannelSchema, ActiveSurveyListSchema, PersonalLinkSchema],
     routes: (ctx) => async (app) => {
       await app.register(activeSurveysRoutes({ ...deps, ...ctx, formatDate }));
       await app.register(personalLinksRoutes({ ...deps, ...ctx }));

@@ -56,6 +56,7 @@ export const ActiveSurveyListSchema = Type.Object(
     ),
   },
   {
+    $id: 'ActiveSurveyList',
     examples: [
       {
         count: 1,
@@ -103,13 +104,16 @@ export const PersonalLinkBody = Type.Object(
   },
 );
 
-export const PersonalLinkSchema = Type.Object({
-  customer_id: Type.String(),
-  link: Type.String({ description: 'The personal survey page, {base_url}/s/<token>.' }),
-  short_link: Type.Union([Type.String(), Type.Null()], { description: 'null unless short_link was asked for.' }),
-  activated_at: created_at,
-  expires_at: created_at,
-});
+export const PersonalLinkSchema = Type.Object(
+  {
+    customer_id: Type.String(),
+    link: Type.String({ description: 'The personal survey page, {base_url}/s/<token>.' }),
+    short_link: Type.Union([Type.String(), Type.Null()], { description: 'null unless short_link was asked for.' }),
+    activated_at: created_at,
+    expires_at: created_at,
+  },
+  { $id: 'PersonalLink' },
+);
 
 // Channels (admin).
 
