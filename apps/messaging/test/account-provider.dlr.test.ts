@@ -4,14 +4,13 @@ import type { AddressInfo } from 'node:net';
 import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAccountProviderConfig } from '../src/adapters/http/account-provider.config.js';
-import { startDlrServer, type RunningDlrServer } from '../src/adapters/http/dlr.server.js';
+import type { RunningDlrServer } from '../src/adapters/http/dlr.server.js';
 import { parseHttpProviderConfig } from '../src/adapters/http/http-provider.config.js';
 import { HttpSmsProvider } from '../src/adapters/http/http-sms.provider.js';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
-import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
 import { messageId } from '../src/domain/sms-message.js';
 import { sendOne } from './fakes/memory-deps.js';
-import { dropTestDb, logger, openTestDb, waitFor } from './stack.js';
+import { dropTestDb, openTestDb, startKannelRuleDlrServer, waitFor } from './stack.js';
 
 interface Received {
   method: string;
@@ -52,16 +51,7 @@ describe('an account provider over HTTP, with its delivery reports', () => {
     mongo = await openTestDb();
     messages = new MongoMessageRepository(mongo.db);
     rx = await receiver();
-    // The deployment's provider reads reports as Kannel's: field "status", 1 delivered.
-    dlr = await startDlrServer({
-      host: '127.0.0.1',
-      port: 0,
-      secret,
-      statusParam: 'status',
-      rule: KANNEL_DELIVERY_RULE,
-      deps: { messages, clock },
-      logger,
-    });
+    dlr = await startKannelRuleDlrServer(messages, secret);
   });
   afterAll(async () => {
     await dlr?.close();

@@ -1,13 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createGrpcClient } from '@feedback/kit-grpc';
 import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
-import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFakeSmscMessages } from './fakesmsc-log.js';
 import { ensureKannel, logger, sleep, stack, uniq, waitFor, type KannelSettings } from './stack.js';
-import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
+import { freePort, processEnv, shareTo, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
 
 const PHONES = 60;
 
@@ -43,25 +41,13 @@ describe('a sharing through Kannel survives kill -9: no phone gets two SMS', () 
     mongo = await connectMongo({ url: stack.mongo_url, dbName, logger });
     const dlrPort = await freePort();
     env = {
-      GRPC_HOST: '127.0.0.1',
-      MONGO_URL: stack.mongo_url,
-      MONGO_DB: dbName,
-      KAFKA_BROKERS: stack.kafka_brokers.join(','),
-      SMS_DISPATCH_TOPIC: uniq('sms.dispatch'),
-      SMS_STATUS_TOPIC: uniq('sms.status'),
-      SMS_DISPATCH_GROUP: uniq('dispatch'),
-      FILE_UPLOADED_TOPIC: uniq('file.uploaded'),
-      FILE_UPLOADED_GROUP: uniq('csv'),
-      SURVEY_GRPC_ADDR: stack.grpc.survey,
-      SHORTENER_GRPC_ADDR: stack.grpc.shortener,
+      ...processEnv(dbName),
       SMS_PROVIDER: 'http',
       // Exactly what `SMS_PROVIDER=http ./stack up` gives the stack's messaging service.
       SMS_HTTP_PROVIDER: appsShKannelProvider(k),
       // The same listener after the restart: reports of messages the first process sent still land.
-      DLR_HOST: '127.0.0.1',
       DLR_PORT: String(dlrPort),
       DLR_PUBLIC_URL: `http://127.0.0.1:${dlrPort}`,
-      DLR_SECRET: randomBytes(32).toString('base64url'),
     };
   });
   afterAll(async () => {
@@ -78,35 +64,11 @@ describe('a sharing through Kannel survives kill -9: no phone gets two SMS', () 
     'kill -9 mid-dispatch, restart: each phone at fakesmsc at most once, and exactly once when recorded sent',
     { timeout: 180_000 },
     async () => {
-      const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 30_000 });
       const account = uniq('acc');
-      const { flow } = await flows.createFlow({
-        accountId: account,
-        name: 'AMO',
-        questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }],
-      });
-      flows.close();
-
       proc = await startMessagingProcess({ ...env, GRPC_PORT: String(await freePort()) }, 90_000);
-      const { campaign } = await proc.client.createSmsCampaign({
-        accountId: account,
-        name: 'At most once',
-        nodeId: randomUUID(),
-        nodeName: 'Şube',
-        flowId: flow!.id,
-        // One UCS-2 SMS (at most 70 characters with the link), so one log line per message.
-        messageTemplate: 'Görüşünüz: {{link}}',
-        linkTtlDays: 0,
-      });
-      const res = await proc.client.createSmsSharing({
-        accountId: account,
-        requestKey: '',
-        campaignId: campaign!.id,
-        phoneNumbers: phones,
-        customAttributes: {},
-        builtInResponses: {},
-      });
-      expect(res).toMatchObject({ accepted: PHONES, rejected: 0, duplicate: 0 });
+      // All PHONES accepted, none rejected or duplicate (else it throws). One UCS-2 SMS (at most 70
+      // characters with the link), so one log line per message.
+      await shareTo(proc, account, phones, { name: 'At most once', messageTemplate: 'Görüşünüz: {{link}}' });
 
       await waitFor('some SMS at fakesmsc', () => atSmsc().length >= 10, 90_000).catch((err: Error) => {
         throw new Error(`${err.message}\n${proc!.output()}`);

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CachedCampaignRepository } from '../src/adapters/cached-campaign.repository.js';
-import type { SmsCampaign } from '../src/domain/sharing.js';
-import { MemoryCampaigns } from './fakes/memory-deps.js';
+import { campaignOf, MemoryCampaigns } from './fakes/memory-deps.js';
 
-const campaign = (id: string, accountId = 'acc'): SmsCampaign => ({
-  id,
-  accountId,
-  name: 'c',
-  nodeId: 'n',
-  flowId: 'f',
-  channelId: 'ch',
-  messageTemplate: '{{link}}',
-  createdAt: new Date('2026-11-26T10:00:00Z'),
-});
+const campaign = (id: string) => campaignOf({ id, accountId: 'acc', createdAt: new Date('2026-11-26T10:00:00Z') });
 
 /** The campaigns in memory, their reads counted. */
 function counted() {

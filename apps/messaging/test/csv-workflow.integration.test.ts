@@ -1,18 +1,16 @@
-import { createGrpcClient, startGrpcServer, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
+import { createGrpcClient, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics, type ConsumerHandle, type Producer } from '@feedback/kit-kafka';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
 import { FileServiceClient, ProcessingState } from '@feedback/proto/feedback/file/v1/file';
-import { MessagingServiceClient, MessagingServiceService } from '@feedback/proto/feedback/messaging/v1/messaging';
+import type { MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filePorts } from '../src/adapters/grpc/file.client.js';
 import { runFileUploadedConsumer } from '../src/adapters/kafka/file-uploaded.consumer.js';
 import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
-import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
-import { acceptGate } from '../src/adapters/accept-gate.js';
 import { messagingDeps } from '../src/wiring.js';
 import { caughtUp, FILE_GRPC_ADDR, FILE_UPLOADED_TOPIC, topicEnds, uploadFile } from './file-service.js';
-import { logger, stack, uniq, waitFor } from './stack.js';
+import { logger, serveMessaging, stack, uniq, waitFor } from './stack.js';
 
 /*
  * The CSV workflow (docs/api.md "Workflows on files") end to end on the running stack: its file service (:50054) stores the uploads and
@@ -53,13 +51,7 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
       settings: { defaultRegion: 'TR', maxPhones: 100 },
       logger,
     });
-    server = await startGrpcServer({
-      host: '127.0.0.1',
-      port: 0,
-      logger,
-      services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps, acceptGate()) }],
-    });
-    client = createGrpcClient(MessagingServiceClient, server.address, { deadlineMs: 20_000 });
+    ({ server, client } = await serveMessaging(deps));
     const { campaign } = await client.createSmsCampaign({
       accountId: account,
       name: 'CSV',

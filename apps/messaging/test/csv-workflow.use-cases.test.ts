@@ -4,7 +4,7 @@ import { csvRecords } from '../src/adapters/csv/csv-records.js';
 import { runCsvWorkflow, type CsvWorkflowDeps } from '../src/domain/csv-workflow.use-cases.js';
 import type { CsvImport } from '../src/domain/directory-binding.js';
 import type { ClaimedFile, CsvImportLog, WorkflowFiles } from '../src/domain/ports.js';
-import { MemoryBindings, MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
+import { campaignOf, MemoryBindings, MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
 
 const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
 
@@ -52,16 +52,7 @@ class FakeFiles implements WorkflowFiles {
 
 async function setup() {
   const campaigns = new MemoryCampaigns();
-  await campaigns.insert({
-    id: CAMPAIGN,
-    accountId: 'acc-1',
-    name: 'c',
-    nodeId: 'n',
-    flowId: 'f',
-    channelId: 'ch',
-    messageTemplate: '{{link}}',
-    createdAt: new Date(),
-  });
+  await campaigns.insert(campaignOf({ id: CAMPAIGN, accountId: 'acc-1' }));
   const bindingRepo = new MemoryBindings();
   await bindingRepo.upsert({
     accountId: 'acc-1',

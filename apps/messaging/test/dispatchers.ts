@@ -1,14 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createGrpcClient } from '@feedback/kit-grpc';
 import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
-import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { AssignerProtocol, Partitioners, type Admin } from 'kafkajs';
 import { readFakeSmscMessages } from './fakesmsc-log.js';
-import { expect } from 'vitest';
-import { logger, stack, uniq, waitFor, type KannelSettings } from './stack.js';
-import type { MessagingProcess } from './messaging-process.js';
+import { createKafka } from '@feedback/kit-kafka';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { ensureKannel, logger, stack, uniq, waitFor, type KannelSettings } from './stack.js';
+import { processEnv, type MessagingProcess } from './messaging-process.js';
 
 /*
  * What the tests of several dispatchers share (two-dispatchers.faults.test.ts,
@@ -23,59 +22,44 @@ export const SESSION_TIMEOUT_MS = 10_000;
 
 /** The environment every dispatcher of one test shares (each adds its own ports). */
 export function sharedEnv(dbName: string): Record<string, string> {
-  return {
-    GRPC_HOST: '127.0.0.1',
-    MONGO_URL: stack.mongo_url,
-    MONGO_DB: dbName,
-    KAFKA_BROKERS: stack.kafka_brokers.join(','),
-    SMS_DISPATCH_TOPIC: uniq('sms.dispatch'),
-    SMS_STATUS_TOPIC: uniq('sms.status'),
-    SMS_DISPATCH_GROUP: uniq('dispatch'),
-    SMS_DISPATCH_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
-    FILE_UPLOADED_TOPIC: uniq('file.uploaded'),
-    FILE_UPLOADED_GROUP: uniq('csv'),
-    SMS_PROVIDER: 'outbox',
-    SURVEY_GRPC_ADDR: stack.grpc.survey,
-    SHORTENER_GRPC_ADDR: stack.grpc.shortener,
-    FILE_GRPC_ADDR: stack.grpc.file,
-    DLR_HOST: '127.0.0.1',
-    DLR_SECRET: randomBytes(32).toString('base64url'),
-  };
+  return { ...processEnv(dbName), SMS_DISPATCH_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS) };
 }
+
+/**
+ * What a test of several dispatchers holds, released after its last test: an admin client (connected
+ * before the first test), the processes it started (killed) and its cleanups (run last first).
+ */
+export function dispatcherSuite(clientId: string, before?: () => void) {
+  const kafka = createKafka({ brokers: stack.kafka_brokers, clientId, logger });
+  const suite = { admin: undefined as unknown as Admin, procs: [] as MessagingProcess[], cleanups: [] as (() => Promise<unknown>)[] };
+  beforeAll(async () => {
+    before?.();
+    suite.admin = kafka.admin();
+    await suite.admin.connect();
+  });
+  afterAll(async () => {
+    await Promise.all(suite.procs.map((p) => p.kill('SIGKILL')));
+    for (const c of suite.cleanups.reverse()) await c().catch(() => undefined);
+    await suite.admin?.disconnect();
+  });
+  return suite;
+}
+
+/** Kannel for one test (stopped after the suite if it was started for it), and the http provider's environment in front of it. */
+export function kannelProvider(cleanups: (() => Promise<unknown>)[]) {
+  const kannel = ensureKannel();
+  cleanups.push(async () => kannel.stop());
+  const k = kannel.settings;
+  return { k, env: (dlrUrl: string) => ({ SMS_PROVIDER: 'http', SMS_HTTP_PROVIDER: kannelProviderJson(k), DLR_PUBLIC_URL: dlrUrl }) };
+}
+
+/** Mid-hand-over: the partitions' claims are taken, so what a lost dispatcher holds is at stake. */
+export const claimsInFlight = async (mongo: MongoHandle, sharingId: string, partitions: Set<number>) =>
+  (await claimedOn(mongo, sharingId, partitions)).length > 0;
 
 /** The dispatch topic with partitions for every dispatcher, made before any of them starts. */
 export async function createDispatchTopic(admin: Admin, topic: string): Promise<void> {
   await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: DISPATCH_PARTITIONS, replicationFactor: -1 }] });
-}
-
-/** A flow, an SMS campaign on it and a sharing of `phones`, accepted by `proc`; answers the sharing id. */
-export async function shareTo(proc: MessagingProcess, account: string, phones: string[]): Promise<string> {
-  const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 30_000 });
-  const { flow } = await flows.createFlow({
-    accountId: account,
-    name: 'Dispatchers',
-    questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }],
-  });
-  flows.close();
-  const { campaign } = await proc.client.createSmsCampaign({
-    accountId: account,
-    name: 'Several dispatchers',
-    nodeId: randomUUID(),
-    nodeName: 'Şube',
-    flowId: flow!.id,
-    messageTemplate: 'Görüşünüz: {{link}}',
-    linkTtlDays: 0,
-  });
-  const res = await proc.client.createSmsSharing(
-    { accountId: account, requestKey: '', campaignId: campaign!.id, phoneNumbers: phones, customAttributes: {}, builtInResponses: {} },
-    { deadlineMs: 120_000 },
-  );
-  if (res.accepted !== phones.length || res.rejected !== 0 || res.duplicate !== 0) {
-    throw new Error(
-      `sharing not accepted whole: ${JSON.stringify({ accepted: res.accepted, rejected: res.rejected, duplicate: res.duplicate })}`,
-    );
-  }
-  return res.sharingId;
 }
 
 /**

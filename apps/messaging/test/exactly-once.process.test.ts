@@ -1,13 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createGrpcClient } from '@feedback/kit-grpc';
 import { createKafka } from '@feedback/kit-kafka';
 import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
-import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import type { Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caughtUp, topicEnds } from './file-service.js';
 import { logger, sleep, stack, uniq, waitFor } from './stack.js';
-import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
+import { freePort, processEnv, shareTo, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
 
 const PHONES = 300;
 const phones = Array.from({ length: PHONES }, (_, i) => `0532${String(1_000_000 + i)}`);
@@ -21,23 +18,8 @@ const phones = Array.from({ length: PHONES }, (_, i) => `0532${String(1_000_000 
 describe('a sharing survives kill -9 and redelivery: every phone reaches the provider exactly once', () => {
   const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'messaging-exactly-once-test', logger });
   const dbName = uniq('messaging_eo_test');
-  const env: Record<string, string> = {
-    GRPC_HOST: '127.0.0.1',
-    MONGO_URL: stack.mongo_url,
-    MONGO_DB: dbName,
-    KAFKA_BROKERS: stack.kafka_brokers.join(','),
-    SMS_DISPATCH_TOPIC: uniq('sms.dispatch'),
-    SMS_STATUS_TOPIC: uniq('sms.status'),
-    SMS_DISPATCH_GROUP: uniq('dispatch'),
-    FILE_UPLOADED_TOPIC: uniq('file.uploaded'),
-    FILE_UPLOADED_GROUP: uniq('csv'),
-    SMS_PROVIDER: 'outbox',
-    SURVEY_GRPC_ADDR: stack.grpc.survey,
-    SHORTENER_GRPC_ADDR: stack.grpc.shortener,
-    FILE_GRPC_ADDR: stack.grpc.file,
-    DLR_HOST: '127.0.0.1',
-    DLR_SECRET: randomBytes(32).toString('base64url'),
-  };
+  // The recording provider (SMS_PROVIDER=outbox), an idempotent one.
+  const env = processEnv(dbName);
   const account = uniq('acc');
   let mongo: MongoHandle;
   let admin: Admin;
@@ -79,34 +61,9 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
   }
 
   it('kill -9 mid-dispatch, restart: all 300 dispatched, each phone recorded once', { timeout: 240_000 }, async () => {
-    const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 10_000 });
-    const { flow } = await flows.createFlow({
-      accountId: account,
-      name: 'EO',
-      questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }],
-    });
-    flows.close();
-
     const first = await start();
-    const { campaign } = await first.client.createSmsCampaign({
-      accountId: account,
-      name: 'Exactly once',
-      nodeId: randomUUID(),
-      nodeName: 'Şube',
-      flowId: flow!.id,
-      messageTemplate: 'Merhaba, görüşünüz: {{link}}',
-      linkTtlDays: 0,
-    });
-    const res = await first.client.createSmsSharing({
-      accountId: account,
-      requestKey: '',
-      campaignId: campaign!.id,
-      phoneNumbers: phones,
-      customAttributes: {},
-      builtInResponses: {},
-    });
-    expect(res).toMatchObject({ accepted: PHONES, rejected: 0, duplicate: 0 });
-    sharingId = res.sharingId;
+    // All PHONES accepted, none rejected or duplicate (else it throws).
+    sharingId = await shareTo(first, account, phones, { name: 'Exactly once', messageTemplate: 'Merhaba, görüşünüz: {{link}}' });
 
     await waitFor('some messages recorded', async () => (await recorded().countDocuments()) >= 15, 45_000).catch((err: Error) => {
       throw new Error(`${err.message}\n${first.output()}`);

@@ -2,16 +2,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { MongoHandle } from '@feedback/kit-stores';
 import { normalizePhone } from '@feedback/kit-phone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDlrServer, type RunningDlrServer } from '../src/adapters/http/dlr.server.js';
+import type { RunningDlrServer } from '../src/adapters/http/dlr.server.js';
 import { parseHttpProviderConfig } from '../src/adapters/http/http-provider.config.js';
 import { HttpSmsProvider } from '../src/adapters/http/http-sms.provider.js';
 import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
-import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
 import { RetriableSendError } from '../src/domain/dispatch.use-cases.js';
 import { messageId } from '../src/domain/sms-message.js';
 import { readFakeSmscMessages } from './fakesmsc-log.js';
 import { sendOne } from './fakes/memory-deps.js';
-import { closedPort, dropTestDb, ensureKannel, type KannelSettings, logger, openTestDb, waitFor } from './stack.js';
+import { closedPort, dropTestDb, ensureKannel, type KannelSettings, openTestDb, startKannelRuleDlrServer, waitFor } from './stack.js';
 
 /** End to end against a real SMS gateway: Kannel's sendsms → bearerbox → fakesmsc, DLRs back to us. */
 describe('HTTP provider against Kannel', () => {
@@ -50,15 +49,7 @@ describe('HTTP provider against Kannel', () => {
     k = kannel.settings;
     mongo = await openTestDb();
     messages = new MongoMessageRepository(mongo.db);
-    dlr = await startDlrServer({
-      host: '127.0.0.1',
-      port: 0,
-      secret,
-      statusParam: 'status',
-      rule: KANNEL_DELIVERY_RULE,
-      deps: { messages, clock },
-      logger,
-    });
+    dlr = await startKannelRuleDlrServer(messages, secret);
   });
   afterAll(async () => {
     await dlr?.close();

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createGrpcClient, type GrpcClient } from '@feedback/kit-grpc';
+import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
-import { closedPort, sleep } from './stack.js';
+import { closedPort, sleep, stack, uniq } from './stack.js';
 import type { IsolatedHost } from './netns.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -20,6 +22,31 @@ export interface MessagingProcess {
 
 /** A free TCP port on 127.0.0.1. */
 export const freePort = closedPort;
+
+/**
+ * The environment of a private messaging process on the stack: its own database, topics and
+ * groups, the stack's peers, the recording provider, a DLR secret of its own. Each test adds its
+ * ports and what it changes (the provider, a topic it made).
+ */
+export function processEnv(dbName: string): Record<string, string> {
+  return {
+    GRPC_HOST: '127.0.0.1',
+    MONGO_URL: stack.mongo_url,
+    MONGO_DB: dbName,
+    KAFKA_BROKERS: stack.kafka_brokers.join(','),
+    SMS_DISPATCH_TOPIC: uniq('sms.dispatch'),
+    SMS_STATUS_TOPIC: uniq('sms.status'),
+    SMS_DISPATCH_GROUP: uniq('dispatch'),
+    FILE_UPLOADED_TOPIC: uniq('file.uploaded'),
+    FILE_UPLOADED_GROUP: uniq('csv'),
+    SMS_PROVIDER: 'outbox',
+    SURVEY_GRPC_ADDR: stack.grpc.survey,
+    SHORTENER_GRPC_ADDR: stack.grpc.shortener,
+    FILE_GRPC_ADDR: stack.grpc.file,
+    DLR_HOST: '127.0.0.1',
+    DLR_SECRET: randomBytes(32).toString('base64url'),
+  };
+}
 
 /**
  * A private messaging service (`node --import tsx src/main.ts`, as infra/apps.sh starts it) with
@@ -76,4 +103,42 @@ export async function startMessagingProcess(
       await exited;
     },
   };
+}
+
+/**
+ * A flow, an SMS campaign on it and a sharing of `phones`, accepted whole by `proc` (else it
+ * throws); answers the sharing id.
+ */
+export async function shareTo(
+  proc: MessagingProcess,
+  account: string,
+  phones: string[],
+  campaign: { name: string; messageTemplate: string } = { name: 'Several dispatchers', messageTemplate: 'Görüşünüz: {{link}}' },
+): Promise<string> {
+  const flows = createGrpcClient(FlowServiceClient, stack.grpc.flow, { deadlineMs: 30_000 });
+  const { flow } = await flows.createFlow({
+    accountId: account,
+    name: campaign.name,
+    questions: [{ key: 'nps', body: { tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] }],
+  });
+  flows.close();
+  const { campaign: made } = await proc.client.createSmsCampaign({
+    accountId: account,
+    name: campaign.name,
+    nodeId: randomUUID(),
+    nodeName: 'Şube',
+    flowId: flow!.id,
+    messageTemplate: campaign.messageTemplate,
+    linkTtlDays: 0,
+  });
+  const res = await proc.client.createSmsSharing(
+    { accountId: account, requestKey: '', campaignId: made!.id, phoneNumbers: phones, customAttributes: {}, builtInResponses: {} },
+    { deadlineMs: 120_000 },
+  );
+  if (res.accepted !== phones.length || res.rejected !== 0 || res.duplicate !== 0) {
+    throw new Error(
+      `sharing not accepted whole: ${JSON.stringify({ accepted: res.accepted, rejected: res.rejected, duplicate: res.duplicate })}`,
+    );
+  }
+  return res.sharingId;
 }

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createGrpcClient, startGrpcServer, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
+import type { GrpcClient, RunningGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics, type ConsumerHandle, type Producer } from '@feedback/kit-kafka';
 import type { MongoHandle } from '@feedback/kit-stores';
-import { MessagingServiceClient, MessagingServiceService, SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { SmsStatusChanged, type MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js';
 import type { LinkShortener, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
-import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
-import { acceptGate } from '../src/adapters/accept-gate.js';
 import { messagingDeps } from '../src/wiring.js';
-import { dropTestDb, logger, openTestDb, stack, uniq, waitFor } from './stack.js';
+import { dropTestDb, logger, openTestDb, serveMessaging, stack, uniq, waitFor } from './stack.js';
 
 /** The survey and shortener peers are faked (they are other services, not infrastructure). */
 const survey: SurveyChannels & SurveyLinks = {
@@ -44,13 +42,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     producer = createProducer(kafka, { logger });
     await producer.connect();
     deps = messagingDeps({ db: mongo.db, producer, topics, survey, shortener, settings: { defaultRegion: 'TR', maxPhones: 100 }, logger });
-    server = await startGrpcServer({
-      host: '127.0.0.1',
-      port: 0,
-      logger,
-      services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps, acceptGate()) }],
-    });
-    client = createGrpcClient(MessagingServiceClient, server.address, { deadlineMs: 20_000 });
+    ({ server, client } = await serveMessaging(deps));
     consumer = await runDispatchConsumer({ kafka, topic: topics.dispatch, groupId: uniq('dispatch'), deps, logger, retryBackoffMs: 100 });
     watcher = kafka.consumer({ groupId: uniq('watch') });
     await watcher.connect();

@@ -1,7 +1,5 @@
 import type { MongoHandle } from '@feedback/kit-stores';
-import { createKafka } from '@feedback/kit-kafka';
-import type { Admin } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bothInGroup,
   claimedOn,
@@ -10,18 +8,19 @@ import {
   expectEachPhoneOnceRecorded,
   groupAssignment,
   handled,
-  kannelProviderJson,
+  claimsInFlight,
+  dispatcherSuite,
+  kannelProvider,
   partitionsAt,
   phoneBlock,
   privateDispatch,
   SESSION_TIMEOUT_MS,
   settled,
-  shareTo,
   takeover,
   underWayOnBoth,
 } from './dispatchers.js';
-import { ensureKannel, logger, sleep, stack, uniq, waitFor } from './stack.js';
-import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
+import { logger, sleep, stack, uniq, waitFor } from './stack.js';
+import { freePort, shareTo, startMessagingProcess } from './messaging-process.js';
 import { createIsolatedHost, removeLeftovers } from './netns.js';
 
 const portOf = (url: string) => Number(new URL(url).port);
@@ -42,22 +41,11 @@ const targetPorts = (target: string) =>
  * phone twice.
  */
 describe('two dispatchers, one cut off by a network partition mid-dispatch, then healed', () => {
-  const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'messaging-partition-test', logger });
-  let admin: Admin;
-  const procs: MessagingProcess[] = [];
-  const cleanups: (() => Promise<unknown>)[] = [];
-
-  beforeAll(async () => {
+  const suite = dispatcherSuite('messaging-partition-test', () => {
     const leftovers = removeLeftovers();
     if (leftovers.length > 0) logger.warn({ leftovers }, 'removed namespaces and veths of an earlier run');
-    admin = kafka.admin();
-    await admin.connect();
   });
-  afterAll(async () => {
-    await Promise.all(procs.map((p) => p.kill('SIGKILL')));
-    for (const c of cleanups.reverse()) await c().catch(() => undefined);
-    await admin?.disconnect();
-  });
+  const { procs, cleanups } = suite;
 
   /**
    * Two dispatchers (the second in its own namespace), a sharing of `phones`, the second cut off
@@ -69,6 +57,7 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
     provider: { env: (dlrUrl: string) => Record<string, string>; ports: number[] },
     cutWhen?: (mongo: MongoHandle, sharingId: string, partitions: Set<number>) => Promise<boolean>,
   ) {
+    const admin = suite.admin;
     const d = await privateDispatch(admin, cleanups, 'messaging_part_test');
     const { mongo, env } = d;
     const host = await createIsolatedHost([
@@ -191,18 +180,13 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
   });
 
   it('http provider in front of Kannel: healed, the cut-off dispatcher sends nothing twice', { timeout: 240_000 }, async () => {
-    const kannel = ensureKannel();
-    cleanups.push(async () => kannel.stop());
-    const k = kannel.settings;
+    const { k, env } = kannelProvider(cleanups);
     const phones = phoneBlock('536', 1_500);
+    // Cut mid-hand-over: the cut-off one's claims are what is at stake.
     const { mongo, sharingId, took, claimedAtCut } = await cutOneMidDispatch(
       phones,
-      {
-        env: (dlrUrl) => ({ SMS_PROVIDER: 'http', SMS_HTTP_PROVIDER: kannelProviderJson(k), DLR_PUBLIC_URL: dlrUrl }),
-        ports: [portOf(k.KANNEL_SENDSMS_URL)],
-      },
-      // Mid-hand-over: the cut-off one's claims are what is at stake.
-      async (db, id, partitions) => (await claimedOn(db, id, partitions)).length > 0,
+      { env, ports: [portOf(k.KANNEL_SENDSMS_URL)] },
+      claimsInFlight,
     );
     const r = await expectAtMostOnceAtKannel(mongo, sharingId, phones, k.KANNEL_FAKESMSC_LOG);
     const of = (status: string) => claimedAtCut.filter((p) => r.statuses.get(p) === status).length;

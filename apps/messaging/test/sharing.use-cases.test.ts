@@ -2,22 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '@feedback/kit-core';
 import type { SharingRequest } from '../src/domain/sharing-request.js';
 import { createSharing, type SharingDeps } from '../src/domain/sharing.use-cases.js';
-import { MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
+import { campaignOf, MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
 
 const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
 
 async function setup(maxPhones = 10_000) {
   const campaigns = new MemoryCampaigns();
-  await campaigns.insert({
-    id: CAMPAIGN,
-    accountId: 'acc-1',
-    name: 'c',
-    nodeId: 'n',
-    flowId: 'f',
-    channelId: 'ch',
-    messageTemplate: 'Hi {{name}} {{link}}',
-    createdAt: new Date(),
-  });
+  await campaigns.insert(campaignOf({ id: CAMPAIGN, accountId: 'acc-1', messageTemplate: 'Hi {{name}} {{link}}' }));
   const deps: SharingDeps & { sharings: MemorySharings; dispatch: MemoryDispatch } = {
     campaigns,
     sharings: new MemorySharings(),

@@ -8,6 +8,7 @@ import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/domain/por
 import type { DeliveryStatus } from '../src/domain/sms-message.js';
 import { applyDeliveryReport, KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
 import {
+  campaignOf,
   sendOne,
   MemoryCampaigns,
   MemoryDispatch,
@@ -106,16 +107,7 @@ describe('accepted recipients', () => {
     const metrics = new MemorySmsMetrics();
     const campaigns = new MemoryCampaigns();
     const campaignId = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
-    await campaigns.insert({
-      id: campaignId,
-      accountId: 'acc',
-      name: 'c',
-      nodeId: 'n',
-      flowId: 'f',
-      channelId: 'ch',
-      messageTemplate: '{{link}}',
-      createdAt: new Date(),
-    });
+    await campaigns.insert(campaignOf({ id: campaignId, accountId: 'acc' }));
     const inner = new MemoryDispatch();
     const summary = await createSharing(
       {
@@ -212,16 +204,7 @@ describe('the Prometheus side', () => {
   it('a whole dispatch through the wired decorators counts one sent SMS', async () => {
     const metrics = new MemorySmsMetrics();
     const campaigns = new MemoryCampaigns();
-    await campaigns.insert({
-      id: 'c',
-      accountId: 'a',
-      name: 'c',
-      nodeId: 'n',
-      flowId: 'f',
-      channelId: 'ch',
-      messageTemplate: '{{link}}',
-      createdAt: new Date(),
-    });
+    await campaigns.insert(campaignOf({ id: 'c', accountId: 'a' }));
     const provider = meteredProvider(new ScriptedProvider([{ outcome: 'accepted' }]), metrics);
     const outcomes = await dispatchSms(
       {

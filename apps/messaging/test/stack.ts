@@ -3,8 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { freePort, readStackFile } from '@feedback/dev-stack';
 import { createLogger } from '@feedback/kit-core';
+import { createGrpcClient, startGrpcServer, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import { MessagingServiceClient, MessagingServiceService } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { acceptGate } from '../src/adapters/accept-gate.js';
+import { startDlrServer, type RunningDlrServer } from '../src/adapters/http/dlr.server.js';
 import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
+import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
+import type { MessageRepository } from '../src/domain/ports.js';
+import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
+import type { messagingDeps } from '../src/wiring.js';
 
 /** The running local stack (`./stack up`); never a mock. */
 export const stack = readStackFile();
@@ -62,3 +70,32 @@ export function ensureKannel(): { settings: KannelSettings; stop: () => void } {
 
 /** A port nothing listens on (fetch refuses "bad ports" such as 9, so not those). */
 export const closedPort = freePort;
+
+/**
+ * The delivery-report listener on a free port of 127.0.0.1 over `messages`, signed with `secret`,
+ * whose deployment provider reads reports as Kannel's (field "status", 1 delivered).
+ */
+export function startKannelRuleDlrServer(messages: MessageRepository, secret: string): Promise<RunningDlrServer> {
+  return startDlrServer({
+    host: '127.0.0.1',
+    port: 0,
+    secret,
+    statusParam: 'status',
+    rule: KANNEL_DELIVERY_RULE,
+    deps: { messages, clock: { now: () => new Date() } },
+    logger,
+  });
+}
+
+/** The messaging gRPC service in this process over `deps` (real adapters), and a client of it. */
+export async function serveMessaging(
+  deps: ReturnType<typeof messagingDeps>,
+): Promise<{ server: RunningGrpcServer; client: GrpcClient<MessagingServiceClient> }> {
+  const server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps, acceptGate()) }],
+  });
+  return { server, client: createGrpcClient(MessagingServiceClient, server.address, { deadlineMs: 20_000 }) };
+}

@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createKafka, ensureTopics } from '@feedback/kit-kafka';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { logger, stack, uniq, waitFor } from './stack.js';
-import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
+import { freePort, processEnv, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -50,23 +49,11 @@ describe('a restarted messaging service', () => {
     // Ready = its gRPC port answers a call (startMessagingProcess), as infra/apps.sh waits for it.
     proc = await startMessagingProcess(
       {
-        GRPC_HOST: '127.0.0.1',
-        GRPC_PORT: String(await freePort()),
-        MONGO_URL: stack.mongo_url,
-        MONGO_DB: dbName,
-        KAFKA_BROKERS: stack.kafka_brokers.join(','),
+        ...processEnv(dbName),
         SMS_DISPATCH_TOPIC: topic,
         SMS_DISPATCH_GROUP: groupId,
-        SMS_STATUS_TOPIC: uniq('sms.status'),
-        FILE_UPLOADED_TOPIC: uniq('file.uploaded'),
-        FILE_UPLOADED_GROUP: uniq('csv'),
-        SMS_PROVIDER: 'outbox',
-        SURVEY_GRPC_ADDR: stack.grpc.survey,
-        SHORTENER_GRPC_ADDR: stack.grpc.shortener,
-        FILE_GRPC_ADDR: stack.grpc.file,
-        DLR_HOST: '127.0.0.1',
+        GRPC_PORT: String(await freePort()),
         DLR_PORT: String(await freePort()),
-        DLR_SECRET: randomBytes(32).toString('base64url'),
       },
       75_000,
     );

@@ -1,7 +1,5 @@
 import type { MongoHandle } from '@feedback/kit-stores';
-import { createKafka } from '@feedback/kit-kafka';
-import type { Admin } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bothInGroup,
   claimedOn,
@@ -9,17 +7,18 @@ import {
   expectEachPhoneOnceRecorded,
   DISPATCH_PARTITIONS,
   handled,
-  kannelProviderJson,
+  claimsInFlight,
+  dispatcherSuite,
+  kannelProvider,
   phoneBlock,
   privateDispatch,
   SESSION_TIMEOUT_MS,
   settled,
-  shareTo,
   takeover,
   underWayOnBoth,
 } from './dispatchers.js';
-import { ensureKannel, logger, sleep, stack, uniq, waitFor } from './stack.js';
-import { freePort, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
+import { sleep, uniq, waitFor } from './stack.js';
+import { freePort, shareTo, startMessagingProcess } from './messaging-process.js';
 
 /*
  * Two dispatchers share one sms.dispatch topic (6 partitions) and consumer group; one of them is
@@ -30,20 +29,8 @@ import { freePort, startMessagingProcess, type MessagingProcess } from './messag
  * claimed but not sent stays "sending".
  */
 describe('two dispatchers, one killed with SIGKILL mid-dispatch', () => {
-  const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'messaging-two-dispatchers-test', logger });
-  let admin: Admin;
-  const procs: MessagingProcess[] = [];
-  const cleanups: (() => Promise<unknown>)[] = [];
-
-  beforeAll(async () => {
-    admin = kafka.admin();
-    await admin.connect();
-  });
-  afterAll(async () => {
-    await Promise.all(procs.map((p) => p.kill('SIGKILL')));
-    for (const c of cleanups.reverse()) await c().catch(() => undefined);
-    await admin?.disconnect();
-  });
+  const suite = dispatcherSuite('messaging-two-dispatchers-test');
+  const { procs, cleanups } = suite;
 
   /** Two dispatchers, a sharing of `phones`, one killed; answers what the summary line needs. */
   async function killOneMidDispatch(
@@ -52,6 +39,7 @@ describe('two dispatchers, one killed with SIGKILL mid-dispatch', () => {
     /** Also waited for before the kill (10 s at most), polled every 50 ms. */
     killWhen?: (mongo: MongoHandle, sharingId: string, victimPartitions: Set<number>) => Promise<boolean>,
   ) {
+    const admin = suite.admin;
     const d = await privateDispatch(admin, cleanups, 'messaging_2d_test');
     const { mongo, env } = d;
     // Delivery reports go to the survivor's listener (the same DLR_SECRET signs them all).
@@ -114,16 +102,10 @@ describe('two dispatchers, one killed with SIGKILL mid-dispatch', () => {
     "http provider in front of Kannel: no phone at fakesmsc twice, the dead one's claims never handed over again",
     { timeout: 240_000 },
     async () => {
-      const kannel = ensureKannel();
-      cleanups.push(async () => kannel.stop());
-      const k = kannel.settings;
+      const { k, env } = kannelProvider(cleanups);
       const phones = phoneBlock('535', 1_500);
-      const { mongo, sharingId, took, claimedAtKill } = await killOneMidDispatch(
-        phones,
-        (dlrUrl) => ({ SMS_PROVIDER: 'http', SMS_HTTP_PROVIDER: kannelProviderJson(k), DLR_PUBLIC_URL: dlrUrl }),
-        // Mid-hand-over: the dead one's claims are what is at stake.
-        async (db, id, partitions) => (await claimedOn(db, id, partitions)).length > 0,
-      );
+      // Killed mid-hand-over: the dead one's claims are what is at stake.
+      const { mongo, sharingId, took, claimedAtKill } = await killOneMidDispatch(phones, env, claimsInFlight);
       const r = await expectAtMostOnceAtKannel(mongo, sharingId, phones, k.KANNEL_FAKESMSC_LOG);
       // The dead one's claims: still "sending" (its request never reached Kannel, or its answer was
       // lost), or delivered (Kannel had it: its delivery report reached the survivor's listener).

@@ -22,6 +22,17 @@ import type {
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
 import { REPORTABLE_STATUSES, type SmsMessage } from '../../src/domain/sms-message.js';
 
+/** A campaign as tests need one: the given ids, a template that is just the link. */
+export const campaignOf = (c: Pick<SmsCampaign, 'id' | 'accountId'> & Partial<SmsCampaign>): SmsCampaign => ({
+  name: 'c',
+  nodeId: 'n',
+  flowId: 'f',
+  channelId: 'ch',
+  messageTemplate: '{{link}}',
+  createdAt: new Date(),
+  ...c,
+});
+
 /** In-memory ports for domain rules only; the Mongo adapters are tested against the real server. */
 export class MemoryCampaigns implements CampaignRepository {
   readonly items = new Map<string, SmsCampaign>();
@@ -137,16 +148,7 @@ export async function sendOne(
   cmd: { accountId: string; sharingId: string; campaignId: string; phone: string; text: string },
 ): Promise<SendOutcome> {
   const campaigns = new MemoryCampaigns();
-  await campaigns.insert({
-    id: cmd.campaignId,
-    accountId: cmd.accountId,
-    name: 'c',
-    nodeId: 'n',
-    flowId: 'f',
-    channelId: 'ch',
-    messageTemplate: '{{link}}',
-    createdAt: deps.clock.now(),
-  });
+  await campaigns.insert(campaignOf({ id: cmd.campaignId, accountId: cmd.accountId, createdAt: deps.clock.now() }));
   return dispatchOne(
     {
       campaigns,

@@ -2,13 +2,10 @@ import { upsertAndRead } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { DirectoryBinding } from '../../domain/directory-binding.js';
 import type { BindingRepository } from '../../domain/ports.js';
+import { boundFile, boundFileDoc, type BoundFile, type BoundFileDoc } from './bound-file.doc.js';
 
-interface BindingDoc {
-  account_id: string;
-  campaign_id: string;
-  /** Unique together with file_name (indexes.ts): one binding per directory and name. */
-  directory_id: string;
-  file_name: string;
+/** directory_id and file_name are unique together (indexes.ts): one binding per directory and name. */
+interface BindingDoc extends BoundFileDoc {
   created_at: Date;
   updated_at: Date;
 }
@@ -40,25 +37,13 @@ export class MongoBindingRepository implements BindingRepository {
     return docs.map(toBinding);
   }
 
-  async remove(b: Pick<DirectoryBinding, 'accountId' | 'campaignId' | 'directoryId' | 'fileName'>): Promise<boolean> {
+  async remove(b: BoundFile): Promise<boolean> {
     // The account and campaign in the filter: another campaign's binding of the same name stays.
-    const res = await this.docs.deleteOne({
-      directory_id: b.directoryId,
-      file_name: b.fileName,
-      account_id: b.accountId,
-      campaign_id: b.campaignId,
-    });
+    const res = await this.docs.deleteOne(boundFileDoc(b));
     return res.deletedCount === 1;
   }
 }
 
 function toBinding(d: BindingDoc): DirectoryBinding {
-  return {
-    accountId: d.account_id,
-    campaignId: d.campaign_id,
-    directoryId: d.directory_id,
-    fileName: d.file_name,
-    createdAt: d.created_at,
-    updatedAt: d.updated_at,
-  };
+  return { ...boundFile(d), createdAt: d.created_at, updatedAt: d.updated_at };
 }

@@ -2,14 +2,11 @@ import { insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { CsvImport } from '../../domain/directory-binding.js';
 import type { CsvImportLog } from '../../domain/ports.js';
+import { boundFile, boundFileDoc, type BoundFileDoc } from './bound-file.doc.js';
 
-interface CsvImportDoc {
+interface CsvImportDoc extends BoundFileDoc {
   /** The file id: one record per processed file. */
   _id: string;
-  account_id: string;
-  directory_id: string;
-  file_name: string;
-  campaign_id: string;
   sharing_id: string | null;
   outcome: 'processed' | 'failed';
   reason: string | null;
@@ -30,10 +27,7 @@ export class MongoCsvImportLog implements CsvImportLog {
   async record(i: CsvImport): Promise<void> {
     await insertOnce<CsvImportDoc>(this.docs, {
       _id: i.fileId,
-      account_id: i.accountId,
-      directory_id: i.directoryId,
-      file_name: i.fileName,
-      campaign_id: i.campaignId,
+      ...boundFileDoc(i),
       sharing_id: i.sharingId,
       outcome: i.outcome,
       reason: i.reason,
@@ -50,10 +44,7 @@ export class MongoCsvImportLog implements CsvImportLog {
     return d
       ? {
           fileId: d._id,
-          accountId: d.account_id,
-          directoryId: d.directory_id,
-          fileName: d.file_name,
-          campaignId: d.campaign_id,
+          ...boundFile(d),
           sharingId: d.sharing_id,
           outcome: d.outcome,
           reason: d.reason,
