@@ -3,21 +3,6 @@
  * HTTP status + 13xxx code. Domain code throws AppError; gRPC handlers and the gateway
  * translate through ERROR_TABLE only. docs/errors.md lists the codes.
  */
-export type ErrorKind =
-  | 'invalid'
-  | 'unauthenticated'
-  | 'permission_denied'
-  | 'not_found'
-  | 'conflict'
-  | 'too_large'
-  | 'unsupported_media_type'
-  | 'uri_too_long'
-  | 'headers_too_large'
-  | 'rate_limited'
-  | 'gone'
-  | 'unavailable'
-  | 'internal';
-
 export interface ErrorSpec {
   /** gRPC status code (numeric, as in @grpc/grpc-js `status`). */
   grpc: number;
@@ -26,7 +11,7 @@ export interface ErrorSpec {
   message: string;
 }
 
-export const ERROR_TABLE: Record<ErrorKind, ErrorSpec> = {
+export const ERROR_TABLE = {
   invalid: { grpc: 3, http: 400, code: 13000, message: 'An error occured' },
   unauthenticated: { grpc: 16, http: 401, code: 13001, message: 'Wrong authentication token' },
   permission_denied: { grpc: 7, http: 403, code: 13013, message: 'Permission denied' },
@@ -41,7 +26,10 @@ export const ERROR_TABLE: Record<ErrorKind, ErrorSpec> = {
   gone: { grpc: 9, http: 410, code: 13006, message: 'Resource is gone' },
   unavailable: { grpc: 14, http: 503, code: 13009, message: 'Service temporarily unavailable' },
   internal: { grpc: 13, http: 500, code: 13008, message: 'Internal server error' },
-};
+} satisfies Record<string, ErrorSpec>;
+
+/** The kinds of domain error: the table's rows. */
+export type ErrorKind = keyof typeof ERROR_TABLE;
 
 export class AppError extends Error {
   override name = 'AppError';
