@@ -2,22 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, rateLimitHeaders, toAdmission } from '../src/index.js';
 
 const now = 1_000_000;
-const tiers = DEFAULT_LIMITS.tiers;
+/** What the default tiers admit at `now` for a request of cost 1, when Redis counted each tier's window so far. */
+const admissionOf = (windows: Array<[count: number, endsInMs: number]>, admitted: boolean) =>
+  toAdmission(
+    DEFAULT_LIMITS.tiers,
+    windows.map(([count, endsInMs]) => ({ count, endsAtMs: now + endsInMs })),
+    admitted,
+    now,
+    1,
+    'redis',
+  );
 
 describe('rate limit headers (draft-ietf-httpapi-ratelimit-headers)', () => {
   it('lists every tier in RateLimit-Policy and the tier closest to refusing in RateLimit', () => {
-    const admission = toAdmission(
-      tiers,
+    const admission = admissionOf(
       [
-        { count: 17, endsAtMs: now + 1_200 },
-        { count: 17, endsAtMs: now + 20_000 },
-        { count: 78, endsAtMs: now + 100_000 },
-        { count: 100, endsAtMs: now + 600_000 },
+        [17, 1_200],
+        [17, 20_000],
+        [78, 100_000],
+        [100, 600_000],
       ],
       true,
-      now,
-      1,
-      'redis',
     );
     expect(admission.bindingTier).toBe(2);
     expect(rateLimitHeaders(admission)).toEqual({
@@ -27,18 +32,14 @@ describe('rate limit headers (draft-ietf-httpapi-ratelimit-headers)', () => {
   });
 
   it('on refusal names the full tier that resets last and sends Retry-After equal to its t', () => {
-    const admission = toAdmission(
-      tiers,
+    const admission = admissionOf(
       [
-        { count: 20, endsAtMs: now + 2_001 },
-        { count: 40, endsAtMs: now + 9_000 },
-        { count: 40, endsAtMs: now + 100_000 },
-        { count: 40, endsAtMs: now + 600_000 },
+        [20, 2_001],
+        [40, 9_000],
+        [40, 100_000],
+        [40, 600_000],
       ],
       false,
-      now,
-      1,
-      'redis',
     );
     expect(admission).toMatchObject({ admitted: false, retryAfterSec: 9, bindingTier: 1 });
     const h = rateLimitHeaders(admission);
