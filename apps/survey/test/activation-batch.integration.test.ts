@@ -1,4 +1,4 @@
-import { ChannelKind, type ActivateSurveyLinkRequest, type CustomerInput } from '@feedback/proto/feedback/survey/v1/survey';
+import type { ActivateSurveyLinkRequest } from '@feedback/proto/feedback/survey/v1/survey';
 import { BSON, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoCustomerRepository } from '../src/adapters/mongo/customer.repository.js';
@@ -6,23 +6,7 @@ import { MongoLinkRepository } from '../src/adapters/mongo/link.repository.js';
 import type { Customer } from '../src/domain/customer.js';
 import type { SurveyLink } from '../src/domain/link.js';
 import type { LinkActivation } from '../src/domain/ports.js';
-import { startSurveyService, uniq, type TestSurveyService } from './stack.js';
-
-const customerInput = (c: Partial<CustomerInput>): CustomerInput => ({
-  phoneNumber: '',
-  email: '',
-  externalId: '',
-  name: '',
-  schema: {},
-  ...c,
-});
-
-/** Every stage of a query plan, flattened (explain output nests inputStage / inputStages). */
-function stages(plan: Document | undefined): string[] {
-  if (!plan) return [];
-  const inner = [plan.inputStage, ...(plan.inputStages ?? [])].flatMap((p) => stages(p as Document));
-  return [plan.stage as string, ...inner];
-}
+import { customerInput, planStages, smsChannel, startSurveyService, uniq, type TestSurveyService } from './stack.js';
 
 // The batch forms of the Mongo adapters on the stack's MongoDB-compatible server, and the batch
 // RPC racing single activations of the same people.
@@ -37,21 +21,7 @@ describe('batch activation storage', () => {
     svc = await startSurveyService();
     customers = new MongoCustomerRepository(svc.mongo.db);
     links = new MongoLinkRepository(svc.mongo.db);
-    const { flow } = await svc.flowClient.createFlow({
-      accountId: account,
-      name: 'F',
-      questions: [{ key: 'nps', body: { en: 'Q' }, style: 'nps', options: [] }],
-    });
-    const { channel } = await svc.client.createChannel({
-      accountId: account,
-      name: 'SMS',
-      nodeId: 'n1',
-      nodeName: 'Unit',
-      flowId: flow!.id,
-      linkTtlDays: 3,
-      kind: ChannelKind.CHANNEL_KIND_SMS,
-    });
-    channelId = channel!.id;
+    channelId = await smsChannel(svc, account);
   });
   afterAll(() => svc?.close());
 
@@ -120,7 +90,7 @@ describe('batch activation storage', () => {
       .collection('links')
       .find({ account_id: account, channel_id: channelId, customer_id: { $in: ['cust-1', 'cust-2'] } })
       .explain('queryPlanner');
-    expect(stages(plan.queryPlanner.winningPlan)).toContain('IXSCAN');
+    expect(planStages(plan.queryPlanner.winningPlan)).toContain('IXSCAN');
     expect(JSON.stringify(plan.queryPlanner.winningPlan)).toContain('account_channel_customer');
   });
 

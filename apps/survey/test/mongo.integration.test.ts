@@ -1,17 +1,8 @@
-import { ChannelKind, type CustomerInput } from '@feedback/proto/feedback/survey/v1/survey';
+import type { CustomerInput } from '@feedback/proto/feedback/survey/v1/survey';
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_INDEX } from '../src/adapters/mongo/indexes.js';
-import { startSurveyService, uniq, type TestSurveyService } from './stack.js';
-
-const customer = (c: Partial<CustomerInput>): CustomerInput => ({ phoneNumber: '', email: '', externalId: '', name: '', schema: {}, ...c });
-
-/** Every stage of a query plan, flattened (explain output nests inputStage / inputStages). */
-function stages(plan: Document | undefined): string[] {
-  if (!plan) return [];
-  const inner = [plan.inputStage, ...(plan.inputStages ?? [])].flatMap((p) => stages(p as Document));
-  return [plan.stage as string, ...inner];
-}
+import { customerInput, planStages, smsChannel, startSurveyService, uniq, type TestSurveyService } from './stack.js';
 
 // The Mongo adapters on the stack's MongoDB-compatible server: unique indexes decide races.
 describe('survey storage under concurrency', () => {
@@ -21,26 +12,18 @@ describe('survey storage under concurrency', () => {
 
   beforeAll(async () => {
     svc = await startSurveyService();
-    const { flow } = await svc.flowClient.createFlow({
-      accountId: account,
-      name: 'F',
-      questions: [{ key: 'nps', body: { en: 'Q' }, style: 'nps', options: [] }],
-    });
-    const { channel } = await svc.client.createChannel({
-      accountId: account,
-      name: 'SMS',
-      nodeId: 'n1',
-      nodeName: 'Unit',
-      flowId: flow!.id,
-      linkTtlDays: 3,
-      kind: ChannelKind.CHANNEL_KIND_SMS,
-    });
-    channelId = channel!.id;
+    channelId = await smsChannel(svc, account);
   });
   afterAll(() => svc?.close());
 
   const activate = (c: Partial<CustomerInput>) =>
-    svc.client.activateSurveyLink({ accountId: account, channelId, customer: customer(c), customAttributes: {}, builtInResponses: {} });
+    svc.client.activateSurveyLink({
+      accountId: account,
+      channelId,
+      customer: customerInput(c),
+      customAttributes: {},
+      builtInResponses: {},
+    });
 
   it('10 concurrent activations of one person give one customer and one link, activated 10 times', async () => {
     const results = await Promise.all(
@@ -103,13 +86,13 @@ describe('survey storage under concurrency', () => {
         .collection('customers')
         .find({ account_id: account, [field]: value })
         .explain('queryPlanner');
-      expect(stages(plan.queryPlanner.winningPlan), field).toContain('IXSCAN');
-      expect(stages(plan.queryPlanner.winningPlan), field).not.toContain('COLLSCAN');
+      expect(planStages(plan.queryPlanner.winningPlan), field).toContain('IXSCAN');
+      expect(planStages(plan.queryPlanner.winningPlan), field).not.toContain('COLLSCAN');
       expect(JSON.stringify(plan.queryPlanner.winningPlan), field).toContain(index);
     }
     const links = await db.collection('links').find({ account_id: account, customer_id: 'c', node_id: 'n1' }).explain('queryPlanner');
-    expect(stages(links.queryPlanner.winningPlan)).toContain('IXSCAN');
+    expect(planStages(links.queryPlanner.winningPlan)).toContain('IXSCAN');
     const byToken = await db.collection('links').find({ token: 'x' }).explain('queryPlanner');
-    expect(stages(byToken.queryPlanner.winningPlan)).toContain('IXSCAN');
+    expect(planStages(byToken.queryPlanner.winningPlan)).toContain('IXSCAN');
   });
 });

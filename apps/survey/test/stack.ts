@@ -5,7 +5,8 @@ import { createGrpcClient, startGrpcServer, unary, type GrpcClient, type Running
 import { createKafka, createProducer, ensureTopics, type Producer } from '@feedback/kit-kafka';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
 import { FlowServiceClient, FlowServiceService, type Flow, type FlowServiceServer } from '@feedback/proto/feedback/flow/v1/flow';
-import { SurveyServiceClient, SurveyServiceService } from '@feedback/proto/feedback/survey/v1/survey';
+import { ChannelKind, SurveyServiceClient, SurveyServiceService, type CustomerInput } from '@feedback/proto/feedback/survey/v1/survey';
+import type { Document } from 'mongodb';
 import { surveyIndexes } from '../src/adapters/mongo/indexes.js';
 import type { SurveyDeps } from '../src/domain/ports.js';
 import { surveyHandlers } from '../src/grpc/survey.handlers.js';
@@ -115,6 +116,42 @@ export async function startSurveyService(): Promise<TestSurveyService> {
       await mongo.close();
     },
   };
+}
+
+/** An SMS channel of the account (node n1, links live 3 days) over a new one-question flow: its id. */
+export async function smsChannel(svc: TestSurveyService, accountId: string): Promise<string> {
+  const { flow } = await svc.flowClient.createFlow({
+    accountId,
+    name: 'F',
+    questions: [{ key: 'nps', body: { en: 'Q' }, style: 'nps', options: [] }],
+  });
+  const { channel } = await svc.client.createChannel({
+    accountId,
+    name: 'SMS',
+    nodeId: 'n1',
+    nodeName: 'Unit',
+    flowId: flow!.id,
+    linkTtlDays: 3,
+    kind: ChannelKind.CHANNEL_KIND_SMS,
+  });
+  return channel!.id;
+}
+
+/** A customer as the RPCs take one: what is not given is empty, as proto3 sends it. */
+export const customerInput = (c: Partial<CustomerInput>): CustomerInput => ({
+  phoneNumber: '',
+  email: '',
+  externalId: '',
+  name: '',
+  schema: {},
+  ...c,
+});
+
+/** Every stage of a query plan, flattened (explain output nests inputStage / inputStages). */
+export function planStages(plan: Document | undefined): string[] {
+  if (!plan) return [];
+  const inner = [plan.inputStage, ...(plan.inputStages ?? [])].flatMap((p) => planStages(p as Document));
+  return [plan.stage as string, ...inner];
 }
 
 /** Polls until the condition holds; fails naming `what` after the timeout. */

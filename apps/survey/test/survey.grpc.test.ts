@@ -3,7 +3,7 @@ import { runConsumer, type ConsumedMessage, type ConsumerHandle } from '@feedbac
 import type { QuestionInput } from '@feedback/proto/feedback/flow/v1/flow';
 import { ChannelKind, LinkState, SurveyAnswered, type Answer, type CustomerInput } from '@feedback/proto/feedback/survey/v1/survey';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kafka, logger, startSurveyService, uniq, waitFor, type TestSurveyService } from './stack.js';
+import { customerInput, kafka, logger, startSurveyService, uniq, waitFor, type TestSurveyService } from './stack.js';
 
 const questions: QuestionInput[] = [
   { key: 'nps', body: { en: 'Recommend us?', tr: 'Tavsiye eder misiniz?' }, style: 'nps', options: [] },
@@ -23,7 +23,6 @@ const goodAnswers: Answer[] = [
   { questionKey: 'why', optionKeys: ['speed'] },
   { questionKey: 'note', optionKeys: [], text: 'Quick delivery' },
 ];
-const customer = (c: Partial<CustomerInput>): CustomerInput => ({ phoneNumber: '', email: '', externalId: '', name: '', schema: {}, ...c });
 
 // The survey service's gRPC handlers on port 0 against the stack's MongoDB and Kafka.
 describe('SurveyService over gRPC', () => {
@@ -68,7 +67,7 @@ describe('SurveyService over gRPC', () => {
     svc.client.activateSurveyLink({
       accountId: account,
       channelId: more.channelId ?? channelId,
-      customer: customer(c),
+      customer: customerInput(c),
       customAttributes: {},
       builtInResponses: more.builtInResponses ?? {},
     });
@@ -165,7 +164,7 @@ describe('SurveyService over gRPC', () => {
     const item = (c: Partial<CustomerInput>, more: { channelId?: string; accountId?: string } = {}) => ({
       accountId: more.accountId ?? account,
       channelId: more.channelId ?? channelId,
-      customer: customer(c),
+      customer: customerInput(c),
       customAttributes: {},
       builtInResponses: {},
     });
