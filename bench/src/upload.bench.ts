@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { readStackFile } from '@feedback/dev-stack';
 import { createS3 } from '@feedback/kit-stores';
 import { pidOf, rssMiB } from './process-stats.js';

@@ -1,4 +1,4 @@
-import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core';
+import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core/runtime';
 import { metricsEnv } from '@feedback/kit-metrics';
 import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
 import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, onShutdown } from '@feedback/kit-core';
+import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
 import { outboxBacklogMetrics, startMetricsListener } from '@feedback/kit-metrics';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { type AppError } from '@feedback/kit-core';
+import type { AppError } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
 import { createDirectory } from '../src/domain/directory.use-cases.js';
 import { deleteFile, sweepObjects } from '../src/domain/file.use-cases.js';

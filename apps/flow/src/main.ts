@@ -1,4 +1,4 @@
-import { createLogger, onShutdown } from '@feedback/kit-core';
+import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { memoizeSerialization, startGrpcServer } from '@feedback/kit-grpc';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';

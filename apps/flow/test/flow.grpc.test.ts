@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, createLogger } from '@feedback/kit-core';
+import { AppError } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { readStackFile } from '@feedback/dev-stack';
 import { createGrpcClient, startGrpcServer, type RunningGrpcServer } from '@feedback/kit-grpc';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';

@@ -1,4 +1,5 @@
-import { env, type Logger } from '@feedback/kit-core';
+import type { Logger } from '@feedback/kit-core';
+import { env } from '@feedback/kit-core/runtime';
 import { createGrpcClient, type GrpcClient, type GrpcClientConstructor } from '@feedback/kit-grpc';
 import { HealthCheckResponse_ServingStatus, HealthClient } from '@feedback/proto/grpc/health/v1/health';
 import type { Client } from '@grpc/grpc-js';

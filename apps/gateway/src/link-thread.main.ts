@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { parentPort } from 'node:worker_threads';
-import { closeAll, createLogger } from '@feedback/kit-core';
+import { closeAll, createLogger } from '@feedback/kit-core/runtime';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
 import { createRedis, waitForRedis } from '@feedback/kit-stores';
 import { loadEnv } from './env.js';

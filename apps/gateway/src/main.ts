@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger, onShutdown, stdoutDestination, systemClock } from '@feedback/kit-core';
+import { systemClock } from '@feedback/kit-core';
+import { createLogger, onShutdown, stdoutDestination } from '@feedback/kit-core/runtime';
 import { TierLimiter, watchLimitsFile } from '@feedback/kit-limits';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, createRedis, ensureIndexes, waitForRedis } from '@feedback/kit-stores';

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiToken } from '../src/accounts/domain/account.js';

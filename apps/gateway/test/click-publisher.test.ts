@@ -1,4 +1,4 @@
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { readStackFile } from '@feedback/dev-stack';
 import { createKafka, createProducer, ensureTopics, KAFKA_HEADERS, type OutgoingMessage, type Producer } from '@feedback/kit-kafka';
 import { LinkClicked } from '@feedback/proto/feedback/shortener/v1/shortener';

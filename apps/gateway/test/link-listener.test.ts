@@ -1,4 +1,5 @@
-import { AppError, createLogger, currentContext } from '@feedback/kit-core';
+import { AppError } from '@feedback/kit-core';
+import { createLogger, currentContext } from '@feedback/kit-core/runtime';
 import type { ShortenRequest } from '@feedback/proto/feedback/shortener/v1/shortener';
 import type { ApiToken } from '../src/accounts/domain/account.js';
 import { hashToken, newTokenSecret } from '../src/accounts/domain/token-secret.js';

@@ -1,4 +1,5 @@
-import { AppError, createLogger } from '@feedback/kit-core';
+import { AppError } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { readStackFile } from '@feedback/dev-stack';
 import { createRedis, waitForRedis, type Redis } from '@feedback/kit-stores';
 import type { ResolveRequest, ResolveResponse } from '@feedback/proto/feedback/shortener/v1/shortener';

@@ -1,4 +1,4 @@
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiToken } from '../src/accounts/domain/account.js';
 import { startLinkThread, type FromLinkThread, type LinkThreadOptions } from '../src/links/link-thread.js';

@@ -1,4 +1,4 @@
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import type { FastifyInstance } from 'fastify';
 import { adminFeature } from '../src/api/admin/admin.feature.js';
 import { filesFeature } from '../src/api/files/files.feature.js';

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { staticLimits, TierLimiter, type Admission } from '@feedback/kit-limits';
 import { metricsRegistry } from '@feedback/kit-metrics';
 import { createRedis } from '@feedback/kit-stores';

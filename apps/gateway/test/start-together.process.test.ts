@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { freePort, readStackFile, startAppProcess, type AppName, type AppProcess } from '@feedback/dev-stack';
-import { AppError, createLogger } from '@feedback/kit-core';
+import { AppError } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { createGrpcClient, type GrpcClient, type GrpcClientConstructor } from '@feedback/kit-grpc';
 import { createKafka } from '@feedback/kit-kafka';
 import { createS3 } from '@feedback/kit-stores';

@@ -1,4 +1,5 @@
-import { AppError, createLogger, errors } from '@feedback/kit-core';
+import { AppError, errors } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import type { Flow } from '@feedback/proto/feedback/flow/v1/flow';
 import { LinkState, type GetSurveyPageResponse, type SubmitAnswersRequest } from '@feedback/proto/feedback/survey/v1/survey';
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, onShutdown } from '@feedback/kit-core';
+import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { createGrpcClient, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
 import { startMetricsListener } from '@feedback/kit-metrics';

@@ -1,4 +1,4 @@
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { describe, expect, it } from 'vitest';
 import { csvRecords } from '../src/adapters/csv/csv-records.js';
 import { runCsvWorkflow, type CsvWorkflowDeps } from '../src/domain/csv-workflow.use-cases.js';

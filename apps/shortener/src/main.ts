@@ -1,4 +1,4 @@
-import { createLogger, onShutdown } from '@feedback/kit-core';
+import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka } from '@feedback/kit-kafka';
 import { startMetricsListener } from '@feedback/kit-metrics';

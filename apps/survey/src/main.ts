@@ -1,4 +1,4 @@
-import { createLogger, onShutdown } from '@feedback/kit-core';
+import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { createGrpcClient, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
 import { outboxBacklogMetrics, startMetricsListener } from '@feedback/kit-metrics';

@@ -1,4 +1,4 @@
-import { type AppError } from '@feedback/kit-core';
+import type { AppError } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
 import { activateSurveyLink, type ActivationRequest } from '../src/domain/activation.use-cases.js';
 import { createChannel } from '../src/domain/channel.use-cases.js';

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppError, createLogger } from '@feedback/kit-core';
+import { AppError } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { readStackFile } from '@feedback/dev-stack';
 import { createGrpcClient, startGrpcServer, unary, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics, type Producer } from '@feedback/kit-kafka';

@@ -1,12 +1,11 @@
+// The pure part of kit-core: what domain code may use. Nothing here starts, reads or writes
+// anything of the process (its environment, files, streams, signals); that is ./runtime.ts.
 export * from './clock.js';
-export * from './config.js';
 export * from './errors.js';
-export * from './logger.js';
-export * from './request-context.js';
-export * from './shutdown.js';
 export * from './dates.js';
 export * from './unicode.js';
 export * from './question-styles.js';
-export * from './local-ports.js';
 export * from './outage.js';
 export * from './name-based-uuid.js';
+// The logger a use case is handed: pino's type only, nothing of pino is loaded through it.
+export type { Logger } from 'pino';

@@ -1,10 +1,8 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { currentContext } from './request-context.js';
 
-export type { Logger };
-
 /** Paths that must never reach a log line. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'headers.authorization',
   'authorization',

@@ -10,7 +10,8 @@ import {
   type ServiceDefinition,
   type ServiceError,
 } from '@grpc/grpc-js';
-import type { Logger, RequestContext } from '@feedback/kit-core';
+import type { Logger } from '@feedback/kit-core';
+import type { RequestContext } from '@feedback/kit-core/runtime';
 import { retriedMethods, serviceConfigFor } from './call-policy.js';
 import { statusToAppError } from './error-mapping.js';
 import { callRecorder } from './grpc-metrics.js';

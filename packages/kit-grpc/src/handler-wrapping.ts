@@ -7,7 +7,8 @@ import {
   type UntypedHandleCall,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { AppError, runWithContext, type Logger, type RequestContext } from '@feedback/kit-core';
+import { AppError, type Logger } from '@feedback/kit-core';
+import { runWithContext, type RequestContext } from '@feedback/kit-core/runtime';
 import { appErrorToStatus } from './error-mapping.js';
 import { callRecorder, codeOfError, type CallRecorder, type MethodShape } from './grpc-metrics.js';
 import { contextFromMetadata } from './metadata.js';

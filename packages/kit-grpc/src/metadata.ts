@@ -1,5 +1,5 @@
 import { Metadata } from '@grpc/grpc-js';
-import { currentContext, META, newRequestId, sanitizeRequestId, type RequestContext } from '@feedback/kit-core';
+import { currentContext, META, newRequestId, sanitizeRequestId, type RequestContext } from '@feedback/kit-core/runtime';
 
 /** Outgoing call metadata carrying the ids of the given (default: current) request context. */
 export function callMetadata(ctx: RequestContext | undefined = currentContext()): Metadata {

@@ -1,5 +1,6 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { env, type Logger } from '@feedback/kit-core';
+import type { Logger } from '@feedback/kit-core';
+import { env } from '@feedback/kit-core/runtime';
 import { wrapHandlers } from './handler-wrapping.js';
 import { createHealthService } from './health.service.js';
 

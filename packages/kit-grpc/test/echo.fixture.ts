@@ -1,4 +1,5 @@
-import { AppError, createLogger, currentContext, type ErrorKind, type Logger } from '@feedback/kit-core';
+import { AppError, type ErrorKind, type Logger } from '@feedback/kit-core';
+import { createLogger, currentContext } from '@feedback/kit-core/runtime';
 import { EchoServiceService, type EchoRequest, type EchoServiceServer } from '@feedback/proto/feedback/testing/v1/echo';
 import { startGrpcServer, type GrpcServiceRegistration, type RunningGrpcServer } from '../src/index.js';
 

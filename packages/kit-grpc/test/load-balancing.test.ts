@@ -1,5 +1,6 @@
 import { createConnection, createServer, type Server as NetServer, type Socket } from 'node:net';
-import { AppError, createLogger, loadConfig, META, runWithContext } from '@feedback/kit-core';
+import { AppError } from '@feedback/kit-core';
+import { createLogger, loadConfig, META, runWithContext } from '@feedback/kit-core/runtime';
 import { Metadata } from '@grpc/grpc-js';
 import { FlowServiceClient, FlowServiceService, type FlowServiceServer } from '@feedback/proto/feedback/flow/v1/flow';
 import { EchoServiceClient } from '@feedback/proto/feedback/testing/v1/echo';

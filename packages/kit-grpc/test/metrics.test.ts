@@ -1,4 +1,4 @@
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { metricsRegistry } from '@feedback/kit-metrics';
 import { EchoServiceClient } from '@feedback/proto/feedback/testing/v1/echo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -9,7 +9,8 @@ import {
   type ServerWritableStream,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { AppError, currentContext, runWithContext } from '@feedback/kit-core';
+import { AppError } from '@feedback/kit-core';
+import { currentContext, runWithContext } from '@feedback/kit-core/runtime';
 import { EchoServiceClient, EchoServiceService, type EchoRequest, type EchoResponse } from '@feedback/proto/feedback/testing/v1/echo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callMetadata, createGrpcClient, statusToAppError, type GrpcClient, type RunningGrpcServer } from '../src/index.js';

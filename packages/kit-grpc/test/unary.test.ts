@@ -1,4 +1,5 @@
-import { AppError, createLogger, currentContext, runWithContext } from '@feedback/kit-core';
+import { AppError } from '@feedback/kit-core';
+import { createLogger, currentContext, runWithContext } from '@feedback/kit-core/runtime';
 import { EchoServiceClient, EchoServiceService, type EchoServiceServer } from '@feedback/proto/feedback/testing/v1/echo';
 import { describe, expect, it } from 'vitest';
 import { createGrpcClient, startGrpcServer, unary } from '../src/index.js';

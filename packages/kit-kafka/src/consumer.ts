@@ -1,4 +1,4 @@
-import { newRequestId, runWithContext, sanitizeRequestId } from '@feedback/kit-core';
+import { newRequestId, runWithContext, sanitizeRequestId } from '@feedback/kit-core/runtime';
 import { PoisonMessageError } from './dead-letter.js';
 import { KAFKA_HEADERS } from './headers.js';
 import { startConsumerLifecycle, type ConsumerHandle, type ConsumerLifecycleOptions } from './consumer-lifecycle.js';

@@ -1,4 +1,4 @@
-import { META } from '@feedback/kit-core';
+import { META } from '@feedback/kit-core/runtime';
 import type { IHeaders } from 'kafkajs';
 
 /** Kafka header names, in one place (request id shares its name with HTTP and gRPC metadata). */

@@ -1,5 +1,5 @@
 import type { ConnectionOptions } from 'node:tls';
-import { configChecks, env } from '@feedback/kit-core';
+import { configChecks, env } from '@feedback/kit-core/runtime';
 import type { SASLOptions } from 'kafkajs';
 import { z } from 'zod';
 

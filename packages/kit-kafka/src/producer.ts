@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type Kafka } from 'kafkajs';
-import { currentContext, newRequestId, type Logger } from '@feedback/kit-core';
+import type { Logger } from '@feedback/kit-core';
+import { currentContext, newRequestId } from '@feedback/kit-core/runtime';
 import { KAFKA_HEADERS } from './headers.js';
 import { recordPublish } from './producer-metrics.js';
 

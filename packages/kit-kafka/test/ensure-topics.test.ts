@@ -1,4 +1,4 @@
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { logLevel } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { createKafka, ensureTopics, pinoLogCreator } from '../src/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, env, loadConfig } from '@feedback/kit-core';
+import { ConfigError, env, loadConfig } from '@feedback/kit-core/runtime';
 import { kafkaConnection, kafkaSecurityEnv } from '../src/index.js';
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';

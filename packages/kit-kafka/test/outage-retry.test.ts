@@ -1,4 +1,5 @@
-import { AppError, createLogger } from '@feedback/kit-core';
+import { AppError } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { describe, expect, it } from 'vitest';
 import { processMessage, type ConsumedMessage, type ProcessorDeps } from '../src/message-processor.js';
 import type { Producer } from '../src/producer.js';

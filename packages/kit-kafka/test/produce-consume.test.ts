@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, currentContext, runWithContext } from '@feedback/kit-core';
+import { createLogger, currentContext, runWithContext } from '@feedback/kit-core/runtime';
 import { createKafka, ensureTopics, type ConsumedMessage } from '../src/index.js';
 import { closeAll, freshTopic, kafka, startConsumer, startProducer, uniq, waitFor, withAdmin } from './stack.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { env, createLogger, loadConfig } from '@feedback/kit-core';
+import { env, createLogger, loadConfig } from '@feedback/kit-core/runtime';
 import { makeTestCertificates, type TestCertificates } from '@feedback/dev-stack';
 import type { Kafka } from 'kafkajs';
 import { createKafka, kafkaConnection, kafkaSecurityEnv } from '../src/index.js';

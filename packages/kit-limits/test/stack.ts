@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readStackFile } from '@feedback/dev-stack';
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 
 export { freePort } from '@feedback/dev-stack';
 

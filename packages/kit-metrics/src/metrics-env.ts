@@ -1,4 +1,4 @@
-import { env } from '@feedback/kit-core';
+import { env } from '@feedback/kit-core/runtime';
 
 /**
  * The metrics listener's variables, for an app's env.ts: METRICS_PORT (each app's local default

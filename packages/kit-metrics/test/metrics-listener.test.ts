@@ -1,4 +1,4 @@
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { counter, startMetricsListener, type MetricsListener } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { configChecks, env } from '@feedback/kit-core';
+import { configChecks, env } from '@feedback/kit-core/runtime';
 
 type ReadFile = (path: string) => string;
 

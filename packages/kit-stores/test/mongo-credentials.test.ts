@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { createLogger, env, loadConfig } from '@feedback/kit-core';
+import { createLogger, env, loadConfig } from '@feedback/kit-core/runtime';
 import { makeTestCertificates } from '@feedback/dev-stack';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectMongo, mongoConnection, mongoSecurityEnv, redactUrl } from '../src/index.js';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, env, loadConfig } from '@feedback/kit-core';
+import { createLogger, env, loadConfig } from '@feedback/kit-core/runtime';
 import { freePort, makeTestCertificates, type TestCertificates } from '@feedback/dev-stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis, redisConnection, redisSecurityEnv, waitForRedis, type Redis } from '../src/index.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { readStackFile } from '@feedback/dev-stack';
 import { createS3, ensureBucket, type S3Client } from '../src/index.js';
 

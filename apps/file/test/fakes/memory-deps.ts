@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import type { Directory } from '../../src/domain/directory.js';
 import type { FileEntry } from '../../src/domain/file-entry.js';
 import type { FileServiceDeps, ProcessingRecord } from '../../src/domain/ports.js';

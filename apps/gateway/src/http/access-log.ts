@@ -1,4 +1,4 @@
-import type { RequestLogging } from '@feedback/kit-core';
+import type { RequestLogging } from '@feedback/kit-core/runtime';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /**

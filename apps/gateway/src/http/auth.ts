@@ -1,4 +1,5 @@
-import { currentContext, errors } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
+import { currentContext } from '@feedback/kit-core/runtime';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ApiToken, Principal, TokenKind } from '../accounts/domain/account.js';
 import { admit } from '../accounts/domain/authenticate.js';

@@ -1,5 +1,6 @@
 import type { TSchema, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Logger, RequestLogging } from '@feedback/kit-core';
+import type { Logger } from '@feedback/kit-core';
+import type { RequestLogging } from '@feedback/kit-core/runtime';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { makeAdminAuth } from './admin-auth.js';
 import type { ApiFeature } from './api-feature.js';

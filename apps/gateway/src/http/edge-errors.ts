@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { AppError, ERROR_TABLE, errorBody, errors, META, newRequestId } from '@feedback/kit-core';
+import { AppError, ERROR_TABLE, errorBody, errors } from '@feedback/kit-core';
+import { META, newRequestId } from '@feedback/kit-core/runtime';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.js';
 

@@ -1,4 +1,5 @@
-import type { Logger, RequestLogging } from '@feedback/kit-core';
+import type { Logger } from '@feedback/kit-core';
+import type { RequestLogging } from '@feedback/kit-core/runtime';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { AccessLogController } from './access-log.js';
 import { clientErrorHandler, frameworkError } from './edge-errors.js';

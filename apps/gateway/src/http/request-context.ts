@@ -1,4 +1,4 @@
-import { META, newRequestId, runWithContext, sanitizeRequestId } from '@feedback/kit-core';
+import { META, newRequestId, runWithContext, sanitizeRequestId } from '@feedback/kit-core/runtime';
 import type { FastifyInstance } from 'fastify';
 
 /** Request id from a trusted-looking `x-request-id`, or a new one; echoed on every response. */

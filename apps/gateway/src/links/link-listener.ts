@@ -1,4 +1,5 @@
-import { META, type Logger, type RequestLogging } from '@feedback/kit-core';
+import type { Logger } from '@feedback/kit-core';
+import { META, type RequestLogging } from '@feedback/kit-core/runtime';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { frameworkError } from '../http/edge-errors.js';

@@ -1,4 +1,4 @@
-import { localAddr } from '@feedback/kit-core';
+import { localAddr } from '@feedback/kit-core/runtime';
 import { ShortenerServiceClient } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { unaryPeer } from '../grpc-peers.js';
 

@@ -1,4 +1,4 @@
-import type { RequestContext } from '@feedback/kit-core';
+import type { RequestContext } from '@feedback/kit-core/runtime';
 import type { ResolveRequest, ResolveResponse, ShortenRequest, ShortenResponse } from '@feedback/proto/feedback/shortener/v1/shortener';
 
 /**

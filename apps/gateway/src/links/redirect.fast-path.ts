@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { META } from '@feedback/kit-core';
+import { META } from '@feedback/kit-core/runtime';
 import type { Metrics } from '../http/metrics.js';
 import { genReqId } from '../http/request-context.js';
 import { redirectHeaderList, SHORT_CODE_PATH } from './redirect.views.js';

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { createS3 } from '@feedback/kit-stores';
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import { stackClient } from './stack-client.js';
 
 /** What the file e2e tests share: an account with a directory, multipart bodies, S3 inspection. */

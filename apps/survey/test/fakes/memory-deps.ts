@@ -1,4 +1,4 @@
-import { createLogger } from '@feedback/kit-core';
+import { createLogger } from '@feedback/kit-core/runtime';
 import type { Channel } from '../../src/domain/channel.js';
 import { identifierOf, type Customer, type CustomerChanges, type IdentifierKind } from '../../src/domain/customer.js';
 import type { Flow } from '../../src/domain/flow.js';

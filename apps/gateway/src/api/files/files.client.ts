@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
-import { errors, type AppError, localAddr } from '@feedback/kit-core';
+import { errors, type AppError } from '@feedback/kit-core';
+import { localAddr } from '@feedback/kit-core/runtime';
 import type { ServiceError } from '@grpc/grpc-js';
 import { callMetadata, createGrpcClient, statusToAppError } from '@feedback/kit-grpc';
 import {

@@ -1,4 +1,4 @@
-import { localAddr } from '@feedback/kit-core';
+import { localAddr } from '@feedback/kit-core/runtime';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { unaryPeer } from '../../grpc-peers.js';
 

@@ -1,4 +1,4 @@
-import { localAddr } from '@feedback/kit-core';
+import { localAddr } from '@feedback/kit-core/runtime';
 import { MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { unaryPeer } from '../../grpc-peers.js';
 

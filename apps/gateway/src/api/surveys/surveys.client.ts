@@ -1,4 +1,4 @@
-import { localAddr } from '@feedback/kit-core';
+import { localAddr } from '@feedback/kit-core/runtime';
 import { SurveyServiceClient } from '@feedback/proto/feedback/survey/v1/survey';
 import { unaryPeer } from '../../grpc-peers.js';
 
