@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiToken } from '../src/accounts/domain/account.js';
 import { authenticate } from '../src/accounts/domain/authenticate.js';
-import { hashToken, newTokenSecret, parseAuthorization } from '../src/accounts/domain/token-secret.js';
+import { parseAuthorization } from '../src/accounts/domain/token-secret.js';
+import { tokenWithSecret } from './api-tokens.js';
 
 describe('parseAuthorization', () => {
   it('reads the three documented header forms', () => {
@@ -47,16 +48,7 @@ describe('parseAuthorization', () => {
 });
 
 describe('authenticate', () => {
-  const secret = newTokenSecret('api');
-  const token: ApiToken = {
-    id: 't1',
-    accountId: 'a1',
-    kind: 'api',
-    name: 'n',
-    hash: hashToken(secret),
-    createdAt: new Date(),
-    revokedAt: null,
-  };
+  const { secret, token } = tokenWithSecret({ id: 't1', accountId: 'a1', kind: 'api' });
   const repo = (t: ApiToken | null) => ({ findByHash: async (h: string) => (t && t.hash === h ? t : null) });
 
   it('finds the principal by the hash of the secret', async () => {

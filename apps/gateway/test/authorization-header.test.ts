@@ -1,11 +1,8 @@
 import { request } from 'node:http';
-import { createLogger } from '@feedback/kit-core/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiToken } from '../src/accounts/domain/account.js';
-import { hashToken, newTokenSecret } from '../src/accounts/domain/token-secret.js';
-import { buildApi } from '../src/http/build-api.js';
-import { createMetrics } from '../src/http/metrics.js';
+import { tokenWithSecret } from './api-tokens.js';
+import { testApi } from './listeners.js';
 
 /** GET with the given Authorization header lines (an array sends the header once per value). */
 function get(port: number, path: string, authorization: string | string[]): Promise<{ status: number; body: string }> {
@@ -23,30 +20,16 @@ function get(port: number, path: string, authorization: string | string[]): Prom
 
 // The authentication hook of every token route, over HTTP (authenticate.test.ts has the parser's cases).
 describe('the Authorization header', () => {
-  const secret = newTokenSecret('api');
-  const integrationSecret = newTokenSecret('integration');
+  const { secret, token } = tokenWithSecret({ id: 't1', accountId: 'a1', kind: 'api' });
+  const { secret: integrationSecret, token: integration } = tokenWithSecret({ id: 't2', accountId: 'a1', kind: 'integration' });
   const adminToken = 'a'.repeat(32);
-  const token: ApiToken = {
-    id: 't1',
-    accountId: 'a1',
-    kind: 'api',
-    name: 'n',
-    hash: hashToken(secret),
-    createdAt: new Date(),
-    revokedAt: null,
-  };
-  const integration: ApiToken = { ...token, id: 't2', kind: 'integration', hash: hashToken(integrationSecret) };
   let api: FastifyInstance;
   let port: number;
 
   beforeAll(async () => {
-    api = await buildApi({
-      logger: createLogger('gateway-test', 'silent'),
-      metrics: createMetrics('gateway-test'),
+    api = await testApi({
       tokens: { findByHash: async (h) => [token, integration].find((t) => t.hash === h) ?? null },
       adminToken,
-      readiness: [],
-      bodyLimitBytes: 1024 * 1024,
       features: [
         {
           routes: (ctx) => async (app) => void app.get('/private', { onRequest: ctx.auth(['api']) }, async () => ({ ok: true })),
@@ -75,25 +58,16 @@ describe('the Authorization header', () => {
   });
 
   it('answers 401 / 13001 for what is no valid token, 403 / 13013 for a valid token of another kind', async () => {
-    for (const form of ['Token token= ', `Token token= ${secret} x`, `Token token= "${secret}`, 'Token token= fbk_api_nope']) {
+    const refused = async (form: string, status: number, code: number, message: string) => {
       const res = await get(port, '/private', form);
-      expect(res.status, form).toBe(401);
-      expect(JSON.parse(res.body), form).toEqual({
-        error_message: 'Wrong authentication token',
-        data: 'Wrong authentication token',
-        code: 13001,
-        errors: null,
-      });
+      expect(res.status, form).toBe(status);
+      expect(JSON.parse(res.body), form).toEqual({ error_message: message, data: message, code, errors: null });
+    };
+    for (const form of ['Token token= ', `Token token= ${secret} x`, `Token token= "${secret}`, 'Token token= fbk_api_nope']) {
+      await refused(form, 401, 13001, 'Wrong authentication token');
     }
     for (const form of [`Bearer ${integrationSecret}`, `Token token= ${integrationSecret}`]) {
-      const res = await get(port, '/private', form);
-      expect(res.status, form).toBe(403);
-      expect(JSON.parse(res.body), form).toEqual({
-        error_message: 'Permission denied',
-        data: 'Permission denied',
-        code: 13013,
-        errors: null,
-      });
+      await refused(form, 403, 13013, 'Permission denied');
     }
   });
 

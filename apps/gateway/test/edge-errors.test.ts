@@ -1,11 +1,7 @@
 import { connect } from 'node:net';
-import { createLogger } from '@feedback/kit-core/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApi } from '../src/http/build-api.js';
-import { createMetrics } from '../src/http/metrics.js';
-import { buildLink } from '../src/links/link-listener.js';
-import { LinkResolver } from '../src/links/link.resolver.js';
+import { listenLocally, testApi, testLink } from './listeners.js';
 
 /** Sends raw bytes and reads the whole answer (the server closes after a parser error). */
 function raw(port: number, request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
@@ -32,38 +28,16 @@ const publicErrorBody = (code: number, errors: Record<string, string> | null) =>
 // Both listeners on port 0: what fails before a route (router limits, Node's HTTP parser) answers
 // the public error body too, never fastify's `{"error", "code": "FST_ERR_…"}` or Node's empty one.
 describe('errors raised before the route', () => {
-  const logger = createLogger('gateway-test', 'silent');
   let api: FastifyInstance;
   let link: FastifyInstance;
 
   beforeAll(async () => {
-    api = await buildApi({
-      logger,
-      metrics: createMetrics('gateway-test'),
-      tokens: { findByHash: async () => null },
-      adminToken: 'x'.repeat(32),
-      readiness: [],
-      bodyLimitBytes: 1024 * 1024,
+    api = await testApi({
       features: [{ routes: () => async (app) => void app.get('/external/v1/flows/:flow_id', async () => ({ ok: true })) }],
     });
-    await api.listen({ host: '127.0.0.1', port: 0 });
-    const shortener = {
-      resolve: async () => Promise.reject(new Error('not used')),
-      shorten: async () => Promise.reject(new Error('not used')),
-    };
-    link = await buildLink({
-      logger,
-      metrics: createMetrics('gateway-test'),
-      links: {
-        shortener,
-        links: new LinkResolver(shortener, null, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1_000, logger }),
-        clicks: { record: () => {} },
-        limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
-        redirectStatus: 302,
-        tokens: { findByHash: async () => null },
-      },
-    });
-    await link.listen({ host: '127.0.0.1', port: 0 });
+    await listenLocally(api);
+    link = await testLink();
+    await listenLocally(link);
   });
   afterAll(async () => {
     await api?.close();

@@ -1,19 +1,17 @@
 import { AppError } from '@feedback/kit-core';
-import { createLogger, currentContext } from '@feedback/kit-core/runtime';
+import { currentContext } from '@feedback/kit-core/runtime';
 import type { ShortenRequest } from '@feedback/proto/feedback/shortener/v1/shortener';
 import type { ApiToken } from '../src/accounts/domain/account.js';
 import { hashToken, newTokenSecret } from '../src/accounts/domain/token-secret.js';
 import type { CallContext } from '../src/links/links.port.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LinkResolver } from '../src/links/link.resolver.js';
-import { buildLink } from '../src/links/link-listener.js';
 import { createMetrics } from '../src/http/metrics.js';
+import { listenLocally, testLink } from './listeners.js';
 
 // The link listener on port 0 with the shortener replaced by an in-memory port: both ways a
 // redirect is answered (fastify's route on a miss, the fast path on a hit) must look the same.
 describe('link listener', () => {
-  const logger = createLogger('gateway-test', 'silent');
   const metrics = createMetrics('gateway-test');
   const clicked: string[] = [];
   let resolves = 0;
@@ -39,21 +37,8 @@ describe('link listener', () => {
         };
       },
     };
-    app = await buildLink({
-      logger,
-      metrics,
-      links: {
-        shortener,
-        links: new LinkResolver(shortener, null, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1_000, logger }),
-        clicks: { record: (code) => void clicked.push(code) },
-        limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
-        redirectStatus: 302,
-        tokens: { findByHash: async () => null },
-      },
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const addr = app.server.address();
-    base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    app = await testLink({ metrics, shortener, links: { clicks: { record: (code) => void clicked.push(code) } } });
+    base = await listenLocally(app);
   });
   afterAll(() => app?.close());
 
@@ -116,7 +101,6 @@ describe('link listener', () => {
 // POST /shorten naming a customer domain: the owner's API token, checked before the body is
 // validated; the shortener (here a fake with its ownership rule) has the last word.
 describe('POST /shorten on a customer domain', () => {
-  const logger = createLogger('gateway-test', 'silent');
   const secrets = { a: newTokenSecret('api'), b: newTokenSecret('api'), aIntegration: newTokenSecret('integration') };
   const token = (id: string, accountId: string, kind: 'api' | 'integration', secret: string): ApiToken => ({
     id,
@@ -151,23 +135,12 @@ describe('POST /shorten on a customer domain', () => {
         };
       },
     };
-    app = await buildLink({
-      logger,
-      metrics: createMetrics('gateway-test'),
+    app = await testLink({
       publicUrl: 'https://sho.rt',
-      links: {
-        shortener,
-        links: new LinkResolver(shortener, null, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1_000, logger }),
-        clicks: { record: () => {} },
-        limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
-        redirectStatus: 302,
-        tokens: {
-          findByHash: async (hash) => (lookups.push(hash), known.find((t) => t.hash === hash) ?? null),
-        },
-      },
+      shortener,
+      links: { tokens: { findByHash: async (hash) => (lookups.push(hash), known.find((t) => t.hash === hash) ?? null) } },
     });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    base = await listenLocally(app);
   });
   afterAll(() => app?.close());
 

@@ -1,29 +1,18 @@
-import { createLogger } from '@feedback/kit-core/runtime';
 import type { FastifyInstance } from 'fastify';
 import { adminFeature } from '../src/api/admin/admin.feature.js';
 import { filesFeature } from '../src/api/files/files.feature.js';
 import { flowsFeature } from '../src/api/flows/flows.feature.js';
 import { smsFeature } from '../src/api/sms/sms.feature.js';
 import { surveysFeature } from '../src/api/surveys/surveys.feature.js';
-import { buildApi } from '../src/http/build-api.js';
-import { createMetrics } from '../src/http/metrics.js';
-import { buildLink } from '../src/links/link-listener.js';
-import { LinkResolver } from '../src/links/link.resolver.js';
+import { testApi, testLink } from './listeners.js';
 
 /** Both listeners as main.ts and link-thread.main.ts build them (same features, same order), on ports that are never called. */
 export async function openApiListeners(opts: { publicUrl?: string; shortenerUrl?: string } = {}) {
-  const logger = createLogger('gateway-test', 'silent');
   const unused = () => Promise.reject(new Error('not used'));
   // Ports the documents never call: every method rejects.
   const port = <T>() => new Proxy({}, { get: () => unused }) as T;
   const accounts = { accounts: port(), tokens: port(), nodes: port(), clock: { now: () => new Date() }, newId: () => 'x' };
-  const api = await buildApi({
-    logger,
-    metrics: createMetrics('gateway-test'),
-    tokens: { findByHash: async () => null },
-    adminToken: 'x'.repeat(32),
-    readiness: [],
-    bodyLimitBytes: 1024 * 1024,
+  const api = await testApi({
     publicUrl: opts.publicUrl,
     features: [
       flowsFeature({ flows: port(), accounts: port(), flowCacheMaxBytes: 1024 }),
@@ -43,21 +32,7 @@ export async function openApiListeners(opts: { publicUrl?: string; shortenerUrl?
       }),
     ],
   });
-  const shortener = { resolve: unused, shorten: unused };
-  const link = await buildLink({
-    logger,
-    metrics: createMetrics('gateway-test'),
-    publicUrl: opts.shortenerUrl,
-    links: {
-      shortener,
-      links: new LinkResolver(shortener, null, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1_000, logger }),
-      clicks: { record: () => {} },
-      limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
-      redirectStatus: 302,
-      tokens: { findByHash: async () => null },
-      maxUrlLength: 2048,
-    },
-  });
+  const link = await testLink({ publicUrl: opts.shortenerUrl, links: { maxUrlLength: 2048 } });
   return { api, link, close: () => Promise.all([api.close(), link.close()]) };
 }
 

@@ -1,19 +1,9 @@
-import { createServer } from 'node:net';
-import { createLogger } from '@feedback/kit-core/runtime';
+import { freePort } from '@feedback/dev-stack';
 import type { FastifyInstance } from 'fastify';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoTokenRepository } from '../src/accounts/adapters/mongo/token.repository.js';
-import { buildApi } from '../src/http/build-api.js';
-import { createMetrics } from '../src/http/metrics.js';
-
-async function closedPort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => srv.once('listening', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
+import { testApi } from './listeners.js';
 
 // The gateway's own database is down: a token lookup cannot select a server. That is an outage
 // (503 / 13009, retry later), not a bug (500 / 13008).
@@ -22,14 +12,9 @@ describe('the gateway while its database is down', () => {
   let api: FastifyInstance;
 
   beforeAll(async () => {
-    mongo = new MongoClient(`mongodb://127.0.0.1:${await closedPort()}`, { serverSelectionTimeoutMS: 300 });
-    api = await buildApi({
-      logger: createLogger('gateway-test', 'silent'),
-      metrics: createMetrics('gateway-test'),
+    mongo = new MongoClient(`mongodb://127.0.0.1:${await freePort()}`, { serverSelectionTimeoutMS: 300 });
+    api = await testApi({
       tokens: new MongoTokenRepository(mongo.db('gateway_down')),
-      adminToken: 'x'.repeat(32),
-      readiness: [],
-      bodyLimitBytes: 1024 * 1024,
       features: [
         { routes: (ctx) => async (app) => void app.get('/private', { onRequest: ctx.auth(['api']) }, async () => ({ ok: true })) },
       ],

@@ -1,13 +1,11 @@
 import { AppError, errors } from '@feedback/kit-core';
-import { createLogger } from '@feedback/kit-core/runtime';
 import type { Flow } from '@feedback/proto/feedback/flow/v1/flow';
 import { LinkState, type GetSurveyPageResponse, type SubmitAnswersRequest } from '@feedback/proto/feedback/survey/v1/survey';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { surveysFeature } from '../src/api/surveys/surveys.feature.js';
 import type { SurveysPort } from '../src/api/surveys/surveys.port.js';
-import { buildApi } from '../src/http/build-api.js';
-import { createMetrics } from '../src/http/metrics.js';
+import { testApi } from './listeners.js';
 
 const XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">';
 const q = (key: string, style: string, body: Record<string, string>, options: string[] = []) => ({
@@ -73,13 +71,7 @@ describe('survey page /s/{token}', () => {
   } as unknown as SurveysPort;
 
   beforeAll(async () => {
-    app = await buildApi({
-      logger: createLogger('gateway-test', 'silent'),
-      metrics: createMetrics('gateway-test'),
-      tokens: { findByHash: async () => null },
-      adminToken: 'x'.repeat(32),
-      readiness: [],
-      bodyLimitBytes: 1024 * 1024,
+    app = await testApi({
       features: [
         surveysFeature({
           surveys,

@@ -1,15 +1,10 @@
-import { createLogger } from '@feedback/kit-core/runtime';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApi } from '../src/http/build-api.js';
-import { createMetrics } from '../src/http/metrics.js';
-import { buildLink } from '../src/links/link-listener.js';
-import { LinkResolver } from '../src/links/link.resolver.js';
+import { listenLocally, testApi, testLink } from './listeners.js';
 
 // JSON's "\ud800" is a lone surrogate; protobuf's UTF-8 encoding would store U+FFFD in its place
 // before the service could refuse it. So both listeners refuse it before any gRPC call.
 describe('lone UTF-16 surrogates in a JSON body', () => {
-  const logger = createLogger('gateway-test', 'silent');
   const received: unknown[] = [];
   let api: FastifyInstance;
   let link: FastifyInstance;
@@ -18,36 +13,20 @@ describe('lone UTF-16 surrogates in a JSON body', () => {
     fetch(`http://127.0.0.1:${portOf(app)}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json });
 
   beforeAll(async () => {
-    api = await buildApi({
-      logger,
-      metrics: createMetrics('gateway-test'),
-      tokens: { findByHash: async () => null },
-      adminToken: 'x'.repeat(32),
-      readiness: [],
-      bodyLimitBytes: 1024 * 1024,
+    api = await testApi({
       features: [{ routes: () => async (app) => void app.post('/directories', async (req) => (received.push(req.body), { ok: true })) }],
     });
-    await api.listen({ host: '127.0.0.1', port: 0 });
-    const shortener = {
-      resolve: async () => Promise.reject(new Error('not used')),
-      shorten: async (req: unknown) => (
-        received.push(req),
-        { link: { code: 'abc1234', fullUrl: '', shortUrl: 'http://s/abc1234', accountId: '', domain: '', createdAt: '' } }
-      ),
-    };
-    link = await buildLink({
-      logger,
-      metrics: createMetrics('gateway-test'),
-      links: {
-        shortener,
-        links: new LinkResolver(shortener, null, { maxEntries: 10, ttlMs: 60_000, missTtlMs: 1_000, logger }),
-        clicks: { record: () => {} },
-        limiter: { consume: async () => ({ allowed: true, exempt: true, limit: 1, windowSec: 1, remaining: 1, resetMs: 0 }) },
-        redirectStatus: 302,
-        tokens: { findByHash: async () => null },
+    await listenLocally(api);
+    link = await testLink({
+      shortener: {
+        resolve: async () => Promise.reject(new Error('not used')),
+        shorten: async (req: unknown) => (
+          received.push(req),
+          { link: { code: 'abc1234', fullUrl: '', shortUrl: 'http://s/abc1234', accountId: '', domain: '', createdAt: '' } }
+        ),
       },
     });
-    await link.listen({ host: '127.0.0.1', port: 0 });
+    await listenLocally(link);
   });
   afterAll(async () => {
     await api?.close();

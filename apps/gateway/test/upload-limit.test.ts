@@ -7,10 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectFileService } from '../src/api/files/files.client.js';
 import { filesFeature } from '../src/api/files/files.feature.js';
-import type { ApiToken } from '../src/accounts/domain/account.js';
-import { hashToken, newTokenSecret } from '../src/accounts/domain/token-secret.js';
-import { buildApi } from '../src/http/build-api.js';
-import { createMetrics } from '../src/http/metrics.js';
+import { tokenWithSecret } from './api-tokens.js';
+import { listenLocally, testApi } from './listeners.js';
 
 const LIMIT = 1024 * 1024;
 const FILE_ADDR = readStackFile().grpc.file;
@@ -52,16 +50,7 @@ describe('upload size limit on the stream', () => {
   const logger = createLogger('gateway-test', 'silent');
   const stack = readStackFile();
   const accountId = `acc-${randomUUID()}`;
-  const secret = newTokenSecret('api');
-  const token: ApiToken = {
-    id: 'tok-limit',
-    accountId,
-    kind: 'api',
-    name: 't',
-    hash: hashToken(secret),
-    createdAt: new Date(),
-    revokedAt: null,
-  };
+  const { secret, token } = tokenWithSecret({ id: 'tok-limit', accountId, kind: 'api', name: 't' });
   const files = connectFileService(FILE_ADDR, { deadlineMs: 5_000, streamDeadlineMs: 60_000, logger });
   const s3 = createS3({
     endpoint: stack.s3.endpoint,
@@ -75,17 +64,11 @@ describe('upload size limit on the stream', () => {
 
   beforeAll(async () => {
     const dir = (await files.port.createDirectory({ accountId, name: 'limits' })).directory!;
-    app = await buildApi({
-      logger,
-      metrics: createMetrics('gateway-test'),
+    app = await testApi({
       tokens: { findByHash: async (h) => (h === token.hash ? token : null) },
-      adminToken: 'x'.repeat(32),
-      readiness: [],
-      bodyLimitBytes: 1024 * 1024,
       features: [filesFeature({ files: files.port, publicBaseUrl: 'https://files.example.com/', maxUploadBytes: LIMIT })],
     });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/v2/file_service/directory/${dir.id}/files`;
+    url = `${await listenLocally(app)}/v2/file_service/directory/${dir.id}/files`;
   });
   afterAll(async () => {
     await app?.close();
