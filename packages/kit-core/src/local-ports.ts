@@ -1,4 +1,4 @@
-import ports from '../../../infra/ports.json' with { type: 'json' };
+import ports from '@feedback/infra/ports.json' with { type: 'json' };
 
 /**
  * The local stack's ports, defined once in infra/ports.json (infra/lib.sh reads the same file):

@@ -1,15 +1,15 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@feedback/dev-stack';
+import { freePort, repoPath } from '@feedback/dev-stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, type MongoHandle } from '../src/index.js';
 import { logger } from './stack.js';
 
 const run = promisify(execFile);
-const MONGO_SCRIPT = resolve(import.meta.dirname, '../../../infra/mongo.sh');
+const MONGO_SCRIPT = repoPath('infra/mongo.sh', import.meta.dirname);
 const WRITERS = 16;
 const ROUNDS = 3;
 
