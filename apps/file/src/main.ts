@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
-import { startGrpcServer } from '@feedback/kit-grpc';
+import { grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
 import { outboxBacklogMetrics, startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, createS3, ensureBucket, ensureIndexes } from '@feedback/kit-stores';
@@ -51,10 +51,7 @@ const deps = fileServiceDeps({
 const uploadOutbox = new MongoUploadOutbox(mongo.db);
 outboxBacklogMetrics('file.uploaded', () => uploadOutbox.backlog());
 const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
-  maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
+  ...grpcListenOptions(config),
   logger,
   services: [{ definition: FileServiceService, implementation: fileHandlers(deps) }],
 });

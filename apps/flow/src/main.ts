@@ -1,5 +1,5 @@
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
-import { memoizeSerialization, startGrpcServer } from '@feedback/kit-grpc';
+import { grpcListenOptions, memoizeSerialization, startGrpcServer } from '@feedback/kit-grpc';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { FlowServiceService } from '@feedback/proto/feedback/flow/v1/flow';
@@ -18,10 +18,7 @@ await ensureIndexes(mongo.db, flowIndexes);
 
 const deps = flowServiceDeps({ db: mongo.db, flowCacheEntries: config.FLOW_CACHE_ENTRIES });
 const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
-  maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
+  ...grpcListenOptions(config),
   logger,
   services: [{ definition: memoizeSerialization(FlowServiceService, ['getFlow']), implementation: flowHandlers(deps) }],
 });

@@ -1,5 +1,5 @@
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
-import { startGrpcServer } from '@feedback/kit-grpc';
+import { grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka } from '@feedback/kit-kafka';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
@@ -29,10 +29,7 @@ const deps = shortenerServiceDeps({
 // gRPC first: a restarted shortener serves redirects and shortens at once, while its click
 // consumer joins the group in the background (that can take a session timeout).
 const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
-  maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
+  ...grpcListenOptions(config),
   logger,
   services: [{ definition: ShortenerServiceService, implementation: shortenerHandlers(deps) }],
 });

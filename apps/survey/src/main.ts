@@ -1,5 +1,5 @@
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
-import { createGrpcClient, startGrpcServer } from '@feedback/kit-grpc';
+import { createGrpcClient, grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
 import { outboxBacklogMetrics, startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
@@ -40,10 +40,7 @@ const deps = surveyServiceDeps({
   },
 });
 const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
-  maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
+  ...grpcListenOptions(config),
   logger,
   services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps) }],
 });

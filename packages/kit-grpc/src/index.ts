@@ -1,6 +1,7 @@
 export {
   DEFAULT_MAX_CONNECTION_AGE_GRACE_MS,
   DEFAULT_MAX_CONNECTION_AGE_MS,
+  grpcListenOptions,
   grpcServerEnv,
   startGrpcServer,
   type GrpcServerOptions,

@@ -42,6 +42,19 @@ export const grpcServerEnv = (defaults: { maxConnectionAgeGraceMs?: number } = {
   GRPC_MAX_CONNECTION_AGE_GRACE_MS: env.int(defaults.maxConnectionAgeGraceMs ?? DEFAULT_MAX_CONNECTION_AGE_GRACE_MS, 0),
 });
 
+/** Where a service's gRPC server listens and its connection ages, from its config (GRPC_HOST, GRPC_PORT, grpcServerEnv). */
+export const grpcListenOptions = (config: {
+  GRPC_HOST: string;
+  GRPC_PORT: number;
+  GRPC_MAX_CONNECTION_AGE_MS: number;
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS: number;
+}) => ({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+  maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
+});
+
 export interface RunningGrpcServer {
   port: number;
   /** host:port, ready for createGrpcClient. */
