@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createLogger } from '@feedback/kit-core/runtime';
-import { readStackFile } from '@feedback/dev-stack';
+import { readStackFile, s3Settings } from '@feedback/dev-stack';
 import {
   callMetadata,
   createGrpcClient,
@@ -44,10 +44,7 @@ export async function startFileService(
   const mongo = await connectMongo({ url: stack.mongo_url, dbName: opts.dbName ?? uniq('file_test').replace('-', '_'), logger });
   await ensureIndexes(mongo.db, fileServiceIndexes);
   const s3 = createS3({
-    endpoint: stack.s3.endpoint,
-    accessKey: stack.s3.access_key,
-    secretKey: stack.s3.secret_key,
-    region: stack.s3.region,
+    ...s3Settings(stack),
     logger,
   });
   const bucket = opts.bucket ?? uniq('file-test');

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { freePort, readStackFile, startAppProcess, type AppName, type AppProcess } from '@feedback/dev-stack';
+import { freePort, readStackFile, s3Settings, startAppProcess, type AppName, type AppProcess } from '@feedback/dev-stack';
 import { AppError } from '@feedback/kit-core';
 import { createLogger } from '@feedback/kit-core/runtime';
 import { createGrpcClient, type GrpcClient, type GrpcClientConstructor } from '@feedback/kit-grpc';
@@ -39,10 +39,7 @@ const mongo = new MongoClient(stack.mongo_url, { serverSelectionTimeoutMS: 5_000
 const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'start-together-test', logger: createLogger('test', 'silent') });
 const admin = kafka.admin();
 const s3 = createS3({
-  endpoint: stack.s3.endpoint,
-  accessKey: stack.s3.access_key,
-  secretKey: stack.s3.secret_key,
-  region: stack.s3.region,
+  ...s3Settings(stack),
   logger: createLogger('test', 'silent'),
 });
 

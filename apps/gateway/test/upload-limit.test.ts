@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { createLogger } from '@feedback/kit-core/runtime';
-import { readStackFile } from '@feedback/dev-stack';
+import { readStackFile, s3Settings } from '@feedback/dev-stack';
 import { createS3 } from '@feedback/kit-stores';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,10 +53,7 @@ describe('upload size limit on the stream', () => {
   const { secret, token } = tokenWithSecret({ id: 'tok-limit', accountId, kind: 'api', name: 't' });
   const files = connectFileService(FILE_ADDR, { deadlineMs: 5_000, streamDeadlineMs: 60_000, logger });
   const s3 = createS3({
-    endpoint: stack.s3.endpoint,
-    accessKey: stack.s3.access_key,
-    secretKey: stack.s3.secret_key,
-    region: stack.s3.region,
+    ...s3Settings(stack),
     logger,
   });
   let app: FastifyInstance;

@@ -1,4 +1,4 @@
-export { readStackFile, type StackFile } from './stack-file.js';
+export { readStackFile, s3Settings, type StackFile } from './stack-file.js';
 export { freePort } from './free-port.js';
 export { makeTestCertificates, type TestCertificates } from './test-certificates.js';
 export { startAppProcess, type AppName, type AppProcess, type LogLine } from './app-process.js';

@@ -22,6 +22,11 @@ export interface StackFile {
   processes?: { name: string; app: string; replica: number; metrics_url: string }[];
 }
 
+/** The stack's S3 as kit-stores' createS3 takes it (a logger added). */
+export function s3Settings(stack: StackFile) {
+  return { endpoint: stack.s3.endpoint, accessKey: stack.s3.access_key, secretKey: stack.s3.secret_key, region: stack.s3.region };
+}
+
 /** Finds .local/stack.json from the current folder upwards (or FEEDBACK_STACK_FILE). */
 export function readStackFile(from = process.cwd()): StackFile {
   const explicit = process.env.FEEDBACK_STACK_FILE;

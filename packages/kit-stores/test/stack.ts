@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@feedback/kit-core/runtime';
-import { readStackFile } from '@feedback/dev-stack';
+import { readStackFile, s3Settings } from '@feedback/dev-stack';
 import { createS3, ensureBucket, type S3Client } from '../src/index.js';
 
 export const stack = readStackFile();
@@ -14,10 +14,7 @@ export function uniqueName(prefix: string): string {
 /** A client of the running stack's S3, with `bucket` created. */
 export async function s3WithBucket(bucket: string): Promise<S3Client> {
   const s3 = createS3({
-    endpoint: stack.s3.endpoint,
-    accessKey: stack.s3.access_key,
-    secretKey: stack.s3.secret_key,
-    region: stack.s3.region,
+    ...s3Settings(stack),
     logger,
   });
   await ensureBucket(s3, bucket, stack.s3.region);

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { createS3 } from '@feedback/kit-stores';
 import { createLogger } from '@feedback/kit-core/runtime';
+import { s3Settings } from '@feedback/dev-stack';
 import { stackClient } from './stack-client.js';
 
 /** What the file e2e tests share: an account with a directory, multipart bodies, S3 inspection. */
@@ -8,10 +9,7 @@ export function fileClient() {
   const api = stackClient();
   const bucket = process.env.S3_BUCKET ?? 'feedback-files';
   const s3 = createS3({
-    endpoint: api.stack.s3.endpoint,
-    accessKey: api.stack.s3.access_key,
-    secretKey: api.stack.s3.secret_key,
-    region: api.stack.s3.region,
+    ...s3Settings(api.stack),
     logger: createLogger('files-e2e', 'silent'),
   });
   const auth = (token: string) => ({ authorization: `Token token="${token}"` });
