@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '@feedback/kit-core';
@@ -6,15 +5,10 @@ import { createLogger, onShutdown, stdoutDestination } from '@feedback/kit-core/
 import { TierLimiter, watchLimitsFile } from '@feedback/kit-limits';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, createRedis, ensureIndexes, waitForRedis } from '@feedback/kit-stores';
-import { CachedTokenRepository } from './accounts/adapters/cached-token.repository.js';
-import { MongoAccountRepository } from './accounts/adapters/mongo/account.repository.js';
 import { gatewayIndexes } from './accounts/adapters/mongo/indexes.js';
-import { MongoNodeRepository } from './accounts/adapters/mongo/node.repository.js';
-import { MongoTokenRepository } from './accounts/adapters/mongo/token.repository.js';
 import { adminFeature } from './api/admin/admin.feature.js';
 import { filesFeature } from './api/files/files.feature.js';
 import { flowsFeature } from './api/flows/flows.feature.js';
-import { MongoIdempotencyKeys } from './api/sms/idempotency-keys.repository.js';
 import { SMS_LIMIT_PREFIX } from './api/sms/sharing-limit.hooks.js';
 import { meteredLimiter } from './api/sms/sharing-limit.metrics.js';
 import { smsFeature } from './api/sms/sms.feature.js';
@@ -26,6 +20,7 @@ import { gracefulClose } from './http/graceful-close.js';
 import { createMetrics } from './http/metrics.js';
 import { startLinkThread } from './links/link-thread.js';
 import { PEERS } from './peers.js';
+import { accountsDeps, smsIdempotencyKeys } from './wiring.js';
 
 // The one wiring place of the gateway.
 const config = loadEnv();
@@ -42,17 +37,8 @@ const peers = connectPeers(PEERS, config, {
 });
 const metrics = createMetrics('gateway');
 
-const accounts = {
-  accounts: new MongoAccountRepository(mongo.db),
-  tokens: new CachedTokenRepository(new MongoTokenRepository(mongo.db), {
-    ttlMs: config.TOKEN_CACHE_TTL_MS,
-    missTtlMs: Math.min(config.TOKEN_CACHE_TTL_MS, 2_000),
-    maxEntries: 10_000,
-  }),
-  nodes: new MongoNodeRepository(mongo.db),
-  clock: systemClock,
-  newId: randomUUID,
-};
+const infra = { db: mongo.db, tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS, idempotencyKeyTtlHours: config.IDEMPOTENCY_KEY_TTL_HOURS };
+const accounts = accountsDeps(infra);
 
 // The SMS sharing limit: its own Redis client (no offline queue, short timeout), shared by every
 // gateway process; while Redis is away each process limits on its own (kit-limits README).
@@ -89,7 +75,7 @@ const api = await buildApi({
       accounts: accounts.accounts,
       nodes: accounts.nodes,
       limiter: meteredLimiter(smsLimiter, 'sms_sharing'),
-      idempotency: new MongoIdempotencyKeys(mongo.db, { ttlMs: config.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000, leaseMs: 2 * 60_000 }),
+      idempotency: smsIdempotencyKeys(infra),
       clock: systemClock,
       maxPhones: config.SMS_MAX_PHONES_PER_SHARING,
       bodyLimitBytes: config.SMS_SHARING_BODY_LIMIT_BYTES,

@@ -1,15 +1,7 @@
-import { errors, type Clock } from '@feedback/kit-core';
+import { errors } from '@feedback/kit-core';
 import { TOKEN_KINDS, type Account, type ApiToken, type Node, type TokenKind } from './account.js';
-import type { AccountRepository, NodeRepository, TokenRepository } from './ports.js';
+import type { AccountsDeps } from './ports.js';
 import { hashToken, newTokenSecret } from './token-secret.js';
-
-export interface AccountsDeps {
-  accounts: AccountRepository;
-  tokens: TokenRepository;
-  nodes: NodeRepository;
-  clock: Clock;
-  newId: () => string;
-}
 
 function requireName(name: string | undefined, field = 'name'): string {
   const trimmed = (name ?? '').trim();

@@ -1,3 +1,4 @@
+import type { Clock } from '@feedback/kit-core';
 import type { Account, ApiToken, Node } from './account.js';
 
 export interface AccountRepository {
@@ -16,4 +17,13 @@ export interface TokenRepository {
 export interface NodeRepository {
   insert(node: Node): Promise<void>;
   findById(accountId: string, nodeId: string): Promise<Node | null>;
+}
+
+/** What the accounts' use cases are given; wiring.ts builds the real one. */
+export interface AccountsDeps {
+  accounts: AccountRepository;
+  tokens: TokenRepository;
+  nodes: NodeRepository;
+  clock: Clock;
+  newId: () => string;
 }

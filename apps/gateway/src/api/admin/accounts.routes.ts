@@ -1,12 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  createAccount,
-  createNode,
-  issueToken,
-  requireAccount,
-  revokeToken,
-  type AccountsDeps,
-} from '../../accounts/domain/accounts.use-cases.js';
+import { createAccount, createNode, issueToken, requireAccount, revokeToken } from '../../accounts/domain/accounts.use-cases.js';
+import type { AccountsDeps } from '../../accounts/domain/ports.js';
 import { AccountParams, errorResponses } from '../../http/common.schemas.js';
 import { NameBody, TokenBody, TokenParams } from './admin.schemas.js';
 import { accountView, issuedTokenView, nodeView, tokenInfoView } from './admin.views.js';

@@ -1,4 +1,4 @@
-import type { AccountsDeps } from '../../accounts/domain/accounts.use-cases.js';
+import type { AccountsDeps } from '../../accounts/domain/ports.js';
 import type { ApiFeature } from '../../http/api-feature.js';
 import { accountsRoutes } from './accounts.routes.js';
 import type { AdminLinksPort } from './admin.port.js';
@@ -10,7 +10,11 @@ import { linksAdminRoutes } from './links-admin.routes.js';
  * gateway's own database), and short links with their customer domains (the shortener's public
  * face is the link listener, src/links/).
  */
-export function adminFeature(deps: AccountsDeps & { shortener: AdminLinksPort }): ApiFeature {
+interface AdminFeatureDeps extends AccountsDeps {
+  shortener: AdminLinksPort;
+}
+
+export function adminFeature(deps: AdminFeatureDeps): ApiFeature {
   return {
     schemas: [AccountSchema, NodeSchema, IssuedTokenSchema, TokenInfoSchema, LinkStatsSchema, DomainSchema],
     async adminRoutes(app) {

@@ -7,7 +7,14 @@ import { flowsRoutes } from './flows.routes.js';
 import { FlowSchema } from './flows.schemas.js';
 
 /** Flow details (docs/flows.md) and creating flows (admin). */
-export function flowsFeature(deps: { flows: FlowsPort; accounts: AccountRepository; flowCacheMaxBytes: number }): ApiFeature {
+interface FlowsFeatureDeps {
+  flows: FlowsPort;
+  accounts: AccountRepository;
+  /** Bound of the flow views kept by this process (FlowViewCache). */
+  flowCacheMaxBytes: number;
+}
+
+export function flowsFeature(deps: FlowsFeatureDeps): ApiFeature {
   const flowViews = new FlowViewCache(deps.flows, { maxBytes: deps.flowCacheMaxBytes });
   return {
     schemas: [FlowSchema],

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { systemClock } from '@feedback/kit-core';
+import type { Db } from 'mongodb';
+import { CachedTokenRepository } from './accounts/adapters/cached-token.repository.js';
+import { MongoAccountRepository } from './accounts/adapters/mongo/account.repository.js';
+import { MongoNodeRepository } from './accounts/adapters/mongo/node.repository.js';
+import { MongoTokenRepository } from './accounts/adapters/mongo/token.repository.js';
+import type { AccountsDeps } from './accounts/domain/ports.js';
+import { MongoIdempotencyKeys, type IdempotencyKeys } from './api/sms/idempotency-keys.repository.js';
+
+export interface Infrastructure {
+  db: Db;
+  tokenCacheTtlMs: number;
+  idempotencyKeyTtlHours: number;
+}
+
+/**
+ * The accounts' real adapters. `tokens` is the CachedTokenRepository: its `cachedByHash` is the
+ * authenticator's answer without waiting (http/auth.ts TokenLookup).
+ */
+export function accountsDeps(infra: Infrastructure): AccountsDeps {
+  return {
+    accounts: new MongoAccountRepository(infra.db),
+    tokens: new CachedTokenRepository(new MongoTokenRepository(infra.db), {
+      ttlMs: infra.tokenCacheTtlMs,
+      missTtlMs: Math.min(infra.tokenCacheTtlMs, 2_000),
+      maxEntries: 10_000,
+    }),
+    nodes: new MongoNodeRepository(infra.db),
+    clock: systemClock,
+    newId: randomUUID,
+  };
+}
+
+/** SMS sharings' Idempotency-Key records. */
+export function smsIdempotencyKeys(infra: Infrastructure): IdempotencyKeys {
+  return new MongoIdempotencyKeys(infra.db, { ttlMs: infra.idempotencyKeyTtlHours * 3_600_000, leaseMs: 2 * 60_000 });
+}
