@@ -221,3 +221,25 @@ export async function insertManyOnce<T extends Document & { _id: string }>(colle
   }
   return docs.map((_, i) => !refused.has(i));
 }
+
+/** Beyond this an outbox is simply "very behind"; counting further would cost a scan per scrape. */
+const BACKLOG_COUNT_CAP = 10_000;
+const BACKLOG_MAX_TIME_MS = 2_000;
+
+/**
+ * An outbox's backlog for metrics (kit-metrics outboxBacklogMetrics): the documents whose date
+ * `field` is set, counted up to BACKLOG_COUNT_CAP, and the oldest of those dates. Both queries walk
+ * the field's index from its first date and each has a server time limit, so a scrape costs little
+ * even while the broker is away and the outbox grows.
+ */
+export async function backlogByDate<T extends Document>(
+  collection: Collection<T>,
+  field: keyof T & string,
+): Promise<{ pending: number; oldest: Date | null }> {
+  const pending = { [field]: { $gte: new Date(0) } } as Filter<T>;
+  const [count, oldest] = await Promise.all([
+    collection.countDocuments(pending, { limit: BACKLOG_COUNT_CAP, maxTimeMS: BACKLOG_MAX_TIME_MS }),
+    collection.findOne(pending, { sort: { [field]: 1 }, projection: { [field]: 1 }, maxTimeMS: BACKLOG_MAX_TIME_MS }),
+  ]);
+  return { pending: count, oldest: (oldest?.[field] as Date | undefined) ?? null };
+}

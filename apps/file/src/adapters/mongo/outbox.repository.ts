@@ -1,15 +1,11 @@
 import type { Collection, Db } from 'mongodb';
-import { insertOnce } from '@feedback/kit-stores';
+import { backlogByDate, insertOnce } from '@feedback/kit-stores';
 import type { UploadOutbox } from '../../domain/ports.js';
 
 interface OutboxDoc {
   _id: string;
   at: Date;
 }
-
-/** Beyond this the outbox is simply "very behind"; counting further would cost a scan per scrape. */
-const BACKLOG_COUNT_CAP = 10_000;
-const BACKLOG_MAX_TIME_MS = 2_000;
 
 export class MongoUploadOutbox implements UploadOutbox {
   private readonly entries: Collection<OutboxDoc>;
@@ -37,15 +33,9 @@ export class MongoUploadOutbox implements UploadOutbox {
 
   /**
    * The file.uploaded outbox for metrics (kit-metrics outboxBacklogMetrics): entries live from an
-   * upload until Kafka confirms its event, so a healthy outbox holds only uploads in flight. Both
-   * queries walk the `at` index; the count stops at BACKLOG_COUNT_CAP, each has a server time limit.
+   * upload until Kafka confirms its event, so a healthy outbox holds only uploads in flight.
    */
-  async backlog(): Promise<{ pending: number; oldest: Date | null }> {
-    const all = { at: { $gte: new Date(0) } };
-    const [count, oldest] = await Promise.all([
-      this.entries.countDocuments(all, { limit: BACKLOG_COUNT_CAP, maxTimeMS: BACKLOG_MAX_TIME_MS }),
-      this.entries.findOne(all, { sort: { at: 1 }, projection: { at: 1 }, maxTimeMS: BACKLOG_MAX_TIME_MS }),
-    ]);
-    return { pending: count, oldest: oldest?.at ?? null };
+  backlog(): Promise<{ pending: number; oldest: Date | null }> {
+    return backlogByDate(this.entries, 'at');
   }
 }

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { backlogByDate, isDuplicateKeyError } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { ResponsePage, ResponseRepository } from '../../domain/ports.js';
 import type { AnswerValue, SurveyResponse } from '../../domain/response.js';
@@ -57,10 +57,6 @@ const toResponse = (d: ResponseDoc): SurveyResponse => ({
   answeredAt: d.answered_at,
 });
 
-/** Beyond this the outbox is simply "very behind"; counting further would cost a scan per scrape. */
-const BACKLOG_COUNT_CAP = 10_000;
-const BACKLOG_MAX_TIME_MS = 2_000;
-
 export class MongoResponseRepository implements ResponseRepository {
   private readonly responses: Collection<ResponseDoc>;
 
@@ -111,22 +107,9 @@ export class MongoResponseRepository implements ResponseRepository {
     return docs.map(toResponse);
   }
 
-  /**
-   * The survey.answered outbox for metrics (kit-metrics outboxBacklogMetrics): both queries walk
-   * the event_pending_since index from its first date, the count stops at BACKLOG_COUNT_CAP and
-   * each gets a server time limit, so a scrape costs little even during a Kafka outage.
-   */
-  async outboxBacklog(): Promise<{ pending: number; oldest: Date | null }> {
-    const pending = { event_pending_since: { $gte: new Date(0) } };
-    const [count, oldest] = await Promise.all([
-      this.responses.countDocuments(pending, { limit: BACKLOG_COUNT_CAP, maxTimeMS: BACKLOG_MAX_TIME_MS }),
-      this.responses.findOne(pending, {
-        sort: { event_pending_since: 1 },
-        projection: { event_pending_since: 1 },
-        maxTimeMS: BACKLOG_MAX_TIME_MS,
-      }),
-    ]);
-    return { pending: count, oldest: oldest?.event_pending_since ?? null };
+  /** The survey.answered outbox for metrics: the responses whose event is still pending. */
+  outboxBacklog(): Promise<{ pending: number; oldest: Date | null }> {
+    return backlogByDate(this.responses, 'event_pending_since');
   }
 
   async markPublished(id: string): Promise<void> {
