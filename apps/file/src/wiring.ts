@@ -13,7 +13,7 @@ import { MongoObjectSweepList } from './adapters/mongo/sweep-list.repository.js'
 import { S3BlobStore } from './adapters/s3/blob.store.js';
 import type { FileServiceDeps } from './domain/ports.js';
 
-export interface Infrastructure {
+interface Infrastructure {
   db: Db;
   s3: S3Client;
   bucket: string;

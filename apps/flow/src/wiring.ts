@@ -5,7 +5,7 @@ import { CachedFlowRepository } from './adapters/cached-flow.repository.js';
 import { MongoFlowRepository } from './adapters/mongo/flow.repository.js';
 import type { FlowDeps } from './domain/ports.js';
 
-export interface Infrastructure {
+interface Infrastructure {
   db: Db;
   flowCacheEntries: number;
 }

@@ -8,7 +8,7 @@ import { MongoTokenRepository } from './accounts/adapters/mongo/token.repository
 import type { AccountsDeps } from './accounts/domain/ports.js';
 import { MongoIdempotencyKeys, type IdempotencyKeys } from './api/sms/idempotency-keys.repository.js';
 
-export interface Infrastructure {
+interface Infrastructure {
   db: Db;
   tokenCacheTtlMs: number;
   idempotencyKeyTtlHours: number;

@@ -8,7 +8,7 @@ import type { LinkSettings } from './domain/link.js';
 import type { ShortenerDeps } from './domain/ports.js';
 import { newShortCode } from './domain/short-code.js';
 
-export interface Infrastructure {
+interface Infrastructure {
   db: Db;
   domainCacheTtlMs: number;
   shortCodeLength: number;

@@ -13,7 +13,7 @@ import { MongoLinkRepository } from './adapters/mongo/link.repository.js';
 import { MongoResponseRepository } from './adapters/mongo/response.repository.js';
 import type { SurveyConfig, SurveyDeps } from './domain/ports.js';
 
-export interface Infrastructure {
+interface Infrastructure {
   db: Db;
   flowClient: GrpcClient<FlowServiceClient>;
   flowCacheEntries?: number;

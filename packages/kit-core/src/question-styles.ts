@@ -5,10 +5,10 @@
  */
 
 /** The answer is one option key (two or more for multiple_choice); at least two options. */
-export const CHOICE_STYLES = ['single_choice', 'multiple_choice', 'dropdown'] as const;
+const CHOICE_STYLES = ['single_choice', 'multiple_choice', 'dropdown'] as const;
 
 /** Integer points of each scale; yes_no is 1 (yes) or 0 (no). Options only label the points. */
-export const SCALES = {
+const SCALES = {
   nps: { min: 0, max: 10 },
   csat: { min: 1, max: 5 },
   ces: { min: 1, max: 7 },
@@ -18,9 +18,9 @@ export const SCALES = {
 } as const satisfies Record<string, Scale>;
 
 /** No options: a text or number answer, or none (statement). */
-export const INPUT_STYLES = ['short_text', 'long_text', 'email', 'phone', 'number', 'date', 'statement'] as const;
+const INPUT_STYLES = ['short_text', 'long_text', 'email', 'phone', 'number', 'date', 'statement'] as const;
 
-export const SCALE_STYLES = Object.keys(SCALES) as ScaleStyle[];
+const SCALE_STYLES = Object.keys(SCALES) as ScaleStyle[];
 export const QUESTION_STYLES: readonly QuestionStyle[] = [...CHOICE_STYLES, ...SCALE_STYLES, ...INPUT_STYLES];
 
 /** Longest text answer per text style (characters). */

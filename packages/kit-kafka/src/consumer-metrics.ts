@@ -1,7 +1,7 @@
 import { counter, gauge } from '@feedback/kit-metrics';
 
 /** How a record ended: handled at the first attempt, handled after retries, or dead-lettered. */
-export type RecordResult = 'ok' | 'retried' | 'dead_lettered';
+type RecordResult = 'ok' | 'retried' | 'dead_lettered';
 
 const records = counter({
   name: 'kafka_consumer_records_total',

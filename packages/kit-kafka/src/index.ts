@@ -1,11 +1,5 @@
 export { createKafka, pinoLogCreator, type CreateKafkaOptions } from './kafka-client.js';
-export {
-  KAFKA_SASL_MECHANISMS,
-  kafkaConnection,
-  kafkaSecurityEnv,
-  type KafkaConnection,
-  type KafkaSaslMechanism,
-} from './kafka-security.js';
+export { kafkaConnection, kafkaSecurityEnv, type KafkaConnection, type KafkaSaslMechanism } from './kafka-security.js';
 export { createProducer, type CreateProducerOptions, type OutgoingMessage, type Producer } from './producer.js';
 export { startConsumerLifecycle, type ConsumerHandle, type ConsumerLifecycleOptions, type ConsumerSession } from './consumer-lifecycle.js';
 export { runConsumer, type RunConsumerOptions } from './consumer.js';

@@ -3,7 +3,7 @@ import { configChecks, env } from '@feedback/kit-core/runtime';
 import type { SASLOptions } from 'kafkajs';
 import { z } from 'zod';
 
-export const KAFKA_SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+const KAFKA_SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type KafkaSaslMechanism = (typeof KAFKA_SASL_MECHANISMS)[number];
 
 /**

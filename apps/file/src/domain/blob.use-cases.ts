@@ -5,7 +5,7 @@ import type { FileEntry } from './file-entry.js';
 import { isBlobToken } from './ids.js';
 import type { FileServiceDeps } from './ports.js';
 
-export interface OpenedBlob {
+interface OpenedBlob {
   file: FileEntry;
   /** null: the range lies outside the object. */
   range: { offset: number; length: number; partial: boolean } | null;

@@ -5,7 +5,7 @@ export interface RangeRequest {
   suffixLength?: number;
 }
 
-export type ResolvedRange = { offset: number; length: number; partial: boolean } | 'not_satisfiable';
+type ResolvedRange = { offset: number; length: number; partial: boolean } | 'not_satisfiable';
 
 /** Resolves a requested range against the object size (RFC 9110 section 14.1.2). */
 export function resolveRange(size: number, req: RangeRequest | undefined): ResolvedRange {

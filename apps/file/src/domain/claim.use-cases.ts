@@ -8,7 +8,7 @@ import type { FileServiceDeps } from './ports.js';
 
 type Deps = Pick<FileServiceDeps, 'directories' | 'files' | 'processing' | 'clock' | 'retentionMs'>;
 
-export interface Claim {
+interface Claim {
   file: FileEntry | null;
   superseded: number;
 }

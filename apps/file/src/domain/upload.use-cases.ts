@@ -18,7 +18,7 @@ export interface UploadRequest {
   userId: string;
 }
 
-export interface UploadBody {
+interface UploadBody {
   bytes: Readable;
   /** A filename sent after the bytes; wins over the request's. */
   trailerFilename(): string | undefined;

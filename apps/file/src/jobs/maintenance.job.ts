@@ -4,7 +4,7 @@ import { sweepObjects, sweepStaleUploads } from '../domain/file.use-cases.js';
 import type { FileServiceDeps } from '../domain/ports.js';
 import { republishUploads } from '../domain/upload.use-cases.js';
 
-export interface MaintenanceOptions extends ExpiryOptions {
+interface MaintenanceOptions extends ExpiryOptions {
   intervalMs: number;
   /** Unfinished multipart uploads older than this are aborted. */
   staleUploadMs: number;

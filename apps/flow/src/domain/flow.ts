@@ -3,13 +3,13 @@ import type { QuestionStyle } from '@feedback/kit-core';
 /** A survey flow: its questions, each with a text per language, a style and answer options. */
 export type LocalizedText = Record<string, string>;
 
-export interface Option {
+interface Option {
   id: string;
   key: string;
   body: LocalizedText;
 }
 
-export interface Question {
+interface Question {
   id: string;
   key: string;
   body: LocalizedText;

@@ -4,7 +4,7 @@ import { createFlow, getFlow } from '../domain/flow.use-cases.js';
 import type { FlowDeps } from '../domain/ports.js';
 import { unary } from '@feedback/kit-grpc';
 
-export function toMessage(flow: Flow): FlowMessage {
+function toMessage(flow: Flow): FlowMessage {
   return {
     id: flow.id,
     accountId: flow.accountId,

@@ -6,7 +6,7 @@ import { checkTargetUrl } from './target-url.js';
 
 type Deps = Pick<ShortenerDeps, 'links' | 'domains' | 'tallies' | 'clock' | 'newCode' | 'settings'>;
 
-export interface ShortenInput {
+interface ShortenInput {
   url: string;
   /**
    * Who is calling: another service acting for an account, or the gateway for the API token that
@@ -30,7 +30,7 @@ export async function shorten(deps: Deps, input: ShortenInput): Promise<Link> {
   throw errors.internal('no free short code after several attempts');
 }
 
-export interface ShortenManyInput {
+interface ShortenManyInput {
   urls: string[];
   /** Required: a batch is one account's (messaging's SMS of one Kafka batch). */
   accountId: string;

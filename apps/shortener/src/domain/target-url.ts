@@ -8,7 +8,7 @@ const HTTP_PREFIX = /^https?:\/\//i;
 const UNSAFE_CHARS = /[\s\p{Cc}\u2028\u2029]/u;
 const DANGEROUS_SCHEMES = new Set(['javascript', 'data', 'file', 'vbscript', 'blob', 'filesystem']);
 
-export interface TargetRules {
+interface TargetRules {
   maxLength: number;
   /** The service's own short domain: links to it would redirect to themselves. */
   shortBase: string;

@@ -18,7 +18,7 @@ export interface ActiveSurveyQuery {
   responseChannelId: string;
 }
 
-export interface ActiveSurvey {
+interface ActiveSurvey {
   link: SurveyLink;
   url: string;
 }

@@ -4,7 +4,7 @@ import type { SurveyDeps } from './ports.js';
 import { settle, type Settled } from './settled.js';
 
 type Deps = Pick<SurveyDeps, 'customers' | 'newId' | 'clock'>;
-export type Resolution = { customer: Customer; created: boolean };
+type Resolution = { customer: Customer; created: boolean };
 
 /** Items of the batch sharing an identifier, connected (a with b by phone, b with c by e-mail), in batch order. */
 function groupsSharingIdentifiers(batch: CustomerFacts[]): number[][] {

@@ -1,7 +1,7 @@
 /** A flow as the flow service gives it (feedback.flow.v1.Flow): the survey's questions. */
 export type LocalizedText = Record<string, string>;
 
-export interface FlowOption {
+interface FlowOption {
   id: string;
   key: string;
   body: LocalizedText;

@@ -20,7 +20,7 @@ function decodeToken(token: string): string {
   throw errors.invalid({ page_token: 'is not a page token of this list' });
 }
 
-export interface ResponseListQuery {
+interface ResponseListQuery {
   accountId: string;
   flowId: string;
   pageSize: number;

@@ -7,7 +7,7 @@ import type { SurveyDeps } from './ports.js';
 import type { AnswerValue, SurveyResponse } from './response.js';
 import { alreadyAnswered, linkExpired } from './survey-errors.js';
 
-export interface SurveyPage {
+interface SurveyPage {
   state: LinkState;
   link: SurveyLink;
   flow: Flow;

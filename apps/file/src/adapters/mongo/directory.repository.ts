@@ -3,7 +3,7 @@ import { insertOnce } from '@feedback/kit-stores';
 import type { Directory } from '../../domain/directory.js';
 import type { DirectoryRepository } from '../../domain/ports.js';
 
-export interface DirectoryDoc {
+interface DirectoryDoc {
   _id: string;
   account_id: string;
   name: string;

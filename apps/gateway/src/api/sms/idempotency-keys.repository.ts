@@ -2,13 +2,13 @@ import { insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 
 /** A stored answer: replayed as is for the same key and request. */
-export interface StoredAnswer {
+interface StoredAnswer {
   status: number;
   body: string;
   contentType: string;
 }
 
-export type Claim =
+type Claim =
   { outcome: 'claimed' } | { outcome: 'replay'; answer: StoredAnswer } | { outcome: 'mismatch' } | { outcome: 'in_flight' };
 
 /** Idempotency-Key records (Stripe's semantics; docs/decisions.md "SMS sharing"). */
@@ -34,7 +34,7 @@ interface KeyDoc {
   completed_at?: Date;
 }
 
-export interface IdempotencyOptions {
+interface IdempotencyOptions {
   /** How long a key is kept (24 h). */
   ttlMs: number;
   /** How long an unfinished claim holds (longer than any request may run). */

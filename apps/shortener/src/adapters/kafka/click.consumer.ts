@@ -5,7 +5,7 @@ import type { Kafka } from 'kafkajs';
 import type { ClickRecord } from '../../domain/click-counting.js';
 import { LINK_LIMITS } from '../../domain/link.js';
 
-export interface ClickConsumerOptions {
+interface ClickConsumerOptions {
   kafka: Kafka;
   topic: string;
   groupId: string;
