@@ -16,6 +16,18 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.shutdown()));
 });
 
+/** A flow service on a free loopback port, shut down after the test. */
+async function serveFlow(implementation: FlowServiceServer) {
+  const server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [{ definition: FlowServiceService, implementation }],
+    logger: silent,
+  });
+  running.push(server);
+  return server;
+}
+
 /**
  * A TCP relay in front of a server, counting the connections clients open through it. kill() is
  * what a process killed with SIGKILL looks like to its clients: every connection drops with no
@@ -114,13 +126,7 @@ describe('round_robin over several addresses', () => {
           callback(new AppError('not_found', undefined, { flow_id: 'f' }));
         },
       };
-      const server = await startGrpcServer({
-        host: '127.0.0.1',
-        port: 0,
-        services: [{ definition: FlowServiceService, implementation }],
-        logger: silent,
-      });
-      running.push(server);
+      const server = await serveFlow(implementation);
       relays.push(await relay(server.port));
     }
     const client = createGrpcClient(FlowServiceClient, target(relays.map((r) => r.port)));
@@ -148,13 +154,7 @@ describe('a read failed after its answer began', () => {
         setTimeout(() => callback(new AppError('unavailable')), 10);
       },
     };
-    const server = await startGrpcServer({
-      host: '127.0.0.1',
-      port: 0,
-      services: [{ definition: FlowServiceService, implementation }],
-      logger: silent,
-    });
-    running.push(server);
+    const server = await serveFlow(implementation);
     const client = createGrpcClient(FlowServiceClient, `127.0.0.1:${server.port}`);
     closers.push(() => client.close());
 
