@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startRedisServer } from '@feedback/dev-stack';
 import { createRedis, waitForRedis, type Redis } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, staticLimits, TierLimiter, watchLimitsFile, type LimitsConfig } from '../src/index.js';
@@ -147,9 +148,7 @@ describe('TierLimiter without Redis', () => {
     let redis: Redis;
 
     const startServer = async () => {
-      server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-        stdio: 'ignore',
-      });
+      server = startRedisServer(port);
     };
 
     beforeAll(async () => {

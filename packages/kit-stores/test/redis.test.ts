@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { freePort } from '@feedback/dev-stack';
+import { freePort, startRedisServer } from '@feedback/dev-stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis, defineScript, waitForRedis, type Redis } from '../src/index.js';
 import { logger, stack, uniqueName } from './stack.js';
@@ -46,9 +46,7 @@ describe('redis', () => {
 
     beforeAll(async () => {
       port = await freePort();
-      server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-        stdio: 'ignore',
-      });
+      server = startRedisServer(port);
       victim = createRedis({ url: `redis://127.0.0.1:${port}`, logger, name: 'kit-stores-victim' });
       await waitForRedis(victim, 10_000);
     });

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startRedisServer } from '@feedback/dev-stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startGatewayProcess, type GatewayProcess } from './gateway-process.js';
 import { randomPhone, smsClient } from './sms-client.js';
@@ -102,7 +103,7 @@ describe('SMS sharing limits when Redis goes away', () => {
   // A private redis-server: the stack's shared one must stay up for everyone else.
   beforeAll(async () => {
     const port = await freePort();
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    redis = startRedisServer(port);
     writeFileSync(join(dir, 'limits.json'), JSON.stringify({ tiers: [{ limit: 3, window_seconds: 60 }] }));
     setup = await sms.newCampaign();
     gw = await startGatewayProcess({ REDIS_URL: `redis://127.0.0.1:${port}`, SMS_LIMITS_FILE: join(dir, 'limits.json') });
