@@ -6,12 +6,11 @@ import { outboxBacklogMetrics, startMetricsListener } from '@feedback/kit-metric
 import { connectMongo, createS3, ensureBucket, ensureIndexes } from '@feedback/kit-stores';
 import { FileServiceService } from '@feedback/proto/feedback/file/v1/file';
 import { fileServiceIndexes } from './adapters/mongo/indexes.js';
-import { MongoUploadOutbox } from './adapters/mongo/outbox.repository.js';
 import { loadEnv } from './env.js';
 import { fileHandlers } from './grpc/file.handlers.js';
 import { widenFlowControlWindow } from './grpc/flow-control.js';
 import { startMaintenance } from './jobs/maintenance.job.js';
-import { fileServiceDeps } from './wiring.js';
+import { fileServiceDeps, uploadOutboxBacklog } from './wiring.js';
 
 // The one wiring place of the file service.
 const config = loadEnv();
@@ -48,8 +47,7 @@ const deps = fileServiceDeps({
   maxUploadBytes: config.MAX_UPLOAD_BYTES,
   retentionMs: config.FILE_RETENTION_SECONDS * 1000,
 });
-const uploadOutbox = new MongoUploadOutbox(mongo.db);
-outboxBacklogMetrics('file.uploaded', () => uploadOutbox.backlog());
+outboxBacklogMetrics('file.uploaded', uploadOutboxBacklog(mongo.db));
 const server = await startGrpcServer({
   ...grpcListenOptions(config),
   logger,

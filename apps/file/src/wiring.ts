@@ -43,3 +43,9 @@ export function fileServiceDeps(infra: Infrastructure): FileServiceDeps {
     retentionMs: infra.retentionMs,
   };
 }
+
+/** The file.uploaded outbox's backlog, for its metric (kit-metrics outboxBacklogMetrics). */
+export function uploadOutboxBacklog(db: Db) {
+  const outbox = new MongoUploadOutbox(db);
+  return () => outbox.backlog();
+}

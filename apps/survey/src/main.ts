@@ -6,11 +6,10 @@ import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { SurveyServiceService } from '@feedback/proto/feedback/survey/v1/survey';
 import { retiredSurveyIndexes, surveyIndexes } from './adapters/mongo/indexes.js';
-import { MongoResponseRepository } from './adapters/mongo/response.repository.js';
 import { loadEnv } from './env.js';
 import { surveyHandlers } from './grpc/survey.handlers.js';
 import { startOutboxJob } from './jobs/outbox.job.js';
-import { surveyServiceDeps } from './wiring.js';
+import { answeredOutboxBacklog, surveyServiceDeps } from './wiring.js';
 
 // The one wiring place of the survey service.
 const config = loadEnv();
@@ -45,8 +44,7 @@ const server = await startGrpcServer({
   services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps) }],
 });
 const outbox = startOutboxJob(deps, config.OUTBOX_INTERVAL_MS);
-const answeredOutbox = new MongoResponseRepository(mongo.db);
-outboxBacklogMetrics('survey.answered', () => answeredOutbox.outboxBacklog());
+outboxBacklogMetrics('survey.answered', answeredOutboxBacklog(mongo.db));
 logger.info(
   { port: server.port, public_base_url: config.PUBLIC_BASE_URL, phone_region: config.DEFAULT_PHONE_REGION },
   'survey service listening',

@@ -42,3 +42,9 @@ export function surveyServiceDeps(infra: Infrastructure): SurveyDeps {
     config: infra.config,
   };
 }
+
+/** The survey.answered outbox's backlog, for its metric (kit-metrics outboxBacklogMetrics). */
+export function answeredOutboxBacklog(db: Db) {
+  const responses = new MongoResponseRepository(db);
+  return () => responses.outboxBacklog();
+}
