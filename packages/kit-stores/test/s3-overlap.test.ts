@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStream, putStream, statObject, type S3Client } from '../src/index.js';
-import { s3WithBucket, uniqueName } from './stack.js';
+import { dropBucket, s3WithBucket, uniqueName } from './stack.js';
 
 const MiB = 1024 * 1024;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -25,12 +25,7 @@ describe('s3 putStream with overlap', () => {
   beforeAll(async () => {
     s3 = await s3WithBucket(bucket);
   });
-  afterAll(async () => {
-    const keys: string[] = [];
-    for await (const o of s3.listObjectsV2(bucket, '', true)) if (o.name) keys.push(o.name);
-    if (keys.length) await s3.removeObjects(bucket, keys);
-    await s3.removeBucket(bucket).catch(() => undefined);
-  });
+  afterAll(() => dropBucket(s3, bucket));
 
   it('stores multipart objects of known and unknown size byte for byte, and small ones in one PUT', async () => {
     for (const [size, declared] of [

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3, ensureBucket, getStream, putStream, statObject, type S3Client } from '../src/index.js';
-import { logger, s3WithBucket, stack, uniqueName } from './stack.js';
+import { dropBucket, logger, s3WithBucket, stack, uniqueName } from './stack.js';
 
 const MiB = 1024 * 1024;
 
@@ -39,11 +39,7 @@ describe('s3', () => {
     s3 = await s3WithBucket(bucket);
   });
   afterAll(async () => {
-    if (!s3) return;
-    const keys: string[] = [];
-    for await (const o of s3.listObjectsV2(bucket, '', true)) if (o.name) keys.push(o.name);
-    if (keys.length) await s3.removeObjects(bucket, keys);
-    await s3.removeBucket(bucket).catch(() => undefined);
+    if (s3) await dropBucket(s3, bucket);
   });
 
   it('ensureBucket is idempotent, also when replicas race', async () => {

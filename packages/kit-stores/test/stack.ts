@@ -20,3 +20,11 @@ export async function s3WithBucket(bucket: string): Promise<S3Client> {
   await ensureBucket(s3, bucket, stack.s3.region);
   return s3;
 }
+
+/** Empties a test's bucket and removes it. */
+export async function dropBucket(s3: S3Client, bucket: string): Promise<void> {
+  const keys: string[] = [];
+  for await (const o of s3.listObjectsV2(bucket, '', true)) if (o.name) keys.push(o.name);
+  if (keys.length) await s3.removeObjects(bucket, keys);
+  await s3.removeBucket(bucket).catch(() => undefined);
+}
