@@ -25,6 +25,19 @@ export const logger = createLogger('file-test', process.env.TEST_LOG_LEVEL ?? 's
 export const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'file-test', logger });
 export const uniq = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
 
+/** A database of its own for a test, with the file service's indexes. */
+export async function openTestDb(dbName = uniq('file_test').replace('-', '_')): Promise<MongoHandle> {
+  const mongo = await connectMongo({ url: stack.mongo_url, dbName, logger });
+  await ensureIndexes(mongo.db, fileServiceIndexes);
+  return mongo;
+}
+
+/** Drops what openTestDb made and closes it (a failed open leaves nothing to drop). */
+export async function dropTestDb(mongo: MongoHandle | undefined): Promise<void> {
+  await mongo?.db.dropDatabase().catch(() => undefined);
+  await mongo?.close();
+}
+
 export interface TestFileService {
   deps: FileServiceDeps;
   mongo: MongoHandle;
@@ -41,8 +54,7 @@ export interface TestFileService {
 export async function startFileService(
   opts: { maxUploadBytes?: number; retentionMs?: number; dbName?: string; bucket?: string } = {},
 ): Promise<TestFileService> {
-  const mongo = await connectMongo({ url: stack.mongo_url, dbName: opts.dbName ?? uniq('file_test').replace('-', '_'), logger });
-  await ensureIndexes(mongo.db, fileServiceIndexes);
+  const mongo = await openTestDb(opts.dbName);
   const s3 = createS3({
     ...s3Settings(stack),
     logger,
@@ -85,8 +97,7 @@ export async function startFileService(
       await server.shutdown();
       await producer.disconnect();
       await emptyBucket(s3, bucket).catch(() => undefined);
-      await mongo.db.dropDatabase().catch(() => undefined);
-      await mongo.close();
+      await dropTestDb(mongo);
     },
   };
 }

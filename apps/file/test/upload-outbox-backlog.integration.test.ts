@@ -1,21 +1,16 @@
-import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileServiceIndexes } from '../src/adapters/mongo/indexes.js';
 import { MongoUploadOutbox } from '../src/adapters/mongo/outbox.repository.js';
-import { logger, stack, uniq } from './stack.js';
+import { dropTestDb, openTestDb } from './stack.js';
 
 // What the file service's metrics listener reports as the file.uploaded outbox (outbox_pending,
 // outbox_oldest_age_seconds), read from the stack's MongoDB.
 describe('the file.uploaded outbox backlog', () => {
   let mongo: MongoHandle;
   beforeAll(async () => {
-    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('file_test').replace('-', '_'), logger });
-    await ensureIndexes(mongo.db, fileServiceIndexes);
+    mongo = await openTestDb();
   });
-  afterAll(async () => {
-    await mongo?.db.dropDatabase().catch(() => undefined);
-    await mongo?.close();
-  });
+  afterAll(() => dropTestDb(mongo));
 
   it('counts the entries not confirmed published and dates the oldest', async () => {
     const outbox = new MongoUploadOutbox(mongo.db);

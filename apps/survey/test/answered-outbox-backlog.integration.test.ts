@@ -1,9 +1,8 @@
-import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { surveyIndexes } from '../src/adapters/mongo/indexes.js';
 import { MongoResponseRepository } from '../src/adapters/mongo/response.repository.js';
 import type { SurveyResponse } from '../src/domain/response.js';
-import { logger, stack, uniq } from './stack.js';
+import { dropTestDb, openTestDb } from './stack.js';
 
 const response = (id: string, answeredAt: string): SurveyResponse => ({
   id,
@@ -24,13 +23,9 @@ const response = (id: string, answeredAt: string): SurveyResponse => ({
 describe('the survey.answered outbox backlog', () => {
   let mongo: MongoHandle;
   beforeAll(async () => {
-    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('survey_test').replace('-', '_'), logger });
-    await ensureIndexes(mongo.db, surveyIndexes);
+    mongo = await openTestDb();
   });
-  afterAll(async () => {
-    await mongo?.db.dropDatabase().catch(() => undefined);
-    await mongo?.close();
-  });
+  afterAll(() => dropTestDb(mongo));
 
   it('counts the responses whose event is not confirmed and dates the oldest; published ones drop out', async () => {
     const responses = new MongoResponseRepository(mongo.db);

@@ -59,6 +59,19 @@ export async function startFlowPeer() {
   return { server, client, flows };
 }
 
+/** A database of its own for a test, with the survey service's indexes. */
+export async function openTestDb(dbName = uniq('survey_test').replace('-', '_')): Promise<MongoHandle> {
+  const mongo = await connectMongo({ url: stack.mongo_url, dbName, logger });
+  await ensureIndexes(mongo.db, surveyIndexes);
+  return mongo;
+}
+
+/** Drops what openTestDb made and closes it (a failed open leaves nothing to drop). */
+export async function dropTestDb(mongo: MongoHandle | undefined): Promise<void> {
+  await mongo?.db.dropDatabase().catch(() => undefined);
+  await mongo?.close();
+}
+
 export interface TestSurveyService {
   deps: SurveyDeps;
   mongo: MongoHandle;
@@ -74,8 +87,7 @@ export interface TestSurveyService {
 
 /** A survey service on port 0 with its own database and topic, and a flow peer. */
 export async function startSurveyService(): Promise<TestSurveyService> {
-  const mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('survey_test').replace('-', '_'), logger });
-  await ensureIndexes(mongo.db, surveyIndexes);
+  const mongo = await openTestDb();
   const topic = uniq('survey.answered');
   await ensureTopics(kafka, [{ topic }]);
   const producer = createProducer(kafka, { logger });
@@ -113,8 +125,7 @@ export async function startSurveyService(): Promise<TestSurveyService> {
       flow.client.close();
       await flow.server.shutdown();
       await producer.disconnect();
-      await mongo.db.dropDatabase().catch(() => undefined);
-      await mongo.close();
+      await dropTestDb(mongo);
     },
   };
 }
