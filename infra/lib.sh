@@ -47,6 +47,21 @@ as_root() { # runs a command as root; never asks sudo for a password behind the 
     die "need root to run: $* (run it yourself, then try again)"; fi
 }
 
+require_python310() { # require_python310 WHAT : python3 3.10 or newer with venv, or a message naming WHAT needs it
+  require python3 "Install Python 3.10+ with venv, e.g. 'apt-get install -y python3 python3-venv'."
+  python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' \
+    || die "$1 needs Python 3.10+ (found $(python3 --version 2>&1))."
+}
+
+fresh_venv() { # fresh_venv DIR LOG_NAME PACKAGE==VERSION... : a new virtual environment in DIR with these packages (pip's output in $LOG_DIR/LOG_NAME.log)
+  local venv="$1" pip_log="$LOG_DIR/$2.log"
+  shift 2
+  rm -rf "$venv"
+  python3 -m venv "$venv" || die "python3 -m venv failed; install the venv module, e.g. 'apt-get install -y python3-venv'."
+  "$venv/bin/pip" install -q --disable-pip-version-check "$@" >"$pip_log" 2>&1 \
+    || { tail -n 20 "$pip_log" >&2; die "pip install $* failed"; }
+}
+
 ensure_apt_tool() { # ensure_apt_tool CMD PACKAGE: installs a Debian package when CMD is missing
   command -v "$1" >/dev/null 2>&1 && return 0
   command -v apt-get >/dev/null 2>&1 || die "'$1' is required: install the '$2' package with your package manager."

@@ -11,14 +11,9 @@ BIN="$VENV/bin/secantusd-py"
 
 provision() {
   [ -f "$VENV/.complete" ] && return 0
-  require python3 "Install Python 3.10+ with venv, e.g. 'apt-get install -y python3 python3-venv'."
-  python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' \
-    || die "SecantusDB needs Python 3.10+ (found $(python3 --version 2>&1))."
+  require_python310 SecantusDB
   log "installing SecantusDB $SECANTUS_VERSION into $VENV (once, about a minute)"
-  rm -rf "$VENV"
-  python3 -m venv "$VENV" || die "python3 -m venv failed; install the venv module, e.g. 'apt-get install -y python3-venv'."
-  "$VENV/bin/pip" install -q --disable-pip-version-check "SecantusDB==$SECANTUS_VERSION" >"$LOG_DIR/secantusdb-install.log" 2>&1 \
-    || { tail -n 20 "$LOG_DIR/secantusdb-install.log" >&2; die "pip install SecantusDB==$SECANTUS_VERSION failed"; }
+  fresh_venv "$VENV" secantusdb-install "SecantusDB==$SECANTUS_VERSION"
   touch "$VENV/.complete"
 }
 
