@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@feedback/kit-core';
-import type { SharingRequest } from '../src/domain/sharing-request.js';
-import { createSharing, type SharingDeps } from '../src/domain/sharing.use-cases.js';
+import { createSharing, type SharingDeps, type SharingRequest } from '../src/domain/sharing.use-cases.js';
 import { campaignOf, MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
 
 const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';

@@ -35,7 +35,7 @@ export interface CustomerRows {
 const PHONE_COLUMNS = ['phone', 'phone_number'];
 /** Matched case-insensitively and passed on lowercased: the survey service reads them by these names. */
 const KNOWN_COLUMNS = ['external_id', 'email', 'name'];
-/** The same bounds as a sharing request's custom attributes (sharing-request.ts). */
+/** The same bounds as a sharing request's custom attributes (sharing.use-cases.ts). */
 const MAX_COLUMNS = 51;
 const MAX_VALUE_LENGTH = 1_000;
 

@@ -1,8 +1,7 @@
-import { errors, nameBasedUuid } from '@feedback/kit-core';
+import { errors, nameBasedUuid, type AppError } from '@feedback/kit-core';
 import { normalizePhoneList } from '@feedback/kit-phone';
 import type { CampaignRepository, Clock, DispatchPublisher, SharingRepository } from './ports.js';
 import type { Recipient, RejectedPhone, SharingSummary, SmsSharing } from './sharing.js';
-import { checkSharingRequest, type SharingRequest } from './sharing-request.js';
 
 export interface SharingDeps {
   campaigns: CampaignRepository;
@@ -11,6 +10,18 @@ export interface SharingDeps {
   clock: Clock;
   newId: () => string;
   settings: { defaultRegion: string; maxPhones: number };
+}
+
+/**
+ * The sharing request (docs/api.md "SMS sharing"), typed: the gRPC handler decodes it from
+ * CreateSmsSharingRequest, a CSV workflow makes it from a file's rows. Phones are as the caller
+ * wrote them (normalized later, one by one); attributes and built-in responses are keyed by the
+ * phone as written.
+ */
+export interface SharingRequest {
+  phoneNumbers: string[];
+  customAttributes: Record<string, Record<string, string>>;
+  builtInResponses: Record<string, Record<string, string>>;
 }
 
 /** A sharing to create: the request (typed, its rules checked here) and who asks for it. */
@@ -88,4 +99,39 @@ export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand
 /** A UUID (version 8, name-based on SHA-256) of the account and the request key. */
 function sharingIdFor(accountId: string, requestKey: string): string {
   return nameBasedUuid(`${accountId}\n${requestKey}`);
+}
+
+/** The rules of a request (docs/decisions.md "SMS sharing"): per phone at most 50 attributes of at most 1,000 characters each. */
+const MAX_ATTRIBUTES = 50;
+const MAX_VALUE_LENGTH = 1_000;
+
+/**
+ * The rules of a request the service enforces itself, whoever calls it (the gateway checks the
+ * body's shape, but another gRPC caller may not): at least one phone and at most `maxPhones`, at
+ * most 50 attributes per phone, values of at most 1,000 characters. Errors are INVALID_ARGUMENT
+ * naming the field as the API's body does (`phone_numbers`, `custom_attributes.<phone>.<name>`).
+ */
+function checkSharingRequest(request: SharingRequest, limits: { maxPhones: number }): void {
+  const phones = request.phoneNumbers;
+  if (phones.length === 0) throw invalid('phone_numbers', 'must not be empty');
+  if (phones.length > limits.maxPhones) {
+    throw invalid('phone_numbers', `has ${phones.length} entries; at most ${limits.maxPhones} are allowed per request (5,000 recommended)`);
+  }
+  checkPerPhone(request.customAttributes, 'custom_attributes');
+  checkPerPhone(request.builtInResponses, 'built_in_responses');
+}
+
+function checkPerPhone(value: Record<string, Record<string, string>>, field: string): void {
+  for (const [phone, attrs] of Object.entries(value)) {
+    const where = `${field}.${phone}`;
+    const entries = Object.entries(attrs);
+    if (entries.length > MAX_ATTRIBUTES) throw invalid(where, `has more than ${MAX_ATTRIBUTES} attributes`);
+    for (const [name, v] of entries) {
+      if (v.length > MAX_VALUE_LENGTH) throw invalid(`${where}.${name}`, `must be at most ${MAX_VALUE_LENGTH} characters`);
+    }
+  }
+}
+
+function invalid(field: string, why: string): AppError {
+  return errors.invalid({ [field]: why });
 }
