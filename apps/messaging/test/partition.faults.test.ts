@@ -145,9 +145,9 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
     });
     const total = Date.now() - t0 - 3_000; // settled() waits 3 s of quiet
 
-    // What the cut-off replica did after the cut: hand-overs (absorbed by the recording provider, whose _id is
-    // the message id), and how Kafka refused its stale membership (kafkajs logs the broker's error
-    // by its message).
+    // What the cut-off replica did after the cut: hand-overs (absorbed by the recording provider,
+    // whose _id is the message id), and how Kafka refused its stale membership (kafkajs logs the
+    // broker's error by its message).
     const out = b.output();
     const lines = out.split('\n');
     const commitsRefused = (error: string) => lines.filter((l) => l.includes('Response OffsetCommit') && l.includes(error)).length;

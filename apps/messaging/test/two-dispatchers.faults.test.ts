@@ -24,9 +24,9 @@ import { freePort, shareTo, startMessagingProcess } from './messaging-process.js
  * Two dispatchers share one sms.dispatch topic (6 partitions) and consumer group; one of them is
  * killed with SIGKILL while both dispatch a sharing. The group gives the dead one's partitions to
  * the survivor once its session (SMS_DISPATCH_SESSION_TIMEOUT_MS, 10 s here) runs out, and the
- * survivor finishes the sharing. With the recording provider (SMS_PROVIDER=outbox) every phone is recorded exactly once; with the
- * http provider in front of Kannel no phone reaches fakesmsc twice, and what the dead one had
- * claimed but not sent stays "sending".
+ * survivor finishes the sharing. With the recording provider (SMS_PROVIDER=outbox) every phone
+ * is recorded exactly once; with the http provider in front of Kannel no phone reaches fakesmsc
+ * twice, and what the dead one had claimed but not sent stays "sending".
  */
 describe('two dispatchers, one killed with SIGKILL mid-dispatch', () => {
   const suite = dispatcherSuite('messaging-two-dispatchers-test');

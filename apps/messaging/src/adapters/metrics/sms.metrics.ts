@@ -4,8 +4,9 @@ import type { DeliveryStatus } from '../../domain/sms-message.js';
 
 /**
  * What the SMS path reports to Prometheus, as a port: the metered adapters (metered.ts) call it,
- * unit tests pass a fake. Labels are the provider's name (outbox for the recording provider, http, account-http: set in
- * code, never by a request) and a reason or status class; never an account, sharing or phone.
+ * unit tests pass a fake. Labels are the provider's name (outbox for the recording provider,
+ * http, account-http: set in code, never by a request) and a reason or status class; never an
+ * account, sharing or phone.
  */
 export interface SmsMetrics {
   /** Recipients of a sharing queued for sending (one sms.dispatch event each). */
