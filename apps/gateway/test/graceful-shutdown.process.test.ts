@@ -1,24 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { readStackFile } from '@feedback/dev-stack';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startGatewayProcess, type GatewayProcess } from './e2e/gateway-process.js';
 
-const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const stack = readStackFile();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 interface Answer {
   status: number;
@@ -47,10 +35,10 @@ function call(
 // A private gateway process under a small keep-alive load gets SIGTERM. Every request a client
 // managed to send must be answered normally; only new connections may be refused.
 describe('SIGTERM to the gateway', () => {
-  let child: ChildProcess | undefined;
+  let gateway: GatewayProcess | undefined;
   const dbName = `gateway_sigterm_${randomBytes(4).toString('hex')}`;
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await gateway?.kill('SIGKILL');
     const mongo = new MongoClient(stack.mongo_url, { serverSelectionTimeoutMS: 5_000 });
     await mongo
       .db(dbName)
@@ -60,43 +48,12 @@ describe('SIGTERM to the gateway', () => {
   });
 
   it('answers every request in flight or sent on a kept-alive connection, then exits', async () => {
-    const [apiPort, linkPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
     const adminToken = randomBytes(24).toString('base64url');
-    let out = '';
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: APP_DIR,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        LOG_LEVEL: 'warn',
-        HOST: '127.0.0.1',
-        API_PORT: String(apiPort),
-        LINK_PORT: String(linkPort),
-        // Its own metrics listener: the stack's gateway has the default port.
-        METRICS_HOST: '127.0.0.1',
-        METRICS_PORT: String(metricsPort),
-        ADMIN_TOKEN: adminToken,
-        MONGO_URL: stack.mongo_url,
-        MONGO_DB: dbName,
-        REDIS_URL: stack.redis_url,
-        KAFKA_BROKERS: stack.kafka_brokers.join(','),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (b: Buffer) => void (out += b.toString()));
-    child.stderr!.on('data', (b: Buffer) => void (out += b.toString()));
-    const exited = once(child, 'exit');
-
-    const setup = new Agent({ keepAlive: false });
+    // Its own database and admin token; the routes asked below never reach a peer.
+    gateway = await startGatewayProcess({ ADMIN_TOKEN: adminToken, MONGO_DB: dbName }, 120_000);
+    const apiPort = Number(new URL(gateway.baseUrl).port);
+    const linkPort = Number(new URL(gateway.linkUrl).port);
     const admin = { authorization: `Bearer ${adminToken}` };
-    for (let i = 0; ; i++) {
-      const up = await call(setup, linkPort, 'GET', '/health')
-        .then(() => call(setup, apiPort, 'GET', '/health'))
-        .catch(() => undefined);
-      if (up?.status === 200) break;
-      if (child.exitCode !== null || i > 1_200) throw new Error(`gateway did not start:\n${out}`);
-      await sleep(100);
-    }
     const created = await new Promise<string>((resolve, reject) => {
       const req = request(
         {
@@ -149,14 +106,13 @@ describe('SIGTERM to the gateway', () => {
     for (const started = Date.now(); answered < 300 && Date.now() - started < 20_000;) await sleep(50);
     const beforeTerm = answered;
     termAt = Date.now();
-    child.kill('SIGTERM');
+    const stopped = gateway.kill('SIGTERM');
     await Promise.all(clients);
-    const [code] = await exited;
-    setup.destroy();
+    await stopped;
 
-    expect(failures, out).toEqual([]);
+    expect(failures, gateway.output()).toEqual([]);
     expect(beforeTerm).toBeGreaterThan(10); // a slow database makes fewer, longer requests: more of them in flight
     expect(answeredAfterTerm).toBeGreaterThan(0);
-    expect(code).toBe(0);
+    expect(gateway.exitCode()).toBe(0);
   }, 240_000);
 });

@@ -3,13 +3,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createProducer, ensureTopics, type Producer } from '@feedback/kit-kafka';
-import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
+import type { MongoHandle } from '@feedback/kit-stores';
 import { LinkClicked } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runClickConsumer } from '../src/adapters/kafka/click.consumer.js';
 import { MongoClickTallyRepository } from '../src/adapters/mongo/click-tally.repository.js';
 import { countClicks } from '../src/domain/click-counting.js';
-import { kafka, logger, stack, uniq, waitFor } from './stack.js';
+import { dropTestDb, kafka, logger, openTestDb, uniq, waitFor } from './stack.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tsxLoader = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs')).href;
@@ -22,7 +22,7 @@ describe('click consumer', () => {
   const running: Array<{ stop(): Promise<void> }> = [];
 
   beforeAll(async () => {
-    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('shortener_clicks').replace('-', '_'), logger });
+    mongo = await openTestDb('shortener_clicks');
     tallies = new MongoClickTallyRepository(mongo.db);
     producer = createProducer(kafka, { logger });
     await producer.connect();
@@ -32,8 +32,7 @@ describe('click consumer', () => {
   });
   afterAll(async () => {
     await producer?.disconnect();
-    await mongo?.db.dropDatabase().catch(() => {});
-    await mongo?.close();
+    await dropTestDb(mongo);
   });
 
   const start = async (topic: string, groupId: string) => {

@@ -1,8 +1,8 @@
-import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
+import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoLinkRepository } from '../src/adapters/mongo/link.repository.js';
 import type { Link } from '../src/domain/link.js';
-import { logger, stack, uniq } from './stack.js';
+import { dropTestDb, openTestDb, uniq } from './stack.js';
 
 // Against the real MongoDB-compatible server: its bulk write errors are what the repository reads.
 describe('MongoLinkRepository.insertManyIfNew', () => {
@@ -11,14 +11,11 @@ describe('MongoLinkRepository.insertManyIfNew', () => {
   const link = (code: string, fullUrl: string): Link => ({ code, fullUrl, accountId: 'acc-1', domain: null, createdAt: new Date() });
 
   beforeAll(async () => {
-    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('shortener_repo_test').replace('-', '_'), logger });
+    mongo = await openTestDb('shortener_repo_test');
     links = new MongoLinkRepository(mongo.db);
   });
 
-  afterAll(async () => {
-    await mongo?.db.dropDatabase().catch(() => {});
-    await mongo?.close();
-  });
+  afterAll(() => dropTestDb(mongo));
 
   it('stores all but the links whose code is taken (before or earlier in the batch), and says which', async () => {
     const old = link('Taken01', 'https://old.example/');

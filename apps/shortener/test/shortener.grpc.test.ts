@@ -1,6 +1,6 @@
 import { AppError } from '@feedback/kit-core';
 import { createGrpcClient, startGrpcServer, type RunningGrpcServer } from '@feedback/kit-grpc';
-import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
+import { ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
 import { ShortenerServiceClient, ShortenerServiceService } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClickTallyRepository } from '../src/adapters/mongo/click-tally.repository.js';
@@ -10,7 +10,7 @@ import { MongoLinkRepository } from '../src/adapters/mongo/link.repository.js';
 import { countClicks } from '../src/domain/click-counting.js';
 import { newShortCode } from '../src/domain/short-code.js';
 import { shortenerHandlers } from '../src/grpc/shortener.handlers.js';
-import { logger, stack, uniq } from './stack.js';
+import { dropTestDb, logger, openTestDb, uniq } from './stack.js';
 
 // The shortener's gRPC handlers on port 0 against the real MongoDB-compatible server.
 describe('ShortenerService over gRPC', () => {
@@ -21,7 +21,7 @@ describe('ShortenerService over gRPC', () => {
   const codes: string[] = [];
 
   beforeAll(async () => {
-    mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('shortener_test').replace('-', '_'), logger });
+    mongo = await openTestDb('shortener_test');
     await ensureIndexes(mongo.db, shortenerIndexes);
     tallies = new MongoClickTallyRepository(mongo.db);
     const deps = {
@@ -45,8 +45,7 @@ describe('ShortenerService over gRPC', () => {
   afterAll(async () => {
     client?.close();
     await server?.shutdown();
-    await mongo?.db.dropDatabase().catch(() => {});
-    await mongo?.close();
+    await dropTestDb(mongo);
   });
 
   it('shortens and resolves, keeping the URL byte for byte', async () => {

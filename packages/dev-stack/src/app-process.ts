@@ -34,10 +34,11 @@ export interface AppProcess {
  * A private process of an app from source, as infra/apps.sh starts it (`node --import tsx
  * src/main.ts` in apps/<app>), with only the given environment (plus PATH and HOME): the caller
  * passes its own MONGO_DB, topics, groups and ports (every listener, METRICS_PORT included),
- * so it shares nothing with the running stack but the servers.
+ * so it shares nothing with the running stack but the servers. `script` runs another file of
+ * the app the same way (a test fixture), with its arguments.
  */
-export function startAppProcess(app: AppName, env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export function startAppProcess(app: AppName, env: Record<string, string>, script: string[] = ['src/main.ts']): AppProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...script], {
     cwd: `${REPO_ROOT}apps/${app}`,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
