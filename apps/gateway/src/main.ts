@@ -20,7 +20,7 @@ import { gracefulClose } from './http/graceful-close.js';
 import { createMetrics } from './http/metrics.js';
 import { startLinkThread } from './links/link-thread.js';
 import { PEERS } from './peers.js';
-import { accountsDeps, smsIdempotencyKeys } from './wiring.js';
+import { accountsDeps, flowViews, smsIdempotencyKeys } from './wiring.js';
 
 // The one wiring place of the gateway.
 const config = loadEnv();
@@ -60,7 +60,11 @@ const api = await buildApi({
   readiness: [{ name: 'mongo', check: async () => void (await mongo.db.command({ ping: 1 })) }, ...peers.readiness],
   // One line per feature folder of src/api/.
   features: [
-    flowsFeature({ flows: peers.ports.flow, accounts: accounts.accounts, flowCacheMaxBytes: config.FLOW_CACHE_MAX_BYTES }),
+    flowsFeature({
+      flows: peers.ports.flow,
+      accounts: accounts.accounts,
+      flowViews: flowViews(peers.ports.flow, config.FLOW_CACHE_MAX_BYTES),
+    }),
     filesFeature({ files: peers.ports.file, publicBaseUrl: config.PUBLIC_BASE_URL, maxUploadBytes: config.MAX_UPLOAD_BYTES }),
     adminFeature({ ...accounts, shortener: peers.ports.shortener }),
     surveysFeature({

@@ -6,6 +6,8 @@ import { MongoAccountRepository } from './accounts/adapters/mongo/account.reposi
 import { MongoNodeRepository } from './accounts/adapters/mongo/node.repository.js';
 import { MongoTokenRepository } from './accounts/adapters/mongo/token.repository.js';
 import type { AccountsDeps } from './accounts/domain/ports.js';
+import { FlowViewCache } from './api/flows/flow-view.cache.js';
+import type { FlowsPort } from './api/flows/flows.port.js';
 import { MongoIdempotencyKeys, type IdempotencyKeys } from './api/sms/idempotency-keys.repository.js';
 
 interface Infrastructure {
@@ -35,4 +37,9 @@ export function accountsDeps(infra: Infrastructure): AccountsDeps {
 /** SMS sharings' Idempotency-Key records. */
 export function smsIdempotencyKeys(infra: Infrastructure): IdempotencyKeys {
   return new MongoIdempotencyKeys(infra.db, { ttlMs: infra.idempotencyKeyTtlHours * 3_600_000, leaseMs: 2 * 60_000 });
+}
+
+/** The flow details' cache in front of the flow service (flows never change: one view per flow, bounded by bytes). */
+export function flowViews(flows: FlowsPort, maxBytes: number): FlowViewCache {
+  return new FlowViewCache(flows, { maxBytes });
 }

@@ -15,7 +15,7 @@ export async function openApiListeners(opts: { publicUrl?: string; shortenerUrl?
   const api = await testApi({
     publicUrl: opts.publicUrl,
     features: [
-      flowsFeature({ flows: port(), accounts: port(), flowCacheMaxBytes: 1024 }),
+      flowsFeature({ flows: port(), accounts: port(), flowViews: port() }),
       filesFeature({ files: port(), publicBaseUrl: opts.publicUrl ?? 'http://127.0.0.1', maxUploadBytes: 1024 }),
       adminFeature({ ...(accounts as Parameters<typeof adminFeature>[0]), shortener: port() }),
       surveysFeature({ surveys: port(), shortener: port(), accounts: port(), nodes: port(), displayTimeZone: 'UTC' }),
