@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenWithSecret } from './api-tokens.js';
 import { testApi } from './listeners.js';
+import { publicError } from './public-error.js';
 
 /** GET with the given Authorization header lines (an array sends the header once per value). */
 function get(port: number, path: string, authorization: string | string[]): Promise<{ status: number; body: string }> {
@@ -61,7 +62,7 @@ describe('the Authorization header', () => {
     const refused = async (form: string, status: number, code: number, message: string) => {
       const res = await get(port, '/private', form);
       expect(res.status, form).toBe(status);
-      expect(JSON.parse(res.body), form).toEqual({ error_message: message, data: message, code, errors: null });
+      expect(JSON.parse(res.body), form).toEqual(publicError(message, code, null));
     };
     for (const form of ['Token token= ', `Token token= ${secret} x`, `Token token= "${secret}`, 'Token token= fbk_api_nope']) {
       await refused(form, 401, 13001, 'Wrong authentication token');

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLocally, testApi, testLink } from './listeners.js';
+import { publicError } from './public-error.js';
 
 /** Sends raw bytes and reads the whole answer (the server closes after a parser error). */
 function raw(port: number, request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
@@ -49,7 +50,7 @@ describe('errors raised before the route', () => {
     expect(res.status).toBe(414);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    expect(await res.json()).toEqual({ error_message: 'URI too long', data: 'URI too long', code: 13021, errors: { url: 'is too long' } });
+    expect(await res.json()).toEqual(publicError('URI too long', 13021, { url: 'is too long' }));
     expect((await fetch(`http://127.0.0.1:${portOf(api)}/external/v1/flows/${'a'.repeat(200)}`)).status).toBe(200);
   });
 

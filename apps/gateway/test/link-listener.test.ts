@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../src/http/metrics.js';
 import { listenLocally, testLink } from './listeners.js';
+import { publicError } from './public-error.js';
 
 // The link listener on port 0 with the shortener replaced by an in-memory port: both ways a
 // redirect is answered (fastify's route on a miss, the fast path on a hit) must look the same.
@@ -152,8 +153,8 @@ describe('POST /shorten on a customer domain', () => {
     });
     return { status: res.status, json: (await res.json()) as Record<string, unknown> };
   };
-  const unauthenticated = { error_message: 'Wrong authentication token', data: 'Wrong authentication token', code: 13001, errors: null };
-  const denied = { error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null };
+  const unauthenticated = publicError('Wrong authentication token', 13001, null);
+  const denied = publicError('Permission denied', 13013, null);
 
   it('needs no token without a domain or with the own domain, and reads none', async () => {
     lookups.length = 0;

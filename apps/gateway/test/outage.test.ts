@@ -4,6 +4,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoTokenRepository } from '../src/accounts/adapters/mongo/token.repository.js';
 import { testApi } from './listeners.js';
+import { publicError } from './public-error.js';
 
 // The gateway's own database is down: a token lookup cannot select a server. That is an outage
 // (503 / 13009, retry later), not a bug (500 / 13008).
@@ -32,11 +33,6 @@ describe('the gateway while its database is down', () => {
     });
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
-    expect(await res.json()).toEqual({
-      error_message: 'Service temporarily unavailable',
-      data: 'Service temporarily unavailable',
-      code: 13009,
-      errors: null,
-    });
+    expect(await res.json()).toEqual(publicError('Service temporarily unavailable', 13009, null));
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLocally, testApi, testLink } from './listeners.js';
+import { publicError } from './public-error.js';
 
 // JSON's "\ud800" is a lone surrogate; protobuf's UTF-8 encoding would store U+FFFD in its place
 // before the service could refuse it. So both listeners refuse it before any gRPC call.
@@ -36,12 +37,7 @@ describe('lone UTF-16 surrogates in a JSON body', () => {
   it('answers 400 naming the field on the API listener, and lets a surrogate pair through', async () => {
     const bad = await post(api, '/directories', '{"name": "sur\\udc00"}');
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({
-      error_message: 'An error occured',
-      data: 'An error occured',
-      code: 13000,
-      errors: { 'body.name': 'is not valid Unicode' },
-    });
+    expect(await bad.json()).toEqual(publicError('An error occured', 13000, { 'body.name': 'is not valid Unicode' }));
     const nested = await post(api, '/directories', '{"q": [{"title": "\\ud800x"}]}');
     expect(await nested.json()).toMatchObject({ errors: { 'body.q[0].title': 'is not valid Unicode' } });
     expect(received).toEqual([]);

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileClient, ISO_MS_OFFSET } from './file-client.js';
 import { ERROR_KEYS } from './stack-client.js';
+import { publicError } from '../public-error.js';
 
 const { api, auth, directory, uploadForm } = fileClient();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -43,12 +44,7 @@ describe('file directories', () => {
     expect((await create('dup')).status).toBe(201);
     const again = await create('dup');
     expect(again.status).toBe(409);
-    expect(again.json).toEqual({
-      error_message: 'Resource already exists',
-      data: 'Resource already exists',
-      code: 13003,
-      errors: { name: 'a directory of this name already exists' },
-    });
+    expect(again.json).toEqual(publicError('Resource already exists', 13003, { name: 'a directory of this name already exists' }));
 
     const racing = await Promise.all(Array.from({ length: 8 }, () => create('raced')));
     expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
@@ -239,7 +235,7 @@ describe("another account's token never sees data", () => {
     ]);
     for (const res of forbidden) {
       expect(res.status).toBe(403);
-      expect(res.json).toEqual({ error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null });
+      expect(res.json).toEqual(publicError('Permission denied', 13013, null));
     }
     const hidden = await Promise.all([
       api.request('GET', `/v2/file_service/directory/${dirId}/files`, { headers: h }),
@@ -283,7 +279,7 @@ describe("another account's token never sees data", () => {
       for (const authorization of [`Bearer ${owner.integrationToken}`, `Token token= ${owner.integrationToken}`]) {
         const res = await api.request(method, path, { headers: { authorization } });
         expect(res.status, `${method} ${path} ${authorization.slice(0, 12)}`).toBe(403);
-        expect(res.json).toEqual({ error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null });
+        expect(res.json).toEqual(publicError('Permission denied', 13013, null));
       }
     }
     // Nothing was deleted by the refused calls; the owner's token reads it, also as `Token token= <TOKEN>`.

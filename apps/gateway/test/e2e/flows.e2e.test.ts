@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_KEYS, stackClient } from './stack-client.js';
+import { publicError } from '../public-error.js';
 
 const api = stackClient();
 
@@ -89,12 +90,7 @@ describe('GET /external/v1/flows/{flowId}', () => {
     const expect401 = async (headers: Record<string, string>) => {
       const res = await api.request('GET', `/external/v1/flows/${flowId}`, { headers });
       expect(res.status).toBe(401);
-      expect(res.json).toEqual({
-        error_message: 'Wrong authentication token',
-        data: 'Wrong authentication token',
-        code: 13001,
-        errors: null,
-      });
+      expect(res.json).toEqual(publicError('Wrong authentication token', 13001, null));
     };
     await expect401({});
     await expect401({ authorization: 'Bearer fbk_int_not-a-real-token' });
@@ -121,12 +117,7 @@ describe('GET /external/v1/flows/{flowId}', () => {
     ] as const) {
       const res = await api.request('GET', `/external/v1/flows/${id}`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({
-        error_message: 'Requested resource not found!',
-        data: 'Requested resource not found!',
-        code: 13002,
-        errors: { flow_id: id },
-      });
+      expect(res.json).toEqual(publicError('Requested resource not found!', 13002, { flow_id: id }));
     }
   });
 

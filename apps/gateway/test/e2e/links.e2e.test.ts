@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { linkClient } from './link-client.js';
 import { ERROR_KEYS } from './stack-client.js';
+import { publicError } from '../public-error.js';
 
 const { api, base, shorten, tap, shortenFrom } = linkClient();
 const adminHeaders = { authorization: `Bearer ${api.adminToken}`, 'content-type': 'application/json' };
@@ -173,8 +174,8 @@ describe("POST /shorten on a customer domain needs its owner's API token", () =>
   let B: Awaited<ReturnType<typeof api.newAccount>>;
   let domain: string;
   const json = { 'content-type': 'application/json' };
-  const unauthenticated = { error_message: 'Wrong authentication token', data: 'Wrong authentication token', code: 13001, errors: null };
-  const denied = { error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null };
+  const unauthenticated = publicError('Wrong authentication token', 13001, null);
+  const denied = publicError('Permission denied', 13013, null);
 
   beforeAll(async () => {
     [A, B] = await Promise.all([api.newAccount('brand owner'), api.newAccount('stranger')]);
@@ -289,7 +290,7 @@ describe('rate limit of POST /shorten', () => {
     let last = first;
     for (let sent = 1; sent <= quota && last.status !== 429; sent++) last = await shortenFrom(client, '{}');
     expect(last.status).toBe(429);
-    expect(last.json).toEqual({ error_message: 'Too many requests', data: 'Too many requests', code: 13005, errors: null });
+    expect(last.json).toEqual(publicError('Too many requests', 13005, null));
     expect(Number(last.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(String(last.headers.ratelimit)).toMatch(/^"shorten";r=0;t=\d+$/);
 

@@ -2,6 +2,7 @@ import { readStackFile } from '@feedback/dev-stack';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stackClient } from './stack-client.js';
 import { populatedAccount, type TenantFixture } from './tenant-fixture.js';
+import { publicError } from '../public-error.js';
 
 // Every process's metrics listener, scraped as Prometheus would: its own port, never the API's.
 const stack = readStackFile();
@@ -53,12 +54,7 @@ describe('metrics listeners', () => {
   it('the public API port does not serve /metrics: 404 in the error shape', async () => {
     const res = await api.request('GET', '/metrics');
     expect(res.status).toBe(404);
-    expect(res.json).toEqual({
-      error_message: 'Requested resource not found!',
-      data: 'Requested resource not found!',
-      code: 13002,
-      errors: { route: 'GET /metrics' },
-    });
+    expect(res.json).toEqual(publicError('Requested resource not found!', 13002, { route: 'GET /metrics' }));
   });
 
   it.each(APPS)('%s answers GET /metrics with its process metrics, labelled app, and 404 for anything else', async (app) => {
@@ -73,12 +69,7 @@ describe('metrics listeners', () => {
     ] as const) {
       const res = await fetch(`${metricsUrl(app)}${path}`, { method });
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({
-        error_message: 'Requested resource not found!',
-        data: 'Requested resource not found!',
-        code: 13002,
-        errors: null,
-      });
+      expect(await res.json()).toEqual(publicError('Requested resource not found!', 13002, null));
     }
   });
 });

@@ -2,6 +2,7 @@ import { readStackFile } from '@feedback/dev-stack';
 import { MongoClient } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomPhone, smsClient } from './sms-client.js';
+import { publicError } from '../public-error.js';
 
 // Idempotency-Key on POST /v1/sms_campaigns/{id}/sms_sharings, Stripe's semantics, against the stack.
 describe('SMS sharing Idempotency-Key', () => {
@@ -59,12 +60,9 @@ describe('SMS sharing Idempotency-Key', () => {
       { 'idempotency-key': k },
     );
     expect(otherBody.status).toBe(422);
-    expect(otherBody.json).toEqual({
-      error_message: 'Idempotency key already used for another request',
-      data: 'Idempotency key already used for another request',
-      code: 13030,
-      errors: { 'idempotency-key': expect.any(String) },
-    });
+    expect(otherBody.json).toEqual(
+      publicError('Idempotency key already used for another request', 13030, { 'idempotency-key': expect.any(String) }),
+    );
     // Another campaign id (a foreign one: 404 would leak nothing either) with the same key.
     const otherPath = await sms.share(setup.account.apiToken, other.campaignId, { phone_numbers: [phone] }, { 'idempotency-key': k });
     expect(otherPath.status).toBe(422);
@@ -118,12 +116,9 @@ describe('SMS sharing Idempotency-Key', () => {
       if (r.status === 200) expect(r.text).toBe(ran[0]!.text);
       else {
         expect(r.status).toBe(409);
-        expect(r.json).toEqual({
-          error_message: 'A request with this idempotency key is still in progress',
-          data: 'A request with this idempotency key is still in progress',
-          code: 13031,
-          errors: { 'idempotency-key': expect.any(String) },
-        });
+        expect(r.json).toEqual(
+          publicError('A request with this idempotency key is still in progress', 13031, { 'idempotency-key': expect.any(String) }),
+        );
       }
     }
     expect(all.some((r) => r.status === 409)).toBe(true);

@@ -7,6 +7,7 @@ import { startRedisServer } from '@feedback/dev-stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startGatewayProcess, type GatewayProcess } from './gateway-process.js';
 import { randomPhone, smsClient } from './sms-client.js';
+import { publicError } from '../public-error.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -55,7 +56,7 @@ describe('SMS sharing limits across two gateway processes', () => {
     expect(refused).toHaveLength(19);
     for (const r of answers) expect(r.headers.get('ratelimit-policy')).toBe('"burst";q=5;w=30, "slow";q=8;w=120');
     for (const r of refused) {
-      expect(await r.json()).toEqual({ error_message: 'Too many requests', data: 'Too many requests', code: 13005, errors: null });
+      expect(await r.json()).toEqual(publicError('Too many requests', 13005, null));
       const retryAfter = Number(r.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(30);
@@ -67,7 +68,7 @@ describe('SMS sharing limits across two gateway processes', () => {
   it('answers 403 / 13013 for an account whose SMS sharing the operator stopped, repeating the message in data', async () => {
     const res = await share(a, stopped);
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null });
+    expect(await res.json()).toEqual(publicError('Permission denied', 13013, null));
   });
 
   it('applies a changed tier file without a restart, in both processes', async () => {

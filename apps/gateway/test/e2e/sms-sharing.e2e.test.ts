@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_KEYS } from './stack-client.js';
 import { randomPhone, smsClient, waitFor } from './sms-client.js';
+import { publicError } from '../public-error.js';
 
 // The SMS path (docs/architecture.md "Request paths") over HTTP against the running stack: gateway → messaging →
 // Kafka → dispatch consumer → survey link → short link → outbox provider; then the customer's tap.
@@ -117,12 +118,7 @@ describe('SMS sharing end to end', () => {
     const res = await sms.share(setup.account.apiToken, 'campaign-1', { phone_numbers: [randomPhone()] });
     expect(res.status).toBe(400);
     expect(Object.keys(res.json).sort()).toEqual(ERROR_KEYS);
-    expect(res.json).toEqual({
-      error_message: 'An error occured',
-      data: 'An error occured',
-      code: 13000,
-      errors: { 'params.campaign_id': expect.stringMatching(/uuid/) },
-    });
+    expect(res.json).toEqual(publicError('An error occured', 13000, { 'params.campaign_id': expect.stringMatching(/uuid/) }));
   });
 
   it('answers 400 / 13000 naming the field for a body that is not a sharing', async () => {
@@ -148,12 +144,7 @@ describe('SMS sharing end to end', () => {
     for (const id of [randomUUID(), other.campaignId]) {
       const res = await sms.share(setup.account.apiToken, id, { phone_numbers: [randomPhone()] });
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({
-        error_message: 'Requested resource not found!',
-        data: 'Requested resource not found!',
-        code: 13002,
-        errors: { campaign_id: id },
-      });
+      expect(res.json).toEqual(publicError('Requested resource not found!', 13002, { campaign_id: id }));
     }
     expect((await sms.outbox(other.account.id)).data).toEqual([]);
   });
@@ -171,17 +162,12 @@ describe('SMS sharing end to end', () => {
     >[]) {
       const res = await post(auth);
       expect(res.status).toBe(401);
-      expect(res.json).toEqual({
-        error_message: 'Wrong authentication token',
-        data: 'Wrong authentication token',
-        code: 13001,
-        errors: null,
-      });
+      expect(res.json).toEqual(publicError('Wrong authentication token', 13001, null));
     }
     for (const authorization of [`Bearer ${setup.account.integrationToken}`, `Token token="${setup.account.integrationToken}"`]) {
       const res = await post({ authorization });
       expect(res.status, authorization).toBe(403);
-      expect(res.json).toEqual({ error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null });
+      expect(res.json).toEqual(publicError('Permission denied', 13013, null));
     }
   });
 
@@ -212,18 +198,13 @@ describe('SMS sharing end to end', () => {
     for (const id of [randomUUID(), theirs.json.id as string]) {
       const res = await sms.sharing(setup.account.apiToken, id);
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({
-        error_message: 'Requested resource not found!',
-        data: 'Requested resource not found!',
-        code: 13002,
-        errors: { sharing_id: id },
-      });
+      expect(res.json).toEqual(publicError('Requested resource not found!', 13002, { sharing_id: id }));
     }
     const wrongKind = await sms.request('GET', `/v1/sms_sharings/${theirs.json.id}`, {
       headers: { authorization: `Bearer ${other.account.integrationToken}` },
     });
     expect(wrongKind.status).toBe(403);
-    expect(wrongKind.json).toEqual({ error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null });
+    expect(wrongKind.json).toEqual(publicError('Permission denied', 13013, null));
   });
 
   it("admin: a campaign needs the account's own node, a flow of the account, and {{link}}", async () => {

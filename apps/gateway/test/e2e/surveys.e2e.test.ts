@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { displayDateFormatter } from '../../src/api/surveys/display-date.js';
 import { ERROR_KEYS } from './stack-client.js';
 import { surveyClient } from './survey-client.js';
+import { publicError } from '../public-error.js';
 
 const { api, newSurveyAccount, personalLink, activeSurveys, submitPage } = surveyClient();
 type Account = Awaited<ReturnType<typeof newSurveyAccount>>;
@@ -96,12 +97,7 @@ describe('POST /external/v1/nodes/{node_id}/active_surveys', () => {
     for (const node of [other.nodeId, 'no-such-node']) {
       const res = await list({ customer: { email: 'ada@example.com' } }, node);
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({
-        error_message: 'Requested resource not found!',
-        data: 'Requested resource not found!',
-        code: 13002,
-        errors: { node_id: node },
-      });
+      expect(res.json).toEqual(publicError('Requested resource not found!', 13002, { node_id: node }));
     }
     // The other account asking about its own node does not see this account's customer either.
     expect((await activeSurveys(other.integrationToken, other.nodeId, { customer: { email: 'ada@example.com' } })).json.count).toBe(0);
@@ -114,17 +110,12 @@ describe('POST /external/v1/nodes/{node_id}/active_surveys', () => {
     for (const authorization of ['Bearer fbk_int_nope', `Bearer ${acc.integrationToken}x`, '']) {
       const res = await call(authorization);
       expect(res.status, authorization).toBe(401);
-      expect(res.json).toEqual({
-        error_message: 'Wrong authentication token',
-        data: 'Wrong authentication token',
-        code: 13001,
-        errors: null,
-      });
+      expect(res.json).toEqual(publicError('Wrong authentication token', 13001, null));
     }
     for (const authorization of [`Token token="${acc.apiToken}"`, `Bearer ${acc.apiToken}`]) {
       const res = await call(authorization);
       expect(res.status, authorization).toBe(403);
-      expect(res.json).toEqual({ error_message: 'Permission denied', data: 'Permission denied', code: 13013, errors: null });
+      expect(res.json).toEqual(publicError('Permission denied', 13013, null));
     }
   });
 
