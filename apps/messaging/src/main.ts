@@ -15,6 +15,7 @@ import { surveyPorts } from './adapters/grpc/survey.client.js';
 import { startDlrServer } from './adapters/http/dlr.server.js';
 import { acceptGate } from './adapters/accept-gate.js';
 import { meteredDeliveryReports } from './adapters/metrics/metered.js';
+import { promSmsMetrics } from './adapters/metrics/sms.metrics.js';
 import { runDispatchConsumer } from './adapters/kafka/dispatch.consumer.js';
 import { runFileUploadedConsumer } from './adapters/kafka/file-uploaded.consumer.js';
 import { messagingIndexes } from './adapters/mongo/indexes.js';
@@ -57,6 +58,7 @@ const fileService = createGrpcClient(FileServiceClient, config.FILE_GRPC_ADDR, {
 
 const secrets = new SecretBox(config.SMS_PROVIDER_SECRETS_KEY, config.SMS_PROVIDER_SECRETS_PREVIOUS_KEYS);
 if (!config.SMS_PROVIDER_SECRETS_KEY) logger.warn('SMS_PROVIDER_SECRETS_KEY unset: accounts cannot have their own SMS provider');
+const smsMetrics = promSmsMetrics();
 const deps = messagingDeps({
   db: mongo.db,
   producer,
@@ -73,6 +75,7 @@ const deps = messagingDeps({
   },
   settings: { defaultRegion: config.DEFAULT_PHONE_REGION, maxPhones: config.MAX_PHONES_PER_SHARING },
   logger,
+  metrics: smsMetrics,
 });
 const dlr = await startDlrServer({
   host: config.DLR_HOST,
@@ -80,7 +83,7 @@ const dlr = await startDlrServer({
   secret: dlrSecret,
   statusParam: sms.reports.statusParam,
   rule: sms.reports.rule,
-  deps: { messages: meteredDeliveryReports(deps.messages, deps.metrics), clock: deps.clock },
+  deps: { messages: meteredDeliveryReports(deps.messages, smsMetrics), clock: deps.clock },
   logger,
 });
 const gate = acceptGate();
@@ -95,8 +98,14 @@ const server = await startGrpcServer({
   services: [{ definition: MessagingServiceService, implementation: messagingHandlers(deps, gate) }],
 });
 // The key id is a hash of the key, not the key: operators compare it with documents' key_id after a rotation.
+// SMS_PROVIDER=outbox configures no provider: the recording one sends, and that is its name.
 logger.info(
-  { port: server.port, provider: deps.provider.name, dlr: dlr.url, provider_secrets_key_id: secrets.currentKeyId ?? null },
+  {
+    port: server.port,
+    provider: sms.provider?.name ?? config.SMS_PROVIDER,
+    dlr: dlr.url,
+    provider_secrets_key_id: secrets.currentKeyId ?? null,
+  },
   'messaging service listening',
 );
 

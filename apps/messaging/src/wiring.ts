@@ -19,12 +19,16 @@ import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
 import { meteredDispatch, meteredProvider } from './adapters/metrics/metered.js';
 import { promSmsMetrics, type SmsMetrics } from './adapters/metrics/sms.metrics.js';
 import { CachedProviderResolver } from './adapters/provider.resolver.js';
-import type { AccountProviderDeps } from './domain/account-provider.use-cases.js';
-import type { CsvWorkflowDeps } from './domain/csv-workflow.use-cases.js';
 import { KANNEL_DELIVERY_RULE, type DeliveryRule } from './domain/delivery-report.js';
-import type { DispatchDeps } from './domain/dispatch.use-cases.js';
-import type { LinkShortener, SmsProvider, SurveyChannels, SurveyLinks, WorkflowFiles } from './domain/ports.js';
-import type { MessagingHandlerDeps } from './grpc/messaging.handlers.js';
+import type {
+  LinkShortener,
+  MessagingDeps,
+  MessagingSettings,
+  SmsProvider,
+  SurveyChannels,
+  SurveyLinks,
+  WorkflowFiles,
+} from './domain/ports.js';
 
 export interface Infrastructure {
   db: Db;
@@ -39,7 +43,7 @@ export interface Infrastructure {
    * long one is remembered, and where their delivery reports come ({dlr_url}).
    */
   accountProviders?: { secrets: SecretBox; cacheMs: number; dlrBaseUrl?: string; dlrSecret?: string };
-  settings: { defaultRegion: string; maxPhones: number };
+  settings: MessagingSettings;
   logger: Logger;
   /** The file service (CSV workflows); without it BindDirectory answers UNAVAILABLE. */
   files?: WorkflowFiles;
@@ -78,12 +82,7 @@ export function deploymentProvider(c: { kind: 'outbox' | 'http'; httpProviderJso
 }
 
 /** The real adapters behind the domain's ports (main.ts and the integration tests share it). */
-export function messagingDeps(
-  infra: Infrastructure,
-): MessagingHandlerDeps &
-  DispatchDeps &
-  CsvWorkflowDeps &
-  AccountProviderDeps & { recordingProvider: MongoRecordingProvider; provider: SmsProvider; metrics: SmsMetrics } {
+export function messagingDeps(infra: Infrastructure): MessagingDeps {
   const metrics = infra.metrics ?? promSmsMetrics();
   const recordingProvider = new MongoRecordingProvider(infra.db, systemClock);
   // Every provider is counted where it is made: the deployment's here, an account's own in `build`.
@@ -112,8 +111,6 @@ export function messagingDeps(
     sharings: new MongoSharingRepository(infra.db),
     messages: new MongoMessageRepository(infra.db),
     recordedMessages: recordingProvider,
-    recordingProvider,
-    provider,
     providers,
     providerCache: providers,
     accountProviders,
@@ -130,6 +127,5 @@ export function messagingDeps(
     imports: new MongoCsvImportLog(infra.db),
     files: infra.files ?? noFileService,
     logger: infra.logger,
-    metrics,
   };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/domain/campaign.use-cases.js';
 import { receiveDeliveryReport } from '../src/domain/delivery-report.js';
-import { dispatchSms, type DispatchDeps } from '../src/domain/dispatch.use-cases.js';
+import { dispatchSms } from '../src/domain/dispatch.use-cases.js';
 import type { LinkActivation, OutgoingSms, ProviderResult, SmsProvider } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { ReportRule } from '../src/domain/sms-message.js';
-import { dispatchOne, MemoryCampaigns, MemoryMessages } from './fakes/memory-deps.js';
+import { dispatchOne, MemoryCampaigns, MemoryMessages, type DispatchPorts } from './fakes/memory-deps.js';
 
 /** A provider that records what it is handed; `idempotent` as the recording provider is. */
 class RecordingProvider implements SmsProvider {
@@ -39,7 +39,7 @@ async function setup() {
   ]);
   const unreadable = new Set<string>();
   const messages = new MemoryMessages();
-  const deps: DispatchDeps = {
+  const deps: DispatchPorts = {
     campaigns,
     links: { activateMany: async (items) => items.map(url) },
     shortener: { shortenMany: async (us) => us.map((u) => u.replace('api.example/s', 's.example')) },

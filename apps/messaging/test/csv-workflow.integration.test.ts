@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filePorts } from '../src/adapters/grpc/file.client.js';
 import { runFileUploadedConsumer } from '../src/adapters/kafka/file-uploaded.consumer.js';
 import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
+import type { MessagingDeps } from '../src/domain/ports.js';
 import { messagingDeps } from '../src/wiring.js';
 import { caughtUp, FILE_GRPC_ADDR, FILE_UPLOADED_TOPIC, topicEnds, uploadFile } from './file-service.js';
 import { logger, serveMessaging, stack, uniq, waitFor } from './stack.js';
@@ -28,7 +29,7 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
   let files: GrpcClient<FileServiceClient>;
   let server: RunningGrpcServer;
   let client: GrpcClient<MessagingServiceClient>;
-  let deps: ReturnType<typeof messagingDeps>;
+  let deps: MessagingDeps;
   let campaignId: string;
   const consumers: ConsumerHandle[] = [];
 

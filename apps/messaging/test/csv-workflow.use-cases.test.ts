@@ -1,9 +1,9 @@
 import { createLogger } from '@feedback/kit-core/runtime';
 import { describe, expect, it } from 'vitest';
 import { csvRecords } from '../src/adapters/csv/csv-records.js';
-import { runCsvWorkflow, type CsvWorkflowDeps } from '../src/domain/csv-workflow.use-cases.js';
+import { runCsvWorkflow } from '../src/domain/csv-workflow.use-cases.js';
 import type { CsvImport } from '../src/domain/directory-binding.js';
-import type { ClaimedFile, CsvImportLog, WorkflowFiles } from '../src/domain/ports.js';
+import type { ClaimedFile, CsvImportLog, MessagingDeps, WorkflowFiles } from '../src/domain/ports.js';
 import { campaignOf, MemoryBindings, MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
 
 const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
@@ -68,7 +68,11 @@ async function setup() {
     findByFile: async (id) => imports.find((i) => i.fileId === id) ?? null,
   };
   let ids = 0;
-  const deps: CsvWorkflowDeps & { files: FakeFiles; sharings: MemorySharings; dispatch: MemoryDispatch } = {
+  const deps: Pick<MessagingDeps, 'campaigns' | 'clock' | 'newId' | 'settings' | 'bindings' | 'imports' | 'logger'> & {
+    files: FakeFiles;
+    sharings: MemorySharings;
+    dispatch: MemoryDispatch;
+  } = {
     campaigns,
     sharings: new MemorySharings(),
     dispatch: new MemoryDispatch(),

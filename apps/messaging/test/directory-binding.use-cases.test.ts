@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bindDirectory, listBindings, unbindDirectory, type BindDeps } from '../src/domain/directory-binding.use-cases.js';
-import { MemoryBindings, MemoryCampaigns } from './fakes/memory-deps.js';
+import { bindDirectory, listBindings, unbindDirectory } from '../src/domain/directory-binding.use-cases.js';
+import type { MessagingDeps } from '../src/domain/ports.js';
+import { directoriesOnly, MemoryBindings, MemoryCampaigns } from './fakes/memory-deps.js';
 
 const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
 const OTHER_CAMPAIGN = '0b7d9e7c-2f55-4c8e-8a1b-5d3e0f9a1c2b';
@@ -11,10 +12,10 @@ async function setup() {
   await campaigns.insert({ ...base, id: CAMPAIGN, accountId: 'acc-1' });
   await campaigns.insert({ ...base, id: OTHER_CAMPAIGN, accountId: 'acc-1' });
   let t = Date.parse('2026-11-25T06:00:00Z');
-  const deps: BindDeps & { bindings: MemoryBindings } = {
+  const deps: Pick<MessagingDeps, 'campaigns' | 'files' | 'clock'> & { bindings: MemoryBindings } = {
     campaigns,
     bindings: new MemoryBindings(),
-    files: { directoryExists: async (accountId, directoryId) => accountId === 'acc-1' && directoryId.startsWith('dir-') },
+    files: directoriesOnly(async (accountId, directoryId) => accountId === 'acc-1' && directoryId.startsWith('dir-')),
     clock: { now: () => new Date((t += 1000)) },
   };
   return deps;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/domain/campaign.use-cases.js';
-import { dispatchSms, RetriableSendError, UndeliverableEventError, type DispatchDeps } from '../src/domain/dispatch.use-cases.js';
+import { dispatchSms, RetriableSendError, UndeliverableEventError } from '../src/domain/dispatch.use-cases.js';
 import type { LinkActivation, OutgoingSms, ProviderResult } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { SmsMessage } from '../src/domain/sms-message.js';
-import { MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider } from './fakes/memory-deps.js';
+import { MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider, type DispatchPorts } from './fakes/memory-deps.js';
 
 /** The survey and shortener peers: calls counted, one phone can be made to fail. */
 function peers(failPhone?: string) {
@@ -43,7 +43,7 @@ async function setup(provider = new ScriptedProvider([{ outcome: 'accepted' }]),
     },
   );
   const publishes: number[] = [];
-  const deps: DispatchDeps = {
+  const deps: DispatchPorts = {
     campaigns,
     links: p.links,
     shortener: p.shortener,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/domain/campaign.use-cases.js';
-import { RetriableSendError, UndeliverableEventError, type DispatchDeps } from '../src/domain/dispatch.use-cases.js';
+import { RetriableSendError, UndeliverableEventError } from '../src/domain/dispatch.use-cases.js';
 import type { LinkActivation, SmsProvider, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { SmsMessage } from '../src/domain/sms-message.js';
-import { dispatchOne, MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider } from './fakes/memory-deps.js';
+import { dispatchOne, MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider, type DispatchPorts } from './fakes/memory-deps.js';
 
 /** The survey service as the dispatcher sees it: one link per (channel, phone), activations counted. */
 class FakeSurvey implements SurveyChannels, SurveyLinks {
@@ -37,7 +37,7 @@ async function setup(provider: SmsProvider = new ScriptedProvider([{ outcome: 'a
       linkTtlDays: 0,
     },
   );
-  const deps: DispatchDeps = {
+  const deps: DispatchPorts = {
     campaigns,
     links: survey,
     shortener: { shortenMany: async (urls) => urls.map((url) => `https://s.example/${url.split('-').pop()}`) },

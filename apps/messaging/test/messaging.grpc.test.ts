@@ -6,7 +6,7 @@ import { SmsStatusChanged, type MessagingServiceClient } from '@feedback/proto/f
 import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js';
-import type { LinkShortener, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
+import type { LinkShortener, MessagingDeps, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import { messagingDeps } from '../src/wiring.js';
 import { dropTestDb, logger, openTestDb, serveMessaging, stack, uniq, waitFor } from './stack.js';
 
@@ -27,7 +27,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
   let server: RunningGrpcServer;
   let client: GrpcClient<MessagingServiceClient>;
   let consumer: ConsumerHandle;
-  let deps: ReturnType<typeof messagingDeps>;
+  let deps: MessagingDeps;
   const statuses: SmsStatusChanged[] = [];
   const deadLetters: string[] = [];
   let watcher: Consumer;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@feedback/kit-core';
-import { createSharing, type SharingDeps, type SharingRequest } from '../src/domain/sharing.use-cases.js';
+import type { MessagingDeps } from '../src/domain/ports.js';
+import { createSharing, type SharingRequest } from '../src/domain/sharing.use-cases.js';
 import { campaignOf, MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
 
 const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
@@ -8,7 +9,7 @@ const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
 async function setup(maxPhones = 10_000) {
   const campaigns = new MemoryCampaigns();
   await campaigns.insert(campaignOf({ id: CAMPAIGN, accountId: 'acc-1', messageTemplate: 'Hi {{name}} {{link}}' }));
-  const deps: SharingDeps & { sharings: MemorySharings; dispatch: MemoryDispatch } = {
+  const deps: Pick<MessagingDeps, 'campaigns' | 'clock' | 'newId' | 'settings'> & { sharings: MemorySharings; dispatch: MemoryDispatch } = {
     campaigns,
     sharings: new MemorySharings(),
     dispatch: new MemoryDispatch(),

@@ -10,9 +10,8 @@ import { acceptGate } from '../src/adapters/accept-gate.js';
 import { startDlrServer, type RunningDlrServer } from '../src/adapters/http/dlr.server.js';
 import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
 import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
-import type { MessageRepository } from '../src/domain/ports.js';
+import type { MessageRepository, MessagingDeps } from '../src/domain/ports.js';
 import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
-import type { messagingDeps } from '../src/wiring.js';
 
 /** The running local stack (`./stack up`); never a mock. */
 export const stack = readStackFile();
@@ -89,7 +88,7 @@ export function startKannelRuleDlrServer(messages: MessageRepository, secret: st
 
 /** The messaging gRPC service in this process over `deps` (real adapters), and a client of it. */
 export async function serveMessaging(
-  deps: ReturnType<typeof messagingDeps>,
+  deps: MessagingDeps,
 ): Promise<{ server: RunningGrpcServer; client: GrpcClient<MessagingServiceClient> }> {
   const server = await startGrpcServer({
     host: '127.0.0.1',

@@ -1,14 +1,9 @@
 import { errors } from '@feedback/kit-core';
-import type { CampaignRepository, Clock, SurveyChannels } from './ports.js';
+import type { MessagingDeps } from './ports.js';
 import type { SmsCampaign } from './sharing.js';
 import { templateNames } from './sms-template.js';
 
-export interface CampaignDeps {
-  campaigns: CampaignRepository;
-  channels: SurveyChannels;
-  clock: Clock;
-  newId: () => string;
-}
+type Deps = Pick<MessagingDeps, 'campaigns' | 'channels' | 'clock' | 'newId'>;
 
 export interface CreateCampaignCommand {
   accountId: string;
@@ -27,7 +22,7 @@ const MAX_TEMPLATE_LENGTH = 1_000;
  * An SMS campaign is a survey channel (which hands out the personal links) plus a template.
  * The channel is created first: a failure there (unknown flow) leaves no half campaign.
  */
-export async function createCampaign(deps: CampaignDeps, cmd: CreateCampaignCommand): Promise<SmsCampaign> {
+export async function createCampaign(deps: Deps, cmd: CreateCampaignCommand): Promise<SmsCampaign> {
   const name = cmd.name.trim();
   if (!name || name.length > 200) throw errors.invalid({ name: 'must be 1-200 characters' });
   const template = cmd.messageTemplate;

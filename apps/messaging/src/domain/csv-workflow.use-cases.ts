@@ -1,16 +1,15 @@
-import { AppError, type Logger } from '@feedback/kit-core';
+import { AppError } from '@feedback/kit-core';
 import { CsvFormatError, readCustomerRows, type CustomerRows } from './customer-csv.js';
 import type { CsvImport } from './directory-binding.js';
-import type { BindingRepository, ClaimedFile, CsvImportLog, WorkflowFiles } from './ports.js';
+import type { ClaimedFile, MessagingDeps } from './ports.js';
 import type { RejectedPhone } from './sharing.js';
-import { createSharing, type SharingDeps } from './sharing.use-cases.js';
+import { createSharing } from './sharing.use-cases.js';
 
-export interface CsvWorkflowDeps extends SharingDeps {
-  bindings: BindingRepository;
-  files: WorkflowFiles;
-  imports: CsvImportLog;
-  logger: Logger;
-}
+/** The file service's and the workflow's own ports, and what createSharing needs. */
+type Deps = Pick<
+  MessagingDeps,
+  'bindings' | 'files' | 'imports' | 'logger' | 'campaigns' | 'sharings' | 'dispatch' | 'clock' | 'newId' | 'settings'
+>;
 
 /** What a `file.uploaded` event says about the upload. */
 export interface UploadedFile {
@@ -35,7 +34,7 @@ const COMPLETE_ATTEMPTS = 4;
  * failed (with the reason in the import log) rather than being retried, because a retried
  * event finds the file claimed and would never run again. The sharing id is the claimer.
  */
-export async function runCsvWorkflow(deps: CsvWorkflowDeps, uploaded: UploadedFile): Promise<CsvWorkflowResult> {
+export async function runCsvWorkflow(deps: Deps, uploaded: UploadedFile): Promise<CsvWorkflowResult> {
   const binding = await deps.bindings.find(uploaded.directoryId, uploaded.filename);
   if (!binding || binding.accountId !== uploaded.accountId) return { outcome: 'not_bound' };
 
@@ -80,7 +79,7 @@ export async function runCsvWorkflow(deps: CsvWorkflowDeps, uploaded: UploadedFi
 }
 
 async function share(
-  deps: CsvWorkflowDeps,
+  deps: Deps,
   file: ClaimedFile,
   campaignId: string,
   sharingId: string,
@@ -108,7 +107,7 @@ async function share(
   return { sharingId: summary.id, outcome: 'processed', reason: null, rows: total, accepted: summary.accepted, rejected: summary.rejected };
 }
 
-async function complete(deps: CsvWorkflowDeps, file: ClaimedFile, claimer: string, outcome: 'processed' | 'failed'): Promise<void> {
+async function complete(deps: Deps, file: ClaimedFile, claimer: string, outcome: 'processed' | 'failed'): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await deps.files.complete({ accountId: file.accountId, fileId: file.id, claimer, outcome });

@@ -1,5 +1,7 @@
-import type { Clock, MessageRepository } from './ports.js';
+import type { MessagingDeps } from './ports.js';
 import type { DeliveryStatus, ReportRule, SmsMessage } from './sms-message.js';
+
+type Deps = Pick<MessagingDeps, 'messages' | 'clock'>;
 
 /** How a provider's report codes map to our statuses; codes in neither list are progress only. */
 export interface DeliveryRule {
@@ -25,7 +27,7 @@ export type ReportOutcome = 'applied' | 'progress' | 'unknown_message' | 'ignore
  * turn "delivered" into "failed" or back.
  */
 export async function applyDeliveryReport(
-  deps: { messages: MessageRepository; clock: Clock },
+  deps: Deps,
   report: { messageId: string; code: string },
   rule: DeliveryRule,
 ): Promise<ReportOutcome> {
@@ -40,7 +42,7 @@ export async function applyDeliveryReport(
  * message recorded without one. 'missing_status': the rule's status field is not there.
  */
 export async function receiveDeliveryReport(
-  deps: { messages: MessageRepository; clock: Clock },
+  deps: Deps,
   report: { messageId: string; fields: Record<string, unknown> },
   fallback: ReportRule,
 ): Promise<ReportOutcome | 'missing_status'> {
@@ -52,12 +54,7 @@ export async function receiveDeliveryReport(
   return applyTo(deps, message, String(code), rule);
 }
 
-async function applyTo(
-  deps: { messages: MessageRepository; clock: Clock },
-  message: SmsMessage,
-  code: string,
-  rule: DeliveryRule,
-): Promise<ReportOutcome> {
+async function applyTo(deps: Deps, message: SmsMessage, code: string, rule: DeliveryRule): Promise<ReportOutcome> {
   const status = deliveryStatusFor(code, rule);
   if (!status) return 'progress';
   const updated = await deps.messages.applyDeliveryReport(message.id, status, deps.clock.now());

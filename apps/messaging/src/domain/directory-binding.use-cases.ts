@@ -1,13 +1,8 @@
 import { errors } from '@feedback/kit-core';
 import { DEFAULT_BOUND_FILE_NAME, type DirectoryBinding } from './directory-binding.js';
-import type { BindingRepository, CampaignRepository, Clock, WorkflowFiles } from './ports.js';
+import type { MessagingDeps } from './ports.js';
 
-export interface BindDeps {
-  campaigns: CampaignRepository;
-  bindings: BindingRepository;
-  files: Pick<WorkflowFiles, 'directoryExists'>;
-  clock: Clock;
-}
+type Deps = Pick<MessagingDeps, 'campaigns' | 'bindings' | 'files' | 'clock'>;
 
 export interface BindCommand {
   accountId: string;
@@ -22,7 +17,7 @@ export interface BindCommand {
  * account's own (a foreign one reads as missing), so a binding can never read another account's
  * files. Binding the same directory and name again moves it to the new campaign.
  */
-export async function bindDirectory(deps: BindDeps, cmd: BindCommand): Promise<DirectoryBinding> {
+export async function bindDirectory(deps: Deps, cmd: BindCommand): Promise<DirectoryBinding> {
   const fileName = boundFileName(cmd.fileName);
   if (!cmd.directoryId) throw errors.invalid({ directory_id: 'is required' });
   const campaign = await ownCampaign(deps, cmd.accountId, cmd.campaignId);
@@ -40,7 +35,7 @@ export async function bindDirectory(deps: BindDeps, cmd: BindCommand): Promise<D
 
 /** The campaign's bindings, newest first; another account's campaign reads as missing. */
 export async function listBindings(
-  deps: Pick<BindDeps, 'campaigns' | 'bindings'>,
+  deps: Pick<Deps, 'campaigns' | 'bindings'>,
   q: { accountId: string; campaignId: string },
 ): Promise<DirectoryBinding[]> {
   const campaign = await ownCampaign(deps, q.accountId, q.campaignId);
@@ -48,7 +43,7 @@ export async function listBindings(
 }
 
 /** Unbinds a directory's file name from the campaign: later uploads of it make no sharing. */
-export async function unbindDirectory(deps: Pick<BindDeps, 'campaigns' | 'bindings'>, cmd: BindCommand): Promise<void> {
+export async function unbindDirectory(deps: Pick<Deps, 'campaigns' | 'bindings'>, cmd: BindCommand): Promise<void> {
   const fileName = boundFileName(cmd.fileName);
   const campaign = await ownCampaign(deps, cmd.accountId, cmd.campaignId);
   const removed = await deps.bindings.remove({ accountId: cmd.accountId, campaignId: campaign.id, directoryId: cmd.directoryId, fileName });
@@ -64,7 +59,7 @@ function boundFileName(given: string | undefined): string {
   return fileName;
 }
 
-async function ownCampaign(deps: Pick<BindDeps, 'campaigns'>, accountId: string, campaignId: string) {
+async function ownCampaign(deps: Pick<Deps, 'campaigns'>, accountId: string, campaignId: string) {
   const campaign = await deps.campaigns.findById(accountId, campaignId);
   if (!campaign) throw errors.notFound('campaign_id', campaignId);
   return campaign;

@@ -1,31 +1,9 @@
-import type {
-  CampaignRepository,
-  Clock,
-  LinkActivation,
-  LinkShortener,
-  MessageRepository,
-  NewMessage,
-  OutgoingSms,
-  ProviderResult,
-  SmsProvider,
-  SmsProviderResolver,
-  StatusEvents,
-  SurveyLinks,
-} from './ports.js';
+import type { LinkActivation, MessagingDeps, NewMessage, OutgoingSms, ProviderResult, SmsProvider } from './ports.js';
 import type { DispatchEvent, SmsCampaign } from './sharing.js';
 import { messageId, type SmsMessage } from './sms-message.js';
 import { renderTemplate } from './sms-template.js';
 
-export interface DispatchDeps {
-  campaigns: CampaignRepository;
-  links: SurveyLinks;
-  shortener: LinkShortener;
-  messages: MessageRepository;
-  /** The account's own provider or the deployment's. */
-  providers: SmsProviderResolver;
-  statusEvents: StatusEvents;
-  clock: Clock;
-}
+type Deps = Pick<MessagingDeps, 'campaigns' | 'links' | 'shortener' | 'messages' | 'providers' | 'statusEvents' | 'clock'>;
 
 export type SendOutcome = 'sent' | 'already_handled' | 'unknown' | 'failed';
 
@@ -66,7 +44,7 @@ const SEND_CONCURRENCY = 16;
  * An event repeated within the call is answered as its first occurrence ("already_handled" once
  * that one has an outcome). A throw (the records cannot be read) fails them all.
  */
-export async function dispatchSms(deps: DispatchDeps, events: DispatchEvent[]): Promise<DispatchResult[]> {
+export async function dispatchSms(deps: Deps, events: DispatchEvent[]): Promise<DispatchResult[]> {
   const results = new Array<DispatchResult | undefined>(events.length).fill(undefined);
   const ids = events.map((e) => messageId(e.sharingId, e.recipient.phone));
   const [found, providers] = await Promise.all([deps.messages.findMany([...new Set(ids)]), providersOf(deps, events)]);
@@ -137,7 +115,7 @@ const isResumable = (m: SmsMessage, provider: SmsProvider) =>
 type Ready = { index: number; campaign: SmsCampaign; text: string };
 
 /** The provider of each account of the events, or the error its read failed with (never the deployment's instead). */
-async function providersOf(deps: DispatchDeps, events: DispatchEvent[]): Promise<Map<string, SmsProvider | Error>> {
+async function providersOf(deps: Deps, events: DispatchEvent[]): Promise<Map<string, SmsProvider | Error>> {
   const found = new Map<string, SmsProvider | Error>();
   await Promise.all(
     [...new Set(events.map((e) => e.accountId))].map(async (accountId) => {
@@ -148,7 +126,7 @@ async function providersOf(deps: DispatchDeps, events: DispatchEvent[]): Promise
 }
 
 /** The texts of one campaign's events: their links activated and shortened in one call each; failures set in `results`. */
-async function prepare(deps: DispatchDeps, events: DispatchEvent[], indexes: number[], results: (DispatchResult | undefined)[]) {
+async function prepare(deps: Deps, events: DispatchEvent[], indexes: number[], results: (DispatchResult | undefined)[]) {
   const first = events[indexes[0]!]!;
   const campaign = await deps.campaigns.findById(first.accountId, first.campaignId);
   if (!campaign) {
@@ -198,7 +176,7 @@ const newMessage = (r: Ready, event: DispatchEvent, id: string, provider: SmsPro
 
 /** One provider's messages: claimed, handed over and finished, each result set in `results`. */
 async function handOver(
-  deps: DispatchDeps,
+  deps: Deps,
   provider: SmsProvider,
   ready: (Ready & { msg: NewMessage })[],
   existing: Map<string, SmsMessage>,
@@ -249,7 +227,7 @@ async function handOver(
  * another consumer stored meanwhile stays as it is; the provider kept one copy. A throw stores
  * nothing: the retry hands the messages over again, which the provider absorbs.
  */
-async function handOverFirst(deps: DispatchDeps, provider: SmsProvider, fresh: NewMessage[]): Promise<DispatchResult[]> {
+async function handOverFirst(deps: Deps, provider: SmsProvider, fresh: NewMessage[]): Promise<DispatchResult[]> {
   const answered = await provider.sendMany!(fresh.map(outgoing));
   const at = deps.clock.now();
   const records: SmsMessage[] = fresh.map((m, k) => {

@@ -1,3 +1,4 @@
+import type { Clock, Logger } from '@feedback/kit-core';
 import type { CsvRecord } from './customer-csv.js';
 import type { CsvImport, DirectoryBinding } from './directory-binding.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from './sharing.js';
@@ -260,4 +261,35 @@ export interface WorkflowFiles {
   /** The file's CSV records, streamed; a file that is not CSV throws CsvFormatError. */
   records(file: ClaimedFile): AsyncIterable<CsvRecord>;
   complete(q: { accountId: string; fileId: string; claimer: string; outcome: 'processed' | 'failed' }): Promise<void>;
+}
+
+/** The deployment's rules for phones (env.ts): how a number without a country code reads, and how many a sharing may have. */
+export interface MessagingSettings {
+  defaultRegion: string;
+  maxPhones: number;
+}
+
+/** What the messaging service's use cases are given; wiring.ts builds the real one. */
+export interface MessagingDeps {
+  campaigns: CampaignRepository;
+  sharings: SharingRepository;
+  messages: MessageRepository;
+  recordedMessages: RecordedMessages;
+  dispatch: DispatchPublisher;
+  statusEvents: StatusEvents;
+  /** The account's own provider or the deployment's. */
+  providers: SmsProviderResolver;
+  providerCache: ProviderCache;
+  accountProviders: AccountProviderRepository;
+  providerSettings: ProviderSettingsFormat;
+  channels: SurveyChannels;
+  links: SurveyLinks;
+  shortener: LinkShortener;
+  bindings: BindingRepository;
+  imports: CsvImportLog;
+  files: WorkflowFiles;
+  clock: Clock;
+  newId: () => string;
+  logger: Logger;
+  settings: MessagingSettings;
 }

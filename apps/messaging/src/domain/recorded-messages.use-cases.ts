@@ -1,10 +1,12 @@
 import { errors } from '@feedback/kit-core';
 import { normalizePhone } from '@feedback/kit-phone';
-import type { RecordedMessagePage, RecordedMessages } from './ports.js';
+import type { MessagingDeps, RecordedMessagePage } from './ports.js';
+
+type Deps = Pick<MessagingDeps, 'recordedMessages' | 'settings'>;
 
 /** GET /admin/v1/accounts/{account_id}/sms_messages?phone=: the phone may be written any way a caller writes it. */
 export async function listRecordedMessages(
-  deps: { recordedMessages: RecordedMessages; settings: { defaultRegion: string } },
+  deps: Deps,
   q: { accountId: string; phone?: string; limit?: number; cursor?: string },
 ): Promise<RecordedMessagePage> {
   let phone: string | undefined;

@@ -1,7 +1,9 @@
 import { errors } from '@feedback/kit-core';
-import type { MessageRepository, SharingRepository } from './ports.js';
+import type { MessagingDeps } from './ports.js';
 import type { SmsSharing } from './sharing.js';
 import { messageId, type MessageStatus } from './sms-message.js';
+
+type Deps = Pick<MessagingDeps, 'sharings' | 'messages'>;
 
 export interface RecipientStatus {
   phone: string;
@@ -13,7 +15,7 @@ export interface RecipientStatus {
 
 /** GET /v1/sms_sharings/{id}: the sharing and where each recipient's SMS stands. */
 export async function getSharingStatus(
-  deps: { sharings: SharingRepository; messages: MessageRepository },
+  deps: Deps,
   accountId: string,
   sharingId: string,
 ): Promise<{ sharing: SmsSharing; recipients: RecipientStatus[] }> {

@@ -1,16 +1,9 @@
 import { errors, nameBasedUuid, type AppError } from '@feedback/kit-core';
 import { normalizePhoneList } from '@feedback/kit-phone';
-import type { CampaignRepository, Clock, DispatchPublisher, SharingRepository } from './ports.js';
+import type { MessagingDeps } from './ports.js';
 import type { Recipient, RejectedPhone, SharingSummary, SmsSharing } from './sharing.js';
 
-export interface SharingDeps {
-  campaigns: CampaignRepository;
-  sharings: SharingRepository;
-  dispatch: DispatchPublisher;
-  clock: Clock;
-  newId: () => string;
-  settings: { defaultRegion: string; maxPhones: number };
-}
+type Deps = Pick<MessagingDeps, 'campaigns' | 'sharings' | 'dispatch' | 'clock' | 'newId' | 'settings'>;
 
 /**
  * The sharing request (docs/api.md "SMS sharing"), typed: the gRPC handler decodes it from
@@ -54,7 +47,7 @@ const SLICE = 1_000;
  * so a 200 means every accepted phone will be attempted. Nothing is published before the whole
  * sharing is stored: a failed write answers an error with no SMS on its way.
  */
-export async function createSharing(deps: SharingDeps, cmd: CreateSharingCommand): Promise<SharingSummary> {
+export async function createSharing(deps: Deps, cmd: CreateSharingCommand): Promise<SharingSummary> {
   if (!UUID.test(cmd.campaignId)) throw errors.invalid({ campaign_id: 'must be a UUID' });
   checkSharingRequest(cmd, { maxPhones: deps.settings.maxPhones });
   const campaign = await deps.campaigns.findById(cmd.accountId, cmd.campaignId);

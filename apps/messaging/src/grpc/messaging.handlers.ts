@@ -1,18 +1,13 @@
 import { unary } from '@feedback/kit-grpc';
 import type { AcceptGate } from '../adapters/accept-gate.js';
 import type { MessagingServiceServer } from '@feedback/proto/feedback/messaging/v1/messaging';
-import {
-  deleteAccountProvider,
-  getAccountProvider,
-  putAccountProvider,
-  type AccountProviderDeps,
-} from '../domain/account-provider.use-cases.js';
-import { createCampaign, type CampaignDeps } from '../domain/campaign.use-cases.js';
-import { bindDirectory, listBindings, unbindDirectory, type BindDeps } from '../domain/directory-binding.use-cases.js';
+import { deleteAccountProvider, getAccountProvider, putAccountProvider } from '../domain/account-provider.use-cases.js';
+import { createCampaign } from '../domain/campaign.use-cases.js';
+import { bindDirectory, listBindings, unbindDirectory } from '../domain/directory-binding.use-cases.js';
 import { listRecordedMessages } from '../domain/recorded-messages.use-cases.js';
-import type { MessageRepository, RecordedMessages } from '../domain/ports.js';
+import type { MessagingDeps } from '../domain/ports.js';
 import { getSharingStatus } from '../domain/sharing-status.use-cases.js';
-import { createSharing, type SharingDeps } from '../domain/sharing.use-cases.js';
+import { createSharing } from '../domain/sharing.use-cases.js';
 import {
   bindingMessage,
   campaignMessage,
@@ -22,13 +17,8 @@ import {
   sharingStatusMessage,
 } from './messaging.messages.js';
 
-export type MessagingHandlerDeps = CampaignDeps &
-  SharingDeps &
-  BindDeps &
-  AccountProviderDeps & { messages: MessageRepository; recordedMessages: RecordedMessages };
-
 /** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. A sharing is accepted through the gate (accept-gate.ts). */
-export function messagingHandlers(deps: MessagingHandlerDeps, gate: AcceptGate): MessagingServiceServer {
+export function messagingHandlers(deps: MessagingDeps, gate: AcceptGate): MessagingServiceServer {
   return {
     createSmsCampaign: unary(async (req) => ({ campaign: campaignMessage(await createCampaign(deps, req)) })),
     listSmsCampaigns: unary(async (req) => ({

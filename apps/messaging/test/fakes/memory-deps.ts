@@ -1,7 +1,7 @@
 import { errors } from '@feedback/kit-core';
 import type { AccountProvider, AccountProviderSettings } from '../../src/domain/account-provider.js';
 import type { DirectoryBinding } from '../../src/domain/directory-binding.js';
-import { dispatchSms, type DispatchDeps, type SendOutcome } from '../../src/domain/dispatch.use-cases.js';
+import { dispatchSms, type SendOutcome } from '../../src/domain/dispatch.use-cases.js';
 import type {
   AccountProviderRepository,
   BindingRepository,
@@ -10,6 +10,7 @@ import type {
   DispatchPublisher,
   FinishedAttempt,
   MessageRepository,
+  MessagingDeps,
   NewMessage,
   ProviderCache,
   OutgoingSms,
@@ -18,9 +19,13 @@ import type {
   SharingRepository,
   SmsProvider,
   SmsProviderResolver,
+  WorkflowFiles,
 } from '../../src/domain/ports.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
 import { REPORTABLE_STATUSES, type SmsMessage } from '../../src/domain/sms-message.js';
+
+/** What dispatchSms is handed. */
+export type DispatchPorts = Pick<MessagingDeps, 'campaigns' | 'links' | 'shortener' | 'messages' | 'providers' | 'statusEvents' | 'clock'>;
 
 /** A campaign as tests need one: the given ids, a template that is just the link. */
 export const campaignOf = (c: Pick<SmsCampaign, 'id' | 'accountId'> & Partial<SmsCampaign>): SmsCampaign => ({
@@ -169,7 +174,7 @@ export async function sendOne(
 }
 
 /** One event, a batch of one; its error thrown, as the dispatch consumer's handler does. */
-export async function dispatchOne(deps: DispatchDeps, event: DispatchEvent): Promise<SendOutcome> {
+export async function dispatchOne(deps: DispatchPorts, event: DispatchEvent): Promise<SendOutcome> {
   const [result] = await dispatchSms(deps, [event]);
   if (result instanceof Error) throw result;
   return result!;
@@ -246,4 +251,12 @@ export class RecordingCache implements ProviderCache {
   forget(accountId: string) {
     this.forgotten.push(accountId);
   }
+}
+
+/** The file service as binding a directory asks it: whether the directory exists; the workflow's calls throw. */
+export function directoriesOnly(directoryExists: WorkflowFiles['directoryExists']): WorkflowFiles {
+  const unexpected = () => {
+    throw new Error('not called when binding');
+  };
+  return { directoryExists, claimLatest: unexpected, records: unexpected, complete: unexpected };
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@feedback/kit-core';
 import { receiveDeliveryReport, type DeliveryRule } from '../../domain/delivery-report.js';
-import type { Clock, MessageRepository } from '../../domain/ports.js';
+import type { MessagingDeps } from '../../domain/ports.js';
 import { verifyMessageId } from './dlr-signature.js';
 
 export interface DlrServerOptions {
@@ -15,7 +15,7 @@ export interface DlrServerOptions {
    */
   statusParam: string;
   rule: DeliveryRule;
-  deps: { messages: MessageRepository; clock: Clock };
+  deps: Pick<MessagingDeps, 'messages' | 'clock'>;
   logger: Logger;
 }
 

@@ -1,7 +1,8 @@
 import type { Logger } from '@feedback/kit-core';
 import { PoisonMessageError, runConsumer, type ConsumerHandle } from '@feedback/kit-kafka';
 import type { Kafka } from 'kafkajs';
-import { dispatchSms, UndeliverableEventError, type DispatchDeps } from '../../domain/dispatch.use-cases.js';
+import { dispatchSms, UndeliverableEventError } from '../../domain/dispatch.use-cases.js';
+import type { MessagingDeps } from '../../domain/ports.js';
 import { decodeDispatch } from './dispatch.publisher.js';
 import type { AcceptGate } from '../accept-gate.js';
 
@@ -9,7 +10,7 @@ export interface DispatchConsumerOptions {
   kafka: Kafka;
   topic: string;
   groupId: string;
-  deps: DispatchDeps;
+  deps: MessagingDeps;
   logger: Logger;
   /** Attempts before a failing event (provider or peer down) is dead-lettered; default 6. */
   maxAttempts?: number;

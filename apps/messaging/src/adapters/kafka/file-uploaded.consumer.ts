@@ -2,13 +2,14 @@ import type { Logger } from '@feedback/kit-core';
 import { PoisonMessageError, runConsumer, type ConsumerHandle } from '@feedback/kit-kafka';
 import { FileUploaded } from '@feedback/proto/feedback/file/v1/file';
 import type { Kafka } from 'kafkajs';
-import { runCsvWorkflow, type CsvWorkflowDeps, type UploadedFile } from '../../domain/csv-workflow.use-cases.js';
+import { runCsvWorkflow, type UploadedFile } from '../../domain/csv-workflow.use-cases.js';
+import type { MessagingDeps } from '../../domain/ports.js';
 
 export interface FileUploadedConsumerOptions {
   kafka: Kafka;
   topic: string;
   groupId: string;
-  deps: CsvWorkflowDeps;
+  deps: MessagingDeps;
   logger: Logger;
   /** A new group starts at the topic's beginning unless told otherwise (tests start at the end). */
   fromBeginning?: boolean;
