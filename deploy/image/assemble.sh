@@ -35,8 +35,9 @@ stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 cp package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc "$stage/"
 cp -r patches "$stage/"
-# infra/package.json too: kit-core depends on it (infra/ports.json, inlined in the bundles).
-for manifest in apps/*/package.json packages/*/package.json bench/package.json infra/package.json; do
+# infra/package.json too: kit-core depends on it (infra/ports.json, inlined in the bundles); every
+# workspace's manifest, so that the frozen lockfile's importers are all there.
+for manifest in apps/*/package.json packages/*/package.json bench/package.json infra/package.json infra/test/package.json; do
   mkdir -p "$stage/$(dirname "$manifest")"
   cp "$manifest" "$stage/$manifest"
 done

@@ -1,11 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import type * as Yaml from 'yaml';
-import { kafkaSecurityEnv } from '../../packages/kit-kafka/src/kafka-security.js';
-import { mongoSecurityEnv, redisSecurityEnv } from '../../packages/kit-stores/src/store-connections.js';
-import { metricsEnv } from '../../packages/kit-metrics/src/metrics-env.js';
+import * as yaml from 'yaml';
+import { kafkaSecurityEnv } from '@feedback/kit-kafka';
+import { mongoSecurityEnv, redisSecurityEnv } from '@feedback/kit-stores';
+import { metricsEnv } from '@feedback/kit-metrics';
 
 /**
  * The Helm chart (deploy/helm/feedback) rendered by the helm that infra/k8s-tools.sh builds into the
@@ -13,8 +12,7 @@ import { metricsEnv } from '../../packages/kit-metrics/src/metrics-env.js';
  */
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CHART = resolve(ROOT, 'deploy/helm/feedback');
-// The yaml package is kit-limits' dependency (pnpm does not hoist it to the root).
-export const yaml = createRequire(resolve(ROOT, 'packages/kit-limits/package.json'))('yaml') as typeof Yaml;
+export { yaml };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- manifests are probed field by field
 export type K8sObject = any;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseLimitsFile } from '../../packages/kit-limits/src/limits-config.js';
+import { parseLimitsFile } from '@feedback/kit-limits';
 import { APPS, envNames, envValue, find, helmBin, read, render, valuesFile, variablesRead, yaml, type K8sObject } from './chart-render.js';
 
 /**

@@ -1,4 +1,4 @@
-import { readStackFile } from '../../packages/dev-stack/src/stack-file.js';
+import { readStackFile } from '@feedback/dev-stack';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { byKind, find, read, render, renderChart, type K8sObject } from './chart-render.js';
 
