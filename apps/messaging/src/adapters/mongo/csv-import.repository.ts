@@ -4,16 +4,11 @@ import type { CsvImport } from '../../domain/directory-binding.js';
 import type { CsvImportLog } from '../../domain/ports.js';
 import { boundFile, boundFileDoc, type BoundFileDoc } from './bound-file.doc.js';
 
-interface CsvImportDoc extends BoundFileDoc {
+/** The outcome and counts are stored under the domain's names; the rest in the documents' snake case. */
+interface CsvImportDoc extends BoundFileDoc, Pick<CsvImport, 'outcome' | 'reason' | 'rows' | 'accepted' | 'rejected' | 'superseded'> {
   /** The file id: one record per processed file. */
   _id: string;
   sharing_id: string | null;
-  outcome: 'processed' | 'failed';
-  reason: string | null;
-  rows: number;
-  accepted: number;
-  rejected: number;
-  superseded: number;
   created_at: Date;
 }
 
