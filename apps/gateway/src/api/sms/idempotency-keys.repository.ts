@@ -8,8 +8,7 @@ interface StoredAnswer {
   contentType: string;
 }
 
-type Claim =
-  { outcome: 'claimed' } | { outcome: 'replay'; answer: StoredAnswer } | { outcome: 'mismatch' } | { outcome: 'in_flight' };
+type Claim = { outcome: 'claimed' } | { outcome: 'replay'; answer: StoredAnswer } | { outcome: 'mismatch' } | { outcome: 'in_flight' };
 
 /** Idempotency-Key records (Stripe's semantics; docs/decisions.md "SMS sharing"). */
 export interface IdempotencyKeys {
