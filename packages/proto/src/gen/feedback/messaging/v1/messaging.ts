@@ -4490,7 +4490,7 @@ export const MessagingServiceService = {
       Buffer.from(GetSmsSharingResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetSmsSharingResponse => GetSmsSharingResponse.decode(value),
   },
-  /** What the outbox provider was handed, newest first, paginated. */
+  /** What the recording provider (SMS_PROVIDER=outbox) was handed, newest first, paginated. */
   listSmsMessages: {
     path: "/feedback.messaging.v1.MessagingService/ListSmsMessages" as const,
     requestStream: false as const,
@@ -4615,7 +4615,7 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
   createSmsSharing: handleUnaryCall<CreateSmsSharingRequest, CreateSmsSharingResponse>;
   /** A sharing with each recipient's status. NOT_FOUND (sharing_id). */
   getSmsSharing: handleUnaryCall<GetSmsSharingRequest, GetSmsSharingResponse>;
-  /** What the outbox provider was handed, newest first, paginated. */
+  /** What the recording provider (SMS_PROVIDER=outbox) was handed, newest first, paginated. */
   listSmsMessages: handleUnaryCall<ListSmsMessagesRequest, ListSmsMessagesResponse>;
   /**
    * Binds a file-service directory's file name to an SMS campaign (docs/api.md "Workflows on files"): each
@@ -4727,7 +4727,7 @@ export interface MessagingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSmsSharingResponse) => void,
   ): ClientUnaryCall;
-  /** What the outbox provider was handed, newest first, paginated. */
+  /** What the recording provider (SMS_PROVIDER=outbox) was handed, newest first, paginated. */
   listSmsMessages(
     request: ListSmsMessagesRequest,
     callback: (error: ServiceError | null, response: ListSmsMessagesResponse) => void,
