@@ -26,15 +26,19 @@ const OUTAGE_NAMES = new Set([
 
 /**
  * Whether an error says an infrastructure dependency (database, object store, broker) is
- * unreachable rather than that the code is wrong: its own code or name, its `cause` or the
- * errors of an AggregateError (Node's connection attempts to several addresses).
+ * unreachable rather than that the code is wrong: its own code or name, its `cause`, the
+ * errors of an AggregateError (Node's connection attempts to several addresses) or a bulk write's
+ * `errorResponse`.
  */
 export function isOutage(err: unknown, depth = 0): boolean {
   if (err === null || typeof err !== 'object' || depth > 4) return false;
-  const e = err as { code?: unknown; name?: unknown; cause?: unknown; errors?: unknown };
+  const e = err as { code?: unknown; name?: unknown; cause?: unknown; errors?: unknown; errorResponse?: unknown };
   if (typeof e.code === 'string' && OUTAGE_CODES.has(e.code)) return true;
   if (typeof e.name === 'string' && OUTAGE_NAMES.has(e.name)) return true;
   if (Array.isArray(e.errors) && e.errors.some((inner) => isOutage(inner, depth + 1))) return true;
+  // The MongoDB driver's MongoBulkWriteError (insertMany) carries the network error that cut the
+  // batch short in errorResponse, not in cause.
+  if (isOutage(e.errorResponse, depth + 1)) return true;
   return isOutage(e.cause, depth + 1);
 }
 

@@ -12,6 +12,14 @@ describe('isOutage / toPublicError', () => {
     expect(isOutage(new AggregateError([sys('ECONNREFUSED'), sys('ECONNREFUSED')]))).toBe(true);
   });
 
+  it('sees the network error a MongoDB bulk write (insertMany) was cut short by, and not its duplicate keys', () => {
+    // The driver's MongoBulkWriteError keeps what ended the batch in errorResponse.
+    const bulk = (errorResponse: unknown) => Object.assign(named('MongoBulkWriteError'), { errorResponse, writeErrors: [] });
+    expect(isOutage(bulk(Object.assign(named('MongoNetworkError'), { message: 'read ECONNRESET' })))).toBe(true);
+    expect(toPublicError(bulk(named('MongoNetworkError')))).toMatchObject({ kind: 'unavailable', code: 13009 });
+    expect(isOutage(bulk({ code: 11000, errmsg: 'E11000 duplicate key error' }))).toBe(false);
+  });
+
   it('does not take a bug or a refusal on the merits for an outage', () => {
     for (const err of [new TypeError('x is undefined'), sys('ENOENT'), named('MongoServerError'), 'ECONNREFUSED', null, undefined])
       expect(isOutage(err)).toBe(false);
