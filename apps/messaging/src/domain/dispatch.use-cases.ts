@@ -63,8 +63,7 @@ export async function dispatchSms(deps: Deps, events: DispatchEvent[]): Promise<
     // Handled already (a redelivered event does not activate the link again), unless resumable.
     const record = existing.get(id);
     if (record && !isResumable(record, provider)) return void (results[i] = 'already_handled');
-    const key = `${e.accountId}/${e.campaignId}`;
-    groups.set(key, [...(groups.get(key) ?? []), i]);
+    pushTo(groups, `${e.accountId}/${e.campaignId}`, i);
   });
 
   const ready: Ready[] = [];
@@ -84,7 +83,7 @@ export async function dispatchSms(deps: Deps, events: DispatchEvent[]): Promise<
   for (const r of ready) {
     const event = events[r.index]!;
     const provider = providers.get(event.accountId) as SmsProvider;
-    byProvider.set(provider, [...(byProvider.get(provider) ?? []), { ...r, msg: newMessage(r, event, ids[r.index]!, provider, now) }]);
+    pushTo(byProvider, provider, { ...r, msg: newMessage(r, event, ids[r.index]!, provider, now) });
   }
   await Promise.all(
     [...byProvider].map(async ([provider, items]) => {
@@ -288,6 +287,13 @@ async function sendAll(provider: SmsProvider, sms: OutgoingSms[]): Promise<Provi
   };
   await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, sms.length) }, worker));
   return answered;
+}
+
+/** Appends to the key's list (a batch of 200 events of one campaign is one list, grown in place). */
+function pushTo<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
 }
 
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
