@@ -45,6 +45,7 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     getSurveyPage: 'retry',
     submitAnswers: 'once',
     listResponses: 'retry',
+    getSurveyLinkStates: 'retry',
   }),
   policy(MessagingServiceService, {
     createSmsCampaign: 'once',
@@ -58,6 +59,14 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     putSmsProvider: 'once',
     getSmsProvider: 'retry',
     deleteSmsProvider: 'once',
+    updateSmsCampaign: 'once',
+    previewSmsMessage: 'retry',
+    // Cancelling again answers the same counts.
+    cancelSmsSharing: 'retry',
+    // Adding a phone twice leaves one entry ("already" on the repeat).
+    addSmsOptOuts: 'retry',
+    listSmsOptOuts: 'retry',
+    deleteSmsOptOut: 'once',
   }),
   policy(FileServiceService, {
     createDirectory: 'once',
@@ -80,6 +89,7 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     shortenMany: 'once',
     resolve: 'retry',
     getLinkStats: 'retry',
+    countClickedLinks: 'retry',
     addDomain: 'once',
     listDomains: 'retry',
     removeDomain: 'once',

@@ -20,6 +20,28 @@ export const protobufPackage = "feedback.messaging.v1";
 
 export const protobufFileName = "feedback/messaging/v1/messaging.proto";
 
+/**
+ * When a campaign's SMS may go out, in the recipient's time zone. Messages due outside it wait
+ * (status scheduled) for its next opening.
+ */
+export interface SendWindow {
+  /** HH:MM, 24-hour. start after end spans midnight (22:00-06:00). */
+  start: string;
+  end: string;
+  /** IANA, e.g. Europe/Istanbul. */
+  timeZone: string;
+  /** mon, tue, wed, thu, fri, sat, sun: the days the window opens; empty means every day. */
+  days: string[];
+}
+
+/** A second SMS to recipients whose survey link is still active (not answered, not expired). */
+export interface Reminder {
+  /** ISO 8601 duration after the sharing's first messages were due, e.g. P1D (at most P30D). */
+  after: string;
+  /** Empty: the campaign's template. Must contain {{link}}: the recipient's same short link. */
+  messageTemplate: string;
+}
+
 export interface SmsCampaign {
   id: string;
   accountId: string;
@@ -30,6 +52,14 @@ export interface SmsCampaign {
   channelId: string;
   messageTemplate: string;
   createdAt: string;
+  /** Unset: the deployment's default window, if it has one (then any time). */
+  sendWindow?:
+    | SendWindow
+    | undefined;
+  /** At most 3. */
+  reminders: Reminder[];
+  /** ş→s, ğ→g, ı→i, ... applied to the rendered text (never to the link), so it stays GSM 7-bit. */
+  transliterate: boolean;
 }
 
 export interface CreateSmsCampaignRequest {
@@ -42,10 +72,113 @@ export interface CreateSmsCampaignRequest {
   messageTemplate: string;
   /** 0 takes the survey service's default. */
   linkTtlDays: number;
+  sendWindow?: SendWindow | undefined;
+  reminders: Reminder[];
+  transliterate: boolean;
 }
 
 export interface CreateSmsCampaignResponse {
+  campaign?:
+    | SmsCampaign
+    | undefined;
+  /**
+   * What the template alone costs when it is more than it seems: "ucs2" (a character outside
+   * GSM 7-bit; the character is named) or more than two segments. Nothing is refused for it.
+   */
+  warnings: string[];
+}
+
+export interface UpdateSmsCampaignRequest {
+  accountId: string;
+  campaignId: string;
+  updateSendWindow: boolean;
+  sendWindow?: SendWindow | undefined;
+  updateReminders: boolean;
+  reminders: Reminder[];
+  transliterate?: boolean | undefined;
+}
+
+export interface UpdateSmsCampaignResponse {
   campaign?: SmsCampaign | undefined;
+  warnings: string[];
+}
+
+export interface PreviewSmsMessageRequest {
+  accountId: string;
+  campaignId: string;
+  /** The recipient's custom attributes, as a sharing gives them. */
+  customAttributes: { [key: string]: string };
+  /** 0: the campaign's message; 1-3: that reminder's. */
+  reminder: number;
+}
+
+export interface PreviewSmsMessageRequest_CustomAttributesEntry {
+  key: string;
+  value: string;
+}
+
+export interface PreviewSmsMessageResponse {
+  text: string;
+  /** gsm7, gsm7-tr (the Turkish single shift table, where the provider declares support), ucs2. */
+  encoding: string;
+  segments: number;
+  /** Unicode code points. */
+  characters: number;
+}
+
+export interface CancelSmsSharingRequest {
+  accountId: string;
+  sharingId: string;
+}
+
+export interface CancelSmsSharingResponse {
+  /** Recipients (and reminders) that will not be texted. */
+  cancelled: number;
+  /** Recipients whose message had been handed to the provider already (or was being handed over). */
+  alreadySent: number;
+}
+
+export interface AddSmsOptOutsRequest {
+  accountId: string;
+  /** As the caller wrote them; normalized as sharings normalize them. */
+  phoneNumbers: string[];
+  /** api, keyword (an inbound STOP), survey_page. */
+  source: string;
+}
+
+export interface AddSmsOptOutsResponse {
+  /** Phones newly on the list, and phones that were on it already. */
+  added: number;
+  already: number;
+}
+
+export interface ListSmsOptOutsRequest {
+  accountId: string;
+  /** Any notation; empty lists every phone. */
+  phone: string;
+  /** 1-500; 0 means 50. */
+  limit: number;
+  cursor: string;
+}
+
+export interface SmsOptOut {
+  /** Normalized: E.164 digits without "+". */
+  phone: string;
+  source: string;
+  createdAt: string;
+}
+
+export interface ListSmsOptOutsResponse {
+  optOuts: SmsOptOut[];
+  nextCursor: string;
+}
+
+export interface DeleteSmsOptOutRequest {
+  accountId: string;
+  phone: string;
+}
+
+export interface DeleteSmsOptOutResponse {
 }
 
 export interface ListSmsCampaignsRequest {
@@ -80,6 +213,11 @@ export interface CreateSmsSharingRequest {
    * create retried after an answer that was lost (a 503, a timeout) sends nothing twice.
    */
   requestKey: string;
+  /**
+   * ISO 8601 with an offset, at most 30 days ahead; empty: now. The campaign's send window
+   * still applies from then on.
+   */
+  sendAt: string;
 }
 
 export interface CreateSmsSharingRequest_CustomAttributesEntry {
@@ -97,8 +235,8 @@ export interface RejectedPhone {
   phone: string;
   /**
    * not_a_string, empty, too_long_input, not_a_number, invalid_country_code, too_short,
-   * too_long, invalid_length, invalid_number; from a CSV file also wrong_column_count,
-   * value_too_long.
+   * too_long, invalid_length, invalid_number, opted_out (on the account's suppression list);
+   * from a CSV file also wrong_column_count, value_too_long.
    */
   reason: string;
   /** The file's line of a row rejected by a CSV workflow (the header is line 1); 0 otherwise. */
@@ -111,6 +249,11 @@ export interface CreateSmsSharingResponse {
   rejected: number;
   duplicate: number;
   rejectedPhones: RejectedPhone[];
+  /**
+   * When its first messages are due (send_at, moved to the send window's next opening); empty
+   * when they go out at once.
+   */
+  scheduledFor: string;
 }
 
 export interface GetSmsSharingRequest {
@@ -122,12 +265,48 @@ export interface RecipientStatus {
   /** Normalized: E.164 digits without "+". */
   phone: string;
   /**
-   * queued (not yet taken by the dispatcher), sending, sent, retryable, unknown (may have been
-   * sent; never re-sent), delivered, failed.
+   * scheduled (waiting for send_at or the send window), queued (not yet taken by the
+   * dispatcher), sending, sent, retryable, unknown (may have been sent; never re-sent),
+   * delivered, failed, opted_out (on the suppression list when its turn came), cancelled.
    */
   status: string;
   error: string;
   updatedAt: string;
+  /** Of its message, once rendered: gsm7, gsm7-tr, ucs2; and the segments it is billed as. */
+  encoding: string;
+  segments: number;
+  /** The reminders that went out to it (their statuses), in order. */
+  reminders: ReminderStatus[];
+}
+
+export interface ReminderStatus {
+  /** 1-3, as in the campaign's reminders. */
+  reminder: number;
+  status: string;
+  segments: number;
+  updatedAt: string;
+}
+
+/** How many recipients of a sharing are in each status (their first message). */
+export interface SharingCounts {
+  scheduled: number;
+  queued: number;
+  sending: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+  optedOut: number;
+  cancelled: number;
+  /** retryable and unknown. */
+  other: number;
+}
+
+/** What became of a sharing's links among its recipients. */
+export interface SharingFunnel {
+  /** Recipients whose short link was followed at least once. */
+  clicked: number;
+  /** Recipients who answered the survey. */
+  answered: number;
 }
 
 export interface GetSmsSharingResponse {
@@ -138,6 +317,18 @@ export interface GetSmsSharingResponse {
   duplicate: number;
   rejectedPhones: RejectedPhone[];
   recipients: RecipientStatus[];
+  counts?:
+    | SharingCounts
+    | undefined;
+  /** Every message of the sharing, reminders included. */
+  segments: number;
+  funnel?:
+    | SharingFunnel
+    | undefined;
+  /** When its first messages were or are due; empty when they went out at once. */
+  scheduledFor: string;
+  /** Set once cancelled. */
+  cancelledAt: string;
 }
 
 export interface ListSmsMessagesRequest {
@@ -157,6 +348,9 @@ export interface SmsMessage {
   text: string;
   status: string;
   createdAt: string;
+  /** gsm7, gsm7-tr, ucs2 (empty for messages recorded before it was kept). */
+  encoding: string;
+  segments: number;
 }
 
 export interface ListSmsMessagesResponse {
@@ -250,6 +444,11 @@ export interface SmsDispatch {
   inputPhone: string;
   customAttributes: { [key: string]: string };
   builtInResponses: { [key: string]: string };
+  /**
+   * 0: the sharing's message; 1-3: that reminder of the campaign, to a recipient whose first
+   * message went out (its survey link still active when the reminder is handed over).
+   */
+  reminder: number;
 }
 
 export interface SmsDispatch_CustomAttributesEntry {
@@ -273,8 +472,230 @@ export interface SmsStatusChanged {
   at: string;
 }
 
+function createBaseSendWindow(): SendWindow {
+  return { start: "", end: "", timeZone: "", days: [] };
+}
+
+export const SendWindow: MessageFns<SendWindow> = {
+  encode(message: SendWindow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.start !== "") {
+      writer.uint32(10).string(message.start);
+    }
+    if (message.end !== "") {
+      writer.uint32(18).string(message.end);
+    }
+    if (message.timeZone !== "") {
+      writer.uint32(26).string(message.timeZone);
+    }
+    for (const v of message.days) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendWindow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendWindow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.start = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.end = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.timeZone = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.days.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendWindow {
+    return {
+      start: isSet(object.start) ? globalThis.String(object.start) : "",
+      end: isSet(object.end) ? globalThis.String(object.end) : "",
+      timeZone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : "",
+      days: globalThis.Array.isArray(object?.days) ? object.days.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: SendWindow): unknown {
+    const obj: any = {};
+    if (message.start !== "") {
+      obj.start = message.start;
+    }
+    if (message.end !== "") {
+      obj.end = message.end;
+    }
+    if (message.timeZone !== "") {
+      obj.timeZone = message.timeZone;
+    }
+    if (message.days?.length) {
+      obj.days = message.days;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendWindow>, I>>(base?: I): SendWindow {
+    return SendWindow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendWindow>, I>>(object: I): SendWindow {
+    const message = createBaseSendWindow();
+    message.start = object.start ?? "";
+    message.end = object.end ?? "";
+    message.timeZone = object.timeZone ?? "";
+    message.days = object.days?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseReminder(): Reminder {
+  return { after: "", messageTemplate: "" };
+}
+
+export const Reminder: MessageFns<Reminder> = {
+  encode(message: Reminder, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.after !== "") {
+      writer.uint32(10).string(message.after);
+    }
+    if (message.messageTemplate !== "") {
+      writer.uint32(18).string(message.messageTemplate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Reminder {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReminder();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.after = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.messageTemplate = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Reminder {
+    return {
+      after: isSet(object.after) ? globalThis.String(object.after) : "",
+      messageTemplate: isSet(object.messageTemplate)
+        ? globalThis.String(object.messageTemplate)
+        : isSet(object.message_template)
+        ? globalThis.String(object.message_template)
+        : "",
+    };
+  },
+
+  toJSON(message: Reminder): unknown {
+    const obj: any = {};
+    if (message.after !== "") {
+      obj.after = message.after;
+    }
+    if (message.messageTemplate !== "") {
+      obj.messageTemplate = message.messageTemplate;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Reminder>, I>>(base?: I): Reminder {
+    return Reminder.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Reminder>, I>>(object: I): Reminder {
+    const message = createBaseReminder();
+    message.after = object.after ?? "";
+    message.messageTemplate = object.messageTemplate ?? "";
+    return message;
+  },
+};
+
 function createBaseSmsCampaign(): SmsCampaign {
-  return { id: "", accountId: "", name: "", nodeId: "", flowId: "", channelId: "", messageTemplate: "", createdAt: "" };
+  return {
+    id: "",
+    accountId: "",
+    name: "",
+    nodeId: "",
+    flowId: "",
+    channelId: "",
+    messageTemplate: "",
+    createdAt: "",
+    sendWindow: undefined,
+    reminders: [],
+    transliterate: false,
+  };
 }
 
 export const SmsCampaign: MessageFns<SmsCampaign> = {
@@ -302,6 +723,15 @@ export const SmsCampaign: MessageFns<SmsCampaign> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(66).string(message.createdAt);
+    }
+    if (message.sendWindow !== undefined) {
+      SendWindow.encode(message.sendWindow, writer.uint32(74).fork()).join();
+    }
+    for (const v of message.reminders) {
+      Reminder.encode(v!, writer.uint32(82).fork()).join();
+    }
+    if (message.transliterate !== false) {
+      writer.uint32(88).bool(message.transliterate);
     }
     return writer;
   },
@@ -383,6 +813,30 @@ export const SmsCampaign: MessageFns<SmsCampaign> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.sendWindow = SendWindow.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.reminders.push(Reminder.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.transliterate = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -429,6 +883,15 @@ export const SmsCampaign: MessageFns<SmsCampaign> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      sendWindow: isSet(object.sendWindow)
+        ? SendWindow.fromJSON(object.sendWindow)
+        : isSet(object.send_window)
+        ? SendWindow.fromJSON(object.send_window)
+        : undefined,
+      reminders: globalThis.Array.isArray(object?.reminders)
+        ? object.reminders.map((e: any) => Reminder.fromJSON(e))
+        : [],
+      transliterate: isSet(object.transliterate) ? globalThis.Boolean(object.transliterate) : false,
     };
   },
 
@@ -458,6 +921,15 @@ export const SmsCampaign: MessageFns<SmsCampaign> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.sendWindow !== undefined) {
+      obj.sendWindow = SendWindow.toJSON(message.sendWindow);
+    }
+    if (message.reminders?.length) {
+      obj.reminders = message.reminders.map((e) => Reminder.toJSON(e));
+    }
+    if (message.transliterate !== false) {
+      obj.transliterate = message.transliterate;
+    }
     return obj;
   },
 
@@ -474,12 +946,28 @@ export const SmsCampaign: MessageFns<SmsCampaign> = {
     message.channelId = object.channelId ?? "";
     message.messageTemplate = object.messageTemplate ?? "";
     message.createdAt = object.createdAt ?? "";
+    message.sendWindow = (object.sendWindow !== undefined && object.sendWindow !== null)
+      ? SendWindow.fromPartial(object.sendWindow)
+      : undefined;
+    message.reminders = object.reminders?.map((e) => Reminder.fromPartial(e)) || [];
+    message.transliterate = object.transliterate ?? false;
     return message;
   },
 };
 
 function createBaseCreateSmsCampaignRequest(): CreateSmsCampaignRequest {
-  return { accountId: "", name: "", nodeId: "", nodeName: "", flowId: "", messageTemplate: "", linkTtlDays: 0 };
+  return {
+    accountId: "",
+    name: "",
+    nodeId: "",
+    nodeName: "",
+    flowId: "",
+    messageTemplate: "",
+    linkTtlDays: 0,
+    sendWindow: undefined,
+    reminders: [],
+    transliterate: false,
+  };
 }
 
 export const CreateSmsCampaignRequest: MessageFns<CreateSmsCampaignRequest> = {
@@ -504,6 +992,15 @@ export const CreateSmsCampaignRequest: MessageFns<CreateSmsCampaignRequest> = {
     }
     if (message.linkTtlDays !== 0) {
       writer.uint32(56).uint32(message.linkTtlDays);
+    }
+    if (message.sendWindow !== undefined) {
+      SendWindow.encode(message.sendWindow, writer.uint32(66).fork()).join();
+    }
+    for (const v of message.reminders) {
+      Reminder.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.transliterate !== false) {
+      writer.uint32(80).bool(message.transliterate);
     }
     return writer;
   },
@@ -577,6 +1074,30 @@ export const CreateSmsCampaignRequest: MessageFns<CreateSmsCampaignRequest> = {
             message.linkTtlDays = reader.uint32();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.sendWindow = SendWindow.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.reminders.push(Reminder.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.transliterate = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -622,6 +1143,15 @@ export const CreateSmsCampaignRequest: MessageFns<CreateSmsCampaignRequest> = {
         : isSet(object.link_ttl_days)
         ? globalThis.Number(object.link_ttl_days)
         : 0,
+      sendWindow: isSet(object.sendWindow)
+        ? SendWindow.fromJSON(object.sendWindow)
+        : isSet(object.send_window)
+        ? SendWindow.fromJSON(object.send_window)
+        : undefined,
+      reminders: globalThis.Array.isArray(object?.reminders)
+        ? object.reminders.map((e: any) => Reminder.fromJSON(e))
+        : [],
+      transliterate: isSet(object.transliterate) ? globalThis.Boolean(object.transliterate) : false,
     };
   },
 
@@ -648,6 +1178,15 @@ export const CreateSmsCampaignRequest: MessageFns<CreateSmsCampaignRequest> = {
     if (message.linkTtlDays !== 0) {
       obj.linkTtlDays = Math.round(message.linkTtlDays);
     }
+    if (message.sendWindow !== undefined) {
+      obj.sendWindow = SendWindow.toJSON(message.sendWindow);
+    }
+    if (message.reminders?.length) {
+      obj.reminders = message.reminders.map((e) => Reminder.toJSON(e));
+    }
+    if (message.transliterate !== false) {
+      obj.transliterate = message.transliterate;
+    }
     return obj;
   },
 
@@ -663,18 +1202,26 @@ export const CreateSmsCampaignRequest: MessageFns<CreateSmsCampaignRequest> = {
     message.flowId = object.flowId ?? "";
     message.messageTemplate = object.messageTemplate ?? "";
     message.linkTtlDays = object.linkTtlDays ?? 0;
+    message.sendWindow = (object.sendWindow !== undefined && object.sendWindow !== null)
+      ? SendWindow.fromPartial(object.sendWindow)
+      : undefined;
+    message.reminders = object.reminders?.map((e) => Reminder.fromPartial(e)) || [];
+    message.transliterate = object.transliterate ?? false;
     return message;
   },
 };
 
 function createBaseCreateSmsCampaignResponse(): CreateSmsCampaignResponse {
-  return { campaign: undefined };
+  return { campaign: undefined, warnings: [] };
 }
 
 export const CreateSmsCampaignResponse: MessageFns<CreateSmsCampaignResponse> = {
   encode(message: CreateSmsCampaignResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.campaign !== undefined) {
       SmsCampaign.encode(message.campaign, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.warnings) {
+      writer.uint32(18).string(v!);
     }
     return writer;
   },
@@ -700,6 +1247,14 @@ export const CreateSmsCampaignResponse: MessageFns<CreateSmsCampaignResponse> = 
             message.campaign = SmsCampaign.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.warnings.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -713,13 +1268,19 @@ export const CreateSmsCampaignResponse: MessageFns<CreateSmsCampaignResponse> = 
   },
 
   fromJSON(object: any): CreateSmsCampaignResponse {
-    return { campaign: isSet(object.campaign) ? SmsCampaign.fromJSON(object.campaign) : undefined };
+    return {
+      campaign: isSet(object.campaign) ? SmsCampaign.fromJSON(object.campaign) : undefined,
+      warnings: globalThis.Array.isArray(object?.warnings) ? object.warnings.map((e: any) => globalThis.String(e)) : [],
+    };
   },
 
   toJSON(message: CreateSmsCampaignResponse): unknown {
     const obj: any = {};
     if (message.campaign !== undefined) {
       obj.campaign = SmsCampaign.toJSON(message.campaign);
+    }
+    if (message.warnings?.length) {
+      obj.warnings = message.warnings;
     }
     return obj;
   },
@@ -732,6 +1293,1507 @@ export const CreateSmsCampaignResponse: MessageFns<CreateSmsCampaignResponse> = 
     message.campaign = (object.campaign !== undefined && object.campaign !== null)
       ? SmsCampaign.fromPartial(object.campaign)
       : undefined;
+    message.warnings = object.warnings?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseUpdateSmsCampaignRequest(): UpdateSmsCampaignRequest {
+  return {
+    accountId: "",
+    campaignId: "",
+    updateSendWindow: false,
+    sendWindow: undefined,
+    updateReminders: false,
+    reminders: [],
+    transliterate: undefined,
+  };
+}
+
+export const UpdateSmsCampaignRequest: MessageFns<UpdateSmsCampaignRequest> = {
+  encode(message: UpdateSmsCampaignRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.campaignId !== "") {
+      writer.uint32(18).string(message.campaignId);
+    }
+    if (message.updateSendWindow !== false) {
+      writer.uint32(24).bool(message.updateSendWindow);
+    }
+    if (message.sendWindow !== undefined) {
+      SendWindow.encode(message.sendWindow, writer.uint32(34).fork()).join();
+    }
+    if (message.updateReminders !== false) {
+      writer.uint32(40).bool(message.updateReminders);
+    }
+    for (const v of message.reminders) {
+      Reminder.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.transliterate !== undefined) {
+      writer.uint32(56).bool(message.transliterate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateSmsCampaignRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateSmsCampaignRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.updateSendWindow = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sendWindow = SendWindow.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.updateReminders = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reminders.push(Reminder.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.transliterate = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateSmsCampaignRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      updateSendWindow: isSet(object.updateSendWindow)
+        ? globalThis.Boolean(object.updateSendWindow)
+        : isSet(object.update_send_window)
+        ? globalThis.Boolean(object.update_send_window)
+        : false,
+      sendWindow: isSet(object.sendWindow)
+        ? SendWindow.fromJSON(object.sendWindow)
+        : isSet(object.send_window)
+        ? SendWindow.fromJSON(object.send_window)
+        : undefined,
+      updateReminders: isSet(object.updateReminders)
+        ? globalThis.Boolean(object.updateReminders)
+        : isSet(object.update_reminders)
+        ? globalThis.Boolean(object.update_reminders)
+        : false,
+      reminders: globalThis.Array.isArray(object?.reminders)
+        ? object.reminders.map((e: any) => Reminder.fromJSON(e))
+        : [],
+      transliterate: isSet(object.transliterate) ? globalThis.Boolean(object.transliterate) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateSmsCampaignRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.updateSendWindow !== false) {
+      obj.updateSendWindow = message.updateSendWindow;
+    }
+    if (message.sendWindow !== undefined) {
+      obj.sendWindow = SendWindow.toJSON(message.sendWindow);
+    }
+    if (message.updateReminders !== false) {
+      obj.updateReminders = message.updateReminders;
+    }
+    if (message.reminders?.length) {
+      obj.reminders = message.reminders.map((e) => Reminder.toJSON(e));
+    }
+    if (message.transliterate !== undefined) {
+      obj.transliterate = message.transliterate;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateSmsCampaignRequest>, I>>(base?: I): UpdateSmsCampaignRequest {
+    return UpdateSmsCampaignRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateSmsCampaignRequest>, I>>(object: I): UpdateSmsCampaignRequest {
+    const message = createBaseUpdateSmsCampaignRequest();
+    message.accountId = object.accountId ?? "";
+    message.campaignId = object.campaignId ?? "";
+    message.updateSendWindow = object.updateSendWindow ?? false;
+    message.sendWindow = (object.sendWindow !== undefined && object.sendWindow !== null)
+      ? SendWindow.fromPartial(object.sendWindow)
+      : undefined;
+    message.updateReminders = object.updateReminders ?? false;
+    message.reminders = object.reminders?.map((e) => Reminder.fromPartial(e)) || [];
+    message.transliterate = object.transliterate ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateSmsCampaignResponse(): UpdateSmsCampaignResponse {
+  return { campaign: undefined, warnings: [] };
+}
+
+export const UpdateSmsCampaignResponse: MessageFns<UpdateSmsCampaignResponse> = {
+  encode(message: UpdateSmsCampaignResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.campaign !== undefined) {
+      SmsCampaign.encode(message.campaign, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.warnings) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateSmsCampaignResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateSmsCampaignResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.campaign = SmsCampaign.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.warnings.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateSmsCampaignResponse {
+    return {
+      campaign: isSet(object.campaign) ? SmsCampaign.fromJSON(object.campaign) : undefined,
+      warnings: globalThis.Array.isArray(object?.warnings) ? object.warnings.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: UpdateSmsCampaignResponse): unknown {
+    const obj: any = {};
+    if (message.campaign !== undefined) {
+      obj.campaign = SmsCampaign.toJSON(message.campaign);
+    }
+    if (message.warnings?.length) {
+      obj.warnings = message.warnings;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateSmsCampaignResponse>, I>>(base?: I): UpdateSmsCampaignResponse {
+    return UpdateSmsCampaignResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateSmsCampaignResponse>, I>>(object: I): UpdateSmsCampaignResponse {
+    const message = createBaseUpdateSmsCampaignResponse();
+    message.campaign = (object.campaign !== undefined && object.campaign !== null)
+      ? SmsCampaign.fromPartial(object.campaign)
+      : undefined;
+    message.warnings = object.warnings?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBasePreviewSmsMessageRequest(): PreviewSmsMessageRequest {
+  return { accountId: "", campaignId: "", customAttributes: {}, reminder: 0 };
+}
+
+export const PreviewSmsMessageRequest: MessageFns<PreviewSmsMessageRequest> = {
+  encode(message: PreviewSmsMessageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.campaignId !== "") {
+      writer.uint32(18).string(message.campaignId);
+    }
+    globalThis.Object.entries(message.customAttributes).forEach(([key, value]: [string, string]) => {
+      PreviewSmsMessageRequest_CustomAttributesEntry.encode({ key: key as any, value }, writer.uint32(26).fork())
+        .join();
+    });
+    if (message.reminder !== 0) {
+      writer.uint32(32).uint32(message.reminder);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewSmsMessageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewSmsMessageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = PreviewSmsMessageRequest_CustomAttributesEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.customAttributes[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.reminder = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewSmsMessageRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      customAttributes: isObject(object.customAttributes)
+        ? (globalThis.Object.entries(object.customAttributes) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.custom_attributes)
+        ? (globalThis.Object.entries(object.custom_attributes) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      reminder: isSet(object.reminder) ? globalThis.Number(object.reminder) : 0,
+    };
+  },
+
+  toJSON(message: PreviewSmsMessageRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.customAttributes) {
+      const entries = globalThis.Object.entries(message.customAttributes) as [string, string][];
+      if (entries.length > 0) {
+        obj.customAttributes = {};
+        entries.forEach(([k, v]) => {
+          obj.customAttributes[k] = v;
+        });
+      }
+    }
+    if (message.reminder !== 0) {
+      obj.reminder = Math.round(message.reminder);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewSmsMessageRequest>, I>>(base?: I): PreviewSmsMessageRequest {
+    return PreviewSmsMessageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewSmsMessageRequest>, I>>(object: I): PreviewSmsMessageRequest {
+    const message = createBasePreviewSmsMessageRequest();
+    message.accountId = object.accountId ?? "";
+    message.campaignId = object.campaignId ?? "";
+    message.customAttributes = (globalThis.Object.entries(object.customAttributes ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.reminder = object.reminder ?? 0;
+    return message;
+  },
+};
+
+function createBasePreviewSmsMessageRequest_CustomAttributesEntry(): PreviewSmsMessageRequest_CustomAttributesEntry {
+  return { key: "", value: "" };
+}
+
+export const PreviewSmsMessageRequest_CustomAttributesEntry: MessageFns<
+  PreviewSmsMessageRequest_CustomAttributesEntry
+> = {
+  encode(
+    message: PreviewSmsMessageRequest_CustomAttributesEntry,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewSmsMessageRequest_CustomAttributesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewSmsMessageRequest_CustomAttributesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewSmsMessageRequest_CustomAttributesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: PreviewSmsMessageRequest_CustomAttributesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewSmsMessageRequest_CustomAttributesEntry>, I>>(
+    base?: I,
+  ): PreviewSmsMessageRequest_CustomAttributesEntry {
+    return PreviewSmsMessageRequest_CustomAttributesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewSmsMessageRequest_CustomAttributesEntry>, I>>(
+    object: I,
+  ): PreviewSmsMessageRequest_CustomAttributesEntry {
+    const message = createBasePreviewSmsMessageRequest_CustomAttributesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBasePreviewSmsMessageResponse(): PreviewSmsMessageResponse {
+  return { text: "", encoding: "", segments: 0, characters: 0 };
+}
+
+export const PreviewSmsMessageResponse: MessageFns<PreviewSmsMessageResponse> = {
+  encode(message: PreviewSmsMessageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    if (message.encoding !== "") {
+      writer.uint32(18).string(message.encoding);
+    }
+    if (message.segments !== 0) {
+      writer.uint32(24).uint32(message.segments);
+    }
+    if (message.characters !== 0) {
+      writer.uint32(32).uint32(message.characters);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewSmsMessageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewSmsMessageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.encoding = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.segments = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.characters = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewSmsMessageResponse {
+    return {
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      encoding: isSet(object.encoding) ? globalThis.String(object.encoding) : "",
+      segments: isSet(object.segments) ? globalThis.Number(object.segments) : 0,
+      characters: isSet(object.characters) ? globalThis.Number(object.characters) : 0,
+    };
+  },
+
+  toJSON(message: PreviewSmsMessageResponse): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.encoding !== "") {
+      obj.encoding = message.encoding;
+    }
+    if (message.segments !== 0) {
+      obj.segments = Math.round(message.segments);
+    }
+    if (message.characters !== 0) {
+      obj.characters = Math.round(message.characters);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewSmsMessageResponse>, I>>(base?: I): PreviewSmsMessageResponse {
+    return PreviewSmsMessageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewSmsMessageResponse>, I>>(object: I): PreviewSmsMessageResponse {
+    const message = createBasePreviewSmsMessageResponse();
+    message.text = object.text ?? "";
+    message.encoding = object.encoding ?? "";
+    message.segments = object.segments ?? 0;
+    message.characters = object.characters ?? 0;
+    return message;
+  },
+};
+
+function createBaseCancelSmsSharingRequest(): CancelSmsSharingRequest {
+  return { accountId: "", sharingId: "" };
+}
+
+export const CancelSmsSharingRequest: MessageFns<CancelSmsSharingRequest> = {
+  encode(message: CancelSmsSharingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.sharingId !== "") {
+      writer.uint32(18).string(message.sharingId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelSmsSharingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelSmsSharingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelSmsSharingRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CancelSmsSharingRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.sharingId !== "") {
+      obj.sharingId = message.sharingId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelSmsSharingRequest>, I>>(base?: I): CancelSmsSharingRequest {
+    return CancelSmsSharingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelSmsSharingRequest>, I>>(object: I): CancelSmsSharingRequest {
+    const message = createBaseCancelSmsSharingRequest();
+    message.accountId = object.accountId ?? "";
+    message.sharingId = object.sharingId ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelSmsSharingResponse(): CancelSmsSharingResponse {
+  return { cancelled: 0, alreadySent: 0 };
+}
+
+export const CancelSmsSharingResponse: MessageFns<CancelSmsSharingResponse> = {
+  encode(message: CancelSmsSharingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cancelled !== 0) {
+      writer.uint32(8).uint32(message.cancelled);
+    }
+    if (message.alreadySent !== 0) {
+      writer.uint32(16).uint32(message.alreadySent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelSmsSharingResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelSmsSharingResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.cancelled = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.alreadySent = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelSmsSharingResponse {
+    return {
+      cancelled: isSet(object.cancelled) ? globalThis.Number(object.cancelled) : 0,
+      alreadySent: isSet(object.alreadySent)
+        ? globalThis.Number(object.alreadySent)
+        : isSet(object.already_sent)
+        ? globalThis.Number(object.already_sent)
+        : 0,
+    };
+  },
+
+  toJSON(message: CancelSmsSharingResponse): unknown {
+    const obj: any = {};
+    if (message.cancelled !== 0) {
+      obj.cancelled = Math.round(message.cancelled);
+    }
+    if (message.alreadySent !== 0) {
+      obj.alreadySent = Math.round(message.alreadySent);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelSmsSharingResponse>, I>>(base?: I): CancelSmsSharingResponse {
+    return CancelSmsSharingResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelSmsSharingResponse>, I>>(object: I): CancelSmsSharingResponse {
+    const message = createBaseCancelSmsSharingResponse();
+    message.cancelled = object.cancelled ?? 0;
+    message.alreadySent = object.alreadySent ?? 0;
+    return message;
+  },
+};
+
+function createBaseAddSmsOptOutsRequest(): AddSmsOptOutsRequest {
+  return { accountId: "", phoneNumbers: [], source: "" };
+}
+
+export const AddSmsOptOutsRequest: MessageFns<AddSmsOptOutsRequest> = {
+  encode(message: AddSmsOptOutsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    for (const v of message.phoneNumbers) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.source !== "") {
+      writer.uint32(26).string(message.source);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddSmsOptOutsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddSmsOptOutsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.phoneNumbers.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddSmsOptOutsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      phoneNumbers: globalThis.Array.isArray(object?.phoneNumbers)
+        ? object.phoneNumbers.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.phone_numbers)
+        ? object.phone_numbers.map((e: any) => globalThis.String(e))
+        : [],
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+    };
+  },
+
+  toJSON(message: AddSmsOptOutsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.phoneNumbers?.length) {
+      obj.phoneNumbers = message.phoneNumbers;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AddSmsOptOutsRequest>, I>>(base?: I): AddSmsOptOutsRequest {
+    return AddSmsOptOutsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddSmsOptOutsRequest>, I>>(object: I): AddSmsOptOutsRequest {
+    const message = createBaseAddSmsOptOutsRequest();
+    message.accountId = object.accountId ?? "";
+    message.phoneNumbers = object.phoneNumbers?.map((e) => e) || [];
+    message.source = object.source ?? "";
+    return message;
+  },
+};
+
+function createBaseAddSmsOptOutsResponse(): AddSmsOptOutsResponse {
+  return { added: 0, already: 0 };
+}
+
+export const AddSmsOptOutsResponse: MessageFns<AddSmsOptOutsResponse> = {
+  encode(message: AddSmsOptOutsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.added !== 0) {
+      writer.uint32(8).uint32(message.added);
+    }
+    if (message.already !== 0) {
+      writer.uint32(16).uint32(message.already);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddSmsOptOutsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddSmsOptOutsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.added = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.already = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddSmsOptOutsResponse {
+    return {
+      added: isSet(object.added) ? globalThis.Number(object.added) : 0,
+      already: isSet(object.already) ? globalThis.Number(object.already) : 0,
+    };
+  },
+
+  toJSON(message: AddSmsOptOutsResponse): unknown {
+    const obj: any = {};
+    if (message.added !== 0) {
+      obj.added = Math.round(message.added);
+    }
+    if (message.already !== 0) {
+      obj.already = Math.round(message.already);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AddSmsOptOutsResponse>, I>>(base?: I): AddSmsOptOutsResponse {
+    return AddSmsOptOutsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddSmsOptOutsResponse>, I>>(object: I): AddSmsOptOutsResponse {
+    const message = createBaseAddSmsOptOutsResponse();
+    message.added = object.added ?? 0;
+    message.already = object.already ?? 0;
+    return message;
+  },
+};
+
+function createBaseListSmsOptOutsRequest(): ListSmsOptOutsRequest {
+  return { accountId: "", phone: "", limit: 0, cursor: "" };
+}
+
+export const ListSmsOptOutsRequest: MessageFns<ListSmsOptOutsRequest> = {
+  encode(message: ListSmsOptOutsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.phone !== "") {
+      writer.uint32(18).string(message.phone);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).uint32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(34).string(message.cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSmsOptOutsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSmsOptOutsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSmsOptOutsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      phone: isSet(object.phone) ? globalThis.String(object.phone) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+    };
+  },
+
+  toJSON(message: ListSmsOptOutsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.phone !== "") {
+      obj.phone = message.phone;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSmsOptOutsRequest>, I>>(base?: I): ListSmsOptOutsRequest {
+    return ListSmsOptOutsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSmsOptOutsRequest>, I>>(object: I): ListSmsOptOutsRequest {
+    const message = createBaseListSmsOptOutsRequest();
+    message.accountId = object.accountId ?? "";
+    message.phone = object.phone ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseSmsOptOut(): SmsOptOut {
+  return { phone: "", source: "", createdAt: "" };
+}
+
+export const SmsOptOut: MessageFns<SmsOptOut> = {
+  encode(message: SmsOptOut, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.phone !== "") {
+      writer.uint32(10).string(message.phone);
+    }
+    if (message.source !== "") {
+      writer.uint32(18).string(message.source);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(26).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SmsOptOut {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSmsOptOut();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SmsOptOut {
+    return {
+      phone: isSet(object.phone) ? globalThis.String(object.phone) : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: SmsOptOut): unknown {
+    const obj: any = {};
+    if (message.phone !== "") {
+      obj.phone = message.phone;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SmsOptOut>, I>>(base?: I): SmsOptOut {
+    return SmsOptOut.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SmsOptOut>, I>>(object: I): SmsOptOut {
+    const message = createBaseSmsOptOut();
+    message.phone = object.phone ?? "";
+    message.source = object.source ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListSmsOptOutsResponse(): ListSmsOptOutsResponse {
+  return { optOuts: [], nextCursor: "" };
+}
+
+export const ListSmsOptOutsResponse: MessageFns<ListSmsOptOutsResponse> = {
+  encode(message: ListSmsOptOutsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.optOuts) {
+      SmsOptOut.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSmsOptOutsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSmsOptOutsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.optOuts.push(SmsOptOut.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSmsOptOutsResponse {
+    return {
+      optOuts: globalThis.Array.isArray(object?.optOuts)
+        ? object.optOuts.map((e: any) => SmsOptOut.fromJSON(e))
+        : globalThis.Array.isArray(object?.opt_outs)
+        ? object.opt_outs.map((e: any) => SmsOptOut.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListSmsOptOutsResponse): unknown {
+    const obj: any = {};
+    if (message.optOuts?.length) {
+      obj.optOuts = message.optOuts.map((e) => SmsOptOut.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSmsOptOutsResponse>, I>>(base?: I): ListSmsOptOutsResponse {
+    return ListSmsOptOutsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSmsOptOutsResponse>, I>>(object: I): ListSmsOptOutsResponse {
+    const message = createBaseListSmsOptOutsResponse();
+    message.optOuts = object.optOuts?.map((e) => SmsOptOut.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteSmsOptOutRequest(): DeleteSmsOptOutRequest {
+  return { accountId: "", phone: "" };
+}
+
+export const DeleteSmsOptOutRequest: MessageFns<DeleteSmsOptOutRequest> = {
+  encode(message: DeleteSmsOptOutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.phone !== "") {
+      writer.uint32(18).string(message.phone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteSmsOptOutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteSmsOptOutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteSmsOptOutRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      phone: isSet(object.phone) ? globalThis.String(object.phone) : "",
+    };
+  },
+
+  toJSON(message: DeleteSmsOptOutRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.phone !== "") {
+      obj.phone = message.phone;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteSmsOptOutRequest>, I>>(base?: I): DeleteSmsOptOutRequest {
+    return DeleteSmsOptOutRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteSmsOptOutRequest>, I>>(object: I): DeleteSmsOptOutRequest {
+    const message = createBaseDeleteSmsOptOutRequest();
+    message.accountId = object.accountId ?? "";
+    message.phone = object.phone ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteSmsOptOutResponse(): DeleteSmsOptOutResponse {
+  return {};
+}
+
+export const DeleteSmsOptOutResponse: MessageFns<DeleteSmsOptOutResponse> = {
+  encode(_: DeleteSmsOptOutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteSmsOptOutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteSmsOptOutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteSmsOptOutResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteSmsOptOutResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteSmsOptOutResponse>, I>>(base?: I): DeleteSmsOptOutResponse {
+    return DeleteSmsOptOutResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteSmsOptOutResponse>, I>>(_: I): DeleteSmsOptOutResponse {
+    const message = createBaseDeleteSmsOptOutResponse();
     return message;
   },
 };
@@ -1072,6 +3134,7 @@ function createBaseCreateSmsSharingRequest(): CreateSmsSharingRequest {
     customAttributes: {},
     builtInResponses: {},
     requestKey: "",
+    sendAt: "",
   };
 }
 
@@ -1094,6 +3157,9 @@ export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
     });
     if (message.requestKey !== "") {
       writer.uint32(50).string(message.requestKey);
+    }
+    if (message.sendAt !== "") {
+      writer.uint32(58).string(message.sendAt);
     }
     return writer;
   },
@@ -1163,6 +3229,14 @@ export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
             }
 
             message.requestKey = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.sendAt = reader.string();
             continue;
           }
         }
@@ -1253,6 +3327,11 @@ export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
         : isSet(object.request_key)
         ? globalThis.String(object.request_key)
         : "",
+      sendAt: isSet(object.sendAt)
+        ? globalThis.String(object.sendAt)
+        : isSet(object.send_at)
+        ? globalThis.String(object.send_at)
+        : "",
     };
   },
 
@@ -1288,6 +3367,9 @@ export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
     if (message.requestKey !== "") {
       obj.requestKey = message.requestKey;
     }
+    if (message.sendAt !== "") {
+      obj.sendAt = message.sendAt;
+    }
     return obj;
   },
 
@@ -1314,6 +3396,7 @@ export const CreateSmsSharingRequest: MessageFns<CreateSmsSharingRequest> = {
         return acc;
       }, {});
     message.requestKey = object.requestKey ?? "";
+    message.sendAt = object.sendAt ?? "";
     return message;
   },
 };
@@ -1610,7 +3693,7 @@ export const RejectedPhone: MessageFns<RejectedPhone> = {
 };
 
 function createBaseCreateSmsSharingResponse(): CreateSmsSharingResponse {
-  return { sharingId: "", accepted: 0, rejected: 0, duplicate: 0, rejectedPhones: [] };
+  return { sharingId: "", accepted: 0, rejected: 0, duplicate: 0, rejectedPhones: [], scheduledFor: "" };
 }
 
 export const CreateSmsSharingResponse: MessageFns<CreateSmsSharingResponse> = {
@@ -1629,6 +3712,9 @@ export const CreateSmsSharingResponse: MessageFns<CreateSmsSharingResponse> = {
     }
     for (const v of message.rejectedPhones) {
       RejectedPhone.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.scheduledFor !== "") {
+      writer.uint32(50).string(message.scheduledFor);
     }
     return writer;
   },
@@ -1686,6 +3772,14 @@ export const CreateSmsSharingResponse: MessageFns<CreateSmsSharingResponse> = {
             message.rejectedPhones.push(RejectedPhone.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.scheduledFor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1713,6 +3807,11 @@ export const CreateSmsSharingResponse: MessageFns<CreateSmsSharingResponse> = {
         : globalThis.Array.isArray(object?.rejected_phones)
         ? object.rejected_phones.map((e: any) => RejectedPhone.fromJSON(e))
         : [],
+      scheduledFor: isSet(object.scheduledFor)
+        ? globalThis.String(object.scheduledFor)
+        : isSet(object.scheduled_for)
+        ? globalThis.String(object.scheduled_for)
+        : "",
     };
   },
 
@@ -1733,6 +3832,9 @@ export const CreateSmsSharingResponse: MessageFns<CreateSmsSharingResponse> = {
     if (message.rejectedPhones?.length) {
       obj.rejectedPhones = message.rejectedPhones.map((e) => RejectedPhone.toJSON(e));
     }
+    if (message.scheduledFor !== "") {
+      obj.scheduledFor = message.scheduledFor;
+    }
     return obj;
   },
 
@@ -1746,6 +3848,7 @@ export const CreateSmsSharingResponse: MessageFns<CreateSmsSharingResponse> = {
     message.rejected = object.rejected ?? 0;
     message.duplicate = object.duplicate ?? 0;
     message.rejectedPhones = object.rejectedPhones?.map((e) => RejectedPhone.fromPartial(e)) || [];
+    message.scheduledFor = object.scheduledFor ?? "";
     return message;
   },
 };
@@ -1844,7 +3947,7 @@ export const GetSmsSharingRequest: MessageFns<GetSmsSharingRequest> = {
 };
 
 function createBaseRecipientStatus(): RecipientStatus {
-  return { phone: "", status: "", error: "", updatedAt: "" };
+  return { phone: "", status: "", error: "", updatedAt: "", encoding: "", segments: 0, reminders: [] };
 }
 
 export const RecipientStatus: MessageFns<RecipientStatus> = {
@@ -1860,6 +3963,15 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(34).string(message.updatedAt);
+    }
+    if (message.encoding !== "") {
+      writer.uint32(42).string(message.encoding);
+    }
+    if (message.segments !== 0) {
+      writer.uint32(48).uint32(message.segments);
+    }
+    for (const v of message.reminders) {
+      ReminderStatus.encode(v!, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -1909,6 +4021,30 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.encoding = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.segments = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reminders.push(ReminderStatus.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1931,6 +4067,11 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      encoding: isSet(object.encoding) ? globalThis.String(object.encoding) : "",
+      segments: isSet(object.segments) ? globalThis.Number(object.segments) : 0,
+      reminders: globalThis.Array.isArray(object?.reminders)
+        ? object.reminders.map((e: any) => ReminderStatus.fromJSON(e))
+        : [],
     };
   },
 
@@ -1948,6 +4089,15 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.encoding !== "") {
+      obj.encoding = message.encoding;
+    }
+    if (message.segments !== 0) {
+      obj.segments = Math.round(message.segments);
+    }
+    if (message.reminders?.length) {
+      obj.reminders = message.reminders.map((e) => ReminderStatus.toJSON(e));
+    }
     return obj;
   },
 
@@ -1960,6 +4110,416 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
     message.status = object.status ?? "";
     message.error = object.error ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.encoding = object.encoding ?? "";
+    message.segments = object.segments ?? 0;
+    message.reminders = object.reminders?.map((e) => ReminderStatus.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseReminderStatus(): ReminderStatus {
+  return { reminder: 0, status: "", segments: 0, updatedAt: "" };
+}
+
+export const ReminderStatus: MessageFns<ReminderStatus> = {
+  encode(message: ReminderStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reminder !== 0) {
+      writer.uint32(8).uint32(message.reminder);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.segments !== 0) {
+      writer.uint32(24).uint32(message.segments);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(34).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReminderStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReminderStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.reminder = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.segments = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReminderStatus {
+    return {
+      reminder: isSet(object.reminder) ? globalThis.Number(object.reminder) : 0,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      segments: isSet(object.segments) ? globalThis.Number(object.segments) : 0,
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: ReminderStatus): unknown {
+    const obj: any = {};
+    if (message.reminder !== 0) {
+      obj.reminder = Math.round(message.reminder);
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.segments !== 0) {
+      obj.segments = Math.round(message.segments);
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReminderStatus>, I>>(base?: I): ReminderStatus {
+    return ReminderStatus.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReminderStatus>, I>>(object: I): ReminderStatus {
+    const message = createBaseReminderStatus();
+    message.reminder = object.reminder ?? 0;
+    message.status = object.status ?? "";
+    message.segments = object.segments ?? 0;
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseSharingCounts(): SharingCounts {
+  return { scheduled: 0, queued: 0, sending: 0, sent: 0, delivered: 0, failed: 0, optedOut: 0, cancelled: 0, other: 0 };
+}
+
+export const SharingCounts: MessageFns<SharingCounts> = {
+  encode(message: SharingCounts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scheduled !== 0) {
+      writer.uint32(8).uint32(message.scheduled);
+    }
+    if (message.queued !== 0) {
+      writer.uint32(16).uint32(message.queued);
+    }
+    if (message.sending !== 0) {
+      writer.uint32(24).uint32(message.sending);
+    }
+    if (message.sent !== 0) {
+      writer.uint32(32).uint32(message.sent);
+    }
+    if (message.delivered !== 0) {
+      writer.uint32(40).uint32(message.delivered);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(48).uint32(message.failed);
+    }
+    if (message.optedOut !== 0) {
+      writer.uint32(56).uint32(message.optedOut);
+    }
+    if (message.cancelled !== 0) {
+      writer.uint32(64).uint32(message.cancelled);
+    }
+    if (message.other !== 0) {
+      writer.uint32(72).uint32(message.other);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SharingCounts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSharingCounts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.scheduled = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.queued = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.sending = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.sent = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.delivered = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.failed = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.optedOut = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.cancelled = reader.uint32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.other = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SharingCounts {
+    return {
+      scheduled: isSet(object.scheduled) ? globalThis.Number(object.scheduled) : 0,
+      queued: isSet(object.queued) ? globalThis.Number(object.queued) : 0,
+      sending: isSet(object.sending) ? globalThis.Number(object.sending) : 0,
+      sent: isSet(object.sent) ? globalThis.Number(object.sent) : 0,
+      delivered: isSet(object.delivered) ? globalThis.Number(object.delivered) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      optedOut: isSet(object.optedOut)
+        ? globalThis.Number(object.optedOut)
+        : isSet(object.opted_out)
+        ? globalThis.Number(object.opted_out)
+        : 0,
+      cancelled: isSet(object.cancelled) ? globalThis.Number(object.cancelled) : 0,
+      other: isSet(object.other) ? globalThis.Number(object.other) : 0,
+    };
+  },
+
+  toJSON(message: SharingCounts): unknown {
+    const obj: any = {};
+    if (message.scheduled !== 0) {
+      obj.scheduled = Math.round(message.scheduled);
+    }
+    if (message.queued !== 0) {
+      obj.queued = Math.round(message.queued);
+    }
+    if (message.sending !== 0) {
+      obj.sending = Math.round(message.sending);
+    }
+    if (message.sent !== 0) {
+      obj.sent = Math.round(message.sent);
+    }
+    if (message.delivered !== 0) {
+      obj.delivered = Math.round(message.delivered);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.optedOut !== 0) {
+      obj.optedOut = Math.round(message.optedOut);
+    }
+    if (message.cancelled !== 0) {
+      obj.cancelled = Math.round(message.cancelled);
+    }
+    if (message.other !== 0) {
+      obj.other = Math.round(message.other);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SharingCounts>, I>>(base?: I): SharingCounts {
+    return SharingCounts.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SharingCounts>, I>>(object: I): SharingCounts {
+    const message = createBaseSharingCounts();
+    message.scheduled = object.scheduled ?? 0;
+    message.queued = object.queued ?? 0;
+    message.sending = object.sending ?? 0;
+    message.sent = object.sent ?? 0;
+    message.delivered = object.delivered ?? 0;
+    message.failed = object.failed ?? 0;
+    message.optedOut = object.optedOut ?? 0;
+    message.cancelled = object.cancelled ?? 0;
+    message.other = object.other ?? 0;
+    return message;
+  },
+};
+
+function createBaseSharingFunnel(): SharingFunnel {
+  return { clicked: 0, answered: 0 };
+}
+
+export const SharingFunnel: MessageFns<SharingFunnel> = {
+  encode(message: SharingFunnel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.clicked !== 0) {
+      writer.uint32(8).uint32(message.clicked);
+    }
+    if (message.answered !== 0) {
+      writer.uint32(16).uint32(message.answered);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SharingFunnel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSharingFunnel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.clicked = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.answered = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SharingFunnel {
+    return {
+      clicked: isSet(object.clicked) ? globalThis.Number(object.clicked) : 0,
+      answered: isSet(object.answered) ? globalThis.Number(object.answered) : 0,
+    };
+  },
+
+  toJSON(message: SharingFunnel): unknown {
+    const obj: any = {};
+    if (message.clicked !== 0) {
+      obj.clicked = Math.round(message.clicked);
+    }
+    if (message.answered !== 0) {
+      obj.answered = Math.round(message.answered);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SharingFunnel>, I>>(base?: I): SharingFunnel {
+    return SharingFunnel.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SharingFunnel>, I>>(object: I): SharingFunnel {
+    const message = createBaseSharingFunnel();
+    message.clicked = object.clicked ?? 0;
+    message.answered = object.answered ?? 0;
     return message;
   },
 };
@@ -1973,6 +4533,11 @@ function createBaseGetSmsSharingResponse(): GetSmsSharingResponse {
     duplicate: 0,
     rejectedPhones: [],
     recipients: [],
+    counts: undefined,
+    segments: 0,
+    funnel: undefined,
+    scheduledFor: "",
+    cancelledAt: "",
   };
 }
 
@@ -1998,6 +4563,21 @@ export const GetSmsSharingResponse: MessageFns<GetSmsSharingResponse> = {
     }
     for (const v of message.recipients) {
       RecipientStatus.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.counts !== undefined) {
+      SharingCounts.encode(message.counts, writer.uint32(66).fork()).join();
+    }
+    if (message.segments !== 0) {
+      writer.uint32(72).uint32(message.segments);
+    }
+    if (message.funnel !== undefined) {
+      SharingFunnel.encode(message.funnel, writer.uint32(82).fork()).join();
+    }
+    if (message.scheduledFor !== "") {
+      writer.uint32(90).string(message.scheduledFor);
+    }
+    if (message.cancelledAt !== "") {
+      writer.uint32(98).string(message.cancelledAt);
     }
     return writer;
   },
@@ -2071,6 +4651,46 @@ export const GetSmsSharingResponse: MessageFns<GetSmsSharingResponse> = {
             message.recipients.push(RecipientStatus.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.counts = SharingCounts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.segments = reader.uint32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.funnel = SharingFunnel.decode(reader, reader.uint32());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.scheduledFor = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.cancelledAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2110,6 +4730,19 @@ export const GetSmsSharingResponse: MessageFns<GetSmsSharingResponse> = {
       recipients: globalThis.Array.isArray(object?.recipients)
         ? object.recipients.map((e: any) => RecipientStatus.fromJSON(e))
         : [],
+      counts: isSet(object.counts) ? SharingCounts.fromJSON(object.counts) : undefined,
+      segments: isSet(object.segments) ? globalThis.Number(object.segments) : 0,
+      funnel: isSet(object.funnel) ? SharingFunnel.fromJSON(object.funnel) : undefined,
+      scheduledFor: isSet(object.scheduledFor)
+        ? globalThis.String(object.scheduledFor)
+        : isSet(object.scheduled_for)
+        ? globalThis.String(object.scheduled_for)
+        : "",
+      cancelledAt: isSet(object.cancelledAt)
+        ? globalThis.String(object.cancelledAt)
+        : isSet(object.cancelled_at)
+        ? globalThis.String(object.cancelled_at)
+        : "",
     };
   },
 
@@ -2136,6 +4769,21 @@ export const GetSmsSharingResponse: MessageFns<GetSmsSharingResponse> = {
     if (message.recipients?.length) {
       obj.recipients = message.recipients.map((e) => RecipientStatus.toJSON(e));
     }
+    if (message.counts !== undefined) {
+      obj.counts = SharingCounts.toJSON(message.counts);
+    }
+    if (message.segments !== 0) {
+      obj.segments = Math.round(message.segments);
+    }
+    if (message.funnel !== undefined) {
+      obj.funnel = SharingFunnel.toJSON(message.funnel);
+    }
+    if (message.scheduledFor !== "") {
+      obj.scheduledFor = message.scheduledFor;
+    }
+    if (message.cancelledAt !== "") {
+      obj.cancelledAt = message.cancelledAt;
+    }
     return obj;
   },
 
@@ -2151,6 +4799,15 @@ export const GetSmsSharingResponse: MessageFns<GetSmsSharingResponse> = {
     message.duplicate = object.duplicate ?? 0;
     message.rejectedPhones = object.rejectedPhones?.map((e) => RejectedPhone.fromPartial(e)) || [];
     message.recipients = object.recipients?.map((e) => RecipientStatus.fromPartial(e)) || [];
+    message.counts = (object.counts !== undefined && object.counts !== null)
+      ? SharingCounts.fromPartial(object.counts)
+      : undefined;
+    message.segments = object.segments ?? 0;
+    message.funnel = (object.funnel !== undefined && object.funnel !== null)
+      ? SharingFunnel.fromPartial(object.funnel)
+      : undefined;
+    message.scheduledFor = object.scheduledFor ?? "";
+    message.cancelledAt = object.cancelledAt ?? "";
     return message;
   },
 };
@@ -2277,7 +4934,7 @@ export const ListSmsMessagesRequest: MessageFns<ListSmsMessagesRequest> = {
 };
 
 function createBaseSmsMessage(): SmsMessage {
-  return { messageId: "", sharingId: "", phone: "", text: "", status: "", createdAt: "" };
+  return { messageId: "", sharingId: "", phone: "", text: "", status: "", createdAt: "", encoding: "", segments: 0 };
 }
 
 export const SmsMessage: MessageFns<SmsMessage> = {
@@ -2299,6 +4956,12 @@ export const SmsMessage: MessageFns<SmsMessage> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(50).string(message.createdAt);
+    }
+    if (message.encoding !== "") {
+      writer.uint32(58).string(message.encoding);
+    }
+    if (message.segments !== 0) {
+      writer.uint32(64).uint32(message.segments);
     }
     return writer;
   },
@@ -2364,6 +5027,22 @@ export const SmsMessage: MessageFns<SmsMessage> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.encoding = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.segments = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2396,6 +5075,8 @@ export const SmsMessage: MessageFns<SmsMessage> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      encoding: isSet(object.encoding) ? globalThis.String(object.encoding) : "",
+      segments: isSet(object.segments) ? globalThis.Number(object.segments) : 0,
     };
   },
 
@@ -2419,6 +5100,12 @@ export const SmsMessage: MessageFns<SmsMessage> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.encoding !== "") {
+      obj.encoding = message.encoding;
+    }
+    if (message.segments !== 0) {
+      obj.segments = Math.round(message.segments);
+    }
     return obj;
   },
 
@@ -2433,6 +5120,8 @@ export const SmsMessage: MessageFns<SmsMessage> = {
     message.text = object.text ?? "";
     message.status = object.status ?? "";
     message.createdAt = object.createdAt ?? "";
+    message.encoding = object.encoding ?? "";
+    message.segments = object.segments ?? 0;
     return message;
   },
 };
@@ -3805,6 +6494,7 @@ function createBaseSmsDispatch(): SmsDispatch {
     inputPhone: "",
     customAttributes: {},
     builtInResponses: {},
+    reminder: 0,
   };
 }
 
@@ -3831,6 +6521,9 @@ export const SmsDispatch: MessageFns<SmsDispatch> = {
     globalThis.Object.entries(message.builtInResponses).forEach(([key, value]: [string, string]) => {
       SmsDispatch_BuiltInResponsesEntry.encode({ key: key as any, value }, writer.uint32(58).fork()).join();
     });
+    if (message.reminder !== 0) {
+      writer.uint32(64).uint32(message.reminder);
+    }
     return writer;
   },
 
@@ -3907,6 +6600,14 @@ export const SmsDispatch: MessageFns<SmsDispatch> = {
             if (entry7.value !== undefined) {
               message.builtInResponses[entry7.key] = entry7.value;
             }
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.reminder = reader.uint32();
             continue;
           }
         }
@@ -3998,6 +6699,7 @@ export const SmsDispatch: MessageFns<SmsDispatch> = {
           {},
         )
         : {},
+      reminder: isSet(object.reminder) ? globalThis.Number(object.reminder) : 0,
     };
   },
 
@@ -4036,6 +6738,9 @@ export const SmsDispatch: MessageFns<SmsDispatch> = {
         });
       }
     }
+    if (message.reminder !== 0) {
+      obj.reminder = Math.round(message.reminder);
+    }
     return obj;
   },
 
@@ -4067,6 +6772,7 @@ export const SmsDispatch: MessageFns<SmsDispatch> = {
       },
       {},
     );
+    message.reminder = object.reminder ?? 0;
     return message;
   },
 };
@@ -4595,6 +7301,95 @@ export const MessagingServiceService = {
       Buffer.from(DeleteSmsProviderResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteSmsProviderResponse => DeleteSmsProviderResponse.decode(value),
   },
+  /**
+   * Changes a campaign's delivery rules: the fields whose update_* flag is set are replaced (an
+   * unset send_window with update_send_window clears it; the deployment's default then applies).
+   * INVALID_ARGUMENT names the field (send_window.time_zone, reminders[0].after, ...).
+   * NOT_FOUND (campaign_id). Answers the campaign and the template's warnings.
+   */
+  updateSmsCampaign: {
+    path: "/feedback.messaging.v1.MessagingService/UpdateSmsCampaign" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateSmsCampaignRequest): Buffer =>
+      Buffer.from(UpdateSmsCampaignRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateSmsCampaignRequest => UpdateSmsCampaignRequest.decode(value),
+    responseSerialize: (value: UpdateSmsCampaignResponse): Buffer =>
+      Buffer.from(UpdateSmsCampaignResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateSmsCampaignResponse => UpdateSmsCampaignResponse.decode(value),
+  },
+  /**
+   * The campaign's message for one recipient's attributes, with a placeholder link as long as a
+   * real short link, and what it costs (encoding, segments). NOT_FOUND (campaign_id).
+   */
+  previewSmsMessage: {
+    path: "/feedback.messaging.v1.MessagingService/PreviewSmsMessage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewSmsMessageRequest): Buffer =>
+      Buffer.from(PreviewSmsMessageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewSmsMessageRequest => PreviewSmsMessageRequest.decode(value),
+    responseSerialize: (value: PreviewSmsMessageResponse): Buffer =>
+      Buffer.from(PreviewSmsMessageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewSmsMessageResponse => PreviewSmsMessageResponse.decode(value),
+  },
+  /**
+   * Cancels what of a sharing has not been handed to the provider yet: its scheduled release,
+   * its reminders, and every recipient not yet claimed (status cancelled). Repeating it answers
+   * the same counts. NOT_FOUND (sharing_id).
+   */
+  cancelSmsSharing: {
+    path: "/feedback.messaging.v1.MessagingService/CancelSmsSharing" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelSmsSharingRequest): Buffer =>
+      Buffer.from(CancelSmsSharingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelSmsSharingRequest => CancelSmsSharingRequest.decode(value),
+    responseSerialize: (value: CancelSmsSharingResponse): Buffer =>
+      Buffer.from(CancelSmsSharingResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelSmsSharingResponse => CancelSmsSharingResponse.decode(value),
+  },
+  /**
+   * Puts phones on the account's suppression list: no SMS of the account reaches them again.
+   * All or nothing: INVALID_ARGUMENT naming each invalid phone (phone_numbers.<as written>).
+   */
+  addSmsOptOuts: {
+    path: "/feedback.messaging.v1.MessagingService/AddSmsOptOuts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AddSmsOptOutsRequest): Buffer => Buffer.from(AddSmsOptOutsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AddSmsOptOutsRequest => AddSmsOptOutsRequest.decode(value),
+    responseSerialize: (value: AddSmsOptOutsResponse): Buffer =>
+      Buffer.from(AddSmsOptOutsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AddSmsOptOutsResponse => AddSmsOptOutsResponse.decode(value),
+  },
+  /** The account's suppression list, newest first, paginated; one phone's entry with `phone`. */
+  listSmsOptOuts: {
+    path: "/feedback.messaging.v1.MessagingService/ListSmsOptOuts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSmsOptOutsRequest): Buffer =>
+      Buffer.from(ListSmsOptOutsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSmsOptOutsRequest => ListSmsOptOutsRequest.decode(value),
+    responseSerialize: (value: ListSmsOptOutsResponse): Buffer =>
+      Buffer.from(ListSmsOptOutsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSmsOptOutsResponse => ListSmsOptOutsResponse.decode(value),
+  },
+  /**
+   * Takes a phone off the account's suppression list. NOT_FOUND (phone) when it is not on it;
+   * INVALID_ARGUMENT (phone) when it is not a phone number.
+   */
+  deleteSmsOptOut: {
+    path: "/feedback.messaging.v1.MessagingService/DeleteSmsOptOut" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteSmsOptOutRequest): Buffer =>
+      Buffer.from(DeleteSmsOptOutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteSmsOptOutRequest => DeleteSmsOptOutRequest.decode(value),
+    responseSerialize: (value: DeleteSmsOptOutResponse): Buffer =>
+      Buffer.from(DeleteSmsOptOutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteSmsOptOutResponse => DeleteSmsOptOutResponse.decode(value),
+  },
 } as const;
 
 export interface MessagingServiceServer extends UntypedServiceImplementation {
@@ -4651,6 +7446,36 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
    * NOT_FOUND (sms_provider) when it has none.
    */
   deleteSmsProvider: handleUnaryCall<DeleteSmsProviderRequest, DeleteSmsProviderResponse>;
+  /**
+   * Changes a campaign's delivery rules: the fields whose update_* flag is set are replaced (an
+   * unset send_window with update_send_window clears it; the deployment's default then applies).
+   * INVALID_ARGUMENT names the field (send_window.time_zone, reminders[0].after, ...).
+   * NOT_FOUND (campaign_id). Answers the campaign and the template's warnings.
+   */
+  updateSmsCampaign: handleUnaryCall<UpdateSmsCampaignRequest, UpdateSmsCampaignResponse>;
+  /**
+   * The campaign's message for one recipient's attributes, with a placeholder link as long as a
+   * real short link, and what it costs (encoding, segments). NOT_FOUND (campaign_id).
+   */
+  previewSmsMessage: handleUnaryCall<PreviewSmsMessageRequest, PreviewSmsMessageResponse>;
+  /**
+   * Cancels what of a sharing has not been handed to the provider yet: its scheduled release,
+   * its reminders, and every recipient not yet claimed (status cancelled). Repeating it answers
+   * the same counts. NOT_FOUND (sharing_id).
+   */
+  cancelSmsSharing: handleUnaryCall<CancelSmsSharingRequest, CancelSmsSharingResponse>;
+  /**
+   * Puts phones on the account's suppression list: no SMS of the account reaches them again.
+   * All or nothing: INVALID_ARGUMENT naming each invalid phone (phone_numbers.<as written>).
+   */
+  addSmsOptOuts: handleUnaryCall<AddSmsOptOutsRequest, AddSmsOptOutsResponse>;
+  /** The account's suppression list, newest first, paginated; one phone's entry with `phone`. */
+  listSmsOptOuts: handleUnaryCall<ListSmsOptOutsRequest, ListSmsOptOutsResponse>;
+  /**
+   * Takes a phone off the account's suppression list. NOT_FOUND (phone) when it is not on it;
+   * INVALID_ARGUMENT (phone) when it is not a phone number.
+   */
+  deleteSmsOptOut: handleUnaryCall<DeleteSmsOptOutRequest, DeleteSmsOptOutResponse>;
 }
 
 export interface MessagingServiceClient extends Client {
@@ -4860,6 +7685,120 @@ export interface MessagingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteSmsProviderResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Changes a campaign's delivery rules: the fields whose update_* flag is set are replaced (an
+   * unset send_window with update_send_window clears it; the deployment's default then applies).
+   * INVALID_ARGUMENT names the field (send_window.time_zone, reminders[0].after, ...).
+   * NOT_FOUND (campaign_id). Answers the campaign and the template's warnings.
+   */
+  updateSmsCampaign(
+    request: UpdateSmsCampaignRequest,
+    callback: (error: ServiceError | null, response: UpdateSmsCampaignResponse) => void,
+  ): ClientUnaryCall;
+  updateSmsCampaign(
+    request: UpdateSmsCampaignRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateSmsCampaignResponse) => void,
+  ): ClientUnaryCall;
+  updateSmsCampaign(
+    request: UpdateSmsCampaignRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateSmsCampaignResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The campaign's message for one recipient's attributes, with a placeholder link as long as a
+   * real short link, and what it costs (encoding, segments). NOT_FOUND (campaign_id).
+   */
+  previewSmsMessage(
+    request: PreviewSmsMessageRequest,
+    callback: (error: ServiceError | null, response: PreviewSmsMessageResponse) => void,
+  ): ClientUnaryCall;
+  previewSmsMessage(
+    request: PreviewSmsMessageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewSmsMessageResponse) => void,
+  ): ClientUnaryCall;
+  previewSmsMessage(
+    request: PreviewSmsMessageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewSmsMessageResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Cancels what of a sharing has not been handed to the provider yet: its scheduled release,
+   * its reminders, and every recipient not yet claimed (status cancelled). Repeating it answers
+   * the same counts. NOT_FOUND (sharing_id).
+   */
+  cancelSmsSharing(
+    request: CancelSmsSharingRequest,
+    callback: (error: ServiceError | null, response: CancelSmsSharingResponse) => void,
+  ): ClientUnaryCall;
+  cancelSmsSharing(
+    request: CancelSmsSharingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelSmsSharingResponse) => void,
+  ): ClientUnaryCall;
+  cancelSmsSharing(
+    request: CancelSmsSharingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelSmsSharingResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Puts phones on the account's suppression list: no SMS of the account reaches them again.
+   * All or nothing: INVALID_ARGUMENT naming each invalid phone (phone_numbers.<as written>).
+   */
+  addSmsOptOuts(
+    request: AddSmsOptOutsRequest,
+    callback: (error: ServiceError | null, response: AddSmsOptOutsResponse) => void,
+  ): ClientUnaryCall;
+  addSmsOptOuts(
+    request: AddSmsOptOutsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AddSmsOptOutsResponse) => void,
+  ): ClientUnaryCall;
+  addSmsOptOuts(
+    request: AddSmsOptOutsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AddSmsOptOutsResponse) => void,
+  ): ClientUnaryCall;
+  /** The account's suppression list, newest first, paginated; one phone's entry with `phone`. */
+  listSmsOptOuts(
+    request: ListSmsOptOutsRequest,
+    callback: (error: ServiceError | null, response: ListSmsOptOutsResponse) => void,
+  ): ClientUnaryCall;
+  listSmsOptOuts(
+    request: ListSmsOptOutsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSmsOptOutsResponse) => void,
+  ): ClientUnaryCall;
+  listSmsOptOuts(
+    request: ListSmsOptOutsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSmsOptOutsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Takes a phone off the account's suppression list. NOT_FOUND (phone) when it is not on it;
+   * INVALID_ARGUMENT (phone) when it is not a phone number.
+   */
+  deleteSmsOptOut(
+    request: DeleteSmsOptOutRequest,
+    callback: (error: ServiceError | null, response: DeleteSmsOptOutResponse) => void,
+  ): ClientUnaryCall;
+  deleteSmsOptOut(
+    request: DeleteSmsOptOutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteSmsOptOutResponse) => void,
+  ): ClientUnaryCall;
+  deleteSmsOptOut(
+    request: DeleteSmsOptOutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteSmsOptOutResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -137,6 +137,15 @@ export interface LinkClicked {
   clickedAtMs: number[];
 }
 
+export interface CountClickedLinksRequest {
+  accountId: string;
+  codes: string[];
+}
+
+export interface CountClickedLinksResponse {
+  clicked: number;
+}
+
 function createBaseLink(): Link {
   return { code: "", fullUrl: "", shortUrl: "", accountId: "", domain: "", createdAt: "" };
 }
@@ -1585,6 +1594,162 @@ export const LinkClicked: MessageFns<LinkClicked> = {
   },
 };
 
+function createBaseCountClickedLinksRequest(): CountClickedLinksRequest {
+  return { accountId: "", codes: [] };
+}
+
+export const CountClickedLinksRequest: MessageFns<CountClickedLinksRequest> = {
+  encode(message: CountClickedLinksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    for (const v of message.codes) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountClickedLinksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountClickedLinksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.codes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountClickedLinksRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      codes: globalThis.Array.isArray(object?.codes) ? object.codes.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: CountClickedLinksRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.codes?.length) {
+      obj.codes = message.codes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountClickedLinksRequest>, I>>(base?: I): CountClickedLinksRequest {
+    return CountClickedLinksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountClickedLinksRequest>, I>>(object: I): CountClickedLinksRequest {
+    const message = createBaseCountClickedLinksRequest();
+    message.accountId = object.accountId ?? "";
+    message.codes = object.codes?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCountClickedLinksResponse(): CountClickedLinksResponse {
+  return { clicked: 0 };
+}
+
+export const CountClickedLinksResponse: MessageFns<CountClickedLinksResponse> = {
+  encode(message: CountClickedLinksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.clicked !== 0) {
+      writer.uint32(8).uint32(message.clicked);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountClickedLinksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountClickedLinksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.clicked = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountClickedLinksResponse {
+    return { clicked: isSet(object.clicked) ? globalThis.Number(object.clicked) : 0 };
+  },
+
+  toJSON(message: CountClickedLinksResponse): unknown {
+    const obj: any = {};
+    if (message.clicked !== 0) {
+      obj.clicked = Math.round(message.clicked);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountClickedLinksResponse>, I>>(base?: I): CountClickedLinksResponse {
+    return CountClickedLinksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountClickedLinksResponse>, I>>(object: I): CountClickedLinksResponse {
+    const message = createBaseCountClickedLinksResponse();
+    message.clicked = object.clicked ?? 0;
+    return message;
+  },
+};
+
 /** Short links: codes, their resolution, customer domains and click counts. Owned by apps/shortener. */
 export type ShortenerServiceService = typeof ShortenerServiceService;
 export const ShortenerServiceService = {
@@ -1638,6 +1803,21 @@ export const ShortenerServiceService = {
       Buffer.from(GetLinkStatsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetLinkStatsResponse => GetLinkStatsResponse.decode(value),
   },
+  /**
+   * How many of an account's codes were followed at least once (a sharing's funnel). Unknown
+   * codes and other accounts' count as not followed. At most 10,000 codes.
+   */
+  countClickedLinks: {
+    path: "/feedback.shortener.v1.ShortenerService/CountClickedLinks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountClickedLinksRequest): Buffer =>
+      Buffer.from(CountClickedLinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountClickedLinksRequest => CountClickedLinksRequest.decode(value),
+    responseSerialize: (value: CountClickedLinksResponse): Buffer =>
+      Buffer.from(CountClickedLinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountClickedLinksResponse => CountClickedLinksResponse.decode(value),
+  },
   /** Configures a customer domain for an account. ALREADY_EXISTS when any account has it. */
   addDomain: {
     path: "/feedback.shortener.v1.ShortenerService/AddDomain" as const,
@@ -1689,6 +1869,11 @@ export interface ShortenerServiceServer extends UntypedServiceImplementation {
   resolve: handleUnaryCall<ResolveRequest, ResolveResponse>;
   /** The link and how many times it was followed. NOT_FOUND like Resolve. */
   getLinkStats: handleUnaryCall<GetLinkStatsRequest, GetLinkStatsResponse>;
+  /**
+   * How many of an account's codes were followed at least once (a sharing's funnel). Unknown
+   * codes and other accounts' count as not followed. At most 10,000 codes.
+   */
+  countClickedLinks: handleUnaryCall<CountClickedLinksRequest, CountClickedLinksResponse>;
   /** Configures a customer domain for an account. ALREADY_EXISTS when any account has it. */
   addDomain: handleUnaryCall<AddDomainRequest, AddDomainResponse>;
   /** An account's domains, oldest first; the first is the account's default. */
@@ -1770,6 +1955,25 @@ export interface ShortenerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetLinkStatsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * How many of an account's codes were followed at least once (a sharing's funnel). Unknown
+   * codes and other accounts' count as not followed. At most 10,000 codes.
+   */
+  countClickedLinks(
+    request: CountClickedLinksRequest,
+    callback: (error: ServiceError | null, response: CountClickedLinksResponse) => void,
+  ): ClientUnaryCall;
+  countClickedLinks(
+    request: CountClickedLinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountClickedLinksResponse) => void,
+  ): ClientUnaryCall;
+  countClickedLinks(
+    request: CountClickedLinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountClickedLinksResponse) => void,
   ): ClientUnaryCall;
   /** Configures a customer domain for an account. ALREADY_EXISTS when any account has it. */
   addDomain(

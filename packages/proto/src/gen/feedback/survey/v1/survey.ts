@@ -107,6 +107,18 @@ export function linkStateToJSON(object: LinkState): string {
   }
 }
 
+export interface GetSurveyLinkStatesRequest {
+  accountId: string;
+  channelId: string;
+  /** Normalized: E.164 digits without "+", as messaging activated them. */
+  phones: string[];
+}
+
+export interface GetSurveyLinkStatesResponse {
+  /** In the order of phones. */
+  states: LinkState[];
+}
+
 export interface Channel {
   id: string;
   accountId: string;
@@ -281,6 +293,12 @@ export interface GetSurveyPageResponse {
   answeredAt?: string | undefined;
   channelId: string;
   nodeName: string;
+  /**
+   * For the page's "do not text me again": the link's account, and the customer's phone when
+   * the link came by SMS (a channel of kind SMS); empty otherwise.
+   */
+  accountId: string;
+  smsPhone: string;
 }
 
 export interface GetSurveyPageResponse_BuiltInResponsesEntry {
@@ -348,6 +366,198 @@ export interface ListResponsesResponse {
 export interface SurveyAnswered {
   response?: SurveyResponse | undefined;
 }
+
+function createBaseGetSurveyLinkStatesRequest(): GetSurveyLinkStatesRequest {
+  return { accountId: "", channelId: "", phones: [] };
+}
+
+export const GetSurveyLinkStatesRequest: MessageFns<GetSurveyLinkStatesRequest> = {
+  encode(message: GetSurveyLinkStatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.channelId !== "") {
+      writer.uint32(18).string(message.channelId);
+    }
+    for (const v of message.phones) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSurveyLinkStatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSurveyLinkStatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.phones.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSurveyLinkStatesRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : "",
+      phones: globalThis.Array.isArray(object?.phones) ? object.phones.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: GetSurveyLinkStatesRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.channelId !== "") {
+      obj.channelId = message.channelId;
+    }
+    if (message.phones?.length) {
+      obj.phones = message.phones;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSurveyLinkStatesRequest>, I>>(base?: I): GetSurveyLinkStatesRequest {
+    return GetSurveyLinkStatesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSurveyLinkStatesRequest>, I>>(object: I): GetSurveyLinkStatesRequest {
+    const message = createBaseGetSurveyLinkStatesRequest();
+    message.accountId = object.accountId ?? "";
+    message.channelId = object.channelId ?? "";
+    message.phones = object.phones?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetSurveyLinkStatesResponse(): GetSurveyLinkStatesResponse {
+  return { states: [] };
+}
+
+export const GetSurveyLinkStatesResponse: MessageFns<GetSurveyLinkStatesResponse> = {
+  encode(message: GetSurveyLinkStatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.states.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.states) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSurveyLinkStatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSurveyLinkStatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.states.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.states.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSurveyLinkStatesResponse {
+    return {
+      states: globalThis.Array.isArray(object?.states) ? object.states.map((e: any) => linkStateFromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetSurveyLinkStatesResponse): unknown {
+    const obj: any = {};
+    if (message.states?.length) {
+      obj.states = message.states.map((e) => linkStateToJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSurveyLinkStatesResponse>, I>>(base?: I): GetSurveyLinkStatesResponse {
+    return GetSurveyLinkStatesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSurveyLinkStatesResponse>, I>>(object: I): GetSurveyLinkStatesResponse {
+    const message = createBaseGetSurveyLinkStatesResponse();
+    message.states = object.states?.map((e) => e) || [];
+    return message;
+  },
+};
 
 function createBaseChannel(): Channel {
   return {
@@ -2949,6 +3159,8 @@ function createBaseGetSurveyPageResponse(): GetSurveyPageResponse {
     answeredAt: undefined,
     channelId: "",
     nodeName: "",
+    accountId: "",
+    smsPhone: "",
   };
 }
 
@@ -2983,6 +3195,12 @@ export const GetSurveyPageResponse: MessageFns<GetSurveyPageResponse> = {
     }
     if (message.nodeName !== "") {
       writer.uint32(82).string(message.nodeName);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(90).string(message.accountId);
+    }
+    if (message.smsPhone !== "") {
+      writer.uint32(98).string(message.smsPhone);
     }
     return writer;
   },
@@ -3083,6 +3301,22 @@ export const GetSurveyPageResponse: MessageFns<GetSurveyPageResponse> = {
             message.nodeName = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.smsPhone = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3157,6 +3391,16 @@ export const GetSurveyPageResponse: MessageFns<GetSurveyPageResponse> = {
         : isSet(object.node_name)
         ? globalThis.String(object.node_name)
         : "",
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      smsPhone: isSet(object.smsPhone)
+        ? globalThis.String(object.smsPhone)
+        : isSet(object.sms_phone)
+        ? globalThis.String(object.sms_phone)
+        : "",
     };
   },
 
@@ -3198,6 +3442,12 @@ export const GetSurveyPageResponse: MessageFns<GetSurveyPageResponse> = {
     if (message.nodeName !== "") {
       obj.nodeName = message.nodeName;
     }
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.smsPhone !== "") {
+      obj.smsPhone = message.smsPhone;
+    }
     return obj;
   },
 
@@ -3224,6 +3474,8 @@ export const GetSurveyPageResponse: MessageFns<GetSurveyPageResponse> = {
     message.answeredAt = object.answeredAt ?? undefined;
     message.channelId = object.channelId ?? "";
     message.nodeName = object.nodeName ?? "";
+    message.accountId = object.accountId ?? "";
+    message.smsPhone = object.smsPhone ?? "";
     return message;
   },
 };
@@ -4442,6 +4694,22 @@ export const SurveyServiceService = {
       Buffer.from(ListResponsesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListResponsesResponse => ListResponsesResponse.decode(value),
   },
+  /**
+   * The state of each phone's link of one channel (messaging: reminders and a sharing's
+   * funnel), without activating anything. A phone without a link answers UNSPECIFIED. At most
+   * 1,000 phones (INVALID_ARGUMENT above). NOT_FOUND (channel_id).
+   */
+  getSurveyLinkStates: {
+    path: "/feedback.survey.v1.SurveyService/GetSurveyLinkStates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSurveyLinkStatesRequest): Buffer =>
+      Buffer.from(GetSurveyLinkStatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSurveyLinkStatesRequest => GetSurveyLinkStatesRequest.decode(value),
+    responseSerialize: (value: GetSurveyLinkStatesResponse): Buffer =>
+      Buffer.from(GetSurveyLinkStatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSurveyLinkStatesResponse => GetSurveyLinkStatesResponse.decode(value),
+  },
 } as const;
 
 export interface SurveyServiceServer extends UntypedServiceImplementation {
@@ -4492,6 +4760,12 @@ export interface SurveyServiceServer extends UntypedServiceImplementation {
   submitAnswers: handleUnaryCall<SubmitAnswersRequest, SubmitAnswersResponse>;
   /** Stored answers of the account (of one flow when flow_id is given), newest first. */
   listResponses: handleUnaryCall<ListResponsesRequest, ListResponsesResponse>;
+  /**
+   * The state of each phone's link of one channel (messaging: reminders and a sharing's
+   * funnel), without activating anything. A phone without a link answers UNSPECIFIED. At most
+   * 1,000 phones (INVALID_ARGUMENT above). NOT_FOUND (channel_id).
+   */
+  getSurveyLinkStates: handleUnaryCall<GetSurveyLinkStatesRequest, GetSurveyLinkStatesResponse>;
 }
 
 export interface SurveyServiceClient extends Client {
@@ -4667,6 +4941,26 @@ export interface SurveyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListResponsesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The state of each phone's link of one channel (messaging: reminders and a sharing's
+   * funnel), without activating anything. A phone without a link answers UNSPECIFIED. At most
+   * 1,000 phones (INVALID_ARGUMENT above). NOT_FOUND (channel_id).
+   */
+  getSurveyLinkStates(
+    request: GetSurveyLinkStatesRequest,
+    callback: (error: ServiceError | null, response: GetSurveyLinkStatesResponse) => void,
+  ): ClientUnaryCall;
+  getSurveyLinkStates(
+    request: GetSurveyLinkStatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSurveyLinkStatesResponse) => void,
+  ): ClientUnaryCall;
+  getSurveyLinkStates(
+    request: GetSurveyLinkStatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSurveyLinkStatesResponse) => void,
   ): ClientUnaryCall;
 }
 
