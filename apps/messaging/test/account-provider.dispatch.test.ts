@@ -5,7 +5,7 @@ import { dispatchSms } from '../src/domain/dispatch.use-cases.js';
 import type { LinkActivation, OutgoingSms, ProviderResult, SmsProvider } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { ReportRule } from '../src/domain/sms-message.js';
-import { dispatchOne, MemoryCampaigns, MemoryMessages, type DispatchPorts } from './fakes/memory-deps.js';
+import { dispatchOne, MemoryCampaigns, MemoryMessages, MemoryOptOuts, noLinkStates, type DispatchPorts } from './fakes/memory-deps.js';
 
 /** A provider that records what it is handed; `idempotent` as the recording provider is. */
 class RecordingProvider implements SmsProvider {
@@ -41,7 +41,7 @@ async function setup() {
   const messages = new MemoryMessages();
   const deps: DispatchPorts = {
     campaigns,
-    links: { activateMany: async (items) => items.map(url) },
+    links: { activateMany: async (items) => items.map(url), statesOf: noLinkStates },
     shortener: { shortenMany: async (us) => us.map((u) => u.replace('api.example/s', 's.example')) },
     messages,
     providers: {
@@ -50,6 +50,7 @@ async function setup() {
         return own.get(accountId) ?? deployment;
       },
     },
+    optOuts: new MemoryOptOuts(),
     statusEvents: { changedMany: async () => undefined },
     clock,
   };

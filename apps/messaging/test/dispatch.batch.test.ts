@@ -4,7 +4,15 @@ import { dispatchSms, RetriableSendError, UndeliverableEventError } from '../src
 import type { LinkActivation, OutgoingSms, ProviderResult } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { SmsMessage } from '../src/domain/sms-message.js';
-import { MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider, type DispatchPorts } from './fakes/memory-deps.js';
+import {
+  MemoryCampaigns,
+  MemoryMessages,
+  MemoryOptOuts,
+  noLinkStates,
+  oneProvider,
+  ScriptedProvider,
+  type DispatchPorts,
+} from './fakes/memory-deps.js';
 
 /** The survey and shortener peers: calls counted, one phone can be made to fail. */
 function peers(failPhone?: string) {
@@ -18,6 +26,7 @@ function peers(failPhone?: string) {
         calls.activateMany++,
         items.map((a) => (a.phone === failPhone ? new Error('INVALID_ARGUMENT: customer.phone_number') : url(a)))
       ),
+      statesOf: noLinkStates,
     },
     shortener: {
       shortenMany: async (us: string[]) => (calls.shortenMany++, us.map((u) => `https://s.example/${u.split('-').pop()}`)),
@@ -49,6 +58,7 @@ async function setup(provider = new ScriptedProvider([{ outcome: 'accepted' }]),
     shortener: p.shortener,
     messages: new MemoryMessages(),
     providers: oneProvider(provider),
+    optOuts: new MemoryOptOuts(),
     statusEvents: {
       changedMany: async (ms) => void (publishes.push(ms.length), statuses.push(...ms.map((m) => ({ ...m })))),
     },

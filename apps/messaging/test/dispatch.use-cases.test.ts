@@ -4,7 +4,16 @@ import { RetriableSendError, UndeliverableEventError } from '../src/domain/dispa
 import type { LinkActivation, SmsProvider, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { SmsMessage } from '../src/domain/sms-message.js';
-import { dispatchOne, MemoryCampaigns, MemoryMessages, oneProvider, ScriptedProvider, type DispatchPorts } from './fakes/memory-deps.js';
+import {
+  dispatchOne,
+  MemoryCampaigns,
+  MemoryMessages,
+  noLinkStates,
+  MemoryOptOuts,
+  oneProvider,
+  ScriptedProvider,
+  type DispatchPorts,
+} from './fakes/memory-deps.js';
 
 /** The survey service as the dispatcher sees it: one link per (channel, phone), activations counted. */
 class FakeSurvey implements SurveyChannels, SurveyLinks {
@@ -18,6 +27,7 @@ class FakeSurvey implements SurveyChannels, SurveyLinks {
     this.activations.push(...items);
     return items.map((a) => `https://api.example/s/token-${a.phone}`);
   }
+  statesOf = noLinkStates;
 }
 
 async function setup(provider: SmsProvider = new ScriptedProvider([{ outcome: 'accepted' }])) {
@@ -43,6 +53,7 @@ async function setup(provider: SmsProvider = new ScriptedProvider([{ outcome: 'a
     shortener: { shortenMany: async (urls) => urls.map((url) => `https://s.example/${url.split('-').pop()}`) },
     messages: new MemoryMessages(),
     providers: oneProvider(provider),
+    optOuts: new MemoryOptOuts(),
     statusEvents: { changedMany: async (ms) => void statuses.push(...ms.map((m) => ({ ...m }))) },
     clock,
   };
@@ -107,7 +118,10 @@ describe('dispatching one recipient', () => {
     const { deps } = await setup();
     const links = deps.links;
     let fail = true;
-    deps.links = { activateMany: async (items) => (fail ? Promise.reject(new Error('survey unavailable')) : links.activateMany(items)) };
+    deps.links = {
+      activateMany: async (items) => (fail ? Promise.reject(new Error('survey unavailable')) : links.activateMany(items)),
+      statesOf: noLinkStates,
+    };
     await expect(dispatchOne(deps, event('905321234567'))).rejects.toThrow(/survey unavailable/);
     expect(await deps.messages.findById('sh-1.905321234567')).toBeNull();
     fail = false;

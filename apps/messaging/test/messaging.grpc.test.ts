@@ -8,12 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js';
 import type { LinkShortener, MessagingDeps, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import { messagingDeps } from '../src/wiring.js';
+import { noLinkStates } from './fakes/memory-deps.js';
 import { dropTestDb, logger, openTestDb, serveMessaging, stack, uniq, waitFor } from './stack.js';
 
 /** The survey and shortener peers are faked (they are other services, not infrastructure). */
 const survey: SurveyChannels & SurveyLinks = {
   createSmsChannel: async () => 'channel-1',
   activateMany: async (items) => items.map((a) => `http://api.local/s/tok-${a.phone}`),
+  statesOf: noLinkStates,
 };
 const shortener: LinkShortener = {
   shortenMany: async (urls) => urls.map((url) => `http://go.local/${url.slice(-4)}`),

@@ -14,6 +14,8 @@ import {
   MemoryDispatch,
   MemoryMessages,
   MemorySharings,
+  MemoryOptOuts,
+  noLinkStates,
   oneProvider,
   ScriptedProvider,
 } from './fakes/memory-deps.js';
@@ -209,10 +211,11 @@ describe('the Prometheus side', () => {
     const outcomes = await dispatchSms(
       {
         campaigns,
-        links: { activateMany: async (items) => items.map(() => 'https://s/x') },
+        links: { activateMany: async (items) => items.map(() => 'https://s/x'), statesOf: noLinkStates },
         shortener: { shortenMany: async (us) => us },
         messages: new MemoryMessages(),
         providers: oneProvider(provider),
+        optOuts: new MemoryOptOuts(),
         statusEvents: { changedMany: async () => undefined },
         clock,
       },

@@ -210,7 +210,15 @@ export interface SurveyLinks {
    * one account in one call: each item its URL, or the error it failed with alone.
    */
   activateMany(items: LinkActivation[]): Promise<(string | Error)[]>;
+  /**
+   * The state of each phone's link of the channel, in order, activating nothing: `none` when the
+   * channel has no link for that phone (normalized digits, as activated). Any number of phones.
+   */
+  statesOf(accountId: string, channelId: string, phones: string[]): Promise<SurveyLinkState[]>;
 }
+
+/** A recipient's survey link: still to be answered, answered, past its expiry, or never made. */
+export type SurveyLinkState = 'active' | 'answered' | 'expired' | 'none';
 
 export interface LinkShortener {
   /** The short URLs of `urls`, in order, made in one call (on the account's default domain when it has one). */

@@ -19,10 +19,14 @@ import type {
   SharingRepository,
   SmsProvider,
   SmsProviderResolver,
+  SurveyLinks,
   WorkflowFiles,
 } from '../../src/domain/ports.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
 import { REPORTABLE_STATUSES, type SmsMessage } from '../../src/domain/sms-message.js';
+
+/** Survey links of no phone: every state `none`. */
+export const noLinkStates: SurveyLinks['statesOf'] = async (_accountId, _channelId, phones) => phones.map(() => 'none' as const);
 
 /** What dispatchSms is handed. */
 export type DispatchPorts = Pick<MessagingDeps, 'campaigns' | 'links' | 'shortener' | 'messages' | 'providers' | 'statusEvents' | 'clock'>;
@@ -157,7 +161,7 @@ export async function sendOne(
   return dispatchOne(
     {
       campaigns,
-      links: { activateMany: async (items) => items.map(() => cmd.text) },
+      links: { activateMany: async (items) => items.map(() => cmd.text), statesOf: noLinkStates },
       shortener: { shortenMany: async (urls) => urls },
       messages: deps.messages,
       providers: oneProvider(deps.provider),

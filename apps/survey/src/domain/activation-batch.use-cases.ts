@@ -54,7 +54,7 @@ async function activateLinks(
   items: Array<{ ready: Ready; customer: Customer; created: boolean }>,
 ): Promise<SurveyLink[]> {
   const now = deps.clock.now();
-  const writes = items.map(({ ready, customer }) => linkActivation(deps, ready.channel, customer.id, ready.checked.builtInResponses, now));
+  const writes = items.map(({ ready, customer }) => linkActivation(deps, ready.channel, customer.id, ready.checked, now));
   const createdNow = new Set(items.filter((it) => it.created).map((it) => it.customer.id));
   const seen = new Set<string>();
   const [fresh, known, again]: [number[], number[], number[]] = [[], [], []];

@@ -69,14 +69,15 @@ export function checkActivation(
   return { facts: { ids, name: input.name || undefined, schema, attributes }, builtInResponses };
 }
 
-/** The link write of one activation: the channel's snapshot, the TTL from `now`, fresh id and token. */
+/** The link write of one activation: the channel's snapshot, the TTL from `now`, fresh id and token, the phone it is for. */
 export function linkActivation(
   deps: Pick<SurveyDeps, 'newId' | 'newToken'>,
   channel: Channel,
   customerId: string,
-  builtInResponses: Record<string, string>,
+  checked: CheckedActivation,
   now: Date,
 ): LinkActivation {
+  const phone = checked.facts.ids.phone;
   return {
     accountId: channel.accountId,
     channelId: channel.id,
@@ -88,7 +89,8 @@ export function linkActivation(
     channelName: channel.name,
     activatedAt: now,
     expiresAt: new Date(now.getTime() + channel.linkTtlDays * DAY_MS),
-    builtInResponses,
+    builtInResponses: checked.builtInResponses,
+    ...(phone !== undefined ? { phone } : {}),
     newId: deps.newId(),
     newToken: deps.newToken(),
   };
@@ -99,9 +101,9 @@ export function linkActivation(
  * channel. Messaging calls it for every SMS; the API for personal links.
  */
 export async function activateSurveyLink(deps: SurveyDeps, req: ActivationRequest): Promise<Activation> {
-  const { facts, builtInResponses } = checkActivation(deps.config, req);
+  const checked = checkActivation(deps.config, req);
   const channel = await getChannel(deps, req.accountId, req.channelId);
-  const { customer, created } = await resolveCustomer(deps, req.accountId, facts);
-  const link = await deps.links.activate(linkActivation(deps, channel, customer.id, builtInResponses, deps.clock.now()));
+  const { customer, created } = await resolveCustomer(deps, req.accountId, checked.facts);
+  const link = await deps.links.activate(linkActivation(deps, channel, customer.id, checked, deps.clock.now()));
   return { customer, created, link, url: surveyUrl(deps.config, link.token) };
 }

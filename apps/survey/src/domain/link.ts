@@ -18,6 +18,12 @@ export interface SurveyLink {
   expiresAt: Date;
   builtInResponses: Record<string, string>;
   createdAt: Date;
+  /**
+   * The phone (E.164 digits) the link was last activated for, when the activation named one (an
+   * SMS): the customer found by an external id or e-mail may hold another phone, or none, and
+   * messaging asks for its recipients' links by the phone it texted (GetSurveyLinkStates).
+   */
+  phone?: string;
 }
 
 export type LinkState = 'active' | 'answered' | 'expired';

@@ -64,6 +64,8 @@ export interface LinkRepository {
   findActive(q: { accountId: string; customerId: string; nodeId: string; channelId?: string; now: Date }): Promise<SurveyLink[]>;
   /** Sets answered_at if that activation is still the link's current one and unanswered. */
   markAnswered(linkId: string, activation: number, at: Date): Promise<boolean>;
+  /** The channel's links last activated for any of `phones` (SurveyLink.phone), in one indexed query; any order. */
+  findByPhones(accountId: string, channelId: string, phones: string[]): Promise<SurveyLink[]>;
 }
 
 export interface ResponsePage {

@@ -3,6 +3,7 @@ import type { SurveyServiceServer } from '@feedback/proto/feedback/survey/v1/sur
 import { activateSurveyLink } from '../domain/activation.use-cases.js';
 import { activateSurveyLinks } from '../domain/activation-batch.use-cases.js';
 import { listActiveSurveys } from '../domain/active-surveys.use-cases.js';
+import { surveyLinkStates } from '../domain/link-states.use-cases.js';
 import { createChannel, getChannel, listChannels } from '../domain/channel.use-cases.js';
 import type { SurveyDeps } from '../domain/ports.js';
 import { listResponses } from '../domain/responses.use-cases.js';
@@ -14,6 +15,7 @@ import {
   channelMessage,
   flowMessage,
   kindOf,
+  phoneStateMessage,
   responseMessage,
   stateMessage,
 } from './survey.messages.js';
@@ -87,5 +89,6 @@ export function surveyHandlers(deps: SurveyDeps): SurveyServiceServer {
       const page = await listResponses(deps, req);
       return { responses: page.responses.map(responseMessage), nextPageToken: page.nextPageToken };
     }),
+    getSurveyLinkStates: unary(async (req) => ({ states: (await surveyLinkStates(deps, req)).map((s) => phoneStateMessage[s]) })),
   };
 }

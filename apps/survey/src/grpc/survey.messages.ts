@@ -15,6 +15,7 @@ import type { ActivationOutcome } from '../domain/activation-batch.use-cases.js'
 import type { Channel, ChannelKind as DomainChannelKind } from '../domain/channel.js';
 import type { Flow } from '../domain/flow.js';
 import type { LinkState as DomainLinkState } from '../domain/link.js';
+import type { PhoneLinkState } from '../domain/link-states.use-cases.js';
 import type { AnswerValue, SurveyResponse } from '../domain/response.js';
 
 export const kindOf = (kind: ChannelKind): DomainChannelKind => (kind === ChannelKind.CHANNEL_KIND_SMS ? 'sms' : 'link');
@@ -37,6 +38,9 @@ export const stateMessage: Record<DomainLinkState, LinkState> = {
   answered: LinkState.LINK_STATE_ANSWERED,
   expired: LinkState.LINK_STATE_EXPIRED,
 };
+
+/** A phone without a link of the channel answers UNSPECIFIED (GetSurveyLinkStates). */
+export const phoneStateMessage: Record<PhoneLinkState, LinkState> = { ...stateMessage, none: LinkState.LINK_STATE_UNSPECIFIED };
 
 export const flowMessage = (f: Flow): FlowMessage => ({
   id: f.id,

@@ -106,6 +106,7 @@ export class MemoryLinks implements LinkRepository {
       expiresAt: a.expiresAt,
       builtInResponses: a.builtInResponses,
       activation: link.activation + 1,
+      ...(a.phone !== undefined ? { phone: a.phone } : {}),
     });
     return { ...link };
   }
@@ -133,6 +134,11 @@ export class MemoryLinks implements LinkRepository {
     const l = this.items.find((x) => x.id === linkId && x.activation === activation && x.answeredAt === null);
     if (l) l.answeredAt = at;
     return !!l;
+  }
+  async findByPhones(accountId: string, channelId: string, phones: string[]) {
+    return this.items
+      .filter((l) => l.accountId === accountId && l.channelId === channelId && l.phone !== undefined && phones.includes(l.phone))
+      .map((l) => ({ ...l }));
   }
 }
 

@@ -1,9 +1,20 @@
 import type { GrpcClient } from '@feedback/kit-grpc';
-import { ChannelKind, type SurveyServiceClient } from '@feedback/proto/feedback/survey/v1/survey';
-import type { LinkActivation, SurveyChannels, SurveyLinks } from '../../domain/ports.js';
+import { ChannelKind, LinkState, type SurveyServiceClient } from '@feedback/proto/feedback/survey/v1/survey';
+import type { LinkActivation, SurveyChannels, SurveyLinks, SurveyLinkState } from '../../domain/ports.js';
 
 /** A batch call (one per Kafka batch of sms.dispatch) does the work of hundreds of single ones. */
 const BATCH_DEADLINE_MS = 30_000;
+
+/** GetSurveyLinkStates' limit per call. */
+const STATES_PER_CALL = 1_000;
+
+const stateOf: Record<LinkState, SurveyLinkState> = {
+  [LinkState.LINK_STATE_ACTIVE]: 'active',
+  [LinkState.LINK_STATE_ANSWERED]: 'answered',
+  [LinkState.LINK_STATE_EXPIRED]: 'expired',
+  [LinkState.LINK_STATE_UNSPECIFIED]: 'none',
+  [LinkState.UNRECOGNIZED]: 'none',
+};
 
 /** The survey service behind the domain's ports; the client carries deadlines and request ids. */
 export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChannels & SurveyLinks {
@@ -22,6 +33,19 @@ export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChan
       if (res.results.length !== items.length)
         throw new Error(`survey.ActivateSurveyLinks answered ${res.results.length} results for ${items.length}`);
       return res.results.map((r) => (r.linkUrl ? r.linkUrl : new Error(`${r.errorCode || 'UNKNOWN'}: ${r.errorMessage}`)));
+    },
+    async statesOf(accountId, channelId, phones) {
+      const chunks: string[][] = [];
+      for (let i = 0; i < phones.length; i += STATES_PER_CALL) chunks.push(phones.slice(i, i + STATES_PER_CALL));
+      const answers = await Promise.all(
+        chunks.map(async (chunk) => {
+          const res = await client.getSurveyLinkStates({ accountId, channelId, phones: chunk });
+          if (res.states.length !== chunk.length)
+            throw new Error(`survey.GetSurveyLinkStates answered ${res.states.length} states for ${chunk.length} phones`);
+          return res.states.map((s) => stateOf[s] ?? 'none');
+        }),
+      );
+      return answers.flat();
     },
   };
 }

@@ -46,6 +46,8 @@ export const surveyIndexes: IndexSpec = {
     { key: { account_id: 1, channel_id: 1, customer_id: 1 }, name: 'account_channel_customer', unique: true },
     { key: { token: 1 }, name: 'token', unique: true },
     { key: { account_id: 1, customer_id: 1, node_id: 1 }, name: 'account_customer_node' },
+    // Not partial (see above): `$in` on its last field, a channel's links by the phones texted.
+    { key: { account_id: 1, channel_id: 1, phone: 1 }, name: 'account_channel_phone' },
   ],
   responses: [
     { key: { link_id: 1, activation: 1 }, name: 'link_activation', unique: true },

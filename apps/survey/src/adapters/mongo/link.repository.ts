@@ -20,6 +20,8 @@ interface LinkDoc {
   expires_at: Date;
   built_in_responses: Record<string, string>;
   created_at: Date;
+  /** Absent on links activated without a phone, and on links last activated before it was kept. */
+  phone?: string;
 }
 
 const toLink = (d: LinkDoc): SurveyLink => ({
@@ -39,6 +41,7 @@ const toLink = (d: LinkDoc): SurveyLink => ({
   expiresAt: d.expires_at,
   builtInResponses: d.built_in_responses ?? {},
   createdAt: d.created_at,
+  ...(d.phone !== undefined ? { phone: d.phone } : {}),
 });
 
 /** Equality on exactly the fields of the unique account_channel_customer index (indexes.ts). */
@@ -55,6 +58,8 @@ const activationUpdate = (a: LinkActivation) => ({
     answered_at: null,
     expires_at: a.expiresAt,
     built_in_responses: a.builtInResponses,
+    // An activation without a phone (a personal link by e-mail) leaves the last SMS's phone.
+    ...(a.phone !== undefined ? { phone: a.phone } : {}),
   },
   $inc: { activation: 1 },
   $setOnInsert: { _id: a.newId, token: a.newToken, created_at: a.activatedAt },
@@ -168,5 +173,12 @@ export class MongoLinkRepository implements LinkRepository {
   async markAnswered(linkId: string, activation: number, at: Date): Promise<boolean> {
     const res = await this.links.updateOne({ _id: linkId, activation, answered_at: null }, { $set: { answered_at: at } });
     return res.modifiedCount === 1;
+  }
+
+  async findByPhones(accountId: string, channelId: string, phones: string[]): Promise<SurveyLink[]> {
+    if (phones.length === 0) return [];
+    // Equality on the account_channel_phone index's first fields and `$in` on its last (indexes.ts).
+    const docs = await this.links.find({ account_id: accountId, channel_id: channelId, phone: { $in: phones } }).toArray();
+    return docs.map(toLink);
   }
 }
