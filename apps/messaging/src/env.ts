@@ -5,6 +5,8 @@ import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
 import { isPhoneRegion } from '@feedback/kit-phone';
 import { z } from 'zod';
+import { AppError } from '@feedback/kit-core';
+import { parseSendWindow } from './domain/send-window.js';
 
 const readVars = (vars: Record<string, string | undefined>) =>
   loadConfig(
@@ -47,6 +49,26 @@ const readVars = (vars: Record<string, string | undefined>) =>
       /** Hard cap on phones per sharing request (5,000 recommended). */
       MAX_PHONES_PER_SHARING: env.int(10_000, 1),
       /**
+       * The send window of campaigns without their own, as JSON
+       * (`{"start":"09:00","end":"21:00","time_zone":"Europe/Istanbul","days":["mon",...]}`); unset: any time.
+       */
+      SMS_DEFAULT_SEND_WINDOW: z
+        .string()
+        .optional()
+        .transform((v, ctx) => {
+          if (!v) return null;
+          try {
+            return parseSendWindow(JSON.parse(v));
+          } catch (err) {
+            ctx.addIssue({ code: 'custom', message: `must be a send window as JSON: ${describe(err)}` });
+            return z.NEVER;
+          }
+        }),
+      /** Scheduled SMS (send_at, a window's opening, reminders) are released at most this many per second. */
+      SMS_RELEASE_PER_SECOND: env.int(100, 1),
+      /** How often this process looks for due scheduled SMS. */
+      SMS_SCHEDULER_INTERVAL_MS: env.int(1_000, 100),
+      /**
        * `outbox`: the recording provider (adapters/mongo/recording.provider.ts), which sends nothing.
        * The value keeps its old name: infra/apps.sh, the Helm chart, docker-compose and deployments set it.
        */
@@ -58,6 +80,13 @@ const readVars = (vars: Record<string, string | undefined>) =>
       DLR_PORT: env.port(LOCAL_PORTS.MESSAGING_DLR_PORT),
       /** How the SMS gateway reaches that listener. */
       DLR_PUBLIC_URL: env.url(`http://${localAddr('MESSAGING_DLR_PORT')}`),
+      /**
+       * Inbound SMS whose first word is one of these (any case; İ, I, ı and i alike) put the sender
+       * on the suppression list of every account that texted it (README "SMS opt-out").
+       */
+      SMS_OPT_OUT_KEYWORDS: env.list('STOP,IPTAL,RET,DUR'),
+      /** The confirmation texted back through the deployment's provider after an opt-out keyword; empty: none. */
+      SMS_OPT_OUT_REPLY: z.string().default(''),
       /** Signs callback URLs; at least 32 characters. */
       DLR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
       /**
@@ -88,6 +117,12 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
   const config = readVars(vars);
   return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
 };
+
+/** What a bad value is: the fields an invalid error names, or the JSON error. */
+function describe(err: unknown): string {
+  const fields = err instanceof AppError ? Object.entries(err.fields) : [];
+  return fields.length > 0 ? fields.map(([k, v]) => `${k} ${v}`).join('; ') : (err as Error).message;
+}
 
 /** 32 bytes in base64 or base64url; an empty value is as unset (docker-compose passes one). */
 function secretsKey() {

@@ -18,10 +18,12 @@ import { meteredDeliveryReports } from './adapters/metrics/metered.js';
 import { promSmsMetrics } from './adapters/metrics/sms.metrics.js';
 import { runDispatchConsumer } from './adapters/kafka/dispatch.consumer.js';
 import { runFileUploadedConsumer } from './adapters/kafka/file-uploaded.consumer.js';
+import { startStepScheduler } from './adapters/scheduler/step.scheduler.js';
 import { messagingIndexes } from './adapters/mongo/indexes.js';
 import { loadEnv } from './env.js';
 import { messagingHandlers } from './grpc/messaging.handlers.js';
-import { deploymentProvider, messagingDeps } from './wiring.js';
+import { receiveInboundSms } from './domain/opt-out.use-cases.js';
+import { deploymentProvider, deploymentSender, messagingDeps } from './wiring.js';
 
 // Starts the messaging service: its adapters are built and wired in wiring.ts.
 const config = loadEnv();
@@ -73,10 +75,21 @@ const deps = messagingDeps({
     dlrBaseUrl: config.DLR_PUBLIC_URL,
     dlrSecret,
   },
-  settings: { defaultRegion: config.DEFAULT_PHONE_REGION, maxPhones: config.MAX_PHONES_PER_SHARING },
+  settings: {
+    defaultRegion: config.DEFAULT_PHONE_REGION,
+    maxPhones: config.MAX_PHONES_PER_SHARING,
+    defaultSendWindow: config.SMS_DEFAULT_SEND_WINDOW,
+  },
+  releasePerSecond: config.SMS_RELEASE_PER_SECOND,
   logger,
   metrics: smsMetrics,
 });
+// Inbound SMS (the SMS gateway's MO callback on the same listener): opt-out keywords.
+const inboundRules = {
+  keywords: config.SMS_OPT_OUT_KEYWORDS,
+  reply: config.SMS_OPT_OUT_REPLY,
+  provider: deploymentSender({ db: mongo.db, provider: sms.provider, metrics: smsMetrics }),
+};
 const dlr = await startDlrServer({
   host: config.DLR_HOST,
   port: config.DLR_PORT,
@@ -85,6 +98,7 @@ const dlr = await startDlrServer({
   rule: sms.reports.rule,
   deps: { messages: meteredDeliveryReports(deps.messages, smsMetrics), clock: deps.clock },
   logger,
+  inbound: (mo) => receiveInboundSms(deps, inboundRules, mo),
 });
 const gate = acceptGate();
 // gRPC first: a restarted service takes sharings at once, while its consumers join their groups
@@ -125,6 +139,7 @@ const consumer = await runDispatchConsumer({
   // Without its consumer the service would silently stop sending: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
+const scheduler = startStepScheduler({ deps, intervalMs: config.SMS_SCHEDULER_INTERVAL_MS, logger });
 const csvConsumer = await runFileUploadedConsumer({
   kafka,
   topic: config.FILE_UPLOADED_TOPIC,
@@ -148,6 +163,7 @@ onShutdown(logger, [
       fileService.close();
     },
   },
+  { name: 'sms-scheduler', close: () => scheduler.close() },
   consumer,
   csvConsumer,
   { name: 'dlr-server', close: () => dlr.close() },

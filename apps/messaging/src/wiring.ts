@@ -13,7 +13,10 @@ import { MongoBindingRepository } from './adapters/mongo/binding.repository.js';
 import { MongoCampaignRepository } from './adapters/mongo/campaign.repository.js';
 import { CachedCampaignRepository } from './adapters/cached-campaign.repository.js';
 import { MongoCsvImportLog } from './adapters/mongo/csv-import.repository.js';
+import { MongoJobRepository } from './adapters/mongo/job.repository.js';
 import { MongoMessageRepository } from './adapters/mongo/message.repository.js';
+import { tokenBucketPacer } from './adapters/scheduler/release.pacer.js';
+import { MongoOptOutRepository } from './adapters/mongo/opt-out.repository.js';
 import { MongoRecordingProvider } from './adapters/mongo/recording.provider.js';
 import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
 import { meteredDispatch, meteredProvider } from './adapters/metrics/metered.js';
@@ -49,6 +52,8 @@ export interface Infrastructure {
   files?: WorkflowFiles;
   /** Where the SMS counts go; default the process's Prometheus registry. */
   metrics?: SmsMetrics;
+  /** Scheduled SMS released per second (default 100). */
+  releasePerSecond?: number;
 }
 
 const noFileService: WorkflowFiles = {
@@ -81,6 +86,14 @@ export function deploymentProvider(c: { kind: 'outbox' | 'http'; httpProviderJso
   };
 }
 
+/**
+ * The deployment's provider alone (the configured one, else the recording one), counted: what
+ * inbound SMS answer through (the opt-out confirmation), whatever provider an account has.
+ */
+export function deploymentSender(infra: Pick<Infrastructure, 'db' | 'provider'> & { metrics: SmsMetrics }): SmsProvider {
+  return meteredProvider(infra.provider ?? new MongoRecordingProvider(infra.db, systemClock), infra.metrics);
+}
+
 /** The real adapters behind the domain's ports (main.ts and the integration tests share it). */
 export function messagingDeps(infra: Infrastructure): MessagingDeps {
   const metrics = infra.metrics ?? promSmsMetrics();
@@ -105,11 +118,14 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
         metrics,
       ),
   });
+  const messages = new MongoMessageRepository(infra.db);
   return {
     // Every sms.dispatch event looks its campaign up: 5,000 recipients, one campaign.
-    campaigns: new CachedCampaignRepository(new MongoCampaignRepository(infra.db), { maxEntries: 1_000 }),
+    campaigns: new CachedCampaignRepository(new MongoCampaignRepository(infra.db), { maxEntries: 1_000, ttlMs: 30_000 }),
     sharings: new MongoSharingRepository(infra.db),
-    messages: new MongoMessageRepository(infra.db),
+    messages,
+    textedPhones: messages,
+    optOuts: new MongoOptOutRepository(infra.db),
     recordedMessages: recordingProvider,
     providers,
     providerCache: providers,
@@ -126,6 +142,8 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
     bindings: new MongoBindingRepository(infra.db),
     imports: new MongoCsvImportLog(infra.db),
     files: infra.files ?? noFileService,
+    jobs: new MongoJobRepository(infra.db),
+    pacer: tokenBucketPacer(infra.releasePerSecond ?? 100),
     logger: infra.logger,
   };
 }

@@ -5,7 +5,15 @@ import { dispatchSms } from '../src/domain/dispatch.use-cases.js';
 import type { LinkActivation, OutgoingSms, ProviderResult, SmsProvider } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { ReportRule } from '../src/domain/sms-message.js';
-import { dispatchOne, MemoryCampaigns, MemoryMessages, MemoryOptOuts, noLinkStates, type DispatchPorts } from './fakes/memory-deps.js';
+import {
+  dispatchOne,
+  MemoryCampaigns,
+  MemoryMessages,
+  MemoryOptOuts,
+  MemorySharings,
+  noLinkStates,
+  type DispatchPorts,
+} from './fakes/memory-deps.js';
 
 /** A provider that records what it is handed; `idempotent` as the recording provider is. */
 class RecordingProvider implements SmsProvider {
@@ -51,6 +59,7 @@ async function setup() {
       },
     },
     optOuts: new MemoryOptOuts(),
+    sharings: new MemorySharings(),
     statusEvents: { changedMany: async () => undefined },
     clock,
   };
@@ -63,6 +72,7 @@ const event = (accountId: string, phone: string): DispatchEvent => ({
   accountId,
   campaignId: `camp-${accountId}`,
   recipient: { phone, input: phone, attributes: {}, builtInResponses: {} },
+  reminder: 0,
 });
 
 describe("dispatching through an account's own provider", () => {

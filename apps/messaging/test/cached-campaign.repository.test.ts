@@ -16,7 +16,7 @@ function counted() {
 describe('the cached campaign repository', () => {
   it('reads a found campaign once, never keeps a miss, and answers a foreign one as missing', async () => {
     const { inner, reads } = counted();
-    const cached = new CachedCampaignRepository(inner, { maxEntries: 10 });
+    const cached = new CachedCampaignRepository(inner, { ttlMs: 60_000, maxEntries: 10 });
     expect(await cached.findById('acc', 'c1')).toBeNull();
     await cached.insert(campaign('c1'));
     expect(await cached.findById('acc', 'c1')).toMatchObject({ id: 'c1' });
@@ -28,7 +28,7 @@ describe('the cached campaign repository', () => {
 
   it('drops the oldest entry beyond its size', async () => {
     const { inner, reads } = counted();
-    const cached = new CachedCampaignRepository(inner, { maxEntries: 2 });
+    const cached = new CachedCampaignRepository(inner, { ttlMs: 60_000, maxEntries: 2 });
     for (const id of ['c1', 'c2', 'c3']) await cached.insert(campaign(id));
     for (const id of ['c1', 'c2', 'c3']) await cached.findById('acc', id);
     await cached.findById('acc', 'c3');

@@ -50,7 +50,7 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
       survey: { createSmsChannel: async () => 'channel-1', activateMany: async () => [], statesOf: noLinkStates },
       shortener: { shortenMany: async () => [] },
       files: filePorts(files),
-      settings: { defaultRegion: 'TR', maxPhones: 100 },
+      settings: { defaultRegion: 'TR', maxPhones: 100, defaultSendWindow: null },
       logger,
     });
     ({ server, client } = await serveMessaging(deps));
@@ -62,6 +62,8 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
       flowId: 'flow-1',
       messageTemplate: 'Merhaba {{name}} {{link}}',
       linkTtlDays: 0,
+      reminders: [],
+      transliterate: false,
     });
     campaignId = campaign!.id;
   });
@@ -173,6 +175,8 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
           flowId: 'flow-1',
           messageTemplate: '{{link}}',
           linkTtlDays: 0,
+          reminders: [],
+          transliterate: false,
         })
       ).campaign!.id;
     const [campaignId, other] = [await newCampaign('Listed'), await newCampaign('Other')];

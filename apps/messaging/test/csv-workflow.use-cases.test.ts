@@ -4,7 +4,15 @@ import { csvRecords } from '../src/adapters/csv/csv-records.js';
 import { runCsvWorkflow } from '../src/domain/csv-workflow.use-cases.js';
 import type { CsvImport } from '../src/domain/directory-binding.js';
 import type { ClaimedFile, CsvImportLog, MessagingDeps, WorkflowFiles } from '../src/domain/ports.js';
-import { campaignOf, MemoryBindings, MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
+import {
+  campaignOf,
+  MemoryBindings,
+  MemoryCampaigns,
+  MemoryDispatch,
+  MemoryOptOuts,
+  MemoryJobs,
+  MemorySharings,
+} from './fakes/memory-deps.js';
 
 const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
 
@@ -68,17 +76,20 @@ async function setup() {
     findByFile: async (id) => imports.find((i) => i.fileId === id) ?? null,
   };
   let ids = 0;
-  const deps: Pick<MessagingDeps, 'campaigns' | 'clock' | 'newId' | 'settings' | 'bindings' | 'imports' | 'logger'> & {
+  const deps: Pick<MessagingDeps, 'campaigns' | 'clock' | 'newId' | 'settings' | 'bindings' | 'imports' | 'logger' | 'optOuts'> & {
     files: FakeFiles;
     sharings: MemorySharings;
     dispatch: MemoryDispatch;
+    jobs: MemoryJobs;
   } = {
     campaigns,
     sharings: new MemorySharings(),
     dispatch: new MemoryDispatch(),
+    optOuts: new MemoryOptOuts(),
+    jobs: new MemoryJobs(),
     clock: { now: () => new Date('2026-11-23T10:00:00Z') },
     newId: () => `sharing-${++ids}`,
-    settings: { defaultRegion: 'TR', maxPhones: 3 },
+    settings: { defaultRegion: 'TR', maxPhones: 3, defaultSendWindow: null },
     bindings: bindingRepo,
     files: new FakeFiles(),
     imports: importLog,

@@ -8,7 +8,17 @@ const OTHER_CAMPAIGN = '0b7d9e7c-2f55-4c8e-8a1b-5d3e0f9a1c2b';
 
 async function setup() {
   const campaigns = new MemoryCampaigns();
-  const base = { name: 'c', nodeId: 'n', flowId: 'f', channelId: 'ch', messageTemplate: '{{link}}', createdAt: new Date() };
+  const base = {
+    name: 'c',
+    nodeId: 'n',
+    flowId: 'f',
+    channelId: 'ch',
+    messageTemplate: '{{link}}',
+    createdAt: new Date(),
+    sendWindow: null,
+    reminders: [],
+    transliterate: false,
+  };
   await campaigns.insert({ ...base, id: CAMPAIGN, accountId: 'acc-1' });
   await campaigns.insert({ ...base, id: OTHER_CAMPAIGN, accountId: 'acc-1' });
   let t = Date.parse('2026-11-25T06:00:00Z');

@@ -8,6 +8,7 @@ import {
   MemoryCampaigns,
   MemoryMessages,
   MemoryOptOuts,
+  MemorySharings,
   noLinkStates,
   oneProvider,
   ScriptedProvider,
@@ -59,6 +60,7 @@ async function setup(provider = new ScriptedProvider([{ outcome: 'accepted' }]),
     messages: new MemoryMessages(),
     providers: oneProvider(provider),
     optOuts: new MemoryOptOuts(),
+    sharings: new MemorySharings(),
     statusEvents: {
       changedMany: async (ms) => void (publishes.push(ms.length), statuses.push(...ms.map((m) => ({ ...m })))),
     },
@@ -72,6 +74,7 @@ const event = (phone: string, over: Partial<DispatchEvent> = {}): DispatchEvent 
   accountId: 'acc',
   campaignId: 'camp-1',
   recipient: { phone, input: phone, attributes: { name: `N${phone.slice(-2)}` }, builtInResponses: {} },
+  reminder: 0,
   ...over,
 });
 const phones = (n: number) => Array.from({ length: n }, (_, i) => `90532000${String(i).padStart(4, '0')}`);

@@ -15,6 +15,7 @@ const event = (i: number, attributes: Record<string, string> = {}): DispatchEven
   accountId: 'acc',
   campaignId: 'camp',
   recipient: { phone: `90532${String(i).padStart(7, '0')}`, input: String(i), attributes, builtInResponses: {} },
+  reminder: 0,
 });
 
 /** One batch of events, added in `slices` parts (the use case adds them per slice of phones). */

@@ -10,6 +10,7 @@ import {
   MemoryMessages,
   noLinkStates,
   MemoryOptOuts,
+  MemorySharings,
   oneProvider,
   ScriptedProvider,
   type DispatchPorts,
@@ -54,6 +55,7 @@ async function setup(provider: SmsProvider = new ScriptedProvider([{ outcome: 'a
     messages: new MemoryMessages(),
     providers: oneProvider(provider),
     optOuts: new MemoryOptOuts(),
+    sharings: new MemorySharings(),
     statusEvents: { changedMany: async (ms) => void statuses.push(...ms.map((m) => ({ ...m }))) },
     clock,
   };
@@ -65,6 +67,7 @@ const event = (phone: string, attributes: Record<string, string> = {}): Dispatch
   accountId: 'acc',
   campaignId: 'camp-1',
   recipient: { phone, input: phone, attributes, builtInResponses: { customerDetailInfo1: 'x' } },
+  reminder: 0,
 });
 
 describe('dispatching one recipient', () => {

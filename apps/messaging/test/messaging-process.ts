@@ -130,9 +130,19 @@ export async function shareTo(
     flowId: flow!.id,
     messageTemplate: campaign.messageTemplate,
     linkTtlDays: 0,
+    reminders: [],
+    transliterate: false,
   });
   const res = await proc.client.createSmsSharing(
-    { accountId: account, requestKey: '', campaignId: made!.id, phoneNumbers: phones, customAttributes: {}, builtInResponses: {} },
+    {
+      accountId: account,
+      requestKey: '',
+      sendAt: '',
+      campaignId: made!.id,
+      phoneNumbers: phones,
+      customAttributes: {},
+      builtInResponses: {},
+    },
     { deadlineMs: 120_000 },
   );
   if (res.accepted !== phones.length || res.rejected !== 0 || res.duplicate !== 0) {

@@ -43,7 +43,15 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     ]);
     producer = createProducer(kafka, { logger });
     await producer.connect();
-    deps = messagingDeps({ db: mongo.db, producer, topics, survey, shortener, settings: { defaultRegion: 'TR', maxPhones: 100 }, logger });
+    deps = messagingDeps({
+      db: mongo.db,
+      producer,
+      topics,
+      survey,
+      shortener,
+      settings: { defaultRegion: 'TR', maxPhones: 100, defaultSendWindow: null },
+      logger,
+    });
     ({ server, client } = await serveMessaging(deps));
     consumer = await runDispatchConsumer({ kafka, topic: topics.dispatch, groupId: uniq('dispatch'), deps, logger, retryBackoffMs: 100 });
     watcher = kafka.consumer({ groupId: uniq('watch') });
@@ -76,6 +84,8 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         flowId: 'flow-1',
         messageTemplate: '{{link}}',
         linkTtlDays: 0,
+        reminders: [],
+        transliterate: false,
       })
     ).campaign;
 
@@ -88,6 +98,8 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       flowId: 'flow-1',
       messageTemplate: 'Merhaba {{name}}, görüşünüz: {{link}}',
       linkTtlDays: 0,
+      reminders: [],
+      transliterate: false,
     });
     expect(campaign).toMatchObject({ accountId: 'acc-1', channelId: 'channel-1', name: 'Kasım anketi' });
 
@@ -98,6 +110,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       customAttributes: { '+90 532 123 45 67': { values: { name: 'Çağrı' } } },
       builtInResponses: {},
       requestKey: '',
+      sendAt: '',
     });
     expect(res).toMatchObject({
       accepted: 2,
@@ -144,6 +157,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         accountId: 'acc-1',
         campaignId: campaign!.id,
         recipient: { phone: r.phone, input: r.input, attributes: r.attributes, builtInResponses: r.built_in_responses },
+        reminder: 0,
       })),
     );
     await again.send();
@@ -161,6 +175,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         customAttributes: {},
         builtInResponses: {},
         requestKey,
+        sendAt: '',
       });
     const first = await create('sms_sharings:key-1:digest');
     const again = await create('sms_sharings:key-1:digest');
@@ -183,6 +198,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         customAttributes: {},
         builtInResponses: {},
         requestKey: '',
+        sendAt: '',
       }),
     ).rejects.toMatchObject({
       kind: 'not_found',
@@ -195,6 +211,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         customAttributes: {},
         builtInResponses: {},
         requestKey: '',
+        sendAt: '',
       }),
     ).rejects.toMatchObject({
       kind: 'invalid',
@@ -209,6 +226,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         customAttributes: {},
         builtInResponses: {},
         requestKey: '',
+        sendAt: '',
       }),
     ).rejects.toMatchObject({
       kind: 'invalid',

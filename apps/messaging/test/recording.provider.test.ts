@@ -45,7 +45,7 @@ describe('recording provider on the stack MongoDB', () => {
       text: 'other phone',
     });
 
-    const settings = { defaultRegion: 'TR', maxPhones: 100 };
+    const settings = { defaultRegion: 'TR', maxPhones: 100, defaultSendWindow: null };
     const page1 = await listRecordedMessages(
       { recordedMessages: recording, settings },
       { accountId: 'acc-1', phone: '0532 123 45 67', limit: 2 },

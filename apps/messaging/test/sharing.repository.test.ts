@@ -25,6 +25,8 @@ describe('sharings and their recipients on the stack MongoDB', () => {
     accepted,
     duplicates: 0,
     rejected: [],
+    scheduledFor: null,
+    cancelledAt: null,
   });
   const recipient = (i: number, attributes: Record<string, string> = {}): Recipient => ({
     phone: `90532${String(i).padStart(7, '0')}`,

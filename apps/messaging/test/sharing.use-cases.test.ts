@@ -2,20 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '@feedback/kit-core';
 import type { MessagingDeps } from '../src/domain/ports.js';
 import { createSharing, type SharingRequest } from '../src/domain/sharing.use-cases.js';
-import { campaignOf, MemoryCampaigns, MemoryDispatch, MemorySharings } from './fakes/memory-deps.js';
+import { campaignOf, MemoryCampaigns, MemoryDispatch, MemoryOptOuts, MemoryJobs, MemorySharings } from './fakes/memory-deps.js';
 
 const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
 
 async function setup(maxPhones = 10_000) {
   const campaigns = new MemoryCampaigns();
   await campaigns.insert(campaignOf({ id: CAMPAIGN, accountId: 'acc-1', messageTemplate: 'Hi {{name}} {{link}}' }));
-  const deps: Pick<MessagingDeps, 'campaigns' | 'clock' | 'newId' | 'settings'> & { sharings: MemorySharings; dispatch: MemoryDispatch } = {
+  const deps: Pick<MessagingDeps, 'campaigns' | 'clock' | 'newId' | 'settings'> & {
+    sharings: MemorySharings;
+    dispatch: MemoryDispatch;
+    optOuts: MemoryOptOuts;
+    jobs: MemoryJobs;
+  } = {
     campaigns,
     sharings: new MemorySharings(),
     dispatch: new MemoryDispatch(),
+    optOuts: new MemoryOptOuts(),
+    jobs: new MemoryJobs(),
     clock: { now: () => new Date('2026-11-23T10:00:00Z') },
     newId: () => 'sharing-1',
-    settings: { defaultRegion: 'TR', maxPhones },
+    settings: { defaultRegion: 'TR', maxPhones, defaultSendWindow: null },
   };
   return deps;
 }
@@ -55,6 +62,7 @@ describe('creating a sharing', () => {
       rejected: 1,
       duplicate: 1,
       rejectedPhones: [{ phone: 'nope', reason: 'not_a_number' }],
+      scheduledFor: null,
     });
     const stored = deps.sharings.items.get('sharing-1')!;
     expect(stored.recipients).toEqual([

@@ -13,6 +13,7 @@ import {
   MemoryCampaigns,
   MemoryDispatch,
   MemoryMessages,
+  MemoryJobs,
   MemorySharings,
   MemoryOptOuts,
   noLinkStates,
@@ -118,7 +119,9 @@ describe('accepted recipients', () => {
         dispatch: meteredDispatch(inner, metrics),
         clock,
         newId: () => 'sh',
-        settings: { defaultRegion: 'TR', maxPhones: 100 },
+        settings: { defaultRegion: 'TR', maxPhones: 100, defaultSendWindow: null },
+        optOuts: new MemoryOptOuts(),
+        jobs: new MemoryJobs(),
       },
       {
         accountId: 'acc',
@@ -146,6 +149,7 @@ describe('accepted recipients', () => {
         accountId: 'a',
         campaignId: 'c',
         recipient: { phone: '905321234567', input: '0532', attributes: {}, builtInResponses: {} },
+        reminder: 0,
       },
     ]);
     await expect(batch.send()).rejects.toThrow('kafka away');
@@ -216,6 +220,7 @@ describe('the Prometheus side', () => {
         messages: new MemoryMessages(),
         providers: oneProvider(provider),
         optOuts: new MemoryOptOuts(),
+        sharings: new MemorySharings(),
         statusEvents: { changedMany: async () => undefined },
         clock,
       },
@@ -225,6 +230,7 @@ describe('the Prometheus side', () => {
           accountId: 'a',
           campaignId: 'c',
           recipient: { phone: '905321234567', input: '05321234567', attributes: {}, builtInResponses: {} },
+          reminder: 0,
         },
       ],
     );

@@ -8,7 +8,7 @@ import { createSharing } from './sharing.use-cases.js';
 /** The file service's and the workflow's own ports, and what createSharing needs. */
 type Deps = Pick<
   MessagingDeps,
-  'bindings' | 'files' | 'imports' | 'logger' | 'campaigns' | 'sharings' | 'dispatch' | 'clock' | 'newId' | 'settings'
+  'bindings' | 'files' | 'imports' | 'logger' | 'campaigns' | 'sharings' | 'dispatch' | 'clock' | 'newId' | 'settings' | 'optOuts' | 'jobs'
 >;
 
 /** What a `file.uploaded` event says about the upload. */

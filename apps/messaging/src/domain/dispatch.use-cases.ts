@@ -1,11 +1,17 @@
 import type { LinkActivation, MessagingDeps, NewMessage, OutgoingSms, ProviderResult, SmsProvider } from './ports.js';
 import type { DispatchEvent, SmsCampaign } from './sharing.js';
 import { messageId, type SmsMessage } from './sms-message.js';
+import { reminderTexts } from './reminder-texts.js';
 import { renderTemplate } from './sms-template.js';
 
-type Deps = Pick<MessagingDeps, 'campaigns' | 'links' | 'shortener' | 'messages' | 'providers' | 'statusEvents' | 'clock'>;
+type Deps = Pick<
+  MessagingDeps,
+  'campaigns' | 'sharings' | 'links' | 'shortener' | 'messages' | 'providers' | 'statusEvents' | 'clock' | 'optOuts'
+>;
 
-export type SendOutcome = 'sent' | 'already_handled' | 'unknown' | 'failed';
+/** `opted_out`: the phone is on the account's suppression list; its record says so and no provider saw it. */
+/** `skipped`: a reminder that does not go out (answered, expired, cancelled; reminder-texts.ts). */
+export type SendOutcome = 'sent' | 'already_handled' | 'unknown' | 'failed' | 'opted_out' | 'skipped';
 
 /** An event's outcome, or the error it failed with (the consumer retries it with backoff, or dead-letters it). */
 export type DispatchResult = SendOutcome | Error;
@@ -46,36 +52,51 @@ const SEND_CONCURRENCY = 16;
  */
 export async function dispatchSms(deps: Deps, events: DispatchEvent[]): Promise<DispatchResult[]> {
   const results = new Array<DispatchResult | undefined>(events.length).fill(undefined);
-  const ids = events.map((e) => messageId(e.sharingId, e.recipient.phone));
-  const [found, providers] = await Promise.all([deps.messages.findMany([...new Set(ids)]), providersOf(deps, events)]);
+  const ids = events.map((e) => messageId(e.sharingId, e.recipient.phone, e.reminder));
+  const [found, providers, optedOut] = await Promise.all([
+    deps.messages.findMany([...new Set(ids)]),
+    providersOf(deps, events),
+    optedOutOf(deps, events),
+  ]);
   const existing = new Map(found.map((m) => [m.id, m]));
 
   // Each message once; grouped by campaign (activation and links are per account).
   const groups = new Map<string, number[]>();
   const firsts = new Map<string, number>();
+  const suppressed: number[] = [];
   events.forEach((e, i) => {
     const id = ids[i]!;
     if (firsts.has(id)) return; // answered as its first occurrence, below
     firsts.set(id, i);
+    // On the suppression list (also a reminder's recipient): recorded as opted out, before any
+    // claim, activation or provider. One whose attempt certainly did not send is not tried again.
+    if (optedOut.get(e.accountId)?.has(e.recipient.phone)) {
+      if (!existing.has(id)) suppressed.push(i);
+      else results[i] = existing.get(id)!.status === 'retryable' ? 'opted_out' : 'already_handled';
+      return;
+    }
     const provider = providers.get(e.accountId)!;
     // Before the claim: the claim is taken for the provider that then gets the message.
     if (provider instanceof Error) return void (results[i] = provider);
     // Handled already (a redelivered event does not activate the link again), unless resumable.
     const record = existing.get(id);
     if (record && !isResumable(record, provider)) return void (results[i] = 'already_handled');
-    pushTo(groups, `${e.accountId}/${e.campaignId}`, i);
+    pushTo(groups, `${e.accountId}/${e.campaignId}/${e.reminder}`, i);
   });
 
   const ready: Ready[] = [];
-  await Promise.all(
-    [...groups.values()].map(async (indexes) => {
+  await Promise.all([
+    recordOptedOut(deps, events, ids, suppressed, results).catch((err: unknown) => {
+      for (const i of suppressed) results[i] ??= asError(err);
+    }),
+    ...[...groups.values()].map(async (indexes) => {
       try {
         ready.push(...(await prepare(deps, events, indexes, results)));
       } catch (err) {
         for (const i of indexes) results[i] ??= asError(err);
       }
     }),
-  );
+  ]);
 
   // One hand-over per provider: usually the deployment's alone, or an account's own as well.
   const now = deps.clock.now();
@@ -111,7 +132,7 @@ export async function dispatchSms(deps: Deps, events: DispatchEvent[]): Promise<
 const isResumable = (m: SmsMessage, provider: SmsProvider) =>
   m.status === 'retryable' || (m.status === 'sending' && provider.idempotent === true && m.provider === provider.name);
 
-type Ready = { index: number; campaign: SmsCampaign; text: string };
+type Ready = { index: number; campaign: SmsCampaign; text: string; link: string };
 
 /** The provider of each account of the events, or the error its read failed with (never the deployment's instead). */
 async function providersOf(deps: Deps, events: DispatchEvent[]): Promise<Map<string, SmsProvider | Error>> {
@@ -124,6 +145,58 @@ async function providersOf(deps: Deps, events: DispatchEvent[]): Promise<Map<str
   return found;
 }
 
+/** The opted-out phones among the events', per account: one query per account of the batch. */
+async function optedOutOf(deps: Deps, events: DispatchEvent[]): Promise<Map<string, Set<string>>> {
+  const phones = new Map<string, Set<string>>();
+  for (const e of events) {
+    const set = phones.get(e.accountId);
+    if (set) set.add(e.recipient.phone);
+    else phones.set(e.accountId, new Set([e.recipient.phone]));
+  }
+  const found = new Map<string, Set<string>>();
+  await Promise.all(
+    [...phones].map(async ([accountId, set]) => found.set(accountId, await deps.optOuts.findOptedOut(accountId, [...set]))),
+  );
+  return found;
+}
+
+/**
+ * The opted-out events' records, status `opted_out`, in one insert that leaves an existing record
+ * alone (a concurrent consumer's), and their statuses published like every other change.
+ */
+async function recordOptedOut(
+  deps: Deps,
+  events: DispatchEvent[],
+  ids: string[],
+  indexes: number[],
+  results: (DispatchResult | undefined)[],
+) {
+  if (indexes.length === 0) return;
+  const at = deps.clock.now();
+  const records = indexes.map((i): SmsMessage => {
+    const e = events[i]!;
+    return {
+      id: ids[i]!,
+      accountId: e.accountId,
+      sharingId: e.sharingId,
+      campaignId: e.campaignId,
+      phone: e.recipient.phone,
+      text: '',
+      provider: '',
+      status: 'opted_out',
+      attempts: 0,
+      providerMessageId: null,
+      error: null,
+      createdAt: at,
+      updatedAt: at,
+      ...(e.reminder > 0 && { reminder: e.reminder }),
+    };
+  });
+  const stored = await deps.messages.recordMany(records);
+  await deps.statusEvents.changedMany(records.filter((_, k) => stored[k]));
+  indexes.forEach((i, k) => (results[i] = stored[k] ? 'opted_out' : 'already_handled'));
+}
+
 /** The texts of one campaign's events: their links activated and shortened in one call each; failures set in `results`. */
 async function prepare(deps: Deps, events: DispatchEvent[], indexes: number[], results: (DispatchResult | undefined)[]) {
   const first = events[indexes[0]!]!;
@@ -133,6 +206,7 @@ async function prepare(deps: Deps, events: DispatchEvent[], indexes: number[], r
       results[i] = new UndeliverableEventError(`campaign ${first.campaignId} of account ${first.accountId} does not exist`);
     return [];
   }
+  if (first.reminder > 0) return prepareReminders(deps, campaign, events, indexes, results);
   const activated = await deps.links.activateMany(indexes.map((i) => activationOf(events[i]!, campaign)));
   const live: { index: number; url: string }[] = [];
   indexes.forEach((index, k) => {
@@ -145,7 +219,7 @@ async function prepare(deps: Deps, events: DispatchEvent[], indexes: number[], r
     live.map((l) => l.url),
     first.accountId,
   );
-  return live.map(({ index }, k): Ready => ({ index, campaign, text: smsText(campaign, events[index]!, short[k]!) }));
+  return live.map(({ index }, k): Ready => ({ index, campaign, text: smsText(campaign, events[index]!, short[k]!), link: short[k]! }));
 }
 
 /** The survey link activation the recipient's SMS needs. */
@@ -161,6 +235,30 @@ const activationOf = (event: DispatchEvent, campaign: SmsCampaign): LinkActivati
 const smsText = (campaign: SmsCampaign, event: DispatchEvent, link: string) =>
   renderTemplate(campaign.messageTemplate, { ...event.recipient.attributes, link });
 
+/** A reminder's texts (reminder-texts.ts); one that does not go out is answered "skipped" and leaves no record. */
+async function prepareReminders(
+  deps: Deps,
+  campaign: SmsCampaign,
+  events: DispatchEvent[],
+  indexes: number[],
+  results: (DispatchResult | undefined)[],
+): Promise<Ready[]> {
+  const texts = await reminderTexts(
+    deps,
+    campaign,
+    indexes.map((i) => events[i]!),
+    (template, event, link) => renderTemplate(template, { ...event.recipient.attributes, link }),
+  );
+  return indexes.flatMap((index, k): Ready[] => {
+    const t = texts[k]!;
+    if ('skipped' in t) {
+      results[index] = 'skipped';
+      return [];
+    }
+    return [{ index, campaign, text: t.text, link: t.link }];
+  });
+}
+
 const newMessage = (r: Ready, event: DispatchEvent, id: string, provider: SmsProvider, now: Date): NewMessage => ({
   id,
   accountId: event.accountId,
@@ -171,6 +269,8 @@ const newMessage = (r: Ready, event: DispatchEvent, id: string, provider: SmsPro
   provider: provider.name,
   deliveryRule: provider.deliveryRule,
   createdAt: now,
+  link: r.link,
+  ...(event.reminder > 0 && { reminder: event.reminder }),
 });
 
 /** One provider's messages: claimed, handed over and finished, each result set in `results`. */

@@ -4,6 +4,8 @@ import type { CsvImport, DirectoryBinding } from './directory-binding.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from './sharing.js';
 import type { AccountProvider, AccountProviderSettings } from './account-provider.js';
 import type { DeliveryStatus, ReportRule, SmsMessage } from './sms-message.js';
+import type { SendWindow } from './send-window.js';
+import type { OptOutPage, OptOutSource } from './opt-out.js';
 
 export interface CampaignRepository {
   insert(campaign: SmsCampaign): Promise<void>;
@@ -11,6 +13,12 @@ export interface CampaignRepository {
   findById(accountId: string, id: string): Promise<SmsCampaign | null>;
   /** The account's campaigns, newest first. */
   listByAccount(accountId: string, limit: number): Promise<SmsCampaign[]>;
+  /** Replaces the given delivery rules; null when the account has no such campaign. */
+  update(
+    accountId: string,
+    id: string,
+    changes: Partial<Pick<SmsCampaign, 'sendWindow' | 'reminders' | 'transliterate'>>,
+  ): Promise<SmsCampaign | null>;
 }
 
 export interface SharingRepository {
@@ -19,6 +27,53 @@ export interface SharingRepository {
   findById(accountId: string, id: string): Promise<SmsSharing | null>;
   /** The normalized phones of a sharing's recipients, in phone order. */
   listRecipientPhones(sharingId: string): Promise<string[]>;
+  /** A sharing's recipients, a page (up to 1,000) at a time. */
+  recipientPages(sharingId: string): AsyncIterable<Recipient[]>;
+  /** Marks the account's sharing cancelled (once: a repeat keeps the first time); null when it has none. */
+  cancel(accountId: string, id: string, at: Date): Promise<SmsSharing | null>;
+}
+
+/**
+ * A step of a sharing that waits for its time: its first messages (`reminder` 0, a sharing with
+ * send_at or made outside the send window) or a reminder. Its id is `<sharing id>.j<reminder>`.
+ */
+export interface SharingJob {
+  id: string;
+  accountId: string;
+  sharingId: string;
+  campaignId: string;
+  reminder: number;
+  dueAt: Date;
+}
+
+/**
+ * The waiting steps, shared by every messaging process: a step is taken by one process at a
+ * time under a lease, and taken again by another when its taker stops renewing it (a crash), so
+ * it runs to its end whatever restarts. Its messages' claims keep a step run twice from texting
+ * anyone twice.
+ */
+export interface JobRepository {
+  /** Stores steps unless they exist (a repeated sharing adds nothing). */
+  schedule(jobs: SharingJob[]): Promise<void>;
+  /**
+   * The scheduler's lease, held by one process at a time: the holder alone releases steps, so
+   * their pace is the deployment's, not one per process. True while `owner` holds it.
+   */
+  lead(owner: string, now: Date, until: Date): Promise<boolean>;
+  /** Takes a step due by `now` for `owner` until `leaseUntil`, or one whose taker's lease ran out. */
+  claimDue(now: Date, owner: string, leaseUntil: Date): Promise<SharingJob | null>;
+  /** Extends the step's lease; false when it is no longer the owner's (cancelled, or taken over). */
+  renew(id: string, owner: string, leaseUntil: Date): Promise<boolean>;
+  /** Back to waiting, until `dueAt` (the send window's next opening). */
+  postpone(id: string, owner: string, dueAt: Date): Promise<void>;
+  finish(id: string, owner: string): Promise<void>;
+  /** Cancels the sharing's steps that have not finished; answers how many. */
+  cancelBySharing(sharingId: string): Promise<number>;
+}
+
+/** Holds back releases to the provider's rate: resolves once `count` messages may go. */
+export interface ReleasePacer {
+  take(count: number): Promise<void>;
 }
 
 /**
@@ -86,7 +141,13 @@ export interface MessageRepository {
   /** Applies a delivery report; a final status ("delivered", "failed") is never overwritten. */
   applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null>;
   findById(id: string): Promise<SmsMessage | null>;
+  /** Every record of the sharing, reminders' included. */
   listBySharing(sharingId: string): Promise<SmsMessage[]>;
+  /**
+   * A cancelled sharing: a "cancelled" record for each phone that has none yet (a later claim
+   * finds it taken), and every retryable one cancelled.
+   */
+  cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }): Promise<void>;
 }
 
 /** What is handed to a provider. */
@@ -271,10 +332,30 @@ export interface WorkflowFiles {
   complete(q: { accountId: string; fileId: string; claimer: string; outcome: 'processed' | 'failed' }): Promise<void>;
 }
 
+/** The accounts' suppression lists (collection `sms_opt_outs`, one entry per account and phone). */
+export interface OptOutRepository {
+  /** Puts the phones (normalized) on the account's list; per phone, false when it was there already (left as it was). */
+  addMany(e: { accountId: string; phones: string[]; source: OptOutSource; at: Date }): Promise<boolean[]>;
+  /** The phones among `phones` that are on the account's list, in one indexed query. */
+  findOptedOut(accountId: string, phones: string[]): Promise<Set<string>>;
+  /** Newest first; `phone` normalized digits. */
+  list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<OptOutPage>;
+  /** False when the phone was not on the account's list. */
+  remove(accountId: string, phone: string): Promise<boolean>;
+}
+
+/** Who texted a phone, from the message records (an inbound STOP applies to each of them). */
+export interface TextedPhones {
+  /** The accounts with a message record to the phone (normalized), each once. */
+  accountsThatTexted(phone: string): Promise<string[]>;
+}
+
 /** The deployment's rules for phones (env.ts): how a number without a country code reads, and how many a sharing may have. */
 export interface MessagingSettings {
   defaultRegion: string;
   maxPhones: number;
+  /** The window of campaigns without their own; null: any time. */
+  defaultSendWindow: SendWindow | null;
 }
 
 /** What the messaging service's use cases are given; wiring.ts builds the real one. */
@@ -296,8 +377,13 @@ export interface MessagingDeps {
   bindings: BindingRepository;
   imports: CsvImportLog;
   files: WorkflowFiles;
+  jobs: JobRepository;
+  pacer: ReleasePacer;
   clock: Clock;
   newId: () => string;
   logger: Logger;
   settings: MessagingSettings;
+  /** The accounts' suppression lists: sharings and the dispatcher leave their phones out. */
+  optOuts: OptOutRepository;
+  textedPhones: TextedPhones;
 }

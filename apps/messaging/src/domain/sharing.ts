@@ -1,4 +1,15 @@
-/** An SMS campaign: a survey channel plus the message template its SMS use. */
+import type { SendWindow } from './send-window.js';
+
+/** A second SMS to the recipients who have not answered: `after` the sharing's first messages were due. */
+export interface CampaignReminder {
+  /** ISO 8601 duration, as given (P1D). */
+  after: string;
+  afterMs: number;
+  /** null: the campaign's template. */
+  messageTemplate: string | null;
+}
+
+/** An SMS campaign: a survey channel plus the message template its SMS use, and when and how they go out. */
 export interface SmsCampaign {
   id: string;
   accountId: string;
@@ -9,6 +20,12 @@ export interface SmsCampaign {
   channelId: string;
   messageTemplate: string;
   createdAt: Date;
+  /** null: the deployment's default window, if any. */
+  sendWindow: SendWindow | null;
+  /** At most 3, in the order they go out. */
+  reminders: CampaignReminder[];
+  /** Rendered text (never the link) mapped to GSM 7-bit letters (ş→s, ğ→g, ...). */
+  transliterate: boolean;
 }
 
 /** One accepted recipient of a sharing. */
@@ -36,6 +53,9 @@ export interface SmsSharing {
   accepted: number;
   duplicates: number;
   rejected: RejectedPhone[];
+  /** When its first messages are due (send_at, moved into the send window); null: at once. */
+  scheduledFor: Date | null;
+  cancelledAt: Date | null;
 }
 
 /** What the API answers on creation (docs/api.md "SMS sharing"). */
@@ -45,6 +65,7 @@ export interface SharingSummary {
   rejected: number;
   duplicate: number;
   rejectedPhones: RejectedPhone[];
+  scheduledFor: Date | null;
 }
 
 /** One `sms.dispatch` event: everything the consumer needs, so it never reads the sharing back. */
@@ -53,4 +74,6 @@ export interface DispatchEvent {
   accountId: string;
   campaignId: string;
   recipient: Recipient;
+  /** 0: the sharing's message; 1-3: that reminder of the campaign. */
+  reminder: number;
 }

@@ -1,9 +1,10 @@
 import { errors, nameBasedUuid, type AppError } from '@feedback/kit-core';
 import { normalizePhoneList } from '@feedback/kit-phone';
-import type { MessagingDeps } from './ports.js';
-import type { Recipient, RejectedPhone, SharingSummary, SmsSharing } from './sharing.js';
+import type { MessagingDeps, SharingJob } from './ports.js';
+import { nextSendTime, parseSendAt } from './send-window.js';
+import type { Recipient, RejectedPhone, SharingSummary, SmsCampaign, SmsSharing } from './sharing.js';
 
-type Deps = Pick<MessagingDeps, 'campaigns' | 'sharings' | 'dispatch' | 'clock' | 'newId' | 'settings'>;
+type Deps = Pick<MessagingDeps, 'campaigns' | 'sharings' | 'dispatch' | 'jobs' | 'clock' | 'newId' | 'settings' | 'optOuts'>;
 
 /**
  * The sharing request (docs/api.md "SMS sharing"), typed: the gRPC handler decodes it from
@@ -32,6 +33,8 @@ export interface CreateSharingCommand extends SharingRequest {
    * from reaching the provider twice.
    */
   requestKey?: string;
+  /** ISO 8601 with an offset, within 30 days (send-window.ts parseSendAt); absent: now. */
+  sendAt?: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -46,12 +49,21 @@ const SLICE = 1_000;
  * phones, stores the sharing, and publishes one dispatch event per recipient before answering,
  * so a 200 means every accepted phone will be attempted. Nothing is published before the whole
  * sharing is stored: a failed write answers an error with no SMS on its way.
+ *
+ * A sharing due later (its send_at, or the campaign's send window closed now) publishes nothing:
+ * a step is stored for its due time (scheduled-steps.use-cases.ts releases it then), and one per
+ * reminder of the campaign, `after` the first messages' due time. The steps are stored before
+ * anything is published, so a sharing that was answered has every step it needs.
  */
 export async function createSharing(deps: Deps, cmd: CreateSharingCommand): Promise<SharingSummary> {
   if (!UUID.test(cmd.campaignId)) throw errors.invalid({ campaign_id: 'must be a UUID' });
   checkSharingRequest(cmd, { maxPhones: deps.settings.maxPhones });
+  const now = deps.clock.now();
+  const sendAt = cmd.sendAt ? parseSendAt(cmd.sendAt, now) : now;
   const campaign = await deps.campaigns.findById(cmd.accountId, cmd.campaignId);
   if (!campaign) throw errors.notFound('campaign_id', cmd.campaignId);
+  const due = nextSendTime(campaign.sendWindow ?? deps.settings.defaultSendWindow, sendAt);
+  const deferred = due.getTime() > now.getTime();
 
   const id = cmd.sharingId ?? (cmd.requestKey ? sharingIdFor(cmd.accountId, cmd.requestKey) : deps.newId());
   const writer = deps.sharings.writeRecipients(id);
@@ -62,18 +74,29 @@ export async function createSharing(deps: Deps, cmd: CreateSharingCommand): Prom
   let duplicates = 0;
   for (let from = 0; from < cmd.phoneNumbers.length; from += SLICE) {
     const list = normalizePhoneList(cmd.phoneNumbers.slice(from, from + SLICE), deps.settings.defaultRegion, seen);
-    const recipients: Recipient[] = list.accepted.map(({ phone, input }) => ({
-      phone,
-      input,
-      attributes: cmd.customAttributes[input] ?? {},
-      builtInResponses: cmd.builtInResponses[input] ?? {},
-    }));
+    // The account's suppression list, one indexed query per slice: its phones are rejected, not texted.
+    const optedOut = await deps.optOuts.findOptedOut(
+      cmd.accountId,
+      list.accepted.map((p) => p.phone),
+    );
+    for (const { phone, input } of list.accepted) if (optedOut.has(phone)) rejected.push({ phone: input, reason: 'opted_out' });
+    const recipients: Recipient[] = list.accepted
+      .filter(({ phone }) => !optedOut.has(phone))
+      .map(({ phone, input }) => ({
+        phone,
+        input,
+        attributes: cmd.customAttributes[input] ?? {},
+        builtInResponses: cmd.builtInResponses[input] ?? {},
+      }));
     rejected.push(...list.rejected);
     accepted += recipients.length;
     duplicates += list.duplicates;
     if (recipients.length === 0) continue;
     await writer.add(recipients);
-    events.add(recipients.map((recipient) => ({ sharingId: id, accountId: cmd.accountId, campaignId: campaign.id, recipient })));
+    if (!deferred)
+      events.add(
+        recipients.map((recipient) => ({ sharingId: id, accountId: cmd.accountId, campaignId: campaign.id, recipient, reminder: 0 })),
+      );
   }
   const sharing: SmsSharing = {
     id,
@@ -83,10 +106,26 @@ export async function createSharing(deps: Deps, cmd: CreateSharingCommand): Prom
     accepted,
     duplicates,
     rejected,
+    scheduledFor: deferred ? due : null,
+    cancelledAt: null,
   };
   await writer.complete(sharing);
-  await events.send();
-  return { id, accepted, rejected: rejected.length, duplicate: duplicates, rejectedPhones: rejected };
+  if (accepted > 0) await deps.jobs.schedule(stepsOf(sharing, campaign, due, deferred));
+  if (!deferred) await events.send();
+  return { id, accepted, rejected: rejected.length, duplicate: duplicates, rejectedPhones: rejected, scheduledFor: sharing.scheduledFor };
+}
+
+/** The sharing's waiting steps: its first messages when deferred, and the campaign's reminders. */
+function stepsOf(sharing: SmsSharing, campaign: SmsCampaign, due: Date, deferred: boolean): SharingJob[] {
+  const step = (reminder: number, at: number): SharingJob => ({
+    id: `${sharing.id}.j${reminder}`,
+    accountId: sharing.accountId,
+    sharingId: sharing.id,
+    campaignId: campaign.id,
+    reminder,
+    dueAt: new Date(at),
+  });
+  return [...(deferred ? [step(0, due.getTime())] : []), ...campaign.reminders.map((r, k) => step(k + 1, due.getTime() + r.afterMs))];
 }
 
 /** A UUID (version 8, name-based on SHA-256) of the account and the request key. */

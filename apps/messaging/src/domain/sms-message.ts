@@ -5,8 +5,13 @@
  *   sending → retryable → sending ...        (the provider refused before accepting)
  *   sending → unknown                        (maybe sent: never sent again)
  *   sending → failed                         (refused for good)
+ *   cancelled                                (its sharing was cancelled before it was claimed;
+ *                                             a retryable one is cancelled too)
+ *   opted_out                                (its phone was on the account's suppression list when its
+ *                                             turn came: never handed to a provider)
+ * A reminder's record is `<sharing id>.<phone>.r<n>`.
  */
-export type MessageStatus = 'sending' | 'sent' | 'retryable' | 'unknown' | 'delivered' | 'failed';
+export type MessageStatus = 'sending' | 'sent' | 'retryable' | 'unknown' | 'delivered' | 'failed' | 'cancelled' | 'opted_out';
 
 /** What a delivery report can say. */
 export type DeliveryStatus = 'delivered' | 'failed';
@@ -39,10 +44,15 @@ export interface SmsMessage {
   updatedAt: Date;
   /** The sending provider's report rule; none: the deployment's (records written before it was kept). */
   deliveryRule?: ReportRule;
+  /** The recipient's short survey link in the text (a reminder sends the same one); absent on records written before it was kept. */
+  link?: string;
+  /** 0: the sharing's message; 1-3: that reminder (absent on records written before reminders: 0). */
+  reminder?: number;
 }
 
 // A dot, not a colon: the id travels in callback URLs, where it must need no escaping.
-export const messageId = (sharingId: string, phone: string) => `${sharingId}.${phone}`;
+export const messageId = (sharingId: string, phone: string, reminder = 0) =>
+  reminder > 0 ? `${sharingId}.${phone}.r${reminder}` : `${sharingId}.${phone}`;
 
 /** Statuses a delivery report may still change (a report may also resolve an "unknown"). */
 export const REPORTABLE_STATUSES: readonly MessageStatus[] = ['sending', 'sent', 'unknown'];

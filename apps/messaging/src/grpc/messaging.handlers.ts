@@ -2,15 +2,20 @@ import { unary } from '@feedback/kit-grpc';
 import type { AcceptGate } from '../adapters/accept-gate.js';
 import type { MessagingServiceServer } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { deleteAccountProvider, getAccountProvider, putAccountProvider } from '../domain/account-provider.use-cases.js';
-import { createCampaign } from '../domain/campaign.use-cases.js';
+import { createCampaign, updateCampaign } from '../domain/campaign.use-cases.js';
+import { cancelSharing } from '../domain/sharing-cancel.use-cases.js';
 import { bindDirectory, listBindings, unbindDirectory } from '../domain/directory-binding.use-cases.js';
+import { addOptOuts, listOptOuts, removeOptOut } from '../domain/opt-out.use-cases.js';
 import { listRecordedMessages } from '../domain/recorded-messages.use-cases.js';
 import type { MessagingDeps } from '../domain/ports.js';
 import { getSharingStatus } from '../domain/sharing-status.use-cases.js';
 import { createSharing } from '../domain/sharing.use-cases.js';
 import {
   bindingMessage,
+  campaignAnswer,
+  campaignCommand,
   campaignMessage,
+  campaignUpdate,
   providerMessage,
   rejectedMessages,
   sharingCommand,
@@ -20,7 +25,8 @@ import {
 /** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. A sharing is accepted through the gate (accept-gate.ts). */
 export function messagingHandlers(deps: MessagingDeps, gate: AcceptGate): MessagingServiceServer {
   return {
-    createSmsCampaign: unary(async (req) => ({ campaign: campaignMessage(await createCampaign(deps, req)) })),
+    createSmsCampaign: unary(async (req) => campaignAnswer(await createCampaign(deps, campaignCommand(req)))),
+    updateSmsCampaign: unary(async (req) => campaignAnswer(await updateCampaign(deps, campaignUpdate(req)))),
     listSmsCampaigns: unary(async (req) => ({
       campaigns: (await deps.campaigns.listByAccount(req.accountId, 1_000)).map(campaignMessage),
     })),
@@ -32,7 +38,12 @@ export function messagingHandlers(deps: MessagingDeps, gate: AcceptGate): Messag
         rejected: s.rejected,
         duplicate: s.duplicate,
         rejectedPhones: rejectedMessages(s.rejectedPhones),
+        scheduledFor: s.scheduledFor?.toISOString() ?? '',
       };
+    }),
+    cancelSmsSharing: unary(async (req) => {
+      const c = await cancelSharing(deps, req.accountId, req.sharingId);
+      return { cancelled: c.cancelled, alreadySent: c.alreadySent };
     }),
     getSmsSharing: unary(async (req) => {
       const { sharing, recipients } = await getSharingStatus(deps, req.accountId, req.sharingId);
@@ -67,6 +78,23 @@ export function messagingHandlers(deps: MessagingDeps, gate: AcceptGate): Messag
     getSmsProvider: unary(async (req) => ({ provider: providerMessage(await getAccountProvider(deps, req)) })),
     deleteSmsProvider: unary(async (req) => {
       await deleteAccountProvider(deps, req);
+      return {};
+    }),
+    addSmsOptOuts: unary(async (req) => addOptOuts(deps, req)),
+    listSmsOptOuts: unary(async (req) => {
+      const page = await listOptOuts(deps, {
+        accountId: req.accountId,
+        phone: req.phone,
+        limit: req.limit || undefined,
+        cursor: req.cursor || undefined,
+      });
+      return {
+        optOuts: page.items.map((o) => ({ phone: o.phone, source: o.source, createdAt: o.createdAt.toISOString() })),
+        nextCursor: page.nextCursor ?? '',
+      };
+    }),
+    deleteSmsOptOut: unary(async (req) => {
+      await removeOptOut(deps, req);
       return {};
     }),
   };

@@ -1,5 +1,7 @@
 import type {
   Attributes,
+  CreateSmsCampaignRequest,
+  UpdateSmsCampaignRequest,
   CreateSmsSharingRequest,
   DirectoryBinding as DirectoryBindingMessage,
   GetSmsSharingResponse,
@@ -12,6 +14,7 @@ import type { DirectoryBinding } from '../domain/directory-binding.js';
 import type { RecipientStatus } from '../domain/sharing-status.use-cases.js';
 import type { RejectedPhone, SmsCampaign, SmsSharing } from '../domain/sharing.js';
 import type { CreateSharingCommand } from '../domain/sharing.use-cases.js';
+import type { CreateCampaignCommand, UpdateCampaignCommand } from '../domain/campaign.use-cases.js';
 
 export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
   return {
@@ -23,6 +26,31 @@ export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
     channelId: c.channelId,
     messageTemplate: c.messageTemplate,
     createdAt: c.createdAt.toISOString(),
+    sendWindow: c.sendWindow
+      ? { start: c.sendWindow.start, end: c.sendWindow.end, timeZone: c.sendWindow.timeZone, days: c.sendWindow.days }
+      : undefined,
+    reminders: c.reminders.map((r) => ({ after: r.after, messageTemplate: r.messageTemplate ?? '' })),
+    transliterate: c.transliterate,
+  };
+}
+
+/** A created or updated campaign with what its template costs more than it seems. */
+export function campaignAnswer(c: SmsCampaign): { campaign: SmsCampaignMessage; warnings: string[] } {
+  return { campaign: campaignMessage(c), warnings: [] };
+}
+
+export function campaignCommand(req: CreateSmsCampaignRequest): CreateCampaignCommand {
+  return { ...req, reminders: req.reminders, sendWindow: req.sendWindow };
+}
+
+/** Only the fields the request says to update. */
+export function campaignUpdate(req: UpdateSmsCampaignRequest): UpdateCampaignCommand {
+  return {
+    accountId: req.accountId,
+    campaignId: req.campaignId,
+    ...(req.updateSendWindow && { sendWindow: req.sendWindow ?? null }),
+    ...(req.updateReminders && { reminders: req.reminders }),
+    ...(req.transliterate !== undefined && { transliterate: req.transliterate }),
   };
 }
 
@@ -35,6 +63,7 @@ export function sharingCommand(req: CreateSmsSharingRequest): CreateSharingComma
     customAttributes: perPhone(req.customAttributes),
     builtInResponses: perPhone(req.builtInResponses),
     requestKey: req.requestKey || undefined,
+    sendAt: req.sendAt || undefined,
   };
 }
 

@@ -9,9 +9,12 @@ import type {
   Clock,
   DispatchPublisher,
   FinishedAttempt,
+  JobRepository,
+  SharingJob,
   MessageRepository,
   MessagingDeps,
   NewMessage,
+  OptOutRepository,
   ProviderCache,
   OutgoingSms,
   ProviderResult,
@@ -20,16 +23,21 @@ import type {
   SmsProvider,
   SmsProviderResolver,
   SurveyLinks,
+  TextedPhones,
   WorkflowFiles,
 } from '../../src/domain/ports.js';
+import type { OptOutSource, SmsOptOut } from '../../src/domain/opt-out.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
-import { REPORTABLE_STATUSES, type SmsMessage } from '../../src/domain/sms-message.js';
+import { messageId, REPORTABLE_STATUSES, type SmsMessage } from '../../src/domain/sms-message.js';
 
 /** Survey links of no phone: every state `none`. */
 export const noLinkStates: SurveyLinks['statesOf'] = async (_accountId, _channelId, phones) => phones.map(() => 'none' as const);
 
 /** What dispatchSms is handed. */
-export type DispatchPorts = Pick<MessagingDeps, 'campaigns' | 'links' | 'shortener' | 'messages' | 'providers' | 'statusEvents' | 'clock'>;
+export type DispatchPorts = Pick<
+  MessagingDeps,
+  'campaigns' | 'links' | 'shortener' | 'messages' | 'providers' | 'statusEvents' | 'clock' | 'optOuts' | 'sharings'
+>;
 
 /** A campaign as tests need one: the given ids, a template that is just the link. */
 export const campaignOf = (c: Pick<SmsCampaign, 'id' | 'accountId'> & Partial<SmsCampaign>): SmsCampaign => ({
@@ -39,6 +47,9 @@ export const campaignOf = (c: Pick<SmsCampaign, 'id' | 'accountId'> & Partial<Sm
   channelId: 'ch',
   messageTemplate: '{{link}}',
   createdAt: new Date(),
+  sendWindow: null,
+  reminders: [],
+  transliterate: false,
   ...c,
 });
 
@@ -57,6 +68,13 @@ export class MemoryCampaigns implements CampaignRepository {
       .filter((c) => c.accountId === accountId)
       .reverse()
       .slice(0, limit);
+  }
+  async update(accountId: string, id: string, changes: Partial<SmsCampaign>) {
+    const c = await this.findById(accountId, id);
+    if (!c) return null;
+    const updated = { ...c, ...changes };
+    this.items.set(id, updated);
+    return updated;
   }
 }
 
@@ -83,6 +101,71 @@ export class MemorySharings implements SharingRepository {
   }
   async listRecipientPhones(sharingId: string) {
     return (this.items.get(sharingId)?.recipients ?? []).map((r) => r.phone).sort();
+  }
+  async *recipientPages(sharingId: string) {
+    const all = this.items.get(sharingId)?.recipients ?? [];
+    for (let from = 0; from < all.length; from += 1_000) yield all.slice(from, from + 1_000);
+  }
+  async cancel(accountId: string, id: string, at: Date) {
+    const s = await this.findById(accountId, id);
+    if (!s) return null;
+    s.cancelledAt ??= at;
+    return { ...s };
+  }
+}
+
+/** Waiting steps in memory, with the Mongo adapter's lease rules (one lead, one taker per step). */
+export class MemoryJobs implements JobRepository {
+  readonly items = new Map<
+    string,
+    SharingJob & { state: 'waiting' | 'running' | 'done' | 'cancelled'; owner: string | null; leaseUntil: Date | null }
+  >();
+  private leader: { owner: string; until: Date } | null = null;
+  async schedule(jobs: SharingJob[]) {
+    for (const j of jobs) if (!this.items.has(j.id)) this.items.set(j.id, { ...j, state: 'waiting', owner: null, leaseUntil: null });
+  }
+  async lead(owner: string, now: Date, until: Date) {
+    if (this.leader && this.leader.owner !== owner && this.leader.until >= now) return false;
+    this.leader = { owner, until };
+    return true;
+  }
+  async claimDue(now: Date, owner: string, leaseUntil: Date) {
+    const due = [...this.items.values()]
+      .filter((j) => (j.state === 'waiting' && j.dueAt <= now) || (j.state === 'running' && j.leaseUntil! < now))
+      .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())[0];
+    if (!due) return null;
+    Object.assign(due, { state: 'running', owner, leaseUntil });
+    return {
+      id: due.id,
+      accountId: due.accountId,
+      sharingId: due.sharingId,
+      campaignId: due.campaignId,
+      reminder: due.reminder,
+      dueAt: due.dueAt,
+    };
+  }
+  async renew(id: string, owner: string, leaseUntil: Date) {
+    const j = this.items.get(id);
+    if (!j || j.owner !== owner || j.state !== 'running') return false;
+    j.leaseUntil = leaseUntil;
+    return true;
+  }
+  async postpone(id: string, owner: string, dueAt: Date) {
+    const j = this.items.get(id);
+    if (j && j.owner === owner && j.state === 'running') Object.assign(j, { state: 'waiting', dueAt, owner: null, leaseUntil: null });
+  }
+  async finish(id: string, owner: string) {
+    const j = this.items.get(id);
+    if (j && j.owner === owner && j.state === 'running') j.state = 'done';
+  }
+  async cancelBySharing(sharingId: string) {
+    let n = 0;
+    for (const j of this.items.values())
+      if (j.sharingId === sharingId && (j.state === 'waiting' || j.state === 'running')) {
+        j.state = 'cancelled';
+        n++;
+      }
+    return n;
   }
 }
 
@@ -142,7 +225,56 @@ export class MemoryMessages implements MessageRepository {
   async listBySharing(sharingId: string) {
     return [...this.items.values()].filter((m) => m.sharingId === sharingId);
   }
+  async cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }) {
+    for (const phone of c.phones) {
+      const id = messageId(c.sharingId, phone);
+      if (this.items.has(id)) continue;
+      this.items.set(id, {
+        ...{ id, accountId: c.accountId, sharingId: c.sharingId, campaignId: c.campaignId, phone, text: '', provider: '' },
+        ...{ status: 'cancelled', attempts: 0, providerMessageId: null, error: null, createdAt: c.at, updatedAt: c.at },
+      });
+    }
+    for (const m of this.items.values())
+      if (m.sharingId === c.sharingId && m.status === 'retryable') Object.assign(m, { status: 'cancelled', updatedAt: c.at });
+  }
 }
+
+/** Suppression lists in memory, newest first as the Mongo adapter lists them; the cursor is an offset. */
+export class MemoryOptOuts implements OptOutRepository {
+  readonly items: SmsOptOut[] = [];
+  /** How many times `findOptedOut` was asked (one query per slice, per account of a batch). */
+  queries = 0;
+  async addMany(e: { accountId: string; phones: string[]; source: OptOutSource; at: Date }) {
+    return e.phones.map((phone) => {
+      if (this.items.some((o) => o.accountId === e.accountId && o.phone === phone)) return false;
+      this.items.push({ accountId: e.accountId, phone, source: e.source, createdAt: e.at });
+      return true;
+    });
+  }
+  async findOptedOut(accountId: string, phones: string[]) {
+    this.queries++;
+    return new Set(phones.filter((p) => this.items.some((o) => o.accountId === accountId && o.phone === p)));
+  }
+  async list(q: { accountId: string; phone?: string; limit: number; cursor?: string }) {
+    const all = this.items
+      .filter((o) => o.accountId === q.accountId && (!q.phone || o.phone === q.phone))
+      .reverse()
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    const from = Number(q.cursor ?? 0);
+    const items = all.slice(from, from + q.limit);
+    return { items, nextCursor: from + q.limit < all.length ? String(from + q.limit) : null };
+  }
+  async remove(accountId: string, phone: string) {
+    const i = this.items.findIndex((o) => o.accountId === accountId && o.phone === phone);
+    if (i >= 0) this.items.splice(i, 1);
+    return i >= 0;
+  }
+}
+
+/** Who texted a phone, read from the message records in memory. */
+export const textedPhonesOf = (messages: MemoryMessages): TextedPhones => ({
+  accountsThatTexted: async (phone) => [...new Set([...messages.items.values()].filter((m) => m.phone === phone).map((m) => m.accountId))],
+});
 
 /** The same provider for every account (no account has its own). */
 export const oneProvider = (provider: SmsProvider): SmsProviderResolver => ({ forAccount: async () => provider });
@@ -165,6 +297,8 @@ export async function sendOne(
       shortener: { shortenMany: async (urls) => urls },
       messages: deps.messages,
       providers: oneProvider(deps.provider),
+      optOuts: new MemoryOptOuts(),
+      sharings: new MemorySharings(),
       statusEvents: { changedMany: async () => undefined },
       clock: deps.clock,
     },
@@ -173,6 +307,7 @@ export async function sendOne(
       accountId: cmd.accountId,
       campaignId: cmd.campaignId,
       recipient: { phone: cmd.phone, input: cmd.phone, attributes: {}, builtInResponses: {} },
+      reminder: 0,
     },
   );
 }

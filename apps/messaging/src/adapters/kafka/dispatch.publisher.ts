@@ -55,6 +55,7 @@ function encodeDispatch(e: DispatchEvent): Uint8Array {
     inputPhone: e.recipient.input,
     customAttributes: e.recipient.attributes,
     builtInResponses: e.recipient.builtInResponses,
+    reminder: e.reminder,
   }).finish();
 }
 
@@ -62,10 +63,12 @@ export function decodeDispatch(value: Buffer): DispatchEvent {
   const d = SmsDispatch.decode(value);
   if (!d.sharingId || !d.accountId || !d.campaignId || !/^\d{6,15}$/.test(d.phone))
     throw new Error('sms.dispatch event lacks sharing, account, campaign or a normalized phone');
+  if (d.reminder > 3) throw new Error(`sms.dispatch event names reminder ${d.reminder}; a campaign has at most 3`);
   return {
     sharingId: d.sharingId,
     accountId: d.accountId,
     campaignId: d.campaignId,
     recipient: { phone: d.phone, input: d.inputPhone, attributes: d.customAttributes, builtInResponses: d.builtInResponses },
+    reminder: d.reminder,
   };
 }

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { CampaignRepository } from '../../domain/ports.js';
-import type { SmsCampaign } from '../../domain/sharing.js';
+import type { SendWindow } from '../../domain/send-window.js';
+import type { CampaignReminder, SmsCampaign } from '../../domain/sharing.js';
 
 interface CampaignDoc {
   _id: string;
@@ -11,6 +12,10 @@ interface CampaignDoc {
   channel_id: string;
   message_template: string;
   created_at: Date;
+  /** Absent on campaigns made before delivery rules existed: none, none, false. */
+  send_window?: SendWindow | null;
+  reminders?: { after: string; after_ms: number; message_template: string | null }[];
+  transliterate?: boolean;
 }
 
 export class MongoCampaignRepository implements CampaignRepository {
@@ -30,7 +35,17 @@ export class MongoCampaignRepository implements CampaignRepository {
       channel_id: c.channelId,
       message_template: c.messageTemplate,
       created_at: c.createdAt,
+      ...rulesDoc(c),
     });
+  }
+
+  async update(accountId: string, id: string, changes: Partial<Pick<SmsCampaign, 'sendWindow' | 'reminders' | 'transliterate'>>) {
+    const d = await this.docs.findOneAndUpdate(
+      { _id: id, account_id: accountId },
+      { $set: rulesDoc(changes) },
+      { returnDocument: 'after' },
+    );
+    return d ? toCampaign(d) : null;
   }
 
   async findById(accountId: string, id: string): Promise<SmsCampaign | null> {
@@ -52,4 +67,18 @@ const toCampaign = (d: CampaignDoc): SmsCampaign => ({
   channelId: d.channel_id,
   messageTemplate: d.message_template,
   createdAt: d.created_at,
+  sendWindow: d.send_window ?? null,
+  reminders: (d.reminders ?? []).map((r) => ({ after: r.after, afterMs: r.after_ms, messageTemplate: r.message_template })),
+  transliterate: d.transliterate ?? false,
 });
+
+/** The delivery rules given, as stored (absent ones left out, so an update keeps them). */
+function rulesDoc(c: Partial<Pick<SmsCampaign, 'sendWindow' | 'reminders' | 'transliterate'>>): Partial<CampaignDoc> {
+  const doc: Partial<CampaignDoc> = {};
+  if (c.sendWindow !== undefined) doc.send_window = c.sendWindow;
+  if (c.reminders !== undefined) doc.reminders = c.reminders.map(reminderDoc);
+  if (c.transliterate !== undefined) doc.transliterate = c.transliterate;
+  return doc;
+}
+
+const reminderDoc = (r: CampaignReminder) => ({ after: r.after, after_ms: r.afterMs, message_template: r.messageTemplate });

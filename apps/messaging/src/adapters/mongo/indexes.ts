@@ -4,10 +4,24 @@ export const messagingIndexes: IndexSpec = {
   campaigns: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
   sharings: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
   sharing_recipients: [{ key: { sharing_id: 1, phone: 1 }, name: 'sharing_phone' }],
-  sms_messages: [{ key: { sharing_id: 1 }, name: 'sharing' }],
+  sms_messages: [
+    { key: { sharing_id: 1 }, name: 'sharing' },
+    // An inbound STOP finds the accounts that texted its sender.
+    { key: { phone: 1, account_id: 1 }, name: 'phone_account' },
+  ],
+  // The suppression lists: a sharing's slice of phones is one $in on the first, the list the second.
+  sms_opt_outs: [
+    { key: { account_id: 1, phone: 1 }, name: 'account_phone', unique: true },
+    { key: { account_id: 1, created_at: -1, _id: -1 }, name: 'account_created' },
+  ],
   directory_bindings: [
     { key: { directory_id: 1, file_name: 1 }, name: 'directory_file', unique: true },
     { key: { account_id: 1, campaign_id: 1, updated_at: -1 }, name: 'account_campaign' },
+  ],
+  // Waiting steps (scheduled sharings, reminders): the due ones first; a sharing's, to cancel them.
+  sms_jobs: [
+    { key: { state: 1, due_at: 1 }, name: 'state_due' },
+    { key: { sharing_id: 1 }, name: 'sharing' },
   ],
   csv_imports: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
   // The recording provider's records (adapters/mongo/recording.provider.ts); the collection keeps its stored name.

@@ -1,7 +1,7 @@
 import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
-import type { FinishedAttempt, MessageRepository, NewMessage } from '../../domain/ports.js';
-import { REPORTABLE_STATUSES, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
+import type { FinishedAttempt, MessageRepository, NewMessage, TextedPhones } from '../../domain/ports.js';
+import { messageId, REPORTABLE_STATUSES, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
 
 interface MessageDoc {
   /** `<sharing id>.<phone>`: the unique key that makes the first claim the only one. */
@@ -20,9 +20,11 @@ interface MessageDoc {
   updated_at: Date;
   /** The sending provider's report rule (ReportRule); absent on records written before it was kept. */
   dlr?: { status_param: string; delivered: string[]; failed: string[] } | null;
+  link?: string;
+  reminder?: number;
 }
 
-export class MongoMessageRepository implements MessageRepository {
+export class MongoMessageRepository implements MessageRepository, TextedPhones {
   private readonly docs: Collection<MessageDoc>;
 
   constructor(db: Db) {
@@ -90,6 +92,39 @@ export class MongoMessageRepository implements MessageRepository {
     return doc ? toMessage(doc) : null;
   }
 
+  async cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }): Promise<void> {
+    if (c.phones.length === 0) return;
+    // A record in place of each one not yet claimed: a later claim finds it taken.
+    await insertManyOnce(
+      this.docs,
+      c.phones.map((phone) =>
+        toDoc({
+          id: messageId(c.sharingId, phone),
+          accountId: c.accountId,
+          sharingId: c.sharingId,
+          campaignId: c.campaignId,
+          phone,
+          text: '',
+          provider: '',
+          status: 'cancelled',
+          attempts: 0,
+          providerMessageId: null,
+          error: null,
+          createdAt: c.at,
+          updatedAt: c.at,
+        }),
+      ),
+    );
+    // One whose attempt certainly did not send is not tried again.
+    await this.docs.updateMany({ sharing_id: c.sharingId, status: 'retryable' }, { $set: { status: 'cancelled', updated_at: c.at } });
+  }
+
+  async accountsThatTexted(phone: string): Promise<string[]> {
+    // Covered by the (phone, account_id) index.
+    const docs = await this.docs.find({ phone }, { projection: { _id: 0, account_id: 1 } }).toArray();
+    return [...new Set(docs.map((d) => d.account_id))];
+  }
+
   async listBySharing(sharingId: string): Promise<SmsMessage[]> {
     return (await this.docs.find({ sharing_id: sharingId }).sort({ _id: 1 }).toArray()).map(toMessage);
   }
@@ -115,6 +150,8 @@ function toDoc(m: SmsMessage): MessageDoc {
     created_at: m.createdAt,
     updated_at: m.updatedAt,
     ...(m.deliveryRule && { dlr: dlrOf(m) }),
+    ...(m.link && { link: m.link }),
+    ...(m.reminder && { reminder: m.reminder }),
   };
 }
 
@@ -139,5 +176,7 @@ function toMessage(d: MessageDoc): SmsMessage {
     createdAt: d.created_at,
     updatedAt: d.updated_at,
     ...(d.dlr && { deliveryRule: { statusParam: d.dlr.status_param, delivered: d.dlr.delivered, failed: d.dlr.failed } }),
+    ...(d.link && { link: d.link }),
+    ...(d.reminder && { reminder: d.reminder }),
   };
 }

@@ -11,6 +11,9 @@ interface SharingDoc {
   accepted: number;
   duplicates: number;
   rejected: RejectedPhone[];
+  /** Absent on sharings made before scheduling existed: at once. */
+  scheduled_for?: Date | null;
+  cancelled_at?: Date | null;
 }
 
 interface StoredRecipient {
@@ -99,6 +102,8 @@ export class MongoSharingRepository implements SharingRepository {
           accepted: s.accepted,
           duplicates: s.duplicates,
           rejected: s.rejected,
+          scheduled_for: s.scheduledFor,
+          cancelled_at: null,
         });
       },
     };
@@ -106,17 +111,26 @@ export class MongoSharingRepository implements SharingRepository {
 
   async findById(accountId: string, id: string): Promise<SmsSharing | null> {
     const d = await this.sharings.findOne({ _id: id, account_id: accountId });
-    return d
-      ? {
-          id: d._id,
-          accountId: d.account_id,
-          campaignId: d.campaign_id,
-          createdAt: d.created_at,
-          accepted: d.accepted,
-          duplicates: d.duplicates,
-          rejected: d.rejected,
-        }
-      : null;
+    return d ? toSharing(d) : null;
+  }
+
+  async cancel(accountId: string, id: string, at: Date): Promise<SmsSharing | null> {
+    // The first cancellation's time stays.
+    await this.sharings.updateOne({ _id: id, account_id: accountId, cancelled_at: { $in: [null] } }, { $set: { cancelled_at: at } });
+    return this.findById(accountId, id);
+  }
+
+  async *recipientPages(sharingId: string): AsyncIterable<Recipient[]> {
+    // A chunk document at a time (`<sharing>.<n>`, up to 1,000 recipients each).
+    for await (const d of this.recipients.find({ sharing_id: sharingId }).sort({ _id: 1 }).batchSize(2)) {
+      const stored = d.recipients ?? (d.phone ? [d as unknown as StoredRecipient] : []);
+      yield stored.map((r) => ({
+        phone: r.phone,
+        input: r.input,
+        attributes: r.attributes ?? {},
+        builtInResponses: r.built_in_responses ?? {},
+      }));
+    }
   }
 
   async listRecipientPhones(sharingId: string): Promise<string[]> {
@@ -124,3 +138,15 @@ export class MongoSharingRepository implements SharingRepository {
     return docs.flatMap((d) => d.recipients?.map((r) => r.phone) ?? (d.phone ? [d.phone] : [])).sort();
   }
 }
+
+const toSharing = (d: SharingDoc): SmsSharing => ({
+  id: d._id,
+  accountId: d.account_id,
+  campaignId: d.campaign_id,
+  createdAt: d.created_at,
+  accepted: d.accepted,
+  duplicates: d.duplicates,
+  rejected: d.rejected,
+  scheduledFor: d.scheduled_for ?? null,
+  cancelledAt: d.cancelled_at ?? null,
+});
