@@ -11,6 +11,7 @@ import {
   MemoryMessages,
   MemoryOptOuts,
   MemorySharings,
+  noClicks,
   noLinkStates,
   type DispatchPorts,
 } from './fakes/memory-deps.js';
@@ -50,7 +51,7 @@ async function setup() {
   const deps: DispatchPorts = {
     campaigns,
     links: { activateMany: async (items) => items.map(url), statesOf: noLinkStates },
-    shortener: { shortenMany: async (us) => us.map((u) => u.replace('api.example/s', 's.example')) },
+    shortener: { shortenMany: async (us) => us.map((u) => u.replace('api.example/s', 's.example')), countClicked: noClicks },
     messages,
     providers: {
       forAccount: async (accountId) => {

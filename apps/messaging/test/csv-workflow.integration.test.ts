@@ -10,7 +10,7 @@ import { runFileUploadedConsumer } from '../src/adapters/kafka/file-uploaded.con
 import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
 import type { MessagingDeps } from '../src/domain/ports.js';
 import { messagingDeps } from '../src/wiring.js';
-import { noLinkStates } from './fakes/memory-deps.js';
+import { noClicks, noLinkStates } from './fakes/memory-deps.js';
 import { caughtUp, FILE_GRPC_ADDR, FILE_UPLOADED_TOPIC, topicEnds, uploadFile } from './file-service.js';
 import { logger, serveMessaging, stack, uniq, waitFor } from './stack.js';
 
@@ -48,7 +48,7 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
       producer,
       topics,
       survey: { createSmsChannel: async () => 'channel-1', activateMany: async () => [], statesOf: noLinkStates },
-      shortener: { shortenMany: async () => [] },
+      shortener: { shortenMany: async () => [], countClicked: noClicks },
       files: filePorts(files),
       settings: { defaultRegion: 'TR', maxPhones: 100, defaultSendWindow: null },
       logger,

@@ -9,6 +9,7 @@ import {
   MemoryMessages,
   MemoryOptOuts,
   MemorySharings,
+  noClicks,
   noLinkStates,
   oneProvider,
   ScriptedProvider,
@@ -31,6 +32,7 @@ function peers(failPhone?: string) {
     },
     shortener: {
       shortenMany: async (us: string[]) => (calls.shortenMany++, us.map((u) => `https://s.example/${u.split('-').pop()}`)),
+      countClicked: noClicks,
     },
   };
 }

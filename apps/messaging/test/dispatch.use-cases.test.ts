@@ -8,6 +8,7 @@ import {
   dispatchOne,
   MemoryCampaigns,
   MemoryMessages,
+  noClicks,
   noLinkStates,
   MemoryOptOuts,
   MemorySharings,
@@ -51,7 +52,7 @@ async function setup(provider: SmsProvider = new ScriptedProvider([{ outcome: 'a
   const deps: DispatchPorts = {
     campaigns,
     links: survey,
-    shortener: { shortenMany: async (urls) => urls.map((url) => `https://s.example/${url.split('-').pop()}`) },
+    shortener: { shortenMany: async (urls) => urls.map((url) => `https://s.example/${url.split('-').pop()}`), countClicked: noClicks },
     messages: new MemoryMessages(),
     providers: oneProvider(provider),
     optOuts: new MemoryOptOuts(),

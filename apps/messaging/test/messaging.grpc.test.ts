@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js';
 import type { LinkShortener, MessagingDeps, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import { messagingDeps } from '../src/wiring.js';
-import { noLinkStates } from './fakes/memory-deps.js';
+import { noClicks, noLinkStates } from './fakes/memory-deps.js';
 import { dropTestDb, logger, openTestDb, serveMessaging, stack, uniq, waitFor } from './stack.js';
 
 /** The survey and shortener peers are faked (they are other services, not infrastructure). */
@@ -19,6 +19,7 @@ const survey: SurveyChannels & SurveyLinks = {
 };
 const shortener: LinkShortener = {
   shortenMany: async (urls) => urls.map((url) => `http://go.local/${url.slice(-4)}`),
+  countClicked: noClicks,
 };
 
 describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB and Kafka', () => {

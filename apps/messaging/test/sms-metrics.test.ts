@@ -16,6 +16,7 @@ import {
   MemoryJobs,
   MemorySharings,
   MemoryOptOuts,
+  noClicks,
   noLinkStates,
   oneProvider,
   ScriptedProvider,
@@ -216,7 +217,7 @@ describe('the Prometheus side', () => {
       {
         campaigns,
         links: { activateMany: async (items) => items.map(() => 'https://s/x'), statesOf: noLinkStates },
-        shortener: { shortenMany: async (us) => us },
+        shortener: { shortenMany: async (us) => us, countClicked: noClicks },
         messages: new MemoryMessages(),
         providers: oneProvider(provider),
         optOuts: new MemoryOptOuts(),

@@ -284,6 +284,8 @@ export type SurveyLinkState = 'active' | 'answered' | 'expired' | 'none';
 export interface LinkShortener {
   /** The short URLs of `urls`, in order, made in one call (on the account's default domain when it has one). */
   shortenMany(urls: string[], accountId: string): Promise<string[]>;
+  /** How many of the account's short links (by code) were followed at least once; others' and unknown codes count 0. */
+  countClicked(accountId: string, codes: string[]): Promise<number>;
 }
 
 /** Publishes `sms.status` when messages' statuses change, in one publish. */

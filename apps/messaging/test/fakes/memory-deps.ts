@@ -9,6 +9,7 @@ import type {
   Clock,
   DispatchPublisher,
   FinishedAttempt,
+  LinkShortener,
   JobRepository,
   SharingJob,
   MessageRepository,
@@ -29,6 +30,9 @@ import type {
 import type { OptOutSource, SmsOptOut } from '../../src/domain/opt-out.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
 import { messageId, REPORTABLE_STATUSES, type SmsMessage } from '../../src/domain/sms-message.js';
+
+/** Short links nobody followed. */
+export const noClicks: LinkShortener['countClicked'] = async () => 0;
 
 /** Survey links of no phone: every state `none`. */
 export const noLinkStates: SurveyLinks['statesOf'] = async (_accountId, _channelId, phones) => phones.map(() => 'none' as const);
@@ -294,7 +298,7 @@ export async function sendOne(
     {
       campaigns,
       links: { activateMany: async (items) => items.map(() => cmd.text), statesOf: noLinkStates },
-      shortener: { shortenMany: async (urls) => urls },
+      shortener: { shortenMany: async (urls) => urls, countClicked: noClicks },
       messages: deps.messages,
       providers: oneProvider(deps.provider),
       optOuts: new MemoryOptOuts(),

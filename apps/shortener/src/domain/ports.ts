@@ -7,6 +7,8 @@ export interface LinkRepository {
   /** insertIfNew for many links in one write; answers per link, in order, whether it stored it. */
   insertManyIfNew(links: Link[]): Promise<boolean[]>;
   findByCode(code: string): Promise<Link | null>;
+  /** Those of `codes` that are the account's links, in one query by code. */
+  ownedCodes(accountId: string, codes: string[]): Promise<string[]>;
 }
 
 export interface DomainRepository {
@@ -31,6 +33,8 @@ export interface ClickTallyRepository {
    * none yet) to `to`, only if the checkpoint still is `from`; answers whether it did.
    */
   advance(code: string, partition: number, change: { from: number | null; to: number; add: number }): Promise<boolean>;
+  /** How many of `codes` were clicked at least once, in one query by code. */
+  countClicked(codes: string[]): Promise<number>;
 }
 
 /** What the shortener's use cases are given; wiring.ts builds the real one. */

@@ -1,5 +1,6 @@
 import { unary } from '@feedback/kit-grpc';
 import type { Domain as DomainMessage, Link as LinkMessage, ShortenerServiceServer } from '@feedback/proto/feedback/shortener/v1/shortener';
+import { countClickedLinks } from '../domain/clicked-links.use-cases.js';
 import { addDomain, listDomains, removeDomain } from '../domain/domain.use-cases.js';
 import { shortUrlOf, type CustomerDomain, type Link, type LinkSettings } from '../domain/link.js';
 import { linkStats, resolve, shorten, shortenMany } from '../domain/link.use-cases.js';
@@ -34,6 +35,7 @@ export function shortenerHandlers(deps: ShortenerDeps): ShortenerServiceServer {
       const stats = await linkStats(deps, req.code);
       return { link: link(stats.link), clicks: stats.clicks };
     }),
+    countClickedLinks: unary(async (req) => ({ clicked: await countClickedLinks(deps, req) })),
     addDomain: unary(async (req) => {
       const added = await addDomain(deps, req.accountId, req.domain);
       const all = await listDomains(deps, req.accountId);

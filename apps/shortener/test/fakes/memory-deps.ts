@@ -17,6 +17,9 @@ export class MemoryLinks implements LinkRepository {
   async findByCode(code: string) {
     return this.items.get(code) ?? null;
   }
+  async ownedCodes(accountId: string, codes: string[]) {
+    return codes.filter((c) => this.items.get(c)?.accountId === accountId);
+  }
 }
 
 export class MemoryDomains implements DomainRepository {
@@ -53,5 +56,8 @@ export class MemoryTallies implements ClickTallyRepository {
     if ((t.checkpoints[partition] ?? null) !== change.from) return false;
     this.items.set(code, { count: t.count + change.add, checkpoints: { ...t.checkpoints, [partition]: change.to } });
     return true;
+  }
+  async countClicked(codes: string[]) {
+    return codes.filter((c) => (this.items.get(c)?.count ?? 0) > 0).length;
   }
 }

@@ -36,4 +36,10 @@ export class MongoClickTallyRepository implements ClickTallyRepository {
     // No document yet: the first click of this link. A concurrent first insert loses here and retries.
     return insertOnce(this.tallies, { _id: code, count: change.add, checkpoints: { [key(partition)]: change.to } });
   }
+
+  async countClicked(codes: string[]): Promise<number> {
+    if (codes.length === 0) return 0;
+    // A tally exists from a link's first counted click on; `$in` on `_id` (its own index).
+    return this.tallies.countDocuments({ _id: { $in: codes }, count: { $gt: 0 } });
+  }
 }

@@ -40,4 +40,11 @@ export class MongoLinkRepository implements LinkRepository {
     if (!doc) return null;
     return { code: doc._id, fullUrl: doc.full_url, accountId: doc.account_id, domain: doc.domain, createdAt: doc.created_at };
   }
+
+  async ownedCodes(accountId: string, codes: string[]): Promise<string[]> {
+    if (codes.length === 0) return [];
+    // `$in` on `_id` (its own index); the account is checked on the documents found.
+    const docs = await this.links.find({ _id: { $in: codes }, account_id: accountId }, { projection: { _id: 1 } }).toArray();
+    return docs.map((d) => d._id);
+  }
 }
