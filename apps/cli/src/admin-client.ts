@@ -85,6 +85,10 @@ export interface SmsCampaign {
   flow_id: string;
   message_template: string;
   created_at: string;
+  send_window: { start: string; end: string; time_zone: string; days: string[] } | null;
+  reminders: { after: string; message_template: string | null }[];
+  transliterate: boolean;
+  warnings?: string[];
 }
 
 export interface DirectoryBinding {
@@ -150,6 +154,9 @@ export function adminClient(opts: AdminClientOptions) {
       campaign: { name: string; node_id: string; flow_id: string; message_template: string; link_ttl_days?: number },
     ) => call<SmsCampaign>('POST', `/accounts/${enc(accountId)}/sms_campaigns`, campaign),
     listCampaigns: (accountId: string) => call<{ data: SmsCampaign[] }>('GET', `/accounts/${enc(accountId)}/sms_campaigns`),
+    /** Changes a campaign's send window, reminders or transliteration: only the fields given. */
+    updateCampaign: (accountId: string, campaignId: string, rules: Record<string, unknown>) =>
+      call<SmsCampaign>('PATCH', `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}`, rules),
     bindDirectory: (accountId: string, campaignId: string, binding: { directory_id: string; file_name?: string }) =>
       call<DirectoryBinding>('POST', `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}/directories`, binding),
     listBindings: (accountId: string, campaignId: string) =>

@@ -124,6 +124,53 @@ describe('feedbackctl', () => {
     expect(refused.body).toMatchObject({ code: 13000, errors: { message_template: expect.any(String) } });
   });
 
+  it("sets a campaign's send window and reminders, clears the window, and names a bad time zone", async () => {
+    const account = JSON.parse((await cli('accounts', 'create', '--name', 'cli campaign rules')).stdout) as { id: string };
+    const node = JSON.parse((await cli('nodes', 'create', '--account', account.id, '--name', 'Store')).stdout) as { id: string };
+    const flowFile = join(mkdtempSync(join(tmpdir(), 'cli-')), 'flow.json');
+    writeFileSync(flowFile, JSON.stringify({ name: 'F', questions: [{ key: 'nps', body: { en: 'NPS?' }, style: 'nps' }] }));
+    const flow = JSON.parse((await cli('flows', 'create', '--account', account.id, '--file', flowFile)).stdout) as { id: string };
+    const campaign = JSON.parse(
+      (
+        await cli(
+          'campaigns',
+          'create',
+          '--account',
+          account.id,
+          '--name',
+          'c',
+          '--node',
+          node.id,
+          '--flow',
+          flow.id,
+          '--template',
+          'Hi {{link}}',
+        )
+      ).stdout,
+    ) as { id: string };
+    const at = ['--account', account.id, '--campaign', campaign.id];
+    const windowed = JSON.parse(
+      (await cli('campaigns', 'window', ...at, '--start', '09:00', '--end', '21:00', '--time-zone', 'Europe/Istanbul', '--days', 'mon,fri'))
+        .stdout,
+    ) as Record<string, unknown>;
+    expect(windowed.send_window).toEqual({ start: '09:00', end: '21:00', time_zone: 'Europe/Istanbul', days: ['mon', 'fri'] });
+    const reminded = JSON.parse(
+      (await cli('campaigns', 'reminders', ...at, '--after', 'P1D,P3D', '--template', 'Still time: {{link}}')).stdout,
+    ) as Record<string, unknown>;
+    expect(reminded.reminders).toEqual([
+      { after: 'P1D', message_template: 'Still time: {{link}}' },
+      { after: 'P3D', message_template: 'Still time: {{link}}' },
+    ]);
+    expect(reminded.send_window).toEqual(windowed.send_window);
+    const cleared = JSON.parse((await cli('campaigns', 'window', ...at, '--clear', 'yes')).stdout) as Record<string, unknown>;
+    expect(cleared.send_window).toBeNull();
+    const bad = (await cli('campaigns', 'window', ...at, '--start', '09:00', '--end', '21:00', '--time-zone', 'Mars/Olympus').catch(
+      (e: unknown) => e,
+    )) as { code: number; stderr: string };
+    expect(bad.code).toBe(1);
+    expect(apiError(bad.stderr).body).toMatchObject({ code: 13000, errors: { 'send_window.time_zone': expect.any(String) } });
+  });
+
   it('binds a directory to an SMS campaign, lists and removes the binding (the CSV workflow)', async () => {
     const out = JSON.parse((await cli('seed')).stdout) as Record<string, string>;
     const { base_url } = readStackFile();

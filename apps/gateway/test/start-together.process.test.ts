@@ -272,6 +272,8 @@ const CASES: AppCase[] = [
           flowId,
           messageTemplate: 'Hello {{link}}',
           linkTtlDays: 0,
+          reminders: [],
+          transliterate: false,
         });
         for (const c of others) expect((await c.listSmsCampaigns({ accountId })).campaigns.map((x) => x.id)).toEqual([campaign!.id]);
       }),

@@ -37,6 +37,62 @@ export const campaignCommands: Command[] = [
     example: 'feedbackctl campaigns list --account ACCOUNT_ID',
     run: (c) => c.client.listCampaigns(c.need('account')),
   },
+  {
+    group: 'campaigns',
+    action: 'window',
+    summary: "set when a campaign's SMS may go out (outside it they wait for its opening), or --clear it",
+    options: {
+      account,
+      campaign,
+      start: { value: 'HH:MM', help: 'the opening, 24-hour' },
+      end: { value: 'HH:MM', help: 'the closing; before start, the window spans midnight' },
+      'time-zone': { value: 'ZONE', help: 'IANA time zone, e.g. Europe/Istanbul' },
+      days: { value: 'DAYS', help: 'comma-separated mon,tue,...; default every day' },
+      clear: { value: 'yes', help: "remove the campaign's window (the deployment's default then applies)" },
+    },
+    example:
+      'feedbackctl campaigns window --account ACCOUNT_ID --campaign CAMPAIGN_ID --start 09:00 --end 21:00 --time-zone Europe/Istanbul --days mon,tue,wed,thu,fri',
+    run: (c) =>
+      c.client.updateCampaign(c.need('account'), c.need('campaign'), {
+        send_window: c.opt('clear')
+          ? null
+          : {
+              start: c.need('start'),
+              end: c.need('end'),
+              time_zone: c.need('time-zone'),
+              ...(c.opt('days')
+                ? {
+                    days: c
+                      .opt('days')!
+                      .split(',')
+                      .map((d) => d.trim()),
+                  }
+                : {}),
+            },
+      }),
+  },
+  {
+    group: 'campaigns',
+    action: 'reminders',
+    summary: "set a campaign's reminders (at most 3) to recipients who have not answered",
+    options: {
+      account,
+      campaign,
+      after: { value: 'DURATIONS', help: 'comma-separated ISO 8601 durations after the first SMS, e.g. P1D,P3D', required: true },
+      template: { value: 'TEXT', help: "the reminders' text, with {{link}}; default the campaign's" },
+    },
+    example:
+      'feedbackctl campaigns reminders --account ACCOUNT_ID --campaign CAMPAIGN_ID --after P1D,P3D --template "Still time: {{link}}"',
+    run: (c) =>
+      c.client.updateCampaign(c.need('account'), c.need('campaign'), {
+        reminders: c
+          .need('after')
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean)
+          .map((after) => ({ after, ...(c.opt('template') ? { message_template: c.opt('template') } : {}) })),
+      }),
+  },
 ];
 
 export const bindingCommands: Command[] = [

@@ -32,6 +32,7 @@ describe('SMS sharing end to end', () => {
         { phone: '12', reason: 'too_short' },
         { phone: 'not a phone', reason: expect.stringMatching(/^not_a_number|invalid_number$/) },
       ],
+      scheduled_for: null,
     });
     expect(res.headers.get('ratelimit')).toMatch(/^"t\d";r=\d+;t=\d+$/);
     const sharingId = res.json.id as string;

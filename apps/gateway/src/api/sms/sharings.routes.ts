@@ -7,10 +7,10 @@ import { idempotencyHooks } from './idempotency.hooks.js';
 import { sharingLimitHook, smsAllowedHook, type SharingLimiter } from './sharing-limit.hooks.js';
 import type { SmsPort } from './sms.port.js';
 import { CampaignParams, IdempotencyHeaders, SharingParams, sharingBodySchema } from './sms.schemas.js';
-import { perPhoneAttributes, sharingCreatedView, sharingView } from './sms.views.js';
+import { perPhoneAttributes, sharingCancelledView, sharingCreatedView, sharingView } from './sms.views.js';
 
 export interface SharingsRoutesDeps {
-  sms: Pick<SmsPort, 'createSmsSharing' | 'getSmsSharing'>;
+  sms: Pick<SmsPort, 'createSmsSharing' | 'getSmsSharing' | 'cancelSmsSharing'>;
   auth: Authenticator;
   limiter: SharingLimiter;
   idempotency: IdempotencyKeys;
@@ -62,6 +62,7 @@ export const sharingsRoutes =
             customAttributes: perPhoneAttributes(req.body.custom_attributes),
             builtInResponses: perPhoneAttributes(req.body.built_in_responses),
             requestKey: req.idempotentRequestKey ?? '',
+            sendAt: req.body.send_at ?? '',
           },
           { deadlineMs: deps.sharingDeadlineMs },
         );
@@ -85,5 +86,32 @@ export const sharingsRoutes =
         },
       },
       async (req) => sharingView(await deps.sms.getSmsSharing({ accountId: principalOf(req).accountId, sharingId: req.params.sharing_id })),
+    );
+
+    app.delete(
+      '/v1/sms_sharings/:sharing_id',
+      {
+        onRequest: [deps.auth(['api']), allowed],
+        schema: {
+          tags: ['sms'],
+          summary: 'Cancel what of an SMS sharing has not been sent',
+          operationId: 'cancelSmsSharing',
+          description:
+            "Stops the sharing: its scheduled messages, its reminders and every recipient whose message was not yet handed to the SMS provider (their status becomes `cancelled`). Answers how many were cancelled and how many had already been sent; cancelling again answers the same. Another account's sharing answers 404, like an unknown one.",
+          security: [{ apiToken: [] }],
+          params: SharingParams,
+          response: {
+            200: Type.Object({
+              cancelled: Type.Integer({ description: 'Recipients that will not be texted.' }),
+              already_sent: Type.Integer({
+                description: 'Recipients whose message had been handed to the provider (or was being handed over).',
+              }),
+            }),
+            ...errorResponses(401, 403, 404),
+          },
+        },
+      },
+      async (req) =>
+        sharingCancelledView(await deps.sms.cancelSmsSharing({ accountId: principalOf(req).accountId, sharingId: req.params.sharing_id })),
     );
   };

@@ -3,6 +3,7 @@ import { errors } from '@feedback/kit-core';
 import { requireAccount } from '../../accounts/domain/accounts.use-cases.js';
 import type { AccountRepository, NodeRepository } from '../../accounts/domain/ports.js';
 import { AccountParams, errorResponses } from '../../http/common.schemas.js';
+import { remindersIn, sendWindowIn } from './campaign-rules.schemas.js';
 import type { SmsPort } from './sms.port.js';
 import { CampaignBody, SmsMessagesPageSchema, SmsMessagesQuery } from './sms.schemas.js';
 import { campaignView, messagesPageView } from './sms.views.js';
@@ -25,7 +26,7 @@ export const smsAdminRoutes =
           summary: 'Create an SMS campaign',
           operationId: 'createSmsCampaign',
           description:
-            "A survey channel for the node and flow plus the message template. The node must be the account's (404 node_id), the flow too (404 flow_id).",
+            "A survey channel for the node and flow plus the message template, with its send window, reminders and transliteration. The node must be the account's (404 node_id), the flow too (404 flow_id). `warnings` says when the template alone costs more than it seems (UCS-2, more than two segments).",
           params: AccountParams,
           body: CampaignBody,
           response: { 201: Type.Unsafe({ $ref: 'SmsCampaign#' }), ...errorResponses(400, 401, 404) },
@@ -37,7 +38,7 @@ export const smsAdminRoutes =
         // Nodes live in the gateway's database; messaging (and survey) get the checked name.
         const node = await deps.nodes.findById(accountId, req.body.node_id);
         if (!node) throw errors.notFound('node_id', req.body.node_id);
-        const { campaign } = await deps.sms.createSmsCampaign({
+        const { campaign, warnings } = await deps.sms.createSmsCampaign({
           accountId,
           name: req.body.name,
           nodeId: node.id,
@@ -45,8 +46,11 @@ export const smsAdminRoutes =
           flowId: req.body.flow_id,
           messageTemplate: req.body.message_template,
           linkTtlDays: req.body.link_ttl_days ?? 0,
+          sendWindow: req.body.send_window ? sendWindowIn(req.body.send_window) : undefined,
+          reminders: remindersIn(req.body.reminders ?? []),
+          transliterate: req.body.transliterate ?? false,
         });
-        return reply.status(201).send(campaignView(campaign));
+        return reply.status(201).send(campaignView(campaign, warnings));
       },
     );
 
@@ -65,7 +69,7 @@ export const smsAdminRoutes =
       async (req) => {
         await requireAccount(deps, req.params.account_id);
         const { campaigns } = await deps.sms.listSmsCampaigns({ accountId: req.params.account_id });
-        return { data: campaigns.map(campaignView) };
+        return { data: campaigns.map((c) => campaignView(c)) };
       },
     );
 

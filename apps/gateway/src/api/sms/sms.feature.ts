@@ -1,7 +1,9 @@
 import type { AccountRepository, NodeRepository } from '../../accounts/domain/ports.js';
 import type { ApiFeature } from '../../http/api-feature.js';
+import { campaignRulesAdminRoutes } from './campaign-rules-admin.routes.js';
 import { directoryBindingsAdminRoutes } from './directory-bindings-admin.routes.js';
 import { DirectoryBindingSchema } from './directory-bindings.schemas.js';
+import { optOutsRoutes } from './opt-outs.routes.js';
 import { sharingsRoutes, type SharingsRoutesDeps } from './sharings.routes.js';
 import { smsAdminRoutes } from './sms-admin.routes.js';
 import { smsProviderAdminRoutes } from './sms-provider-admin.routes.js';
@@ -21,14 +23,18 @@ export interface SmsFeatureDeps extends SharingSettings {
   disabledAccounts?: readonly string[];
 }
 
-/** SMS sharing (docs/api.md "SMS sharing") with its status, and the admin side: campaigns, the outbox, CSV workflow bindings, an account's own SMS provider. */
+/** SMS sharing (docs/api.md "SMS sharing") with its status, the account's opt-out list ("SMS opt-out"), and the admin side: campaigns, the outbox, CSV workflow bindings, an account's own SMS provider. */
 export function smsFeature(deps: SmsFeatureDeps): ApiFeature {
   const disabledAccounts = new Set(deps.disabledAccounts ?? []);
   return {
     schemas: [...smsSchemas, DirectoryBindingSchema, SmsProviderSchema],
-    routes: (ctx) => sharingsRoutes({ ...deps, ...ctx, disabledAccounts }),
+    routes: (ctx) => async (app) => {
+      await app.register(sharingsRoutes({ ...deps, ...ctx, disabledAccounts }));
+      await app.register(optOutsRoutes({ ...deps, ...ctx, disabledAccounts }));
+    },
     async adminRoutes(app) {
       await app.register(smsAdminRoutes(deps));
+      await app.register(campaignRulesAdminRoutes(deps));
       await app.register(directoryBindingsAdminRoutes(deps));
       await app.register(smsProviderAdminRoutes(deps));
     },

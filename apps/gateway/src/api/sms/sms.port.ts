@@ -1,11 +1,19 @@
 import type {
+  AddSmsOptOutsRequest,
+  AddSmsOptOutsResponse,
   BindDirectoryRequest,
   BindDirectoryResponse,
+  CancelSmsSharingRequest,
+  CancelSmsSharingResponse,
+  UpdateSmsCampaignRequest,
+  UpdateSmsCampaignResponse,
   CreateSmsCampaignRequest,
   CreateSmsCampaignResponse,
   CreateSmsSharingRequest,
   CreateSmsSharingResponse,
   DeleteSmsProviderRequest,
+  DeleteSmsOptOutRequest,
+  DeleteSmsOptOutResponse,
   DeleteSmsProviderResponse,
   GetSmsProviderRequest,
   GetSmsProviderResponse,
@@ -17,6 +25,8 @@ import type {
   ListSmsCampaignsResponse,
   ListSmsMessagesRequest,
   ListSmsMessagesResponse,
+  ListSmsOptOutsRequest,
+  ListSmsOptOutsResponse,
   PutSmsProviderRequest,
   PutSmsProviderResponse,
   UnbindDirectoryRequest,
@@ -36,4 +46,9 @@ export interface SmsPort {
   putSmsProvider(req: PutSmsProviderRequest): Promise<PutSmsProviderResponse>;
   getSmsProvider(req: GetSmsProviderRequest): Promise<GetSmsProviderResponse>;
   deleteSmsProvider(req: DeleteSmsProviderRequest): Promise<DeleteSmsProviderResponse>;
+  addSmsOptOuts(req: AddSmsOptOutsRequest): Promise<AddSmsOptOutsResponse>;
+  listSmsOptOuts(req: ListSmsOptOutsRequest): Promise<ListSmsOptOutsResponse>;
+  deleteSmsOptOut(req: DeleteSmsOptOutRequest): Promise<DeleteSmsOptOutResponse>;
+  updateSmsCampaign(req: UpdateSmsCampaignRequest): Promise<UpdateSmsCampaignResponse>;
+  cancelSmsSharing(req: CancelSmsSharingRequest): Promise<CancelSmsSharingResponse>;
 }

@@ -1,5 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { PageToken } from '../../http/common.schemas.js';
+import { campaignRuleFields, campaignRuleViewFields } from './campaign-rules.schemas.js';
 
 const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
 
@@ -37,6 +38,15 @@ export const sharingBodySchema = (maxPhones: number) =>
         PerPhone('Keyed by the phone as written in phone_numbers: customerDetailInfo1, customerDetailInfo2.', {
           customerDetailInfo1: 'Gold',
           customerDetailInfo2: 'Istanbul',
+        }),
+      ),
+      send_at: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 40,
+          description:
+            "When to send: ISO 8601 with an offset (2026-11-27T10:00:00+03:00), at most 30 days ahead; the campaign's send window still applies. Omitted: now.",
+          examples: ['2026-11-27T10:00:00+03:00'],
         }),
       ),
     },
@@ -83,6 +93,9 @@ const SmsSharingCreatedSchema = Type.Object(
     rejected: Type.Integer(),
     duplicate: Type.Integer({ description: 'Entries dropped as repeats of an earlier phone (after normalization).' }),
     rejected_phones: Type.Array(RejectedPhoneSchema),
+    scheduled_for: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: "When its first messages are due (send_at, or the send window's next opening); null: they go out now.",
+    }),
   },
   {
     $id: 'SmsSharingCreated',
@@ -94,6 +107,7 @@ const SmsSharingCreatedSchema = Type.Object(
         rejected: 1,
         duplicate: 1,
         rejected_phones: [{ phone: '12', reason: 'too_short' }],
+        scheduled_for: null,
       },
     ],
   },
@@ -104,6 +118,8 @@ const SmsSharingSchema = Type.Object(
     id: Type.String(),
     campaign_id: Type.String(),
     created_at,
+    scheduled_for: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    cancelled_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     accepted: Type.Integer(),
     rejected: Type.Integer(),
     duplicate: Type.Integer(),
@@ -141,6 +157,7 @@ export const CampaignBody = Type.Object(
         description: "How long a recipient's survey link stays open; default: the survey service's.",
       }),
     ),
+    ...campaignRuleFields,
   },
   {
     additionalProperties: false,
@@ -163,6 +180,12 @@ const SmsCampaignSchema = Type.Object(
     flow_id: Type.String(),
     message_template: Type.String(),
     created_at,
+    ...campaignRuleViewFields,
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'On a create or an update: what the template costs more than it seems (UCS-2, more than two segments). Nothing is refused for it.',
+      }),
+    ),
   },
   { $id: 'SmsCampaign' },
 );

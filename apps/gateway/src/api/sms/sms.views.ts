@@ -1,5 +1,7 @@
 import { isoWithOffset } from '@feedback/kit-core';
+import { remindersView, sendWindowView } from './campaign-rules.schemas.js';
 import type {
+  CancelSmsSharingResponse,
   CreateSmsSharingResponse,
   DirectoryBinding,
   GetSmsSharingResponse,
@@ -8,6 +10,7 @@ import type {
 } from '@feedback/proto/feedback/messaging/v1/messaging';
 
 const iso = (s: string) => isoWithOffset(new Date(s));
+const isoOrNull = (s: string) => (s ? iso(s) : null);
 
 export const sharingCreatedView = (campaignId: string, r: CreateSmsSharingResponse) => ({
   id: r.sharingId,
@@ -16,12 +19,17 @@ export const sharingCreatedView = (campaignId: string, r: CreateSmsSharingRespon
   rejected: r.rejected,
   duplicate: r.duplicate,
   rejected_phones: r.rejectedPhones.map((p) => ({ phone: p.phone, reason: p.reason })),
+  scheduled_for: isoOrNull(r.scheduledFor),
 });
+
+export const sharingCancelledView = (r: CancelSmsSharingResponse) => ({ cancelled: r.cancelled, already_sent: r.alreadySent });
 
 export const sharingView = (r: GetSmsSharingResponse) => ({
   id: r.sharingId,
   campaign_id: r.campaignId,
   created_at: iso(r.createdAt),
+  scheduled_for: isoOrNull(r.scheduledFor),
+  cancelled_at: isoOrNull(r.cancelledAt),
   accepted: r.accepted,
   rejected: r.rejectedPhones.length,
   duplicate: r.duplicate,
@@ -34,7 +42,8 @@ export const sharingView = (r: GetSmsSharingResponse) => ({
   })),
 });
 
-export function campaignView(c: SmsCampaign | undefined) {
+/** A campaign as the admin API shows it; `warnings` only on a create or an update. */
+export function campaignView(c: SmsCampaign | undefined, warnings?: string[]) {
   if (!c) throw new Error('messaging answered without a campaign');
   return {
     id: c.id,
@@ -43,6 +52,10 @@ export function campaignView(c: SmsCampaign | undefined) {
     flow_id: c.flowId,
     message_template: c.messageTemplate,
     created_at: iso(c.createdAt),
+    send_window: sendWindowView(c.sendWindow),
+    reminders: remindersView(c.reminders),
+    transliterate: c.transliterate,
+    ...(warnings && { warnings }),
   };
 }
 
