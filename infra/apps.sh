@@ -60,14 +60,6 @@ admin_token() {
   cat "$f"
 }
 
-# Signs the messaging service's delivery-report callback URLs; kept, so reports for messages sent
-# before a restart are still accepted.
-dlr_secret() {
-  local f="$LOCAL_DIR/dlr-secret"
-  [ -s "$f" ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' >"$f")
-  cat "$f"
-}
-
 # Seals accounts' own SMS providers in the messaging database (AES-256-GCM, 32 bytes); kept, so
 # providers stored before a restart can still be read.
 sms_provider_secrets_key() {

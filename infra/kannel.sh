@@ -2,7 +2,7 @@
 # Kannel from Debian as a real SMS gateway for the generic HTTP provider: bearerbox (the core),
 # smsbox (HTTP /cgi-bin/sendsms) and fakesmsc (kannel-extras: a fake SMSC that logs every
 # message it gets), three daemons sharing one kannel.conf under .local/kannel/.
-#   infra/kannel.sh provision|start|stop|status|ready|settings
+#   infra/kannel.sh provision|start|stop|status|ready|settings|mo SENDER TEXT
 #
 # Facts checked against Debian's kannel 1.4.5 (tests rely on them):
 # - fakesmsc logs every message bearerbox hands it as one line of its log:
@@ -16,6 +16,12 @@
 #   to SMSC) once written to fakesmsc, then 1 (delivered) when dlr-mask has 1 or 2; it never
 #   reports a failure. dlr-url placeholders: %d status, %p recipient, %A SMSC reply, %i smsc-id,
 #   %t time; each report is one GET of the dlr-url.
+# - Inbound (MO) SMS: a fakesmsc started with a message on its command line sends it to bearerbox
+#   as coming from the phone ("<sender> <receiver> text <words>"); smsbox then calls the
+#   sms-service's get-url once with it (%p sender, %a all its words). fakesmsc takes no input
+#   once started and bearerbox's fake driver serves one fakesmsc at a time, so MO messages come
+#   from a second fake SMSC ("fake-mo", KANNEL_FAKESMSC_MO_PORT, never given outgoing messages):
+#   `infra/kannel.sh mo SENDER TEXT` runs a fakesmsc there for one message.
 source "$(dirname "$0")/lib.sh"
 # Ports: infra/ports.json (KANNEL_*).
 KANNEL_ADMIN_PASSWORD="${KANNEL_ADMIN_PASSWORD:-feedback-admin}"
@@ -81,6 +87,15 @@ host = 127.0.0.1
 port = $KANNEL_FAKESMSC_PORT
 connect-allow-ip = 127.0.0.1
 
+# Inbound SMS only: the fakesmsc of "infra/kannel.sh mo" connects here for one message.
+group = smsc
+smsc = fake
+smsc-id = fake-mo
+allowed-smsc-id = fake-mo
+host = 127.0.0.1
+port = $KANNEL_FAKESMSC_MO_PORT
+connect-allow-ip = 127.0.0.1
+
 group = smsbox
 bearerbox-host = 127.0.0.1
 bearerbox-port = $KANNEL_SMSBOX_PORT
@@ -94,6 +109,15 @@ log-file = "$LOG_DIR/kannel-smsbox-core.log"
 log-level = 1
 access-log = "$LOG_DIR/kannel-smsbox-access.log"
 
+# Every inbound SMS goes to messaging's signed MO endpoint (opt-out keywords); its answer is
+# empty and max-messages 0, so Kannel texts nothing back itself.
+group = sms-service
+keyword = default
+catch-all = true
+get-url = "$(mo_url)&from=%p&to=%P&text=%a"
+max-messages = 0
+omit-empty = true
+
 group = sendsms-user
 username = $KANNEL_SENDSMS_USER
 password = $KANNEL_SENDSMS_PASSWORD
@@ -101,6 +125,25 @@ max-messages = 10
 concatenation = true
 EOF
   mkdir -p "$KANNEL_DIR/store"
+}
+
+# messaging's inbound-SMS URL, signed as apps/messaging/src/adapters/http/dlr-signature.ts
+# inboundSmsUrl signs it (HMAC-SHA256 of "sms/mo" under DLR_SECRET, base64url, 32 characters).
+mo_url() {
+  # shellcheck disable=SC2016 # JavaScript, not shell
+  node -e '
+    const [port, secret] = process.argv.slice(1);
+    const sig = require("crypto").createHmac("sha256", secret).update("sms/mo").digest("base64url").slice(0, 32);
+    process.stdout.write(`http://127.0.0.1:${port}/sms/mo?sig=${sig}`);' "$MESSAGING_DLR_PORT" "$(dlr_secret)"
+}
+
+# Sends one inbound SMS from SENDER to Kannel, as a phone would: a fakesmsc on the MO fake SMSC.
+mo() { # mo SENDER TEXT
+  [ $# -eq 2 ] || die "usage: infra/kannel.sh mo SENDER TEXT"
+  ready || die "kannel is not running (infra/kannel.sh start)"
+  # fakesmsc keeps its connection open once its message is sent: it is stopped after 3 s.
+  timeout 3 "$(fakesmsc_bin)" -H 127.0.0.1 -r "$KANNEL_FAKESMSC_MO_PORT" -i 0.1 -m 1 "$1 FEEDBACK text $2" \
+    >>"$LOG_DIR/kannel-fakesmsc-mo.log" 2>&1 || true
 }
 
 admin_status() { curl -sf --max-time 2 "http://127.0.0.1:$KANNEL_ADMIN_PORT/status.txt?password=$KANNEL_ADMIN_PASSWORD"; }
@@ -161,4 +204,4 @@ KANNEL_ADMIN_URL=http://127.0.0.1:$KANNEL_ADMIN_PORT
 EOF
 }
 
-"${1:-status}"
+"${1:-status}" "${@:2}"

@@ -170,3 +170,11 @@ run_subcommand() {
 }
 
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+
+# Signs the messaging service's delivery-report callback URLs and its inbound-SMS URL (infra/kannel.sh);
+# kept, so reports for messages sent before a restart are still accepted.
+dlr_secret() {
+  local f="$LOCAL_DIR/dlr-secret"
+  [ -s "$f" ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' >"$f")
+  cat "$f"
+}

@@ -70,6 +70,7 @@ const api = await buildApi({
     surveysFeature({
       surveys: peers.ports.survey,
       shortener: peers.ports.shortener,
+      sms: peers.ports.messaging,
       ...accounts,
       displayTimeZone: config.DISPLAY_TIME_ZONE,
       publicBaseUrl: config.PUBLIC_BASE_URL,

@@ -18,7 +18,7 @@ export async function openApiListeners(opts: { publicUrl?: string; shortenerUrl?
       flowsFeature({ flows: port(), accounts: port(), flowViews: port() }),
       filesFeature({ files: port(), publicBaseUrl: opts.publicUrl ?? 'http://127.0.0.1', maxUploadBytes: 1024 }),
       adminFeature({ ...(accounts as Parameters<typeof adminFeature>[0]), shortener: port() }),
-      surveysFeature({ surveys: port(), shortener: port(), accounts: port(), nodes: port(), displayTimeZone: 'UTC' }),
+      surveysFeature({ surveys: port(), shortener: port(), sms: port(), accounts: port(), nodes: port(), displayTimeZone: 'UTC' }),
       smsFeature({
         sms: port(),
         accounts: port(),

@@ -1,5 +1,6 @@
 import { AppError, errors } from '@feedback/kit-core';
 import type { Flow } from '@feedback/proto/feedback/flow/v1/flow';
+import type { AddSmsOptOutsRequest } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { LinkState, type GetSurveyPageResponse, type SubmitAnswersRequest } from '@feedback/proto/feedback/survey/v1/survey';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -49,6 +50,8 @@ const page = (state: LinkState, extra: Partial<GetSurveyPageResponse> = {}): Get
   expiresAt: '2026-01-08T00:00:00.000Z',
   channelId: 'ch-1',
   nodeName: 'Store',
+  accountId: 'acc-1',
+  smsPhone: '',
   ...extra,
 });
 
@@ -58,6 +61,7 @@ describe('survey page /s/{token}', () => {
   let current: GetSurveyPageResponse | AppError;
   let submitted: SubmitAnswersRequest[];
   let submitResult: AppError | undefined;
+  let optedOut: AddSmsOptOutsRequest[];
   const surveys = {
     getSurveyPage: async () => {
       if (current instanceof AppError) throw current;
@@ -76,6 +80,7 @@ describe('survey page /s/{token}', () => {
         surveysFeature({
           surveys,
           shortener: { shorten: async () => ({}) },
+          sms: { addSmsOptOuts: async (req) => (optedOut.push(req), { added: 1, already: 0 }) },
           accounts: { insert: async () => {}, findById: async () => null },
           nodes: { findById: async () => null },
           displayTimeZone: 'UTC',
@@ -89,6 +94,7 @@ describe('survey page /s/{token}', () => {
     current = page(LinkState.LINK_STATE_ACTIVE);
     submitted = [];
     submitResult = undefined;
+    optedOut = [];
   });
 
   const get = (url = '/s/tok', headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
@@ -246,5 +252,25 @@ describe('survey page /s/{token}', () => {
       expect(res.statusCode, JSON.stringify(headers)).toBe(200);
     }
     expect(submitted).toHaveLength(4);
+  });
+
+  it('offers "do not text me again" on a link that came by SMS, and the button puts the phone on the account\'s list', async () => {
+    expect((await get('/s/tok?lang=en')).body).not.toContain('sms_opt_out');
+    current = page(LinkState.LINK_STATE_ACTIVE, { smsPhone: '905321234567' });
+    const shown = await get('/s/tok?lang=tr');
+    expect(shown.body).toContain('<form method="post" action="tok/sms_opt_out?lang=tr" class="opt-out">');
+    expect(shown.body).toContain('Bana bir daha SMS gönderme');
+    expect((await get('/s/tok?lang=en')).body).toContain('Do not text me again');
+
+    const done = await post('', {}, '/s/tok/sms_opt_out?lang=en');
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('No more text messages');
+    expect(optedOut).toEqual([{ accountId: 'acc-1', phoneNumbers: ['905321234567'], source: 'survey_page' }]);
+
+    // Cross-site: refused, nothing added; a link that did not come by SMS: 404.
+    expect((await post('', { 'sec-fetch-site': 'cross-site' }, '/s/tok/sms_opt_out')).statusCode).toBe(403);
+    current = page(LinkState.LINK_STATE_ACTIVE);
+    expect((await post('', {}, '/s/tok/sms_opt_out')).statusCode).toBe(404);
+    expect(optedOut).toHaveLength(1);
   });
 });

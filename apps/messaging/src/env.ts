@@ -75,6 +75,14 @@ const readVars = (vars: Record<string, string | undefined>) =>
       SMS_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
       /** JSON, see adapters/http/http-provider.config.ts; required when SMS_PROVIDER=http. */
       SMS_HTTP_PROVIDER: z.string().optional(),
+      /**
+       * The deployment's provider sends the Turkish single shift table (3GPP TS 23.038), so Turkish
+       * letters cost gsm7-tr segments instead of ucs2 (README "Cost of a message").
+       */
+      SMS_TURKISH_SHIFT_TABLE: env.bool(false),
+      /** The shortener's own short domain and code length: previews stand a link of that length in for the real one. */
+      PUBLIC_SHORTENER_URL: env.url(`http://${localAddr('LINK_PORT')}`).transform((u) => u.replace(/\/+$/, '')),
+      SHORT_CODE_LENGTH: env.int(7, 6).refine((n) => n <= 32, 'must be at most 32'),
       /** The delivery-report listener (internal; the SMS gateway calls it). */
       DLR_HOST: env.string('0.0.0.0'),
       DLR_PORT: env.port(LOCAL_PORTS.MESSAGING_DLR_PORT),

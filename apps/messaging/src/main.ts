@@ -23,6 +23,7 @@ import { messagingIndexes } from './adapters/mongo/indexes.js';
 import { loadEnv } from './env.js';
 import { messagingHandlers } from './grpc/messaging.handlers.js';
 import { receiveInboundSms } from './domain/opt-out.use-cases.js';
+import { placeholderLink } from './domain/sms-text.js';
 import { deploymentProvider, deploymentSender, messagingDeps } from './wiring.js';
 
 // Starts the messaging service: its adapters are built and wired in wiring.ts.
@@ -43,6 +44,7 @@ const sms = deploymentProvider({
   httpProviderJson: config.SMS_HTTP_PROVIDER,
   dlrBaseUrl: config.DLR_PUBLIC_URL,
   dlrSecret,
+  turkishShiftTable: config.SMS_TURKISH_SHIFT_TABLE,
 });
 
 const kafka = createKafka({ ...config.kafka, clientId: 'messaging', logger });
@@ -68,6 +70,7 @@ const deps = messagingDeps({
   survey: surveyPorts(survey),
   shortener: shortenerPort(shortener),
   provider: sms.provider,
+  turkishShiftTable: config.SMS_TURKISH_SHIFT_TABLE,
   files: filePorts(fileService),
   accountProviders: {
     secrets,
@@ -79,6 +82,10 @@ const deps = messagingDeps({
     defaultRegion: config.DEFAULT_PHONE_REGION,
     maxPhones: config.MAX_PHONES_PER_SHARING,
     defaultSendWindow: config.SMS_DEFAULT_SEND_WINDOW,
+    cost: {
+      turkishShift: config.SMS_TURKISH_SHIFT_TABLE,
+      placeholderLink: placeholderLink(config.PUBLIC_SHORTENER_URL, config.SHORT_CODE_LENGTH),
+    },
   },
   releasePerSecond: config.SMS_RELEASE_PER_SECOND,
   logger,
@@ -88,7 +95,12 @@ const deps = messagingDeps({
 const inboundRules = {
   keywords: config.SMS_OPT_OUT_KEYWORDS,
   reply: config.SMS_OPT_OUT_REPLY,
-  provider: deploymentSender({ db: mongo.db, provider: sms.provider, metrics: smsMetrics }),
+  provider: deploymentSender({
+    db: mongo.db,
+    provider: sms.provider,
+    turkishShiftTable: config.SMS_TURKISH_SHIFT_TABLE,
+    metrics: smsMetrics,
+  }),
 };
 const dlr = await startDlrServer({
   host: config.DLR_HOST,

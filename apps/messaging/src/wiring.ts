@@ -41,6 +41,8 @@ export interface Infrastructure {
   shortener: LinkShortener;
   /** The configured provider; the recording provider (built here) when none is given. */
   provider?: SmsProvider;
+  /** SMS_TURKISH_SHIFT_TABLE: the recording provider (when it is the deployment's) sends as one with that table would. */
+  turkishShiftTable?: boolean;
   /**
    * Accounts' own providers: the key that seals their settings (none: they cannot be set), how
    * long one is remembered, and where their delivery reports come ({dlr_url}).
@@ -70,7 +72,13 @@ const noFileService: WorkflowFiles = {
  * without a rule read. `outbox` answers no provider: messagingDeps builds the recording one, which
  * needs the database. A bad SMS_HTTP_PROVIDER throws, naming the variable.
  */
-export function deploymentProvider(c: { kind: 'outbox' | 'http'; httpProviderJson?: string; dlrBaseUrl?: string; dlrSecret?: string }): {
+export function deploymentProvider(c: {
+  kind: 'outbox' | 'http';
+  httpProviderJson?: string;
+  dlrBaseUrl?: string;
+  dlrSecret?: string;
+  turkishShiftTable?: boolean;
+}): {
   provider?: SmsProvider;
   reports: { rule: DeliveryRule; statusParam: string };
 } {
@@ -79,7 +87,7 @@ export function deploymentProvider(c: { kind: 'outbox' | 'http'; httpProviderJso
   if (!c.httpProviderJson) throw new Error('invalid configuration:\n  SMS_HTTP_PROVIDER: required when SMS_PROVIDER=http');
   const config = parseHttpProviderConfig(c.httpProviderJson);
   return {
-    provider: new HttpSmsProvider({ config, dlrBaseUrl: c.dlrBaseUrl, dlrSecret: c.dlrSecret }),
+    provider: new HttpSmsProvider({ config, dlrBaseUrl: c.dlrBaseUrl, dlrSecret: c.dlrSecret, turkishShiftTable: c.turkishShiftTable }),
     reports: config.dlr
       ? { rule: { delivered: config.dlr.delivered, failed: config.dlr.failed }, statusParam: config.dlr.status_param }
       : kannel,
@@ -90,14 +98,16 @@ export function deploymentProvider(c: { kind: 'outbox' | 'http'; httpProviderJso
  * The deployment's provider alone (the configured one, else the recording one), counted: what
  * inbound SMS answer through (the opt-out confirmation), whatever provider an account has.
  */
-export function deploymentSender(infra: Pick<Infrastructure, 'db' | 'provider'> & { metrics: SmsMetrics }): SmsProvider {
-  return meteredProvider(infra.provider ?? new MongoRecordingProvider(infra.db, systemClock), infra.metrics);
+export function deploymentSender(
+  infra: Pick<Infrastructure, 'db' | 'provider' | 'turkishShiftTable'> & { metrics: SmsMetrics },
+): SmsProvider {
+  return meteredProvider(infra.provider ?? new MongoRecordingProvider(infra.db, systemClock, infra.turkishShiftTable), infra.metrics);
 }
 
 /** The real adapters behind the domain's ports (main.ts and the integration tests share it). */
 export function messagingDeps(infra: Infrastructure): MessagingDeps {
   const metrics = infra.metrics ?? promSmsMetrics();
-  const recordingProvider = new MongoRecordingProvider(infra.db, systemClock);
+  const recordingProvider = new MongoRecordingProvider(infra.db, systemClock, infra.turkishShiftTable);
   // Every provider is counted where it is made: the deployment's here, an account's own in `build`.
   const provider = meteredProvider(infra.provider ?? recordingProvider, metrics);
   const own = infra.accountProviders ?? { secrets: new SecretBox(undefined), cacheMs: 30_000 };
@@ -107,16 +117,17 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
     deployment: provider,
     ttlMs: own.cacheMs,
     // Validated again as read: settings stored under an older, looser schema fail here, not at the provider.
-    build: (settings) =>
-      meteredProvider(
-        new HttpSmsProvider({
-          config: accountProviderConfigSchema.parse(settings),
-          name: 'account-http',
-          dlrBaseUrl: own.dlrBaseUrl,
-          dlrSecret: own.dlrSecret,
-        }),
-        metrics,
-      ),
+    build: (settings) => {
+      const config = accountProviderConfigSchema.parse(settings);
+      const provider = new HttpSmsProvider({
+        config,
+        name: 'account-http',
+        dlrBaseUrl: own.dlrBaseUrl,
+        dlrSecret: own.dlrSecret,
+        turkishShiftTable: config.turkish_shift_table,
+      });
+      return meteredProvider(provider, metrics);
+    },
   });
   const messages = new MongoMessageRepository(infra.db);
   return {

@@ -53,6 +53,28 @@ describe('the survey page', () => {
     });
   });
 
+  it('names the phone an SMS link was texted to, and none for a link of another channel', async () => {
+    const { d, flow, activate } = await setup();
+    const { link } = await activate();
+    expect(await getSurveyPage(d, link.token)).toMatchObject({ smsPhone: '', link: { accountId: 'acc' } });
+    const sms = await createChannel(d, 'acc', {
+      name: 'SMS',
+      nodeId: 'n1',
+      nodeName: 'Unit',
+      flowId: flow.id,
+      linkTtlDays: 2,
+      kind: 'sms',
+    });
+    const texted = await activateSurveyLink(d, {
+      accountId: 'acc',
+      channelId: sms.id,
+      customer: { phoneNumber: '+90 532 123 45 67', email: '', externalId: '', name: 'Ada', schema: {} },
+      customAttributes: {},
+      builtInResponses: {},
+    });
+    expect((await getSurveyPage(d, texted.link.token)).smsPhone).toBe('905321234567');
+  });
+
   it('answers not found for an unknown or malformed token', async () => {
     const { d } = await setup();
     await expect(getSurveyPage(d, 'A'.repeat(32))).rejects.toMatchObject({ kind: 'not_found', fields: { token: expect.any(String) } });

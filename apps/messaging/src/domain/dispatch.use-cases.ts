@@ -2,7 +2,8 @@ import type { LinkActivation, MessagingDeps, NewMessage, OutgoingSms, ProviderRe
 import type { DispatchEvent, SmsCampaign } from './sharing.js';
 import { messageId, type SmsMessage } from './sms-message.js';
 import { reminderTexts } from './reminder-texts.js';
-import { renderTemplate } from './sms-template.js';
+import { smsCost, type SmsEncoding } from './sms-encoding.js';
+import { renderSms } from './sms-text.js';
 
 type Deps = Pick<
   MessagingDeps,
@@ -231,9 +232,9 @@ const activationOf = (event: DispatchEvent, campaign: SmsCampaign): LinkActivati
   builtInResponses: event.recipient.builtInResponses,
 });
 
-/** The campaign's template for the recipient. The link wins over a custom attribute of the same name: the SMS must lead to the survey. */
+/** The campaign's template for the recipient (sms-text.ts: the link wins, and is never transliterated). */
 const smsText = (campaign: SmsCampaign, event: DispatchEvent, link: string) =>
-  renderTemplate(campaign.messageTemplate, { ...event.recipient.attributes, link });
+  renderSms(campaign.messageTemplate, event.recipient.attributes, link, campaign);
 
 /** A reminder's texts (reminder-texts.ts); one that does not go out is answered "skipped" and leaves no record. */
 async function prepareReminders(
@@ -247,7 +248,7 @@ async function prepareReminders(
     deps,
     campaign,
     indexes.map((i) => events[i]!),
-    (template, event, link) => renderTemplate(template, { ...event.recipient.attributes, link }),
+    (template, event, link) => renderSms(template, event.recipient.attributes, link, campaign),
   );
   return indexes.flatMap((index, k): Ready[] => {
     const t = texts[k]!;
@@ -259,7 +260,9 @@ async function prepareReminders(
   });
 }
 
+/** The record of a message about to be handed over, with what its final text costs at that provider. */
 const newMessage = (r: Ready, event: DispatchEvent, id: string, provider: SmsProvider, now: Date): NewMessage => ({
+  ...costAt(provider, r.text),
   id,
   accountId: event.accountId,
   sharingId: event.sharingId,
@@ -309,7 +312,7 @@ async function handOver(
 
   const answered = await sendAll(
     provider,
-    claimed.map(({ msg }) => outgoing(msg)),
+    claimed.map(({ msg }) => outgoing(msg, provider)),
   );
   const at = deps.clock.now();
   await deps.messages.finishMany(claimed.map(({ msg }, k) => ({ id: msg.id, attempt: msg.attempts, at, ...finishing(answered[k]!) })));
@@ -327,7 +330,7 @@ async function handOver(
  * nothing: the retry hands the messages over again, which the provider absorbs.
  */
 async function handOverFirst(deps: Deps, provider: SmsProvider, fresh: NewMessage[]): Promise<DispatchResult[]> {
-  const answered = await provider.sendMany!(fresh.map(outgoing));
+  const answered = await provider.sendMany!(fresh.map((m) => outgoing(m, provider)));
   const at = deps.clock.now();
   const records: SmsMessage[] = fresh.map((m, k) => {
     const { status, providerMessageId, error } = finishing(answered[k]!);
@@ -356,12 +359,20 @@ function resultOf(r: ProviderResult, provider: SmsProvider, id: string): Dispatc
   return status === 'retryable' ? new RetriableSendError(`provider ${provider.name} refused ${id}: ${error}`) : status;
 }
 
-const outgoing = (m: NewMessage): OutgoingSms => ({
+/** The encoding and segments of a text as the provider sends it (gsm7-tr only where it declares the shift table). */
+function costAt(provider: SmsProvider, text: string): { encoding: SmsEncoding; segments: number } {
+  const { encoding, segments } = smsCost(text, { turkishShift: provider.turkishShiftTable === true });
+  return { encoding, segments };
+}
+
+const outgoing = (m: NewMessage, provider: SmsProvider): OutgoingSms => ({
   messageId: m.id,
   accountId: m.accountId,
   sharingId: m.sharingId,
   to: m.phone,
   text: m.text,
+  // Every record this dispatcher claims has its cost; computed again only for one claimed before it was kept.
+  ...(m.encoding && m.segments !== undefined ? { encoding: m.encoding, segments: m.segments } : costAt(provider, m.text)),
 });
 
 /**

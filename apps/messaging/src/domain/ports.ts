@@ -4,6 +4,8 @@ import type { CsvImport, DirectoryBinding } from './directory-binding.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from './sharing.js';
 import type { AccountProvider, AccountProviderSettings } from './account-provider.js';
 import type { DeliveryStatus, ReportRule, SmsMessage } from './sms-message.js';
+import type { SmsEncoding } from './sms-encoding.js';
+import type { CostSettings } from './sms-text.js';
 import type { SendWindow } from './send-window.js';
 import type { OptOutPage, OptOutSource } from './opt-out.js';
 
@@ -159,6 +161,9 @@ export interface OutgoingSms {
   /** E.164 digits without "+". */
   to: string;
   text: string;
+  /** What the text costs as this provider sends it (sms-encoding.ts); dispatch always sets it, a reply outside a sharing may not. */
+  encoding?: SmsEncoding;
+  segments?: number;
 }
 
 /**
@@ -184,6 +189,13 @@ export interface SmsProvider {
   sendMany?(sms: OutgoingSms[]): Promise<ProviderResult[]>;
   /** How its delivery reports read; recorded on each message it is handed (none: the deployment's rule). */
   readonly deliveryRule?: ReportRule;
+  /**
+   * It sends the Turkish national language single shift table (3GPP TS 23.038), so a text with
+   * ğ ı ş İ Ğ Ş ç goes as gsm7-tr (155 / 149 characters a segment) instead of ucs2 (70 / 67).
+   * Declared by configuration: SMS_TURKISH_SHIFT_TABLE for the deployment's, an account's own
+   * provider by its `turkish_shift_table` setting.
+   */
+  readonly turkishShiftTable?: boolean;
 }
 
 /**
@@ -230,6 +242,9 @@ export interface RecordedMessage {
   text: string;
   status: string;
   createdAt: Date;
+  /** Absent on messages recorded before the cost was kept. */
+  encoding?: SmsEncoding;
+  segments?: number;
 }
 
 export interface RecordedMessagePage {
@@ -358,6 +373,12 @@ export interface MessagingSettings {
   maxPhones: number;
   /** The window of campaigns without their own; null: any time. */
   defaultSendWindow: SendWindow | null;
+  /**
+   * How previews and template warnings cost a text: the deployment provider's shift-table support
+   * and a stand-in as long as a real short link (env.ts). Default: no shift table, and
+   * DEFAULT_COST_SETTINGS (sms-text.ts).
+   */
+  cost?: Partial<CostSettings>;
 }
 
 /** What the messaging service's use cases are given; wiring.ts builds the real one. */

@@ -1,3 +1,5 @@
+import type { SmsEncoding } from './sms-encoding.js';
+
 /**
  * One SMS of one sharing to one phone; its id is `<sharing id>.<phone>`, so a redelivered
  * dispatch event finds the same record.
@@ -48,6 +50,13 @@ export interface SmsMessage {
   link?: string;
   /** 0: the sharing's message; 1-3: that reminder (absent on records written before reminders: 0). */
   reminder?: number;
+  /**
+   * What its text costs as its provider sends it: the encoding and the segments it is billed as
+   * (sms-encoding.ts). Absent on records written before the cost was kept, and on records of
+   * messages never rendered (cancelled, opted out before their turn).
+   */
+  encoding?: SmsEncoding;
+  segments?: number;
 }
 
 // A dot, not a colon: the id travels in callback URLs, where it must need no escaping.

@@ -10,6 +10,7 @@ import { listRecordedMessages } from '../domain/recorded-messages.use-cases.js';
 import type { MessagingDeps } from '../domain/ports.js';
 import { getSharingStatus } from '../domain/sharing-status.use-cases.js';
 import { createSharing } from '../domain/sharing.use-cases.js';
+import { previewSmsMessage } from '../domain/sms-preview.use-cases.js';
 import {
   bindingMessage,
   campaignAnswer,
@@ -25,8 +26,9 @@ import {
 /** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. A sharing is accepted through the gate (accept-gate.ts). */
 export function messagingHandlers(deps: MessagingDeps, gate: AcceptGate): MessagingServiceServer {
   return {
-    createSmsCampaign: unary(async (req) => campaignAnswer(await createCampaign(deps, campaignCommand(req)))),
-    updateSmsCampaign: unary(async (req) => campaignAnswer(await updateCampaign(deps, campaignUpdate(req)))),
+    createSmsCampaign: unary(async (req) => campaignAnswer(deps, await createCampaign(deps, campaignCommand(req)))),
+    updateSmsCampaign: unary(async (req) => campaignAnswer(deps, await updateCampaign(deps, campaignUpdate(req)))),
+    previewSmsMessage: unary(async (req) => previewSmsMessage(deps, req)),
     listSmsCampaigns: unary(async (req) => ({
       campaigns: (await deps.campaigns.listByAccount(req.accountId, 1_000)).map(campaignMessage),
     })),
@@ -46,8 +48,7 @@ export function messagingHandlers(deps: MessagingDeps, gate: AcceptGate): Messag
       return { cancelled: c.cancelled, alreadySent: c.alreadySent };
     }),
     getSmsSharing: unary(async (req) => {
-      const { sharing, recipients } = await getSharingStatus(deps, req.accountId, req.sharingId);
-      return sharingStatusMessage(sharing, recipients);
+      return sharingStatusMessage(await getSharingStatus(deps, req.accountId, req.sharingId));
     }),
     listSmsMessages: unary(async (req) => {
       const page = await listRecordedMessages(deps, {
@@ -64,6 +65,8 @@ export function messagingHandlers(deps: MessagingDeps, gate: AcceptGate): Messag
           text: m.text,
           status: m.status,
           createdAt: m.createdAt.toISOString(),
+          encoding: m.encoding ?? '',
+          segments: m.segments ?? 0,
         })),
         nextCursor: page.nextCursor ?? '',
       };

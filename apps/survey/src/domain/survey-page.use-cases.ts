@@ -14,6 +14,8 @@ interface SurveyPage {
   customerName: string;
   /** The customer's language when known, else ''. */
   language: string;
+  /** The phone the link was texted to when its channel is of kind SMS (the page's "do not text me again"), else ''. */
+  smsPhone: string;
 }
 
 async function linkByToken(deps: Pick<SurveyDeps, 'links'>, token: string): Promise<SurveyLink> {
@@ -29,11 +31,20 @@ async function flowOf(deps: Pick<SurveyDeps, 'flows'>, link: SurveyLink): Promis
   return flow;
 }
 
-export async function getSurveyPage(deps: Pick<SurveyDeps, 'links' | 'flows' | 'customers' | 'clock'>, token: string): Promise<SurveyPage> {
+export async function getSurveyPage(
+  deps: Pick<SurveyDeps, 'links' | 'flows' | 'customers' | 'channels' | 'clock'>,
+  token: string,
+): Promise<SurveyPage> {
   const link = await linkByToken(deps, token);
-  const [flow, customer] = await Promise.all([flowOf(deps, link), deps.customers.findById(link.accountId, link.customerId)]);
+  const [flow, customer, channel] = await Promise.all([
+    flowOf(deps, link),
+    deps.customers.findById(link.accountId, link.customerId),
+    deps.channels.findById(link.accountId, link.channelId),
+  ]);
   const language = customer?.attributes.language ?? customer?.schema.language ?? '';
-  return { state: linkState(link, deps.clock.now()), link, flow, customerName: customer?.name ?? '', language };
+  // The phone the SMS went to (the link's activation), else the customer's.
+  const smsPhone = channel?.kind === 'sms' ? (link.phone ?? customer?.phone ?? '') : '';
+  return { state: linkState(link, deps.clock.now()), link, flow, customerName: customer?.name ?? '', language, smsPhone };
 }
 
 type SubmitDeps = Pick<SurveyDeps, 'links' | 'flows' | 'responses' | 'events' | 'clock' | 'newId' | 'logger' | 'config'>;

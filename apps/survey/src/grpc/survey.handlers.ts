@@ -79,6 +79,8 @@ export function surveyHandlers(deps: SurveyDeps): SurveyServiceServer {
         ...(page.link.answeredAt ? { answeredAt: page.link.answeredAt.toISOString() } : {}),
         channelId: page.link.channelId,
         nodeName: page.link.nodeName,
+        accountId: page.link.accountId,
+        smsPhone: page.smsPhone,
       };
     }),
     submitAnswers: unary(async (req) => {

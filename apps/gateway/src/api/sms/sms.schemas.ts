@@ -81,7 +81,7 @@ const RejectedPhoneSchema = Type.Object({
   phone: Type.String({ description: 'As written in the request.' }),
   reason: Type.String({
     description:
-      'not_a_string, empty, too_long_input, not_a_number, invalid_country_code, too_short, too_long, invalid_length, invalid_number',
+      'not_a_string, empty, too_long_input, not_a_number, invalid_country_code, too_short, too_long, invalid_length, invalid_number, opted_out (on the account SMS opt-out list)',
   }),
 });
 

@@ -35,6 +35,8 @@ input[type=text],input[type=email],input[type=tel],input[type=date],select,texta
 textarea{resize:vertical}
 button{width:100%;font:inherit;font-weight:600;padding:.85rem;border:0;border-radius:10px;background:#3a5bd9;color:#fff;cursor:pointer}
 button:hover{background:#2f4bbf}
+.opt-out{margin-top:2.5rem;text-align:center}
+.opt-out button.secondary{width:auto;background:none;color:#667085;font-weight:400;text-decoration:underline;padding:.5rem}
 @media (min-width:48rem){main{padding-top:3rem}h1{font-size:1.85rem}.q{padding:1.25rem 1.5rem}button{width:auto;padding:.85rem 2.5rem}}
 `;
 

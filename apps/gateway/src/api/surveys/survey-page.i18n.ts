@@ -22,6 +22,9 @@ const CHROME = {
     forbiddenBody: 'Answers can only be sent from the survey page itself.',
     errorTitle: 'Something went wrong',
     errorBody: 'Please try again in a moment.',
+    optOut: 'Do not text me again',
+    optedOutTitle: 'No more text messages',
+    optedOutBody: 'Your number has been taken off our SMS list.',
   },
   tr: {
     hello: 'Merhaba',
@@ -43,6 +46,9 @@ const CHROME = {
     forbiddenBody: 'Cevaplar yalnızca anket sayfasının kendisinden gönderilebilir.',
     errorTitle: 'Bir sorun oluştu',
     errorBody: 'Lütfen biraz sonra tekrar deneyin.',
+    optOut: 'Bana bir daha SMS gönderme',
+    optedOutTitle: 'Artık SMS gönderilmeyecek',
+    optedOutBody: 'Numaranız SMS listemizden çıkarıldı.',
   },
 } satisfies Record<string, Record<string, string>>;
 

@@ -8,7 +8,7 @@ import { answersFromForm, parseForm, type FormValues } from './survey-form.js';
 import { SURVEY_PAGE_CSP } from './survey-page.css.js';
 import { acceptedLanguages, flowLanguages, pickLanguage } from './survey-page.i18n.js';
 import { noticePage, surveyFormPage, type NoticeKind } from './survey-page.views.js';
-import type { SurveysPort } from './surveys.port.js';
+import type { SmsOptOutsPort, SurveysPort } from './surveys.port.js';
 
 const SURVEY_CODES = { alreadyAnswered: 13040, linkExpired: 13041 };
 
@@ -55,7 +55,11 @@ function statePage(reply: FastifyReply, req: Req, page: GetSurveyPageResponse, r
 
 /** The survey page customers open from their link (/s/{token} on the API listener): server-rendered HTML, no script. */
 export const surveyPageRoutes =
-  (deps: { surveys: Pick<SurveysPort, 'getSurveyPage' | 'submitAnswers'>; publicBaseUrl?: string }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    surveys: Pick<SurveysPort, 'getSurveyPage' | 'submitAnswers'>;
+    sms: SmsOptOutsPort;
+    publicBaseUrl?: string;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const publicOrigin = deps.publicBaseUrl ? new URL(deps.publicBaseUrl).origin : undefined;
     // Scoped to this plugin: no other route takes form bodies.
@@ -70,6 +74,11 @@ export const surveyPageRoutes =
     });
     const common = { tags: ['survey page'], params: Params, querystring: Query, produces: ['text/html'] };
     const action = (lang: string) => `?lang=${encodeURIComponent(lang)}`;
+    // Relative to /s/{token}: the token's last path segment.
+    const optOutAction = (token: string, lang: string) => `${encodeURIComponent(token)}/sms_opt_out${action(lang)}`;
+    const sameOrigin = async (req: FastifyRequest, reply: FastifyReply) => {
+      if (isCrossSite(req.headers, publicOrigin)) return notice(reply, req, 'forbidden', 403);
+    };
 
     app.get(
       '/s/:token',
@@ -90,16 +99,17 @@ export const surveyPageRoutes =
       },
       async (req, reply) => {
         const page = await deps.surveys.getSurveyPage({ token: req.params.token });
-        return statePage(reply, req, page, (lang) => [200, surveyFormPage({ page, lang, action: action(lang) })]);
+        return statePage(reply, req, page, (lang) => [
+          200,
+          surveyFormPage({ page, lang, action: action(lang), optOutAction: optOutAction(req.params.token, lang) }),
+        ]);
       },
     );
 
     app.post(
       '/s/:token',
       {
-        onRequest: async (req, reply) => {
-          if (isCrossSite(req.headers, publicOrigin)) return notice(reply, req, 'forbidden', 403);
-        },
+        onRequest: sameOrigin,
         schema: {
           ...common,
           summary: 'Send the answers of the survey page',
@@ -131,9 +141,44 @@ export const surveyPageRoutes =
           const page = await deps.surveys.getSurveyPage({ token: req.params.token });
           return statePage(reply, req, page, (lang) => [
             400,
-            surveyFormPage({ page, lang, action: action(lang), form, errors: err.fields }),
+            surveyFormPage({
+              page,
+              lang,
+              action: action(lang),
+              optOutAction: optOutAction(req.params.token, lang),
+              form,
+              errors: err.fields,
+            }),
           ]);
         }
+      },
+    );
+
+    app.post(
+      '/s/:token/sms_opt_out',
+      {
+        onRequest: sameOrigin,
+        schema: {
+          ...common,
+          summary: "Stop the SMS of the survey link's account to the customer",
+          operationId: 'optOutFromSurveyPage',
+          security: [],
+          description:
+            "The survey page's \"Do not text me again\" button (links that came by SMS): puts the phone the link was texted to on the account's SMS opt-out list (source survey_page), whatever the survey's state. An HTML form POST from the page itself; cross-site POSTs are refused (403). 200 a confirmation, 404 unknown link or a link that did not come by SMS.",
+          consumes: ['application/x-www-form-urlencoded'],
+          body: Type.Optional(FormBody),
+          response: {
+            200: htmlResponse('The confirmation'),
+            403: htmlResponse('A cross-site POST'),
+            404: htmlResponse('Unknown link, or not an SMS link'),
+          },
+        },
+      },
+      async (req, reply) => {
+        const page = await deps.surveys.getSurveyPage({ token: req.params.token });
+        if (!page.smsPhone) return notice(reply, req, 'notFound', 404, page);
+        await deps.sms.addSmsOptOuts({ accountId: page.accountId, phoneNumbers: [page.smsPhone], source: 'survey_page' });
+        return notice(reply, req, 'optedOut', 200, page);
       },
     );
   };

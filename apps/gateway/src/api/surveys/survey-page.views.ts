@@ -24,12 +24,14 @@ export interface FormPage {
   page: GetSurveyPageResponse;
   lang: string;
   action: string;
+  /** Where the "do not text me again" button posts; shown only for a link that came by SMS. */
+  optOutAction?: string;
   form?: FormValues;
   errors?: Record<string, string>;
 }
 
 /** The survey: every question of the flow in the chosen language, one form POSTed to the page itself. */
-export function surveyFormPage({ page, lang, action, form = {}, errors = {} }: FormPage): string {
+export function surveyFormPage({ page, lang, action, optOutAction, form = {}, errors = {} }: FormPage): string {
   const flow = page.flow!;
   const chrome = chromeFor(lang);
   const c = { lang, languages: flowLanguages(flow), chrome, form, errors };
@@ -46,11 +48,16 @@ export function surveyFormPage({ page, lang, action, form = {}, errors = {} }: F
 <form method="post" action="${action}" accept-charset="utf-8">
 ${flow.questions.map((q) => questionHtml(q, c))}
 <button type="submit">${chrome.send}</button>
-</form>`,
+</form>${
+      page.smsPhone && optOutAction
+        ? html`
+<form method="post" action="${optOutAction}" class="opt-out"><button type="submit" class="secondary">${chrome.optOut}</button></form>`
+        : ''
+    }`,
   );
 }
 
-export type NoticeKind = 'thanks' | 'answered' | 'expired' | 'notFound' | 'forbidden' | 'error';
+export type NoticeKind = 'thanks' | 'answered' | 'expired' | 'notFound' | 'forbidden' | 'error' | 'optedOut';
 
 const NOTICES: Record<NoticeKind, (c: Chrome) => [string, string]> = {
   thanks: (c) => [c.thanksTitle, c.thanksBody],
@@ -59,6 +66,7 @@ const NOTICES: Record<NoticeKind, (c: Chrome) => [string, string]> = {
   notFound: (c) => [c.notFoundTitle, c.notFoundBody],
   forbidden: (c) => [c.forbiddenTitle, c.forbiddenBody],
   error: (c) => [c.errorTitle, c.errorBody],
+  optedOut: (c) => [c.optedOutTitle, c.optedOutBody],
 };
 
 /** A short page in place of the survey: thanks, already answered, expired, unknown link, refused, failure. */

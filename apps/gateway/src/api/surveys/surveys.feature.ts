@@ -6,12 +6,14 @@ import { displayDateFormatter } from './display-date.js';
 import { personalLinksRoutes } from './personal-links.routes.js';
 import { responsesAdminRoutes } from './responses-admin.routes.js';
 import { surveyPageRoutes } from './survey-page.routes.js';
-import type { ShortLinksPort, SurveysPort } from './surveys.port.js';
+import type { ShortLinksPort, SmsOptOutsPort, SurveysPort } from './surveys.port.js';
 import { ActiveSurveyListSchema, ChannelSchema, PersonalLinkSchema } from './surveys.schemas.js';
 
 export interface SurveysFeatureDeps {
   surveys: SurveysPort;
   shortener: ShortLinksPort;
+  /** The page's "do not text me again" (links that came by SMS). */
+  sms: SmsOptOutsPort;
   accounts: AccountRepository;
   nodes: Pick<NodeRepository, 'findById'>;
   /** IANA zone of LastActivationDate (DISPLAY_TIME_ZONE). */

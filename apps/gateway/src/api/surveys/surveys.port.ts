@@ -1,3 +1,4 @@
+import type { AddSmsOptOutsRequest, AddSmsOptOutsResponse } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { ShortenRequest, ShortenResponse } from '@feedback/proto/feedback/shortener/v1/shortener';
 import type {
   ActivateSurveyLinkRequest,
@@ -30,4 +31,9 @@ export interface SurveysPort {
 /** A personal link's optional short form comes from the shortener (the account's default domain). */
 export interface ShortLinksPort {
   shorten(req: ShortenRequest): Promise<ShortenResponse>;
+}
+
+/** The survey page's "do not text me again" puts the phone on the account's list in the messaging service. */
+export interface SmsOptOutsPort {
+  addSmsOptOuts(req: AddSmsOptOutsRequest): Promise<AddSmsOptOutsResponse>;
 }

@@ -19,3 +19,17 @@ export function dlrUrl(baseUrl: string, secret: string, messageId: string, extra
   const url = `${baseUrl.replace(/\/+$/, '')}/sms/dlr/${messageId}?sig=${signMessageId(secret, messageId)}`;
   return extraQuery ? `${url}&${extraQuery.replace(/^[?&]/, '')}` : url;
 }
+
+/*
+ * The inbound-SMS URL (an SMS gateway's mobile-originated callback, Kannel's sms-service get-url)
+ * is one fixed URL, so it carries the HMAC of a fixed subject. The subject has a "/", which no
+ * message id has: a delivery report's signature never opens it.
+ */
+const INBOUND_SUBJECT = 'sms/mo';
+
+/** The signed URL the SMS gateway calls with each inbound SMS; the gateway adds the sender and text (Kannel: `&from=%p&text=%a`). */
+export function inboundSmsUrl(baseUrl: string, secret: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/sms/mo?sig=${signMessageId(secret, INBOUND_SUBJECT)}`;
+}
+
+export const verifyInboundSms = (secret: string, sig: string): boolean => verifyMessageId(secret, INBOUND_SUBJECT, sig);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '@feedback/kit-core';
 import { receiveDeliveryReport, type DeliveryRule } from '../../domain/delivery-report.js';
 import type { MessagingDeps } from '../../domain/ports.js';
-import { verifyMessageId } from './dlr-signature.js';
+import { verifyInboundSms, verifyMessageId } from './dlr-signature.js';
 
 export interface DlrServerOptions {
   host: string;
@@ -17,6 +17,8 @@ export interface DlrServerOptions {
   rule: DeliveryRule;
   deps: Pick<MessagingDeps, 'messages' | 'clock'>;
   logger: Logger;
+  /** Inbound SMS (`/sms/mo`, signed: dlr-signature.ts inboundSmsUrl); without it the path is 404. */
+  inbound?: (sms: { from: string; text: string }) => Promise<unknown>;
 }
 
 export interface RunningDlrServer {
@@ -32,7 +34,8 @@ const PATH = /^\/sms\/dlr\/([A-Za-z0-9._-]{1,200})$/;
  * The delivery-report listener: providers call `/sms/dlr/<message id>?sig=...&<status>=...`
  * (GET, or POST with a form or JSON body). It is internal, reached by the SMS gateway, not part
  * of the public API. 200 once applied (or a mere progress report), 403 on a bad signature,
- * 404 for an unknown message; providers retry on 5xx.
+ * 404 for an unknown message; providers retry on 5xx. With `inbound`, it also takes inbound SMS at
+ * `/sms/mo?sig=...&from=<sender>&text=<text>` (the opt-out keywords, opt-out.use-cases.ts).
  */
 export async function startDlrServer(opts: DlrServerOptions): Promise<RunningDlrServer> {
   const log = opts.logger.child({ component: 'dlr-server' });
@@ -41,6 +44,16 @@ export async function startDlrServer(opts: DlrServerOptions): Promise<RunningDlr
     void (async () => {
       try {
         const url = new URL(req.url ?? '/', 'http://dlr');
+        if (url.pathname === '/sms/mo' && opts.inbound && (req.method === 'GET' || req.method === 'POST')) {
+          if (!verifyInboundSms(opts.secret, url.searchParams.get('sig') ?? '')) return reply(403, 'bad signature');
+          const fields = { ...Object.fromEntries(url.searchParams), ...(req.method === 'POST' ? await readBody(req) : {}) };
+          const from = String(fields.from ?? '');
+          if (!from) return reply(400, 'missing from');
+          const outcome = await opts.inbound({ from, text: String(fields.text ?? '') });
+          log.debug({ outcome }, 'inbound sms');
+          // An empty answer: the SMS gateway sends no reply of its own (a confirmation goes through the provider).
+          return reply(200, '');
+        }
         const m = PATH.exec(url.pathname);
         if (!m || (req.method !== 'GET' && req.method !== 'POST')) return reply(404, 'not found');
         const messageId = m[1]!;

@@ -1,6 +1,7 @@
 import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { FinishedAttempt, MessageRepository, NewMessage, TextedPhones } from '../../domain/ports.js';
+import type { SmsEncoding } from '../../domain/sms-encoding.js';
 import { messageId, REPORTABLE_STATUSES, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
 
 interface MessageDoc {
@@ -22,6 +23,9 @@ interface MessageDoc {
   dlr?: { status_param: string; delivered: string[]; failed: string[] } | null;
   link?: string;
   reminder?: number;
+  /** The text's cost at its provider; absent on records written before it was kept and on ones never rendered. */
+  encoding?: SmsEncoding;
+  segments?: number;
 }
 
 export class MongoMessageRepository implements MessageRepository, TextedPhones {
@@ -40,7 +44,10 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
     const again = await this.docs.findOneAndUpdate(
       { _id: m.id, status: { $in: opts.takeOverSending ? ['retryable', 'sending'] : ['retryable'] } },
       // The provider may be another one now (the account's own was set or removed): its rule reads the reports.
-      { $set: { status: 'sending', text: m.text, provider: m.provider, dlr: dlrOf(m), updated_at: m.createdAt }, $inc: { attempts: 1 } },
+      {
+        $set: { status: 'sending', text: m.text, provider: m.provider, dlr: dlrOf(m), ...costOf(m), updated_at: m.createdAt },
+        $inc: { attempts: 1 },
+      },
       { returnDocument: 'after' },
     );
     return again ? toMessage(again) : null;
@@ -152,8 +159,13 @@ function toDoc(m: SmsMessage): MessageDoc {
     ...(m.deliveryRule && { dlr: dlrOf(m) }),
     ...(m.link && { link: m.link }),
     ...(m.reminder && { reminder: m.reminder }),
+    ...costOf(m),
   };
 }
+
+/** A text's cost, when the record has one (a message taken again by another provider may cost otherwise). */
+const costOf = (m: Pick<SmsMessage, 'encoding' | 'segments'>): Pick<MessageDoc, 'encoding' | 'segments'> =>
+  m.encoding && m.segments !== undefined ? { encoding: m.encoding, segments: m.segments } : {};
 
 const dlrOf = (m: Pick<SmsMessage, 'deliveryRule'>): MessageDoc['dlr'] =>
   m.deliveryRule
@@ -178,5 +190,6 @@ function toMessage(d: MessageDoc): SmsMessage {
     ...(d.dlr && { deliveryRule: { statusParam: d.dlr.status_param, delivered: d.dlr.delivered, failed: d.dlr.failed } }),
     ...(d.link && { link: d.link }),
     ...(d.reminder && { reminder: d.reminder }),
+    ...costOf(d),
   };
 }
