@@ -6,6 +6,7 @@ import { MongoSharingRepository } from '../src/adapters/mongo/sharing.repository
 import { KANNEL_DELIVERY_RULE, receiveDeliveryReport } from '../src/domain/delivery-report.js';
 import { getSharingStatus } from '../src/domain/sharing-status.use-cases.js';
 import { messageId } from '../src/domain/sms-message.js';
+import { MemoryCampaigns, noClicks, noLinkStates } from './fakes/memory-deps.js';
 import { dropTestDb, openTestDb } from './stack.js';
 
 /**
@@ -83,7 +84,12 @@ describe('messaging reads the documents its earlier versions wrote', () => {
       olderMessage(s.id, '905320000001', 'sent', 1),
       olderMessage(s.id, '905320000002', 'retryable', 1, 'ECONNREFUSED'),
     ]);
-    const { sharing, recipients } = await getSharingStatus({ sharings, messages }, 'acc', s.id);
+    const status = { campaigns: new MemoryCampaigns(), links: { activateMany: async () => [], statesOf: noLinkStates } };
+    const { sharing, recipients, counts, segments, funnel } = await getSharingStatus(
+      { sharings, messages, ...status, shortener: { shortenMany: async () => [], countClicked: noClicks }, clock },
+      'acc',
+      s.id,
+    );
     expect(sharing).toEqual({
       id: s.id,
       accountId: 'acc',
@@ -92,12 +98,19 @@ describe('messaging reads the documents its earlier versions wrote', () => {
       accepted: 3,
       duplicates: 0,
       rejected: [{ phone: '12', reason: 'not a mobile number' }],
+      scheduledFor: null,
+      cancelledAt: null,
     });
+    // Records written before the cost was kept have none: no encoding, no segments.
+    const costless = { encoding: null, segments: 0, reminders: [] };
     expect(recipients).toEqual([
-      { phone: '905320000001', status: 'sent', error: null, updatedAt: later },
-      { phone: '905320000002', status: 'retryable', error: 'ECONNREFUSED', updatedAt: later },
-      { phone: '905320000003', status: 'queued', error: null, updatedAt: null },
+      { phone: '905320000001', status: 'sent', error: null, updatedAt: later, ...costless },
+      { phone: '905320000002', status: 'retryable', error: 'ECONNREFUSED', updatedAt: later, ...costless },
+      { phone: '905320000003', status: 'queued', error: null, updatedAt: null, ...costless },
     ]);
+    expect(counts).toMatchObject({ sent: 1, other: 1, queued: 1, scheduled: 0 });
+    expect(segments).toBe(0);
+    expect(funnel).toEqual({ clicked: 0, answered: 0 });
   });
 
   it('a message record without dlr reads as one without a delivery rule, and its report is read by the deployment rule', async () => {

@@ -6,14 +6,22 @@
  */
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-export function renderTemplate(template: string, values: Readonly<Record<string, string | undefined>>): string {
+/**
+ * `literal` maps the template's own text between placeholders (never the names inside the
+ * braces, which must still match the attributes, nor the values).
+ */
+export function renderTemplate(
+  template: string,
+  values: Readonly<Record<string, string | undefined>>,
+  literal: (text: string) => string = (text) => text,
+): string {
   const parts: string[] = [];
   let last = 0;
   for (const m of template.matchAll(PLACEHOLDER)) {
-    parts.push(stripBraces(template.slice(last, m.index)), values[m[1]!] ?? '');
+    parts.push(literal(stripBraces(template.slice(last, m.index))), values[m[1]!] ?? '');
     last = m.index + m[0].length;
   }
-  parts.push(stripBraces(template.slice(last)));
+  parts.push(literal(stripBraces(template.slice(last))));
   return parts.join('');
 }
 

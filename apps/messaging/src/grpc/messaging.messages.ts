@@ -11,10 +11,12 @@ import type {
 } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { AccountProvider } from '../domain/account-provider.js';
 import type { DirectoryBinding } from '../domain/directory-binding.js';
-import type { RecipientStatus } from '../domain/sharing-status.use-cases.js';
-import type { RejectedPhone, SmsCampaign, SmsSharing } from '../domain/sharing.js';
+import type { SharingStatus } from '../domain/sharing-status.use-cases.js';
+import type { RejectedPhone, SmsCampaign } from '../domain/sharing.js';
 import type { CreateSharingCommand } from '../domain/sharing.use-cases.js';
 import type { CreateCampaignCommand, UpdateCampaignCommand } from '../domain/campaign.use-cases.js';
+import type { MessagingDeps } from '../domain/ports.js';
+import { campaignWarnings } from '../domain/sms-preview.use-cases.js';
 
 export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
   return {
@@ -35,8 +37,12 @@ export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
 }
 
 /** A created or updated campaign with what its template costs more than it seems. */
-export function campaignAnswer(c: SmsCampaign): { campaign: SmsCampaignMessage; warnings: string[] } {
-  return { campaign: campaignMessage(c), warnings: [] };
+/** The campaign with what its templates cost when it is more than it seems (sms-preview.use-cases.ts). */
+export function campaignAnswer(
+  deps: Pick<MessagingDeps, 'settings'>,
+  c: SmsCampaign,
+): { campaign: SmsCampaignMessage; warnings: string[] } {
+  return { campaign: campaignMessage(c), warnings: campaignWarnings(deps, c) };
 }
 
 export function campaignCommand(req: CreateSmsCampaignRequest): CreateCampaignCommand {
@@ -70,7 +76,7 @@ export function sharingCommand(req: CreateSmsSharingRequest): CreateSharingComma
 const perPhone = (map: { [phone: string]: Attributes }): Record<string, Record<string, string>> =>
   Object.fromEntries(Object.entries(map).map(([phone, a]) => [phone, a.values]));
 
-export function sharingStatusMessage(sharing: SmsSharing, recipients: RecipientStatus[]): GetSmsSharingResponse {
+export function sharingStatusMessage({ sharing, recipients, counts, segments, funnel }: SharingStatus): GetSmsSharingResponse {
   return {
     sharingId: sharing.id,
     campaignId: sharing.campaignId,
@@ -83,7 +89,25 @@ export function sharingStatusMessage(sharing: SmsSharing, recipients: RecipientS
       status: r.status,
       error: r.error ?? '',
       updatedAt: r.updatedAt?.toISOString() ?? '',
+      encoding: r.encoding ?? '',
+      segments: r.segments,
+      reminders: r.reminders.map((m) => ({ ...m, updatedAt: m.updatedAt.toISOString() })),
     })),
+    counts: {
+      scheduled: counts.scheduled,
+      queued: counts.queued,
+      sending: counts.sending,
+      sent: counts.sent,
+      delivered: counts.delivered,
+      failed: counts.failed,
+      optedOut: counts.opted_out,
+      cancelled: counts.cancelled,
+      other: counts.other,
+    },
+    segments,
+    funnel,
+    scheduledFor: sharing.scheduledFor?.toISOString() ?? '',
+    cancelledAt: sharing.cancelledAt?.toISOString() ?? '',
   };
 }
 

@@ -1,10 +1,17 @@
 import { errors } from '@feedback/kit-core';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ProviderSettingsFormat } from '../../domain/ports.js';
 import { httpProviderConfigSchema, regexIssues, senderSchema } from './http-provider.config.js';
 
-/** An account's own provider: SMS_HTTP_PROVIDER's JSON with a required sender. */
-export const accountProviderConfigSchema = httpProviderConfigSchema.extend({ sender: senderSchema() });
+/**
+ * An account's own provider: SMS_HTTP_PROVIDER's JSON with a required sender, and whether the
+ * provider sends the Turkish single shift table (gsm7-tr; the deployment's says so by
+ * SMS_TURKISH_SHIFT_TABLE).
+ */
+export const accountProviderConfigSchema = httpProviderConfigSchema.extend({
+  sender: senderSchema(),
+  turkish_shift_table: z.boolean().default(false),
+});
 
 export type AccountProviderConfig = z.infer<typeof accountProviderConfigSchema>;
 

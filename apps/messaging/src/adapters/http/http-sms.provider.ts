@@ -11,6 +11,8 @@ export interface HttpProviderOptions {
   dlrSecret?: string;
   /** Recorded on each message it sends (default "http"); an account's own provider is "account-http". */
   name?: string;
+  /** It sends the Turkish single shift table (SMS_TURKISH_SHIFT_TABLE, an account's `turkish_shift_table`). */
+  turkishShiftTable?: boolean;
 }
 
 type Values = Record<'to' | 'text' | 'message_id' | 'dlr_url' | 'sender', string>;
@@ -22,6 +24,7 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOST
 export class HttpSmsProvider implements SmsProvider {
   readonly name: string;
   readonly deliveryRule: ReportRule;
+  readonly turkishShiftTable: boolean;
   private readonly successBody?: RegExp;
   private readonly messageIdRe?: RegExp;
   private readonly placeholders: RegExp;
@@ -29,6 +32,7 @@ export class HttpSmsProvider implements SmsProvider {
   constructor(private readonly opts: HttpProviderOptions) {
     const c = opts.config;
     this.name = opts.name ?? 'http';
+    this.turkishShiftTable = opts.turkishShiftTable ?? false;
     // Without `dlr` settings reports read as Kannel's, as they always have.
     this.deliveryRule = {
       statusParam: c.dlr?.status_param ?? 'status',

@@ -14,6 +14,7 @@ export function meteredProvider(provider: SmsProvider, metrics: SmsMetrics): Sms
     name: provider.name,
     idempotent: provider.idempotent,
     deliveryRule: provider.deliveryRule,
+    turkishShiftTable: provider.turkishShiftTable,
     async send(sms: OutgoingSms) {
       try {
         const result = await provider.send(sms);

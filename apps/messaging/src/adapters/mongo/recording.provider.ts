@@ -9,6 +9,7 @@ import type {
   ProviderResult,
   SmsProvider,
 } from '../../domain/ports.js';
+import type { SmsEncoding } from '../../domain/sms-encoding.js';
 
 interface RecordedDoc {
   /** Our message id: a repeated hand-over of the same message is recorded once. */
@@ -19,6 +20,9 @@ interface RecordedDoc {
   text: string;
   status: 'sent';
   created_at: Date;
+  /** Absent on messages recorded before the cost was kept. */
+  encoding?: SmsEncoding;
+  segments?: number;
 }
 
 /**
@@ -40,6 +44,8 @@ export class MongoRecordingProvider implements SmsProvider, RecordedMessages {
   constructor(
     db: Db,
     private readonly clock: Clock = systemClock,
+    /** SMS_TURKISH_SHIFT_TABLE: it records messages as a provider with that table would send them. */
+    readonly turkishShiftTable = false,
   ) {
     this.docs = db.collection<RecordedDoc>('sms_outbox');
   }
@@ -67,6 +73,7 @@ export class MongoRecordingProvider implements SmsProvider, RecordedMessages {
       text: sms.text,
       status: 'sent',
       created_at: this.clock.now(),
+      ...(sms.encoding && sms.segments !== undefined && { encoding: sms.encoding, segments: sms.segments }),
     };
   }
 
@@ -99,6 +106,7 @@ function toEntry(d: RecordedDoc): RecordedMessage {
     text: d.text,
     status: d.status,
     createdAt: d.created_at,
+    ...(d.encoding && d.segments !== undefined && { encoding: d.encoding, segments: d.segments }),
   };
 }
 
