@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@feedback/kit-core';
 import { dispatchSms } from '../src/domain/dispatch.use-cases.js';
-import type { SurveyLinkState } from '../src/domain/ports.js';
+import type { MessagingSettings, SurveyLinkState } from '../src/domain/ports.js';
+import type { SendWindow } from '../src/domain/send-window.js';
 import { runDueSteps } from '../src/domain/scheduled-steps.use-cases.js';
 import { cancelSharing } from '../src/domain/sharing-cancel.use-cases.js';
 import type { CampaignReminder, SmsCampaign } from '../src/domain/sharing.js';
@@ -46,7 +47,7 @@ async function setup(campaign: Partial<SmsCampaign> = {}, states: Record<string,
     statusEvents: { changedMany: async () => undefined },
     clock: { now: () => now },
     newId: () => 'sh-1',
-    settings: { defaultRegion: 'TR', maxPhones: 100, defaultSendWindow: null },
+    settings: { defaultRegion: 'TR', maxPhones: 100, defaultSendWindow: null } as MessagingSettings,
   };
   return {
     deps,
@@ -119,7 +120,7 @@ describe('a sharing with send_at', () => {
 });
 
 describe('a send window', () => {
-  const window = { start: '09:00', end: '21:00', timeZone: 'Europe/Istanbul', days: [] };
+  const window: SendWindow = { start: '09:00', end: '21:00', timeZone: 'Europe/Istanbul', days: [] };
 
   it('defers a sharing made outside it to its next opening, and sends at once inside it', async () => {
     const t = await setup({ sendWindow: window });
@@ -134,10 +135,7 @@ describe('a send window', () => {
 
   it("uses the deployment's window for a campaign without one", async () => {
     const t = await setup();
-    t.deps.settings.defaultSendWindow = {
-      ...window,
-      days: ['mon', 'tue', 'wed', 'thu', 'fri'],
-    } as typeof t.deps.settings.defaultSendWindow;
+    t.deps.settings.defaultSendWindow = { ...window, days: ['mon', 'tue', 'wed', 'thu', 'fri'] };
     t.at('2026-11-27T19:00:00Z'); // Friday 22:00 in Istanbul
     expect((await share(t.deps)).scheduledFor).toEqual(new Date('2026-11-30T06:00:00Z')); // Monday 09:00
   });

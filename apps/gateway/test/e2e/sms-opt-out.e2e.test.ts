@@ -56,9 +56,9 @@ describe('SMS opt-out end to end', () => {
     const first = await list.list('?page_size=1');
     expect(first.json.data).toHaveLength(1);
     const second = await list.list(`?page_size=1&page_token=${first.json.next_page_token}`);
-    expect([...first.json.data, ...second.json.data]).toEqual(page.json.data);
+    expect([...(first.json.data as unknown[]), ...(second.json.data as unknown[])]).toEqual(page.json.data);
     expect(second.json.next_page_token).toBeNull();
-    expect((await list.list(`?phone=${encodeURIComponent(local)}`)).json.data.map((o: { phone: string }) => o.phone)).toEqual([
+    expect(((await list.list(`?phone=${encodeURIComponent(local)}`)).json.data as { phone: string }[]).map((o) => o.phone)).toEqual([
       out.slice(1),
     ]);
 

@@ -38,7 +38,7 @@ describe('a send window', () => {
     const phones = [randomPhone(), randomPhone()];
     const res = await sms.share(account.apiToken, campaignId, { phone_numbers: phones });
     expect(res.status, res.text).toBe(200);
-    expect(new Date(res.json.scheduled_for).getTime()).toBe(opening);
+    expect(new Date(String(res.json.scheduled_for)).getTime()).toBe(opening);
     const id = res.json.id as string;
     const status = await sms.sharing(account.apiToken, id);
     expect((status.json.recipients as { status: string }[]).map((r) => r.status)).toEqual(['scheduled', 'scheduled']);
@@ -92,28 +92,28 @@ describe('send_at and cancelling', () => {
     const kept = await sms.share(account.apiToken, campaignId, { phone_numbers: [randomPhone()], send_at: at });
     const dropped = await sms.share(account.apiToken, campaignId, { phone_numbers: [randomPhone(), randomPhone()], send_at: at });
     expect(kept.status, kept.text).toBe(200);
-    expect(new Date(kept.json.scheduled_for).getTime()).toBe(new Date(at).getTime());
+    expect(new Date(String(kept.json.scheduled_for)).getTime()).toBe(new Date(at).getTime());
 
-    const cancel = await sms.request('DELETE', `/v1/sms_sharings/${dropped.json.id}`, {
+    const cancel = await sms.request('DELETE', `/v1/sms_sharings/${String(dropped.json.id)}`, {
       headers: { authorization: `Token token=${account.apiToken}` },
     });
     expect(cancel.status, cancel.text).toBe(200);
     expect(cancel.json).toEqual({ cancelled: 2, already_sent: 0 });
-    const again = await sms.request('DELETE', `/v1/sms_sharings/${dropped.json.id}`, {
+    const again = await sms.request('DELETE', `/v1/sms_sharings/${String(dropped.json.id)}`, {
       headers: { authorization: `Token token=${account.apiToken}` },
     });
     expect(again.json).toEqual({ cancelled: 2, already_sent: 0 });
     // Another account cannot see or cancel it.
     const stranger = await sms.newCampaign();
-    const foreign = await sms.request('DELETE', `/v1/sms_sharings/${kept.json.id}`, {
+    const foreign = await sms.request('DELETE', `/v1/sms_sharings/${String(kept.json.id)}`, {
       headers: { authorization: `Token token=${stranger.account.apiToken}` },
     });
     expect(foreign.status).toBe(404);
 
-    await waitFor('the scheduled SMS', async () => ((await outboxOf(account.id, kept.json.id)).length === 1 ? true : undefined), 60_000);
+    await waitFor('the scheduled SMS', async () => ((await outboxOf(account.id, String(kept.json.id))).length === 1 ? true : undefined), 60_000);
     await sleep(3_000);
-    expect(await outboxOf(account.id, dropped.json.id)).toEqual([]);
-    const status = await sms.sharing(account.apiToken, dropped.json.id);
+    expect(await outboxOf(account.id, String(dropped.json.id))).toEqual([]);
+    const status = await sms.sharing(account.apiToken, String(dropped.json.id));
     expect(status.json.cancelled_at).toEqual(expect.any(String));
     expect((status.json.recipients as { status: string }[]).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
   });
