@@ -23,7 +23,7 @@ async function campaignWith(rules: Record<string, unknown>, template = 'Anket: {
 const outboxOf = async (accountId: string, sharingId: string) =>
   (await sms.outbox(accountId)).data.filter((m) => m.sharing_id === sharingId);
 
-describe('a send window', () => {
+describe.concurrent('a send window', () => {
   it('holds a sharing made outside it (status scheduled) and sends it once, from its opening', async () => {
     // A window opening at the next whole minute at least 20 s away, in UTC.
     const now = Date.now();
@@ -58,7 +58,7 @@ describe('a send window', () => {
     expect(new Date(sent[0]!.created_at).getTime()).toBeGreaterThanOrEqual(opening);
     await sleep(2_000);
     expect((await outboxOf(account.id, id)).map((m) => m.phone).sort()).toEqual(phones.map((p) => p.slice(1)).sort());
-  });
+  }, 180_000);
 
   it('refuses a bad window, naming the field', async () => {
     const { account, campaignId } = await sms.newCampaign();
@@ -85,7 +85,7 @@ describe('a send window', () => {
   });
 });
 
-describe('send_at and cancelling', () => {
+describe.concurrent('send_at and cancelling', () => {
   it('sends a scheduled sharing at its time; a cancelled one never, and its status says cancelled', async () => {
     const { account, campaignId } = await sms.newCampaign();
     const at = new Date(Date.now() + 15_000).toISOString().replace('Z', '+00:00');
@@ -110,13 +110,17 @@ describe('send_at and cancelling', () => {
     });
     expect(foreign.status).toBe(404);
 
-    await waitFor('the scheduled SMS', async () => ((await outboxOf(account.id, String(kept.json.id))).length === 1 ? true : undefined), 60_000);
+    await waitFor(
+      'the scheduled SMS',
+      async () => ((await outboxOf(account.id, String(kept.json.id))).length === 1 ? true : undefined),
+      60_000,
+    );
     await sleep(3_000);
     expect(await outboxOf(account.id, String(dropped.json.id))).toEqual([]);
     const status = await sms.sharing(account.apiToken, String(dropped.json.id));
     expect(status.json.cancelled_at).toEqual(expect.any(String));
     expect((status.json.recipients as { status: string }[]).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
-  });
+  }, 120_000);
 
   it('refuses a send_at in the past or without an offset, naming it', async () => {
     const { account, campaignId } = await sms.newCampaign();
@@ -128,7 +132,7 @@ describe('send_at and cancelling', () => {
   });
 });
 
-describe('a reminder', () => {
+describe.concurrent('a reminder', () => {
   it('reaches only the recipient who did not answer, with the same short link, once', async () => {
     const { account, campaignId } = await campaignWith({ reminders: [{ after: 'PT25S', message_template: 'Hatırlatma: {{link}}' }] });
     const [answers, silent] = [randomPhone(), randomPhone()];
@@ -161,5 +165,5 @@ describe('a reminder', () => {
     expect(all).toHaveLength(1);
     expect(reminders[0]!.phone).toBe(silent.slice(1));
     expect(reminders[0]!.text).toBe(`Hatırlatma: ${linkOf(silent)}`);
-  });
+  }, 180_000);
 });
