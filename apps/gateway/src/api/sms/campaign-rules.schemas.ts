@@ -4,9 +4,9 @@ import type { Reminder, SendWindow } from '@feedback/proto/feedback/messaging/v1
 /** A campaign's send window (docs/api.md "Send windows"); messaging checks the times and the zone and names the field. */
 export const SendWindowSchema = Type.Object(
   {
-    start: Type.String({ pattern: '^\\d{2}:\\d{2}$', description: 'HH:MM, 24-hour, in time_zone.', examples: ['09:00'] }),
-    end: Type.String({ pattern: '^\\d{2}:\\d{2}$', description: 'HH:MM; before start, the window spans midnight.', examples: ['21:00'] }),
-    time_zone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone.', examples: ['Europe/Istanbul'] }),
+    start: Type.String({ pattern: '^\\d{2}:\\d{2}$', description: 'HH:MM, 24-hour, in time_zone.' }),
+    end: Type.String({ pattern: '^\\d{2}:\\d{2}$', description: 'HH:MM; before start, the window spans midnight.' }),
+    time_zone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone.' }),
     days: Type.Optional(
       Type.Array(Type.Union(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => Type.Literal(d))), {
         maxItems: 7,
@@ -24,7 +24,6 @@ export const ReminderSchema = Type.Object(
       minLength: 2,
       maxLength: 40,
       description: 'ISO 8601 duration after the first messages were due (P1D, PT6H), at most 30 days; later than the reminder before it.',
-      examples: ['P1D'],
     }),
     message_template: Type.Optional(
       Type.String({
