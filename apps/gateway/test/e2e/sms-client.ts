@@ -36,7 +36,16 @@ export function smsClient() {
   async function outbox(accountId: string, phone?: string) {
     const q = phone ? `?phone=${encodeURIComponent(phone)}` : '';
     return (await api.admin('GET', `/accounts/${accountId}/sms_messages${q}`)) as unknown as {
-      data: { id: string; sharing_id: string; phone: string; text: string; status: string; created_at: string }[];
+      data: {
+        id: string;
+        sharing_id: string;
+        phone: string;
+        text: string;
+        status: string;
+        created_at: string;
+        encoding: string | null;
+        segments: number | null;
+      }[];
       next_page_token: string | null;
     };
   }

@@ -112,6 +112,7 @@ describe("an account's own SMS provider", () => {
         success: { status_min: 200, status_max: 299, body_regex: '^0: Accepted' },
         retry_statuses: [408, 425, 429, 500, 502, 503, 504],
         dlr: { url_query: 'status=%d', status_param: 'status', delivered: ['1'], failed: ['2', '16'] },
+        turkish_shift_table: false,
         created_at: expect.stringMatching(/\+00:00$/),
         updated_at: expect.stringMatching(/\+00:00$/),
       });

@@ -60,6 +60,9 @@ describe('SMS sharing end to end', () => {
         status: expect.stringMatching(/^(sent|delivered)$/),
         error: null,
         updated_at: expect.stringMatching(/\+00:00$/),
+        encoding: 'ucs2',
+        segments: 2, // 72 characters: more than 70
+        reminders: [],
       },
     ]);
 
@@ -223,6 +226,11 @@ describe('SMS sharing end to end', () => {
       flow_id: setup.flowId,
       message_template: expect.stringContaining('{{link}}'),
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/),
+      send_window: null,
+      reminders: [],
+      transliterate: false,
+      // The template's ğ makes every SMS ucs2 (docs/api.md "Cost of a message").
+      warnings: [expect.stringMatching(/^message_template: "ğ" \(U\+011F\) is not in the GSM 7-bit alphabet/)],
     });
     const foreignNode = await post(setup.account.id, { ...base, node_id: other.nodeId });
     expect(foreignNode.status).toBe(404);

@@ -77,6 +77,12 @@ function providerFields(o: { response: boolean }) {
         description: 'Statuses meaning "not taken, try later" (default 408, 425, 429, 500, 502, 503, 504); others fail for good.',
       }),
     ),
+    turkish_shift_table: maybe(
+      Type.Boolean({
+        description:
+          'The provider sends the Turkish single shift table: a text with ğ ı ş İ Ğ Ş ç is billed as gsm7-tr (155 characters a segment) instead of ucs2 (70). Default false.',
+      }),
+    ),
     dlr: opt(
       Type.Object(
         {

@@ -4,6 +4,7 @@ import { campaignRulesAdminRoutes } from './campaign-rules-admin.routes.js';
 import { directoryBindingsAdminRoutes } from './directory-bindings-admin.routes.js';
 import { DirectoryBindingSchema } from './directory-bindings.schemas.js';
 import { optOutsRoutes } from './opt-outs.routes.js';
+import { previewRoutes } from './preview.routes.js';
 import { sharingsRoutes, type SharingsRoutesDeps } from './sharings.routes.js';
 import { smsAdminRoutes } from './sms-admin.routes.js';
 import { smsProviderAdminRoutes } from './sms-provider-admin.routes.js';
@@ -31,6 +32,7 @@ export function smsFeature(deps: SmsFeatureDeps): ApiFeature {
     routes: (ctx) => async (app) => {
       await app.register(sharingsRoutes({ ...deps, ...ctx, disabledAccounts }));
       await app.register(optOutsRoutes({ ...deps, ...ctx, disabledAccounts }));
+      await app.register(previewRoutes({ ...deps, ...ctx, disabledAccounts }));
     },
     async adminRoutes(app) {
       await app.register(smsAdminRoutes(deps));

@@ -27,6 +27,8 @@ import type {
   ListSmsMessagesResponse,
   ListSmsOptOutsRequest,
   ListSmsOptOutsResponse,
+  PreviewSmsMessageRequest,
+  PreviewSmsMessageResponse,
   PutSmsProviderRequest,
   PutSmsProviderResponse,
   UnbindDirectoryRequest,
@@ -51,4 +53,5 @@ export interface SmsPort {
   deleteSmsOptOut(req: DeleteSmsOptOutRequest): Promise<DeleteSmsOptOutResponse>;
   updateSmsCampaign(req: UpdateSmsCampaignRequest): Promise<UpdateSmsCampaignResponse>;
   cancelSmsSharing(req: CancelSmsSharingRequest): Promise<CancelSmsSharingResponse>;
+  previewSmsMessage(req: PreviewSmsMessageRequest): Promise<PreviewSmsMessageResponse>;
 }

@@ -6,6 +6,13 @@ const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:
 
 const PHONE_EXAMPLE = '+905321234567';
 
+const SmsEncodingSchema = Type.Unsafe<string>({
+  type: 'string',
+  enum: ['gsm7', 'gsm7-tr', 'ucs2'],
+  description:
+    'gsm7 (160 characters a segment), gsm7-tr (the Turkish single shift table, 155), ucs2 (70); docs/api.md "Cost of a message".',
+});
+
 /** Values of one phone's attributes: scalars (messaging stores them as text; null is dropped). */
 const PerPhone = (description: string, example: Record<string, string>) =>
   Type.Unsafe<Record<string, Record<string, string | number | boolean | null>>>({
@@ -124,18 +131,87 @@ const SmsSharingSchema = Type.Object(
     rejected: Type.Integer(),
     duplicate: Type.Integer(),
     rejected_phones: Type.Array(RejectedPhoneSchema),
+    counts: Type.Object(
+      {
+        scheduled: Type.Integer(),
+        queued: Type.Integer(),
+        sending: Type.Integer(),
+        sent: Type.Integer(),
+        delivered: Type.Integer(),
+        failed: Type.Integer(),
+        opted_out: Type.Integer(),
+        cancelled: Type.Integer(),
+        other: Type.Integer({ description: 'retryable and unknown.' }),
+      },
+      { description: 'Recipients by the status of their first message.' },
+    ),
+    segments: Type.Integer({ description: 'Every message of the sharing, reminders included: the SMS it is billed as so far.' }),
+    funnel: Type.Object(
+      {
+        clicked: Type.Integer({ description: 'Recipients whose short link was followed at least once.' }),
+        answered: Type.Integer({ description: "Recipients who answered the survey (their link of the campaign's channel)." }),
+      },
+      { description: 'What became of the links among the recipients whose message went out.' },
+    ),
     recipients: Type.Array(
       Type.Object({
         phone: Type.String({ description: 'Normalized: E.164 digits without "+".' }),
         status: Type.String({
-          description: 'queued, sending, sent, retryable, unknown (may have been sent; never re-sent), delivered, failed',
+          description:
+            'scheduled (waiting for send_at or the send window), queued (not yet taken), sending, sent, retryable, unknown (may have been sent; never re-sent), delivered, failed, opted_out, cancelled',
         }),
         error: Type.Union([Type.String(), Type.Null()]),
         updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+        encoding: Type.Union([SmsEncodingSchema, Type.Null()], { description: 'Of its message once rendered; null before.' }),
+        segments: Type.Integer({ description: 'The SMS its message is billed as; 0 before it is rendered.' }),
+        reminders: Type.Array(
+          Type.Object({
+            reminder: Type.Integer({ minimum: 1, maximum: 3 }),
+            status: Type.String(),
+            segments: Type.Integer(),
+            updated_at: Type.String({ format: 'date-time' }),
+          }),
+          { description: 'The reminders that went out to it, in order.' },
+        ),
       }),
     ),
   },
   { $id: 'SmsSharing' },
+);
+
+/** The campaign preview (docs/api.md "Cost of a message"). */
+export const PreviewBody = Type.Object(
+  {
+    custom_attributes: Type.Optional(
+      Type.Unsafe<Record<string, string | number | boolean>>({
+        type: 'object',
+        additionalProperties: { anyOf: [{ type: 'string', maxLength: 1000 }, { type: 'number' }, { type: 'boolean' }] },
+        maxProperties: 50,
+        description: "One recipient's custom attributes, as a sharing gives them ({{name}} in the template).",
+      }),
+    ),
+    reminder: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 3,
+        description: "0 (default): the campaign's message; 1-3: that reminder's (its own template, else the campaign's).",
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ custom_attributes: { name: 'Ayşe' } }] },
+);
+
+export const SmsPreviewSchema = Type.Object(
+  {
+    text: Type.String({ description: 'The message, with a placeholder as long as a real short link.' }),
+    encoding: SmsEncodingSchema,
+    segments: Type.Integer({ description: 'The SMS it is billed as.' }),
+    characters: Type.Integer({ description: 'Unicode code points.' }),
+  },
+  {
+    $id: 'SmsPreview',
+    examples: [{ text: 'Merhaba Ayşe, görüşünüz: http://127.0.0.1:8081/xxxxxxx', encoding: 'ucs2', segments: 1, characters: 54 }],
+  },
 );
 
 // Admin: campaigns and what the outbox provider was handed.
@@ -183,7 +259,8 @@ const SmsCampaignSchema = Type.Object(
     ...campaignRuleViewFields,
     warnings: Type.Optional(
       Type.Array(Type.String(), {
-        description: 'On a create or an update: what the template costs more than it seems (UCS-2, more than two segments). Nothing is refused for it.',
+        description:
+          'On a create or an update: what the template costs more than it seems (UCS-2, more than two segments). Nothing is refused for it.',
       }),
     ),
   },
@@ -211,9 +288,11 @@ export const SmsMessagesPageSchema = Type.Object({
       text: Type.String(),
       status: Type.String(),
       created_at,
+      encoding: Type.Union([SmsEncodingSchema, Type.Null()], { description: 'null for messages recorded before it was kept.' }),
+      segments: Type.Union([Type.Integer(), Type.Null()], { description: 'The SMS it is billed as; null like encoding.' }),
     }),
   ),
   next_page_token: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page.' }),
 });
 
-export const smsSchemas = [SmsSharingCreatedSchema, SmsSharingSchema, SmsCampaignSchema];
+export const smsSchemas = [SmsSharingCreatedSchema, SmsSharingSchema, SmsCampaignSchema, SmsPreviewSchema];

@@ -6,6 +6,7 @@ import type {
   DirectoryBinding,
   GetSmsSharingResponse,
   ListSmsMessagesResponse,
+  PreviewSmsMessageResponse,
   SmsCampaign,
 } from '@feedback/proto/feedback/messaging/v1/messaging';
 
@@ -34,12 +35,35 @@ export const sharingView = (r: GetSmsSharingResponse) => ({
   rejected: r.rejectedPhones.length,
   duplicate: r.duplicate,
   rejected_phones: r.rejectedPhones.map((p) => ({ phone: p.phone, reason: p.reason })),
+  counts: {
+    scheduled: r.counts?.scheduled ?? 0,
+    queued: r.counts?.queued ?? 0,
+    sending: r.counts?.sending ?? 0,
+    sent: r.counts?.sent ?? 0,
+    delivered: r.counts?.delivered ?? 0,
+    failed: r.counts?.failed ?? 0,
+    opted_out: r.counts?.optedOut ?? 0,
+    cancelled: r.counts?.cancelled ?? 0,
+    other: r.counts?.other ?? 0,
+  },
+  segments: r.segments,
+  funnel: { clicked: r.funnel?.clicked ?? 0, answered: r.funnel?.answered ?? 0 },
   recipients: r.recipients.map((p) => ({
     phone: p.phone,
     status: p.status,
     error: p.error || null,
     updated_at: p.updatedAt ? iso(p.updatedAt) : null,
+    encoding: p.encoding || null,
+    segments: p.segments,
+    reminders: p.reminders.map((m) => ({ reminder: m.reminder, status: m.status, segments: m.segments, updated_at: iso(m.updatedAt) })),
   })),
+});
+
+export const previewView = (r: PreviewSmsMessageResponse) => ({
+  text: r.text,
+  encoding: r.encoding,
+  segments: r.segments,
+  characters: r.characters,
 });
 
 /** A campaign as the admin API shows it; `warnings` only on a create or an update. */
@@ -67,6 +91,8 @@ export const messagesPageView = (r: ListSmsMessagesResponse) => ({
     text: m.text,
     status: m.status,
     created_at: iso(m.createdAt),
+    encoding: m.encoding || null,
+    segments: m.encoding ? m.segments : null,
   })),
   next_page_token: r.nextCursor || null,
 });
