@@ -17,6 +17,7 @@ import { MongoJobRepository } from './adapters/mongo/job.repository.js';
 import { MongoMessageRepository } from './adapters/mongo/message.repository.js';
 import { tokenBucketPacer } from './adapters/scheduler/release.pacer.js';
 import { MongoOptOutRepository } from './adapters/mongo/opt-out.repository.js';
+import { OptOutSnapshots } from './adapters/opt-out.snapshots.js';
 import { MongoRecordingProvider } from './adapters/mongo/recording.provider.js';
 import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
 import { meteredDispatch, meteredProvider } from './adapters/metrics/metered.js';
@@ -130,13 +131,15 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
     },
   });
   const messages = new MongoMessageRepository(infra.db);
+  // Every sharing and dispatch batch checks the suppression list: in memory, caught up per lookup.
+  const optOutStore = new MongoOptOutRepository(infra.db);
   return {
     // Every sms.dispatch event looks its campaign up: 5,000 recipients, one campaign.
     campaigns: new CachedCampaignRepository(new MongoCampaignRepository(infra.db), { maxEntries: 1_000, ttlMs: 30_000 }),
     sharings: new MongoSharingRepository(infra.db),
     messages,
     textedPhones: messages,
-    optOuts: new MongoOptOutRepository(infra.db),
+    optOuts: new OptOutSnapshots(optOutStore, optOutStore, { maxPhones: 1_000_000, logger: infra.logger }),
     recordedMessages: recordingProvider,
     providers,
     providerCache: providers,

@@ -57,7 +57,10 @@ export async function runStep(deps: Deps, step: SharingJob, owner: string): Prom
     for (let from = 0; from < page.length; from += RELEASE_SLICE) {
       const slice = page.slice(from, from + RELEASE_SLICE);
       await deps.pacer.take(slice.length);
-      if (!(await deps.jobs.renew(step.id, owner, plus(deps.clock.now(), STEP_LEASE_MS)))) return 'stopped';
+      const now = deps.clock.now();
+      if (!(await deps.jobs.renew(step.id, owner, plus(now, STEP_LEASE_MS)))) return 'stopped';
+      // A long release keeps the lead too, so no other process starts releasing beside it.
+      await deps.jobs.lead(owner, now, plus(now, STEP_LEASE_MS));
       const batch = deps.dispatch.batch();
       batch.add(
         slice.map((recipient) => ({

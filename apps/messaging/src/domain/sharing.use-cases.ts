@@ -72,16 +72,13 @@ export async function createSharing(deps: Deps, cmd: CreateSharingCommand): Prom
   const rejected = [...(cmd.rejected ?? [])];
   let accepted = 0;
   let duplicates = 0;
-  for (let from = 0; from < cmd.phoneNumbers.length; from += SLICE) {
-    const list = normalizePhoneList(cmd.phoneNumbers.slice(from, from + SLICE), deps.settings.defaultRegion, seen);
-    // The account's suppression list, one indexed query per slice: its phones are rejected, not texted.
-    const optedOut = await deps.optOuts.findOptedOut(
-      cmd.accountId,
-      list.accepted.map((p) => p.phone),
-    );
-    for (const { phone, input } of list.accepted) if (optedOut.has(phone)) rejected.push({ phone: input, reason: 'opted_out' });
+  // Each slice's recipients, once its suppression-list lookup answers: written, and their events
+  // encoded, while the next slice is normalized and looked up.
+  const take = async ({ list, optedOut }: LookedUp) => {
+    const listed = await optedOut;
+    for (const { phone, input } of list.accepted) if (listed.has(phone)) rejected.push({ phone: input, reason: 'opted_out' });
     const recipients: Recipient[] = list.accepted
-      .filter(({ phone }) => !optedOut.has(phone))
+      .filter(({ phone }) => !listed.has(phone))
       .map(({ phone, input }) => ({
         phone,
         input,
@@ -91,13 +88,26 @@ export async function createSharing(deps: Deps, cmd: CreateSharingCommand): Prom
     rejected.push(...list.rejected);
     accepted += recipients.length;
     duplicates += list.duplicates;
-    if (recipients.length === 0) continue;
+    if (recipients.length === 0) return;
     await writer.add(recipients);
     if (!deferred)
       events.add(
         recipients.map((recipient) => ({ sharingId: id, accountId: cmd.accountId, campaignId: campaign.id, recipient, reminder: 0 })),
       );
+  };
+  let previous: LookedUp | undefined;
+  for (let from = 0; from < cmd.phoneNumbers.length; from += SLICE) {
+    const list = normalizePhoneList(cmd.phoneNumbers.slice(from, from + SLICE), deps.settings.defaultRegion, seen);
+    // The account's suppression list, one indexed query per slice: its phones are rejected, not texted.
+    const optedOut = deps.optOuts.findOptedOut(
+      cmd.accountId,
+      list.accepted.map((p) => p.phone),
+    );
+    optedOut.catch(() => {}); // awaited by take(); until then it must not count as unhandled
+    if (previous) await take(previous);
+    previous = { list, optedOut };
   }
+  if (previous) await take(previous);
   const sharing: SmsSharing = {
     id,
     accountId: cmd.accountId,
@@ -127,6 +137,9 @@ function stepsOf(sharing: SmsSharing, campaign: SmsCampaign, due: Date, deferred
   });
   return [...(deferred ? [step(0, due.getTime())] : []), ...campaign.reminders.map((r, k) => step(k + 1, due.getTime() + r.afterMs))];
 }
+
+/** A slice of normalized phones and the lookup of its phones on the suppression list. */
+type LookedUp = { list: ReturnType<typeof normalizePhoneList>; optedOut: Promise<Set<string>> };
 
 /** A UUID (version 8, name-based on SHA-256) of the account and the request key. */
 function sharingIdFor(accountId: string, requestKey: string): string {

@@ -14,6 +14,11 @@ export const messagingIndexes: IndexSpec = {
     { key: { account_id: 1, phone: 1 }, name: 'account_phone', unique: true },
     { key: { account_id: 1, created_at: -1, _id: -1 }, name: 'account_created' },
   ],
+  // Phones taken off a list, for other processes' snapshots (adapters/opt-out.snapshots.ts); gone after a day.
+  sms_opt_out_removals: [
+    { key: { account_id: 1, removed_at: 1 }, name: 'account_removed' },
+    { key: { removed_at: 1 }, name: 'expiry', expireAfterSeconds: 86_400 },
+  ],
   directory_bindings: [
     { key: { directory_id: 1, file_name: 1 }, name: 'directory_file', unique: true },
     { key: { account_id: 1, campaign_id: 1, updated_at: -1 }, name: 'account_campaign' },
