@@ -10,17 +10,20 @@ export interface OptOutFeed {
 }
 
 /**
- * A change written at time T may commit a little after another process read past T: each catch-up
- * reads again from this long before the newest change it has seen (re-applying a change is harmless).
+ * A change stamped at time T (by its writer's clock) may commit a little after another process
+ * read past T, or come from a clock a little behind: each catch-up reads again from this long
+ * before the previous one began (re-applying a change is harmless).
  */
-const OVERLAP_MS = 5_000;
+const OVERLAP_MS = 2_000;
 
 interface Snapshot {
   phones: Set<string>;
-  /** The newest change applied, minus nothing: reads start OVERLAP_MS before it. */
-  seen: number;
+  /** The next catch-up reads the changes stamped after this. */
+  readFrom: number;
   /** When the snapshot last caught up (a snapshot unused for REMOVALS_KEPT_MS cannot catch up any more). */
   caughtUp: number;
+  /** The catch-up under way: concurrent lookups share it. */
+  catchingUp?: Promise<void>;
 }
 
 /**
@@ -69,11 +72,17 @@ export class OptOutSnapshots implements OptOutRepository {
     // Most recently used last: the first key is the one to drop.
     this.snapshots.delete(accountId);
     this.snapshots.set(accountId, snapshot);
-    const started = this.now();
-    const changes = await this.feed.changesSince(accountId, new Date(snapshot.seen - OVERLAP_MS));
-    apply(snapshot, changes);
-    snapshot.caughtUp = started;
+    snapshot.catchingUp ??= this.catchUp(accountId, snapshot).finally(() => (snapshot.catchingUp = undefined));
+    await snapshot.catchingUp;
     return snapshot;
+  }
+
+  /** Applies what changed since the previous catch-up (two indexed reads, usually empty). */
+  private async catchUp(accountId: string, snapshot: Snapshot): Promise<void> {
+    const started = this.now();
+    apply(snapshot, await this.feed.changesSince(accountId, new Date(snapshot.readFrom)));
+    snapshot.readFrom = Math.max(snapshot.readFrom, started - OVERLAP_MS);
+    snapshot.caughtUp = started;
   }
 
   /** Loads the account's snapshot in the background, once at a time; a failure leaves lookups on the database. */
@@ -86,9 +95,9 @@ export class OptOutSnapshots implements OptOutRepository {
         this.tooLarge.add(accountId);
         return;
       }
-      const snapshot: Snapshot = { phones: new Set(phones), seen: started, caughtUp: started };
+      const snapshot: Snapshot = { phones: new Set(phones), readFrom: started - OVERLAP_MS, caughtUp: started };
       // What changed while the list was read (from before the read began).
-      apply(snapshot, await this.feed.changesSince(accountId, new Date(started - OVERLAP_MS)));
+      await this.catchUp(accountId, snapshot);
       let held = phones.length;
       for (const s of this.snapshots.values()) held += s.phones.size;
       for (const [id, s] of this.snapshots) {
@@ -132,6 +141,5 @@ function apply(snapshot: Snapshot, changes: OptOutChanges): void {
   for (const e of events) {
     if (e.on) snapshot.phones.add(e.phone);
     else snapshot.phones.delete(e.phone);
-    snapshot.seen = Math.max(snapshot.seen, e.at.getTime());
   }
 }
