@@ -1,5 +1,6 @@
 import { insertManyOnce } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
+import { newestFirstPage } from './newest-first.page.js';
 import type { OptOutPage, OptOutSource, SmsOptOut } from '../../domain/opt-out.js';
 import type { OptOutRepository } from '../../domain/ports.js';
 
@@ -79,22 +80,10 @@ export class MongoOptOutRepository implements OptOutRepository {
   async list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<OptOutPage> {
     const filter: Filter<OptOutDoc> = { account_id: q.accountId };
     if (q.phone) filter.phone = q.phone;
-    const after = q.cursor ? decodeCursor(q.cursor) : null;
-    const want = q.limit + 1;
-    const page = (f: Filter<OptOutDoc>, n: number) => this.docs.find(f).sort({ created_at: -1, _id: -1 }).limit(n).toArray();
-    let docs: OptOutDoc[];
-    if (!after) docs = await page(filter, want);
-    else {
-      // Two index ranges rather than one $or, as the recorded messages' list does: the rest of the
-      // cursor's millisecond (a call adds up to 1,000 phones at one date), then everything older.
-      const ties = await page({ ...filter, created_at: after.at, _id: { $lt: after.id } }, want);
-      docs = ties.length < want ? [...ties, ...(await page({ ...filter, created_at: { $lt: after.at } }, want - ties.length))] : ties;
-    }
-    const items = docs.slice(0, q.limit);
-    const last = items[items.length - 1];
+    const { items, nextCursor } = await newestFirstPage(this.docs, filter, q);
     return {
       items: items.map((d) => ({ accountId: d.account_id, phone: d.phone, source: d.source, createdAt: d.created_at }) satisfies SmsOptOut),
-      nextCursor: docs.length > q.limit && last ? encodeCursor(last.created_at, last._id) : null,
+      nextCursor,
     };
   }
 
@@ -113,17 +102,3 @@ export class MongoOptOutRepository implements OptOutRepository {
 }
 
 const idOf = (accountId: string, phone: string) => `${accountId}.${phone}`;
-
-// Keyset pagination (created_at, _id): stable while phones are added.
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(JSON.stringify([at.getTime(), id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } | null {
-  try {
-    const [ms, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    return typeof ms === 'number' && typeof id === 'string' ? { at: new Date(ms), id } : null;
-  } catch {
-    return null;
-  }
-}

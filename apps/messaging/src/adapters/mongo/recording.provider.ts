@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '@feedback/kit-core';
 import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
+import { newestFirstPage } from './newest-first.page.js';
 import type {
   RecordedMessage,
   RecordedMessagePage,
@@ -80,20 +81,8 @@ export class MongoRecordingProvider implements SmsProvider, RecordedMessages {
   async list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<RecordedMessagePage> {
     const filter: Filter<RecordedDoc> = { account_id: q.accountId };
     if (q.phone) filter.phone = q.phone;
-    const after = q.cursor ? decodeCursor(q.cursor) : null;
-    const want = q.limit + 1;
-    const page = (f: Filter<RecordedDoc>, n: number) => this.docs.find(f).sort({ created_at: -1, _id: -1 }).limit(n).toArray();
-    let docs: RecordedDoc[];
-    if (!after) docs = await page(filter, want);
-    else {
-      // Two index ranges, not one $or (which the local server answers by scanning the collection):
-      // the rest of the cursor's millisecond, then everything older.
-      const ties = await page({ ...filter, created_at: after.at, _id: { $lt: after.id } }, want);
-      docs = ties.length < want ? [...ties, ...(await page({ ...filter, created_at: { $lt: after.at } }, want - ties.length))] : ties;
-    }
-    const items = docs.slice(0, q.limit);
-    const last = items[items.length - 1];
-    return { items: items.map(toEntry), nextCursor: docs.length > q.limit && last ? encodeCursor(last.created_at, last._id) : null };
+    const { items, nextCursor } = await newestFirstPage(this.docs, filter, q);
+    return { items: items.map(toEntry), nextCursor };
   }
 }
 
@@ -108,18 +97,4 @@ function toEntry(d: RecordedDoc): RecordedMessage {
     createdAt: d.created_at,
     ...(d.encoding && d.segments !== undefined && { encoding: d.encoding, segments: d.segments }),
   };
-}
-
-// Keyset pagination (created_at, _id): stable while new messages arrive, unlike skip/offset.
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(JSON.stringify([at.getTime(), id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } | null {
-  try {
-    const [ms, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    return typeof ms === 'number' && typeof id === 'string' ? { at: new Date(ms), id } : null;
-  } catch {
-    return null;
-  }
 }
