@@ -137,8 +137,8 @@ describe('pnpm proto:breaking (buf breaking against proto/released.binpb)', () =
     edit(
       proto,
       MESSAGING,
-      '  map<string, string> built_in_responses = 7;\n}',
-      '  map<string, string> built_in_responses = 7;\n  string sender = 8;\n}',
+      '  uint32 reminder = 8;\n}',
+      '  uint32 reminder = 8;\n  string sender = 9;\n}',
     );
     // WIRE, not WIRE_JSON: no contract is JSON-encoded, so a field name never travels.
     edit(proto, SHORTENER, 'repeated int64 clicked_at_ms = 2;', 'repeated int64 clicked_at_unix_ms = 2;');

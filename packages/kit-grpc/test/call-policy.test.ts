@@ -39,6 +39,7 @@ describe('call policy', () => {
       'ListActiveSurveys',
       'GetSurveyPage',
       'ListResponses',
+      'GetSurveyLinkStates',
     ]);
     expect(retriedMethods(FileServiceService).map((n) => n.method)).toEqual(['ListDirectories', 'ListFiles', 'GetFile', 'ReadBlob']);
     for (const n of retriedMethods(SurveyServiceService)) expect(n.service).toBe('feedback.survey.v1.SurveyService');

@@ -98,6 +98,14 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
   });
   if (sharing.status !== 200) throw new Error(`sms sharing: ${sharing.status} ${sharing.text}`);
 
+  // A phone on the account's SMS opt-out list (DELETE /v1/sms_opt_outs/{phone}).
+  const optedOut = `+90533${randomInt(1_000_000, 9_999_999)}`;
+  const optOut = await api.request('POST', '/v1/sms_opt_outs', {
+    headers: { ...apiAuth, 'content-type': 'application/json' },
+    body: JSON.stringify({ phone_numbers: [optedOut] }),
+  });
+  if (optOut.status !== 200) throw new Error(`sms opt-out: ${optOut.status} ${optOut.text}`);
+
   // The account's own SMS provider (GET .../sms_provider answers it): the API listener's /health,
   // which answers 200 to anything, so SMS of the account sent through it go nowhere.
   const providerPassword = `pw-${tag}`;
@@ -123,6 +131,7 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
     token: surveyToken,
     code,
     domain,
+    phone: optedOut,
   };
   return {
     accountId: account.id,

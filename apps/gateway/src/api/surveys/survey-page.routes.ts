@@ -169,6 +169,7 @@ export const surveyPageRoutes =
           body: Type.Optional(FormBody),
           response: {
             200: htmlResponse('The confirmation'),
+            400: htmlResponse('A query parameter out of range'),
             403: htmlResponse('A cross-site POST'),
             404: htmlResponse('Unknown link, or not an SMS link'),
           },
