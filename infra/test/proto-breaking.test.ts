@@ -134,12 +134,7 @@ describe('pnpm proto:breaking (buf breaking against proto/released.binpb)', () =
       '  rpc GetFlow(GetFlowRequest) returns (GetFlowResponse);',
       '  rpc GetFlow(GetFlowRequest) returns (GetFlowResponse);\n  rpc GetFlowAgain(GetFlowRequest) returns (GetFlowResponse);',
     );
-    edit(
-      proto,
-      MESSAGING,
-      '  uint32 reminder = 8;\n}',
-      '  uint32 reminder = 8;\n  string sender = 9;\n}',
-    );
+    edit(proto, MESSAGING, '  uint32 reminder = 8;\n}', '  uint32 reminder = 8;\n  string sender = 9;\n}');
     // WIRE, not WIRE_JSON: no contract is JSON-encoded, so a field name never travels.
     edit(proto, SHORTENER, 'repeated int64 clicked_at_ms = 2;', 'repeated int64 clicked_at_unix_ms = 2;');
     const { rc, out } = check(proto);
