@@ -1,6 +1,6 @@
 import type { LinkActivation, MessagingDeps, NewMessage, OutgoingSms, ProviderResult, SmsProvider } from './ports.js';
 import type { DispatchEvent, SmsCampaign } from './sharing.js';
-import { messageId, type SmsMessage } from './sms-message.js';
+import { messageId, unsentRecord, type SmsMessage } from './sms-message.js';
 import { reminderTexts } from './reminder-texts.js';
 import { smsCost, type SmsEncoding } from './sms-encoding.js';
 import { renderSms } from './sms-text.js';
@@ -10,8 +10,11 @@ type Deps = Pick<
   'campaigns' | 'sharings' | 'links' | 'shortener' | 'messages' | 'providers' | 'statusEvents' | 'clock' | 'optOuts'
 >;
 
-/** `opted_out`: the phone is on the account's suppression list; its record says so and no provider saw it. */
-/** `skipped`: a reminder that does not go out (answered, expired, cancelled; reminder-texts.ts). */
+/**
+ * `opted_out`: the phone is on the account's suppression list; its record says so and no provider
+ * saw it. `skipped`: a reminder that does not go out (answered, expired, cancelled;
+ * reminder-texts.ts).
+ */
 export type SendOutcome = 'sent' | 'already_handled' | 'unknown' | 'failed' | 'opted_out' | 'skipped';
 
 /** An event's outcome, or the error it failed with (the consumer retries it with backoff, or dead-letters it). */
@@ -174,24 +177,9 @@ async function recordOptedOut(
 ) {
   if (indexes.length === 0) return;
   const at = deps.clock.now();
-  const records = indexes.map((i): SmsMessage => {
+  const records = indexes.map((i) => {
     const e = events[i]!;
-    return {
-      id: ids[i]!,
-      accountId: e.accountId,
-      sharingId: e.sharingId,
-      campaignId: e.campaignId,
-      phone: e.recipient.phone,
-      text: '',
-      provider: '',
-      status: 'opted_out',
-      attempts: 0,
-      providerMessageId: null,
-      error: null,
-      createdAt: at,
-      updatedAt: at,
-      ...(e.reminder > 0 && { reminder: e.reminder }),
-    };
+    return unsentRecord({ ...e, phone: e.recipient.phone, status: 'opted_out', at });
   });
   const stored = await deps.messages.recordMany(records);
   await deps.statusEvents.changedMany(records.filter((_, k) => stored[k]));

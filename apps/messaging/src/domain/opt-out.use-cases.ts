@@ -1,5 +1,6 @@
 import { errors } from '@feedback/kit-core';
 import { normalizePhone, normalizePhoneList } from '@feedback/kit-phone';
+import { phoneOf, phonePage } from './phone-page.js';
 import { isOptOutRequest, OPT_OUT_SOURCES, type OptOutPage, type OptOutSource } from './opt-out.js';
 import type { MessagingDeps, OutgoingSms, SmsProvider } from './ports.js';
 import { smsCost } from './sms-encoding.js';
@@ -42,8 +43,7 @@ export async function listOptOuts(
   deps: Pick<MessagingDeps, 'optOuts' | 'settings'>,
   q: { accountId: string; phone?: string; limit?: number; cursor?: string },
 ): Promise<OptOutPage> {
-  const phone = q.phone ? phoneOf(q.phone, deps.settings.defaultRegion) : undefined;
-  const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
+  const { phone, limit } = phonePage(q, deps.settings.defaultRegion);
   return deps.optOuts.list({ accountId: q.accountId, phone, limit, cursor: q.cursor });
 }
 
@@ -100,12 +100,6 @@ async function confirm(deps: Pick<MessagingDeps, 'logger'>, rules: InboundRules,
   };
   const answer = await rules.provider.send(sms).catch((err: Error) => ({ outcome: 'unknown' as const, reason: err.message }));
   if (answer.outcome !== 'accepted') deps.logger.warn({ phone, outcome: answer.outcome }, 'opt-out confirmation not sent');
-}
-
-function phoneOf(written: string, region: string): string {
-  const r = normalizePhone(written, region);
-  if (!r.ok) throw errors.invalid({ phone: r.reason });
-  return r.phone;
 }
 
 const isSource = (s: string): s is OptOutSource => (OPT_OUT_SOURCES as readonly string[]).includes(s);

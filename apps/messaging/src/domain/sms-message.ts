@@ -65,3 +65,35 @@ export const messageId = (sharingId: string, phone: string, reminder = 0) =>
 
 /** Statuses a delivery report may still change (a report may also resolve an "unknown"). */
 export const REPORTABLE_STATUSES: readonly MessageStatus[] = ['sending', 'sent', 'unknown'];
+
+/**
+ * The record of a message that no provider will see (its phone opted out, or its sharing was
+ * cancelled before it was claimed): it takes the message's id, so a later claim finds it taken.
+ */
+export function unsentRecord(m: {
+  accountId: string;
+  sharingId: string;
+  campaignId: string;
+  phone: string;
+  reminder?: number;
+  status: 'opted_out' | 'cancelled';
+  at: Date;
+}): SmsMessage {
+  const reminder = m.reminder ?? 0;
+  return {
+    id: messageId(m.sharingId, m.phone, reminder),
+    accountId: m.accountId,
+    sharingId: m.sharingId,
+    campaignId: m.campaignId,
+    phone: m.phone,
+    text: '',
+    provider: '',
+    status: m.status,
+    attempts: 0,
+    providerMessageId: null,
+    error: null,
+    createdAt: m.at,
+    updatedAt: m.at,
+    ...(reminder > 0 && { reminder }),
+  };
+}

@@ -29,7 +29,7 @@ import type {
 } from '../../src/domain/ports.js';
 import type { OptOutSource, SmsOptOut } from '../../src/domain/opt-out.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
-import { messageId, REPORTABLE_STATUSES, type SmsMessage } from '../../src/domain/sms-message.js';
+import { REPORTABLE_STATUSES, unsentRecord, type SmsMessage } from '../../src/domain/sms-message.js';
 
 /** Short links nobody followed. */
 export const noClicks: LinkShortener['countClicked'] = async () => 0;
@@ -231,12 +231,8 @@ export class MemoryMessages implements MessageRepository {
   }
   async cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }) {
     for (const phone of c.phones) {
-      const id = messageId(c.sharingId, phone);
-      if (this.items.has(id)) continue;
-      this.items.set(id, {
-        ...{ id, accountId: c.accountId, sharingId: c.sharingId, campaignId: c.campaignId, phone, text: '', provider: '' },
-        ...{ status: 'cancelled', attempts: 0, providerMessageId: null, error: null, createdAt: c.at, updatedAt: c.at },
-      });
+      const record = unsentRecord({ ...c, phone, status: 'cancelled' });
+      if (!this.items.has(record.id)) this.items.set(record.id, record);
     }
     for (const m of this.items.values())
       if (m.sharingId === c.sharingId && m.status === 'retryable') Object.assign(m, { status: 'cancelled', updatedAt: c.at });

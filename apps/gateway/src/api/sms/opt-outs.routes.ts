@@ -4,7 +4,8 @@ import { Type } from '@fastify/type-provider-typebox';
 import { principalOf, type Authenticator } from '../../http/auth.js';
 import { errorResponses } from '../../http/common.schemas.js';
 import { smsAllowedHook } from './sharing-limit.hooks.js';
-import { OptOutParams, OptOutsAddedSchema, OptOutsBody, OptOutsPageSchema, OptOutsQuery } from './opt-outs.schemas.js';
+import { OptOutParams, OptOutsAddedSchema, OptOutsBody, OptOutsPageSchema } from './opt-outs.schemas.js';
+import { PhonePageQuery } from './sms.schemas.js';
 import type { SmsPort } from './sms.port.js';
 
 export interface OptOutsRoutesDeps {
@@ -54,7 +55,7 @@ export const optOutsRoutes =
           operationId: 'listSmsOptOuts',
           description:
             'Optionally one phone, in any notation. A page at a time (`page_size`, then `page_token` = the previous `next_page_token`, null on the last page).',
-          querystring: OptOutsQuery,
+          querystring: PhonePageQuery,
           response: { 200: OptOutsPageSchema, ...errorResponses(400, 401, 403) },
         },
       },

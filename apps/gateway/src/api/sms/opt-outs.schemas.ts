@@ -1,5 +1,4 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { PageToken } from '../../http/common.schemas.js';
 
 /** Phones one request may put on the list (messaging enforces the same). */
 export const MAX_OPT_OUTS_PER_REQUEST = 1_000;
@@ -23,18 +22,6 @@ export const OptOutsAddedSchema = Type.Object(
   },
   { examples: [{ added: 1, already: 1 }] },
 );
-
-export const OptOutsQuery = Type.Object({
-  phone: Type.Optional(
-    Type.String({
-      maxLength: 64,
-      description: "Any notation, but a number of its country's numbering plan (400 otherwise); omitted lists every phone.",
-    }),
-  ),
-  // A string: the API's validator does not coerce types, and a query string only has text.
-  page_size: Type.Optional(Type.String({ pattern: '^(?:[1-9]|[1-9][0-9]|[1-4][0-9]{2}|500)$', description: '1-500, default 50.' })),
-  page_token: Type.Optional(PageToken()),
-});
 
 export const OptOutsPageSchema = Type.Object({
   data: Type.Array(

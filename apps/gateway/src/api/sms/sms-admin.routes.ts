@@ -5,7 +5,7 @@ import type { AccountRepository, NodeRepository } from '../../accounts/domain/po
 import { AccountParams, errorResponses } from '../../http/common.schemas.js';
 import { remindersIn, sendWindowIn } from './campaign-rules.schemas.js';
 import type { SmsPort } from './sms.port.js';
-import { CampaignBody, SmsMessagesPageSchema, SmsMessagesQuery } from './sms.schemas.js';
+import { CampaignBody, PhonePageQuery, SmsMessagesPageSchema } from './sms.schemas.js';
 import { campaignView, messagesPageView } from './sms.views.js';
 
 /** POST .../sms_campaigns and GET .../sms_messages (docs/api.md "Admin API"). */
@@ -83,7 +83,7 @@ export const smsAdminRoutes =
           description:
             "The messages the deployment's `outbox` provider recorded for the account, optionally for one phone, a page at a time (`page_size`, then `page_token` = the previous `next_page_token`, null on the last page).",
           params: AccountParams,
-          querystring: SmsMessagesQuery,
+          querystring: PhonePageQuery,
           response: { 200: SmsMessagesPageSchema, ...errorResponses(400, 401, 404) },
         },
       },

@@ -267,7 +267,8 @@ const SmsCampaignSchema = Type.Object(
   { $id: 'SmsCampaign' },
 );
 
-export const SmsMessagesQuery = Type.Object({
+/** A list of an account's phones, a page at a time: the admin message list's and the opt-out list's query. */
+export const PhonePageQuery = Type.Object({
   phone: Type.Optional(
     Type.String({
       maxLength: 64,

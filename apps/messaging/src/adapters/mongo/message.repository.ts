@@ -2,7 +2,7 @@ import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { FinishedAttempt, MessageRepository, NewMessage, TextedPhones } from '../../domain/ports.js';
 import type { SmsEncoding } from '../../domain/sms-encoding.js';
-import { messageId, REPORTABLE_STATUSES, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
+import { REPORTABLE_STATUSES, unsentRecord, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
 
 interface MessageDoc {
   /** `<sharing id>.<phone>`: the unique key that makes the first claim the only one. */
@@ -104,23 +104,7 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
     // A record in place of each one not yet claimed: a later claim finds it taken.
     await insertManyOnce(
       this.docs,
-      c.phones.map((phone) =>
-        toDoc({
-          id: messageId(c.sharingId, phone),
-          accountId: c.accountId,
-          sharingId: c.sharingId,
-          campaignId: c.campaignId,
-          phone,
-          text: '',
-          provider: '',
-          status: 'cancelled',
-          attempts: 0,
-          providerMessageId: null,
-          error: null,
-          createdAt: c.at,
-          updatedAt: c.at,
-        }),
-      ),
+      c.phones.map((phone) => toDoc(unsentRecord({ ...c, phone, status: 'cancelled' }))),
     );
     // One whose attempt certainly did not send is not tried again.
     await this.docs.updateMany({ sharing_id: c.sharingId, status: 'retryable' }, { $set: { status: 'cancelled', updated_at: c.at } });
