@@ -9,7 +9,7 @@
 # APP_NODE_FLAGS (e.g. --cpu-prof) are given to node when an app starts (bench/profile.sh).
 source "$(dirname "$0")/lib.sh"
 # Order matters: services first, the gateway (whose /health/dependencies asks them) last.
-APPS=(flow file shortener survey messaging gateway)
+APPS=(flow file shortener survey messaging webhooks gateway)
 REPLICAS_FILE="$RUN_DIR/apps.replicas"
 
 any_app_running() {
@@ -64,6 +64,14 @@ admin_token() {
 # providers stored before a restart can still be read.
 sms_provider_secrets_key() {
   local f="$LOCAL_DIR/sms-provider-secrets-key"
+  [ -s "$f" ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))' >"$f")
+  cat "$f"
+}
+
+# Seals webhook endpoints' signing secrets in the webhooks database (AES-256-GCM, 32 bytes); kept,
+# so secrets stored before a restart still open.
+webhooks_secret_key() {
+  local f="$LOCAL_DIR/webhooks-secret-key"
   [ -s "$f" ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))' >"$f")
   cat "$f"
 }
@@ -133,6 +141,13 @@ start_app() { # start_app PROCESS : starts it (unless running) and waits until i
       env_vars+=" DLR_HOST=127.0.0.1 DLR_PORT=$dlr DLR_PUBLIC_URL=http://127.0.0.1:$dlr DLR_SECRET=$(dlr_secret)"
       env_vars+=" SMS_PROVIDER_SECRETS_KEY=$(sms_provider_secrets_key)"
       env_vars+=" DEFAULT_PHONE_REGION=${DEFAULT_PHONE_REGION:-TR} MAX_PHONES_PER_SHARING=${MAX_PHONES_PER_SHARING:-10000} SMS_PROVIDER=$SMS_PROVIDER" ;;
+    webhooks)
+      # A developer may try a receiver on the laptop: plain http, and loopback only (the metadata
+      # address stays refused whatever is allowed). Short retries, so a failing receiver is seen
+      # retried within seconds (production: 5 s to 24 h, docs/api.md "Webhooks").
+      env_vars="GRPC_HOST=127.0.0.1 GRPC_PORT=$grpc_port KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT WEBHOOKS_SECRET_KEY=$(webhooks_secret_key)"
+      env_vars+=" WEBHOOKS_ALLOW_HTTP=${WEBHOOKS_ALLOW_HTTP:-true} WEBHOOKS_ALLOWED_CIDRS=${WEBHOOKS_ALLOWED_CIDRS:-127.0.0.0/8}"
+      env_vars+=" WEBHOOKS_RETRY_SCHEDULE=${WEBHOOKS_RETRY_SCHEDULE:-1s,1s,2s,2s,5s,5s,10s,10s,30s}" ;;
     gateway)
       # Every gateway process listens on its own ports; the links they make name the first one's
       # (the one public address a load balancer would give them all).
@@ -140,6 +155,7 @@ start_app() { # start_app PROCESS : starts it (unless running) and waits until i
       env_vars+=" FILE_GRPC_ADDR=$(target FILE_GRPC_PORT) MAX_UPLOAD_BYTES=${MAX_UPLOAD_BYTES:-1073741824}"
       env_vars+=" PUBLIC_BASE_URL=http://127.0.0.1:$api PUBLIC_SHORTENER_URL=http://127.0.0.1:$link ADMIN_TOKEN=$(admin_token)"
       env_vars+=" SHORTENER_GRPC_ADDR=$(target SHORTENER_GRPC_PORT) REDIS_URL=redis://127.0.0.1:$REDIS_PORT KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
+      env_vars+=" WEBHOOKS_GRPC_ADDR=$(target WEBHOOKS_GRPC_PORT)"
       env_vars+=" SURVEY_GRPC_ADDR=$(target SURVEY_GRPC_PORT) MESSAGING_GRPC_ADDR=$(target MESSAGING_GRPC_PORT) SMS_MAX_PHONES_PER_SHARING=${MAX_PHONES_PER_SHARING:-10000}"
       # SMS_LIMITS_FILE unset: the default four tiers (docs/api.md "Limits"); set it to try other tiers.
       [ -n "${SMS_LIMITS_FILE:-}" ] && env_vars+=" SMS_LIMITS_FILE=$SMS_LIMITS_FILE"
@@ -167,7 +183,7 @@ app_ready() { # app_ready PROCESS : its port answers (the gateway: /health/depen
 write_apps_json() {
   local a p i metrics=() procs=() grpc=()
   for a in "${APPS[@]}"; do metrics+=("$a=http://127.0.0.1:$(port "${a^^}_METRICS_PORT" 1)"); done
-  for a in flow file shortener survey messaging; do grpc+=("$a=$(target "${a^^}_GRPC_PORT")"); done
+  for a in flow file shortener survey messaging webhooks; do grpc+=("$a=$(target "${a^^}_GRPC_PORT")"); done
   for p in $(processes "$N"); do
     a="$(app_of "$p")" i="$(replica_of "$p")"
     procs+=("$p=$a=$i=http://127.0.0.1:$(port "${a^^}_METRICS_PORT" "$i")=$(port API_PORT "$i")=$(port LINK_PORT "$i")")

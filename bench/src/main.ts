@@ -8,6 +8,7 @@ import { shortenBench } from './shorten.bench.js';
 import { smsSharingBench } from './sms-sharing.bench.js';
 import { writeSummary } from './summary.js';
 import { uploadBench } from './upload.bench.js';
+import { webhooksBench } from './webhooks.bench.js';
 
 // `./stack bench [all|name...]`: runs the named benchmarks (default: all) against the running stack;
 // a run of several writes one markdown table of them to .local/bench/summary.md.
@@ -19,6 +20,7 @@ const BENCHES: Record<string, (o: { durationSec: number; rounds: number }) => Pr
   shorten: shortenBench,
   'sms-sharing': smsSharingBench,
   upload: uploadBench,
+  webhooks: webhooksBench,
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('--') && a !== 'all');

@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:?usage: deploy/image/assemble.sh OUT}"
-APPS=(gateway survey messaging file flow shortener cli)
+APPS=(gateway survey messaging file flow shortener webhooks cli)
 PNPM_VERSION=10.34.8
 
 [ ! -e "$out" ] || [ -z "$(ls -A "$out")" ] || { echo "assemble.sh: $out is not empty" >&2; exit 1; }

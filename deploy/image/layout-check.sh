@@ -19,9 +19,9 @@ WORK="$LOCAL_DIR/image-layout"
 APP="$WORK/app"
 UID_GID=1000
 GRACE_SECONDS=30
-declare -A PORT=([gateway]=28080 [links]=28081 [flow]=28052 [survey]=28053 [file]=28054 [shortener]=28055 [messaging]=28056 [dlr]=28091)
+declare -A PORT=([gateway]=28080 [links]=28081 [flow]=28052 [survey]=28053 [file]=28054 [shortener]=28055 [messaging]=28056 [webhooks]=28057 [dlr]=28091)
 # Each app's metrics listener (METRICS_PORT): not the defaults, which a running ./stack holds.
-declare -A METRICS_PORT=([gateway]=28461 [flow]=28462 [survey]=28463 [file]=28464 [shortener]=28465 [messaging]=28466)
+declare -A METRICS_PORT=([gateway]=28461 [flow]=28462 [survey]=28463 [file]=28464 [shortener]=28465 [messaging]=28466 [webhooks]=28467)
 
 [ -f "$STACK" ] || die "layout check: no $STACK; start the stack first (./stack up)"
 for tool in unshare setpriv; do require "$tool" "It is in util-linux."; done
@@ -84,10 +84,13 @@ declare -A ENV=(
     DLR_SECRET=$(secret 32) SMS_PROVIDER_SECRETS_KEY=$(secret 32) SMS_DISPATCH_TOPIC=layout-check.sms.dispatch
     SMS_STATUS_TOPIC=layout-check.sms.status SMS_DISPATCH_GROUP=layout-check-sms-dispatch
     FILE_UPLOADED_TOPIC=layout-check.file.uploaded FILE_UPLOADED_GROUP=layout-check-csv"
+  [webhooks]="GRPC_PORT=${PORT[webhooks]} WEBHOOKS_SECRET_KEY=$(secret 32) SURVEY_ANSWERED_TOPIC=layout-check.survey.answered
+    SMS_STATUS_TOPIC=layout-check.sms.status FILE_EXPIRED_TOPIC=layout-check.file.expired
+    WEBHOOKS_EVENTS_GROUP=layout-check-webhooks-events"
   [gateway]="API_PORT=${PORT[gateway]} LINK_PORT=${PORT[links]} PUBLIC_BASE_URL=http://$(addr gateway)
     PUBLIC_SHORTENER_URL=http://$(addr links) ADMIN_TOKEN=$admin_token REDIS_URL=$(stack s.redis_url)
     FLOW_GRPC_ADDR=$(addr flow) FILE_GRPC_ADDR=$(addr file) SHORTENER_GRPC_ADDR=$(addr shortener)
-    SURVEY_GRPC_ADDR=$(addr survey) MESSAGING_GRPC_ADDR=$(addr messaging) CLICKS_TOPIC=layout-check.link.clicked
+    SURVEY_GRPC_ADDR=$(addr survey) MESSAGING_GRPC_ADDR=$(addr messaging) WEBHOOKS_GRPC_ADDR=$(addr webhooks) CLICKS_TOPIC=layout-check.link.clicked
     SMS_LIMITS_FILE=$WORK/sms-limits/sms-limits.yaml"
 )
 
@@ -118,8 +121,8 @@ wait_until() { # wait_until APP SECONDS CMD...: until CMD succeeds; false if APP
 }
 
 log "layout check: starting every app from $APP (user $UID_GID, read-only filesystems, /tmp writable)"
-for app in flow file shortener survey messaging; do start "$app"; done
-for app in flow file shortener survey messaging; do
+for app in flow file shortener survey messaging webhooks; do start "$app"; done
+for app in flow file shortener survey messaging webhooks; do
   if wait_until "$app" 60 node "$APP/healthcheck.mjs" grpc "${PORT[$app]}"; then
     log "layout check: $app answers grpc.health.v1 Check SERVING on :${PORT[$app]}"
   else
@@ -136,7 +139,7 @@ else
   tail -n 20 "$WORK/logs/gateway.log" >&2
 fi
 # Every app's metrics listener, as Prometheus scrapes it (the chart's prometheus.io/port).
-for app in flow file shortener survey messaging gateway; do
+for app in flow file shortener survey messaging webhooks gateway; do
   # Read whole before grep: grep -q leaving early would fail the pipe (pipefail).
   if scrape="$(curl -sf --max-time 2 "http://127.0.0.1:${METRICS_PORT[$app]}/metrics")" \
     && grep -q "^process_resident_memory_bytes{app=\"$app\"}" <<<"$scrape"; then
@@ -156,12 +159,12 @@ fi
 
 # Resident memory of each bundle at rest, started and connected (README.md "Sizing" of the chart).
 rss=""
-for app in gateway messaging survey shortener file flow; do
+for app in gateway webhooks messaging survey shortener file flow; do
   rss+=" $app $(awk '/^VmRSS/ { printf "%d MiB", $2 / 1024 }' "/proc/${PID[$app]}/status" 2>/dev/null),"
 done
 log "layout check: resident memory at rest:${rss%,}"
 log "layout check: SIGTERM to every app; each must exit within ${GRACE_SECONDS} s"
-for app in gateway messaging survey shortener file flow; do
+for app in gateway webhooks messaging survey shortener file flow; do
   pid="${PID[$app]}"
   [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$(readlink -f "$(command -v node)")" ] || fail "$app: pid $pid is not its node process"
   kill -TERM "$pid" 2>/dev/null || true

@@ -59,7 +59,7 @@ export function find(objects: K8sObject[], kind: string, name: string): K8sObjec
   return found;
 }
 
-export const APPS = ['gateway', 'survey', 'messaging', 'file', 'flow', 'shortener'] as const;
+export const APPS = ['gateway', 'survey', 'messaging', 'file', 'flow', 'shortener', 'webhooks'] as const;
 export type App = (typeof APPS)[number];
 
 /** The names of the variables an app's container gets: its env, and every key of the ConfigMaps it takes whole. */

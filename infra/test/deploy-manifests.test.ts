@@ -89,6 +89,42 @@ describe('deployments include the messaging service', () => {
   });
 });
 
+describe('deployments include the webhooks service', () => {
+  it('docker-compose runs webhooks with a required secrets key and https only, and points the gateway at it', () => {
+    const compose = yaml.parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, K8sObject> };
+    const webhooks = compose.services.webhooks;
+    expect(webhooks.command).toEqual(['node', 'apps/webhooks/dist/main.js']);
+    expect(webhooks.environment).toMatchObject({
+      MONGO_DB: 'webhooks',
+      GRPC_PORT: '50057',
+      KAFKA_BROKERS: 'kafka:19092',
+      WEBHOOKS_ALLOW_HTTP: '${WEBHOOKS_ALLOW_HTTP:-false}',
+    });
+    // Required: compose refuses to start without it (`:?`), as with DLR_SECRET and ADMIN_TOKEN.
+    expect(webhooks.environment.WEBHOOKS_SECRET_KEY).toMatch(/^\$\{WEBHOOKS_SECRET_KEY:\?/);
+    expect(Object.keys(webhooks.depends_on).sort()).toEqual(['kafka', 'mongo']);
+    expect(compose.services.gateway.environment).toMatchObject({ WEBHOOKS_GRPC_ADDR: 'webhooks:50057' });
+    expect(Object.keys(compose.services.gateway.depends_on)).toContain('webhooks');
+  });
+
+  it('kubernetes: a webhooks Deployment on MongoDB and Kafka, behind a headless Service the gateway is pointed at', () => {
+    expect(container('webhooks').command).toEqual(['node', '/app/apps/webhooks/dist/main.js']);
+    expect(container('webhooks').env).toEqual(
+      expect.arrayContaining([
+        { name: 'MONGO_DB', value: 'webhooks' },
+        { name: 'GRPC_PORT', value: '50057' },
+      ]),
+    );
+    expect(envValue(objects, deployment('webhooks'), 'KAFKA_BROKERS')).toBe('kafka.feedback-data:9092');
+    const service = find(objects, 'Service', 'feedback-webhooks-grpc');
+    expect(service.spec.clusterIP).toBe('None');
+    expect(service.spec.ports).toContainEqual({ name: 'grpc', port: 50057, targetPort: 'grpc', protocol: 'TCP', appProtocol: 'grpc' });
+    expect(envValue(objects, deployment('gateway'), 'WEBHOOKS_GRPC_ADDR')).toBe(
+      'dns:///feedback-webhooks-grpc.feedback.svc.cluster.local:50057',
+    );
+  });
+});
+
 /** Every variable the apps were given by the kustomize base this chart replaced (its config.env, Deployments and Secrets). */
 const FROM_KUSTOMIZE = {
   shared: [
@@ -123,6 +159,8 @@ const FROM_KUSTOMIZE = {
   gateway: ['ADMIN_TOKEN', 'SMS_LIMITS_FILE'],
   file: ['S3_ACCESS_KEY', 'S3_SECRET_KEY'],
   messaging: ['DLR_PORT', 'DLR_SECRET', 'SMS_PROVIDER_SECRETS_KEY', 'SMS_HTTP_PROVIDER'],
+  // Not from the kustomize base (the service came after it): what the chart must give it all the same.
+  webhooks: ['WEBHOOKS_SECRET_KEY', 'WEBHOOKS_ALLOW_HTTP', 'WEBHOOKS_ALLOWED_CIDRS', 'KAFKA_BROKERS'],
 } as const;
 
 describe('the chart gives every app the variables it reads', () => {

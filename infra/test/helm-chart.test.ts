@@ -13,8 +13,8 @@ let defaults: K8sObject[];
 let full: K8sObject[];
 beforeAll(() => void ({ helm, defaults, full } = renderChart()), 600_000);
 
-const SERVICES = ['survey', 'messaging', 'file', 'flow', 'shortener'] as const;
-const GRPC_PORTS = { flow: 50052, survey: 50053, file: 50054, shortener: 50055, messaging: 50056 } as const;
+const SERVICES = ['survey', 'messaging', 'file', 'flow', 'shortener', 'webhooks'] as const;
+const GRPC_PORTS = { flow: 50052, survey: 50053, file: 50054, shortener: 50055, messaging: 50056, webhooks: 50057 } as const;
 /** Who calls whom: the gateway every service; messaging survey, shortener and file; survey flow. */
 const CALLERS = {
   survey: ['gateway', 'messaging'],
@@ -22,6 +22,7 @@ const CALLERS = {
   file: ['gateway', 'messaging'],
   flow: ['gateway', 'survey'],
   shortener: ['gateway', 'messaging'],
+  webhooks: ['gateway'],
 } as const;
 const appVersion = (yaml.parse(read('deploy/helm/feedback/Chart.yaml')) as { appVersion: string }).appVersion;
 const names = (objects: K8sObject[]) => objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
@@ -44,6 +45,7 @@ describe('the chart renders one Deployment per app and what each needs', () => {
         ...SERVICES.map((a) => `Service/feedback-${a}-grpc`),
         ...perApp('PodDisruptionBudget'),
         ...perApp('NetworkPolicy'),
+        'NetworkPolicy/feedback-webhooks-egress',
         'HorizontalPodAutoscaler/feedback-gateway',
         'HorizontalPodAutoscaler/feedback-messaging',
         'ServiceAccount/feedback',
@@ -58,7 +60,7 @@ describe('the chart renders one Deployment per app and what each needs', () => {
     expect(names(full)).toContain('Ingress/feedback-api');
     expect(names(full)).toContain('Ingress/feedback-links');
     expect(byKind(full, 'Secret')).toEqual([]);
-    expect(byKind(full, 'Deployment')).toHaveLength(6);
+    expect(byKind(full, 'Deployment')).toHaveLength(APPS.length);
   });
 
   it.each(APPS)('%s: the one image, pinned (appVersion by default, never latest), its own command', (app) => {
@@ -486,6 +488,107 @@ describe('the values schema refuses what it does not know', () => {
     ]);
     expect(spelt.stderr).toBe('');
     expect(spelt.status).toBe(0);
+  });
+});
+
+describe('webhooks: its secrets key, its delivery settings, and an egress policy of its own', () => {
+  const egress = (objects: K8sObject[]) => find(objects, 'NetworkPolicy', 'feedback-webhooks-egress').spec;
+  const env = (objects: K8sObject[], name: string) =>
+    podOf(objects, 'webhooks').spec.containers[0].env.find((e: { name: string }) => e.name === name);
+  const PRIVATE_V4 = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8'];
+
+  it('WEBHOOKS_SECRET_KEY from the Secret, never optional (the service needs it); the chart never generates it', () => {
+    expect(env(defaults, 'WEBHOOKS_SECRET_KEY').valueFrom.secretKeyRef).toEqual({
+      name: 'feedback-credentials',
+      key: 'webhooks-secret-key',
+    });
+    // Not given: present but empty, so the pod fails loudly at start-up rather than on a missing key.
+    expect(find(defaults, 'Secret', 'feedback-credentials').data['webhooks-secret-key']).toBe('');
+    expect(env(full, 'WEBHOOKS_SECRET_KEY').valueFrom.secretKeyRef).toEqual({ name: 'feedback-app-secrets', key: 'webhooks-secret-key' });
+    expect(env(full, 'WEBHOOKS_SECRET_PREVIOUS_KEYS').valueFrom.secretKeyRef).toEqual({
+      name: 'feedback-app-secrets',
+      key: 'webhooks-secret-previous-keys',
+      optional: true,
+    });
+    const inline = render(helm, valuesFile('inline-secrets-values.yaml'));
+    const data = find(inline, 'Secret', 'acme-credentials').data;
+    const key = Buffer.from(data['webhooks-secret-key'], 'base64').toString();
+    expect(Buffer.from(key, 'base64')).toHaveLength(32);
+    expect(Buffer.from(data['webhooks-secret-previous-keys'], 'base64').toString().split(',')).toHaveLength(2);
+    const bad = template(helm, ['--set', 'secrets.webhooksSecretKey=abc']);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('webhooksSecretKey');
+  });
+
+  it('the gateway finds it through WEBHOOKS_GRPC_ADDR; its delivery settings reach it', () => {
+    expect(find(defaults, 'ConfigMap', 'feedback-config').data.WEBHOOKS_GRPC_ADDR).toBe(
+      'dns:///feedback-webhooks-grpc.feedback.svc.cluster.local:50057',
+    );
+    expect(env(defaults, 'WEBHOOKS_ALLOW_HTTP').value).toBe('false');
+    expect(env(defaults, 'WEBHOOKS_ALLOWED_CIDRS').value).toBe('');
+    expect(env(defaults, 'WEBHOOKS_RETRY_SCHEDULE')).toBeUndefined();
+    expect(env(full, 'WEBHOOKS_ALLOW_HTTP').value).toBe('true');
+    expect(env(full, 'WEBHOOKS_ALLOWED_CIDRS').value).toBe('10.20.0.0/16,192.168.50.0/24');
+    expect(env(full, 'WEBHOOKS_RETRY_SCHEDULE').value).toBe('10s,1m,10m,1h');
+    expect(env(full, 'WEBHOOKS_TIMEOUT_MS').value).toBe('5000');
+  });
+
+  it('defaults: DNS, its stores in the cluster, and 443 to the internet but not the private ranges; nothing else', () => {
+    const spec = egress(defaults);
+    expect(spec.podSelector).toEqual(find(defaults, 'Deployment', 'feedback-webhooks').spec.selector);
+    expect(spec.policyTypes).toEqual(['Egress']);
+    expect(spec.egress).toEqual([
+      {
+        ports: [
+          { port: 53, protocol: 'UDP' },
+          { port: 53, protocol: 'TCP' },
+        ],
+      },
+      {
+        ports: [
+          { port: 27017, protocol: 'TCP' },
+          { port: 9092, protocol: 'TCP' },
+        ],
+        to: [{ namespaceSelector: {} }],
+      },
+      {
+        ports: [{ port: 443, protocol: 'TCP' }],
+        to: [
+          { ipBlock: { cidr: '0.0.0.0/0', except: PRIVATE_V4 } },
+          { ipBlock: { cidr: '::/0', except: ['fc00::/7', 'fe80::/10', '::1/128'] } },
+        ],
+      },
+    ]);
+    // Only the webhooks pods are restricted: no other policy has an egress part.
+    for (const policy of byKind(defaults, 'NetworkPolicy').filter((p) => p.metadata.name !== 'feedback-webhooks-egress'))
+      expect(policy.spec.policyTypes, policy.metadata.name).toEqual(['Ingress']);
+  });
+
+  it('allowHttp opens 80 too; allowedCidrs open those private ranges on the same ports; extra rules are added', () => {
+    const rules = egress(full).egress;
+    const receivers = rules.find((r: K8sObject) => r.to?.some((t: K8sObject) => t.ipBlock?.cidr === '0.0.0.0/0'));
+    expect(receivers.ports).toEqual([
+      { port: 443, protocol: 'TCP' },
+      { port: 80, protocol: 'TCP' },
+    ]);
+    expect(rules).toContainEqual({
+      ports: receivers.ports,
+      to: [{ ipBlock: { cidr: '10.20.0.0/16' } }, { ipBlock: { cidr: '192.168.50.0/24' } }],
+    });
+    expect(rules).toContainEqual({
+      ports: [
+        { port: 27017, protocol: 'TCP' },
+        { port: 9093, protocol: 'TCP' },
+      ],
+      to: [
+        { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kafka' } } },
+        { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'mongodb' } } },
+      ],
+    });
+    expect(rules.at(-1)).toEqual({ ports: [{ port: 3128, protocol: 'TCP' }], to: [{ ipBlock: { cidr: '10.0.0.53/32' } }] });
+    const off = render(helm, ['--set', 'networkPolicy.webhooksEgress.enabled=false']);
+    expect(byKind(off, 'NetworkPolicy').map((p) => p.metadata.name)).not.toContain('feedback-webhooks-egress');
+    expect(byKind(render(helm, ['--set', 'networkPolicy.enabled=false']), 'NetworkPolicy')).toEqual([]);
   });
 });
 

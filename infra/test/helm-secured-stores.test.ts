@@ -19,7 +19,7 @@ beforeAll(() => {
   inline = render(helm, valuesFile('inline-secrets-values.yaml'));
 }, 600_000);
 
-const KAFKA_APPS = ['gateway', 'survey', 'messaging', 'file', 'shortener'];
+const KAFKA_APPS = ['gateway', 'survey', 'messaging', 'file', 'shortener', 'webhooks'];
 const deployment = (objects: K8sObject[], app: string, prefix = 'feedback') => find(objects, 'Deployment', `${prefix}-${app}`);
 const pod = (d: K8sObject) => d.spec.template.spec;
 

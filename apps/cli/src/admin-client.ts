@@ -175,10 +175,15 @@ export function adminClient(opts: AdminClientOptions) {
     removeDomain: (accountId: string, domain: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/domains/${enc(domain)}`),
     listSmsMessages: (accountId: string, q: { phone?: string; page_size?: string; page_token?: string }) =>
       call<Page>('GET', `/accounts/${enc(accountId)}/sms_messages${query(q)}`),
-    listResponses: (accountId: string, q: { flow_id?: string; page_size?: string; page_token?: string }) =>
+    listResponses: (accountId: string, q: ResponseFilters & { flow_id?: string; page_size?: string; page_token?: string }) =>
       call<Page>('GET', `/accounts/${enc(accountId)}/responses${query(q)}`),
+    flowNps: (accountId: string, flowId: string, q: Omit<ResponseFilters, 'customer_external_id'>) =>
+      call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/flows/${enc(flowId)}/nps${query(q)}`),
     getLink: (code: string) => call<Record<string, unknown>>('GET', `/links/${enc(code)}`),
   };
 }
 
 export type AdminClient = ReturnType<typeof adminClient>;
+
+/** The responses' filters (docs/api.md "Responses"). */
+type ResponseFilters = { channel_id?: string; customer_external_id?: string; since?: string; until?: string };

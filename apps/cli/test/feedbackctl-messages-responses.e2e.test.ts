@@ -45,7 +45,7 @@ describe('feedbackctl sms-messages and responses', () => {
     expect(all.data.map((m) => m.phone).sort()).toEqual([digits(mine!), digits(other!)].sort());
   });
 
-  it('lists the answers customers gave, of one flow; a bad page size is the API refusing it', async () => {
+  it('lists the answers customers gave, of one flow or time, and their NPS; a bad page size is the API refusing it', async () => {
     const seeded = await json<Record<string, string>>(cli('seed'));
     const link = seeded.survey_link!;
     const answer = await fetch(link, {
@@ -64,6 +64,10 @@ describe('feedbackctl sms-messages and responses', () => {
       }),
     ]);
     expect(page.next_page_token).toBeNull();
+    const later = await json<Page>(cli('responses', 'list', '--account', seeded.account_id!, '--since', '2100-01-01'));
+    expect(later.data).toEqual([]);
+    const nps = await json<{ questions: unknown[] }>(cli('responses', 'nps', '--account', seeded.account_id!, '--flow', seeded.flow_id!));
+    expect(nps.questions).toEqual([{ question_key: 'nps', promoters: 1, passives: 0, detractors: 0, total: 1, score: 100 }]);
 
     const bad = await failure(cli('responses', 'list', '--account', seeded.account_id!, '--page-size', '500'));
     expect(bad.code).toBe(1);

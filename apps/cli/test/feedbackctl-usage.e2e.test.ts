@@ -28,7 +28,8 @@ describe('feedbackctl usage', () => {
         '  accounts create --name NAME',
         '  domains add --account ID --domain DOMAIN',
         '  sms-messages list --account ID [--phone PHONE] [--page-size N] [--page-token TOKEN]',
-        '  responses list --account ID [--flow FLOW_ID] [--page-size N] [--page-token TOKEN]',
+        '  responses list --account ID [--flow FLOW_ID] [--channel CHANNEL_ID] [--since DATE] [--until DATE] [--customer EXTERNAL_ID] [--page-size N] [--page-token TOKEN]',
+        '  responses nps --account ID --flow FLOW_ID [--channel CHANNEL_ID] [--since DATE] [--until DATE]',
         '  links show --code CODE',
         '  seed',
       ]) {

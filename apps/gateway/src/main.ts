@@ -11,8 +11,10 @@ import { filesFeature } from './api/files/files.feature.js';
 import { flowsFeature } from './api/flows/flows.feature.js';
 import { SMS_LIMIT_PREFIX } from './api/sms/sharing-limit.hooks.js';
 import { meteredLimiter } from './api/sms/sharing-limit.metrics.js';
+import { responsesFeature } from './api/responses/responses.feature.js';
 import { smsFeature } from './api/sms/sms.feature.js';
 import { surveysFeature } from './api/surveys/surveys.feature.js';
+import { webhooksFeature } from './api/webhooks/webhooks.feature.js';
 import { loadEnv } from './env.js';
 import { connectPeers } from './grpc-peers.js';
 import { buildApi } from './http/build-api.js';
@@ -87,6 +89,8 @@ const api = await buildApi({
       sharingDeadlineMs: config.SMS_SHARING_DEADLINE_MS,
       disabledAccounts: config.SMS_DISABLED_ACCOUNTS,
     }),
+    webhooksFeature({ webhooks: peers.ports.webhooks }),
+    responsesFeature({ surveys: peers.ports.survey, flows: peers.ports.flow, accounts: accounts.accounts }),
   ],
 });
 

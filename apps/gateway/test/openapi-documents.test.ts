@@ -95,6 +95,21 @@ describe('the OpenAPI documents', () => {
     expect(ops.delete.parameters!.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(['file_name']);
   });
 
+  it('documents the responses API: its CSV export as text/csv, its errors as JSON, the API token', () => {
+    const csv = apiDoc.paths['/v1/responses/export.csv']!.get!;
+    expect(Object.keys(csv.responses['200']!.content!)).toEqual(['text/csv']);
+    for (const status of ['400', '401', '403', '404'])
+      expect(Object.keys(csv.responses[status]!.content!), status).toEqual(['application/json']);
+    for (const path of ['/v1/responses', '/v1/responses/export.csv', '/v1/responses/{response_id}', '/v1/flows/{flow_id}/nps']) {
+      const op = apiDoc.paths[path]!.get!;
+      expect(op.security, path).toEqual([{ apiToken: [] }]);
+      expect(op.tags, path).toEqual(['responses']);
+      expect(op.responses, path).toHaveProperty('404');
+    }
+    const query = apiDoc.paths['/v1/responses']!.get!.parameters!.filter((p) => p.in === 'query').map((p) => p.name);
+    expect(query.sort()).toEqual(['channel_id', 'customer_external_id', 'flow_id', 'page_size', 'page_token', 'since', 'until']);
+  });
+
   it('documents 403 on every route that takes one kind of account token (a valid token of the other kind is 403)', () => {
     const oneKind = Object.entries(apiDoc.paths).flatMap(([path, methods]) =>
       Object.entries(methods)

@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { adminFeature } from '../src/api/admin/admin.feature.js';
 import { filesFeature } from '../src/api/files/files.feature.js';
 import { flowsFeature } from '../src/api/flows/flows.feature.js';
+import { responsesFeature } from '../src/api/responses/responses.feature.js';
 import { smsFeature } from '../src/api/sms/sms.feature.js';
 import { surveysFeature } from '../src/api/surveys/surveys.feature.js';
+import { webhooksFeature } from '../src/api/webhooks/webhooks.feature.js';
 import { testApi, testLink } from './listeners.js';
 
 /** Both listeners as main.ts and link-thread.main.ts build them (same features, same order), on ports that are never called. */
@@ -30,6 +32,8 @@ export async function openApiListeners(opts: { publicUrl?: string; shortenerUrl?
         bodyLimitBytes: 1024,
         sharingDeadlineMs: 1000,
       }),
+      webhooksFeature({ webhooks: port() }),
+      responsesFeature({ surveys: port(), flows: port(), accounts: port() }),
     ],
   });
   const link = await testLink({ publicUrl: opts.shortenerUrl, links: { maxUrlLength: 2048 } });

@@ -164,7 +164,7 @@ describe('listResponses', () => {
     const first = await listResponses(d, { accountId: 'acc', flowId: flow.id, pageSize: 2, pageToken: '' });
     const second = await listResponses(d, { accountId: 'acc', flowId: flow.id, pageSize: 2, pageToken: first.nextPageToken });
     const third = await listResponses(d, { accountId: 'acc', flowId: '', pageSize: 2, pageToken: second.nextPageToken });
-    expect([...first.responses, ...second.responses, ...third.responses].map((r) => r.id)).toEqual(ids.reverse());
+    expect([...first.responses, ...second.responses, ...third.responses].map((r) => r.response.id)).toEqual(ids.reverse());
     expect(third.nextPageToken).toBe('');
   });
 

@@ -296,12 +296,19 @@ describe('SurveyService over gRPC', () => {
       const a = await activate({ email: `page${i}@example.com` });
       ids.push((await svc.client.submitAnswers({ token: a.linkToken, answers: goodAnswers })).responseId);
     }
-    const first = await svc.client.listResponses({ accountId: account, flowId, pageSize: 2, pageToken: '' });
-    const second = await svc.client.listResponses({ accountId: account, flowId, pageSize: 2, pageToken: first.nextPageToken });
+    const noFilters = { channelId: '', customerExternalId: '', since: '', until: '' };
+    const first = await svc.client.listResponses({ accountId: account, flowId, pageSize: 2, pageToken: '', ...noFilters });
+    const second = await svc.client.listResponses({
+      accountId: account,
+      flowId,
+      pageSize: 2,
+      pageToken: first.nextPageToken,
+      ...noFilters,
+    });
     const seen = [...first.responses, ...second.responses].map((r) => r.id);
     expect(seen.slice(0, 3)).toEqual([...ids].reverse());
     expect(first.responses[0]?.answers).toEqual(goodAnswers);
-    await expect(svc.client.listResponses({ accountId: 'other', flowId, pageSize: 0, pageToken: '' })).rejects.toMatchObject({
+    await expect(svc.client.listResponses({ accountId: 'other', flowId, pageSize: 0, pageToken: '', ...noFilters })).rejects.toMatchObject({
       kind: 'not_found',
       fields: { flow_id: flowId },
     });

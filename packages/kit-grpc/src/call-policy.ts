@@ -5,6 +5,7 @@ import { MessagingServiceService } from '@feedback/proto/feedback/messaging/v1/m
 import { ShortenerServiceService } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { SurveyServiceService } from '@feedback/proto/feedback/survey/v1/survey';
 import { EchoServiceService } from '@feedback/proto/feedback/testing/v1/echo';
+import { WebhookServiceService } from '@feedback/proto/feedback/webhooks/v1/webhooks';
 import { HealthService } from '@feedback/proto/grpc/health/v1/health';
 
 /**
@@ -45,6 +46,8 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     getSurveyPage: 'retry',
     submitAnswers: 'once',
     listResponses: 'retry',
+    getResponse: 'retry',
+    getNpsSummary: 'retry',
     getSurveyLinkStates: 'retry',
   }),
   policy(MessagingServiceService, {
@@ -93,6 +96,18 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     addDomain: 'once',
     listDomains: 'retry',
     removeDomain: 'once',
+  }),
+  policy(WebhookServiceService, {
+    createEndpoint: 'once',
+    getEndpoint: 'retry',
+    listEndpoints: 'retry',
+    updateEndpoint: 'once',
+    deleteEndpoint: 'once',
+    // A repeat would hand out a second new secret and drop the one the first answer carried.
+    rotateSecret: 'once',
+    sendTestEvent: 'once',
+    listDeliveries: 'retry',
+    replayDelivery: 'once',
   }),
   policy(HealthService, { check: 'retry', watch: 'retry' }),
   // kit-grpc's own tests exercise retries through it.

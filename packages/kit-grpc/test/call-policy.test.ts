@@ -39,6 +39,8 @@ describe('call policy', () => {
       'ListActiveSurveys',
       'GetSurveyPage',
       'ListResponses',
+      'GetResponse',
+      'GetNpsSummary',
       'GetSurveyLinkStates',
     ]);
     expect(retriedMethods(FileServiceService).map((n) => n.method)).toEqual(['ListDirectories', 'ListFiles', 'GetFile', 'ReadBlob']);

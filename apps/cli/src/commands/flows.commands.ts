@@ -46,6 +46,12 @@ export const channelCommands: Command[] = [
   },
 ];
 
+const filters = {
+  channel: { value: 'CHANNEL_ID', help: 'only the answers that came through this channel or SMS campaign' },
+  since: { value: 'DATE', help: 'answered at or after (2026-11-22, or 2026-11-22T09:30:00+03:00)' },
+  until: { value: 'DATE', help: 'answered before' },
+};
+
 export const responseCommands: Command[] = [
   {
     group: 'responses',
@@ -54,6 +60,8 @@ export const responseCommands: Command[] = [
     options: {
       account,
       flow: { value: 'FLOW_ID', help: 'only the answers to this flow' },
+      ...filters,
+      customer: { value: 'EXTERNAL_ID', help: "only this customer's answers" },
       'page-size': { value: 'N', help: '1-200 (default 50)' },
       'page-token': { value: 'TOKEN', help: 'the next_page_token of the previous page' },
     },
@@ -61,8 +69,21 @@ export const responseCommands: Command[] = [
     run: (c) =>
       c.client.listResponses(c.need('account'), {
         flow_id: c.opt('flow'),
+        channel_id: c.opt('channel'),
+        customer_external_id: c.opt('customer'),
+        since: c.opt('since'),
+        until: c.opt('until'),
         page_size: c.opt('page-size'),
         page_token: c.opt('page-token'),
       }),
+  },
+  {
+    group: 'responses',
+    action: 'nps',
+    summary: "a flow's Net Promoter Score: promoters, passives, detractors and the score of each nps question",
+    options: { account, flow: { value: 'FLOW_ID', help: 'the flow', required: true }, ...filters },
+    example: 'feedbackctl responses nps --account ACCOUNT_ID --flow FLOW_ID --since 2026-11-01',
+    run: (c) =>
+      c.client.flowNps(c.need('account'), c.need('flow'), { channel_id: c.opt('channel'), since: c.opt('since'), until: c.opt('until') }),
   },
 ];

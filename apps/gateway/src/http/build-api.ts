@@ -56,6 +56,11 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       { name: 'sms', description: "Sending a campaign's survey link by SMS, and each recipient's status (API token)." },
       { name: 'files', description: 'Directories and files for workflows (API token), and the public URLs of their bytes.' },
       {
+        name: 'webhooks',
+        description: "Signed webhooks (Standard Webhooks) of the account's events: endpoints, secrets, delivery logs (API token).",
+      },
+      { name: 'responses', description: "The account's survey responses: list, one, a flow's NPS, CSV export (API token)." },
+      {
         name: 'admin',
         description:
           'Accounts, tokens, nodes, flows, link channels, SMS campaigns and providers, customer link domains, responses (operators only: ADMIN_TOKEN).',

@@ -116,6 +116,35 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
     query: { user: `user-${tag}`, password: providerPassword, to: '{to}', text: '{text}', from: '{sender}' },
   });
 
+  // A response (GET /v1/responses/{response_id}): another customer answers on the survey page, so
+  // the link above (`token`) stays open for the routes that take it.
+  const answering = await api.request('POST', `/external/v1/link_channels/${channel.id}/links`, {
+    headers: integration,
+    body: JSON.stringify({ customer: { external_id: `answering-${tag}` } }),
+  });
+  if (answering.status !== 200) throw new Error(`personal link: ${answering.status} ${answering.text}`);
+  const answeringLink = String(answering.json.link);
+  const answered = await fetch(answeringLink, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(answeringLink).origin },
+    body: 'n.nps=9',
+  });
+  if (answered.status !== 200) throw new Error(`survey page answer: ${answered.status}`);
+  const responses = await api.request('GET', `/v1/responses?customer_external_id=answering-${tag}`, { headers: apiAuth });
+  const responseId = (responses.json?.data as Array<{ id: string }> | undefined)?.[0]?.id;
+  if (!responseId) throw new Error(`responses list: ${responses.status} ${responses.text}`);
+
+  // A webhook endpoint with one delivery (the webhook routes' {endpoint_id} and {delivery_id}): the
+  // API listener's /health again, which answers 200 to anything.
+  const webhook = await api.request('POST', '/v1/webhook_endpoints', {
+    headers: { ...apiAuth, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${api.baseUrl}/health`, events: ['survey.answered'], description: `hook ${tag}` }),
+  });
+  if (webhook.status !== 201) throw new Error(`webhook endpoint: ${webhook.status} ${webhook.text}`);
+  const endpointId = String((webhook.json.endpoint as Record<string, unknown>).id);
+  const webhookTest = await api.request('POST', `/v1/webhook_endpoints/${endpointId}/test`, { headers: apiAuth });
+  if (webhookTest.status !== 202) throw new Error(`webhook test: ${webhookTest.status} ${webhookTest.text}`);
+
   const ids: Record<string, string> = {
     account_id: account.id,
     token_id: account.apiTokenId,
@@ -132,6 +161,10 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
     code,
     domain,
     phone: optedOut,
+    flow_id: flow.id!,
+    response_id: responseId,
+    endpoint_id: endpointId,
+    delivery_id: String((webhookTest.json.delivery as Record<string, unknown>).id),
   };
   return {
     accountId: account.id,

@@ -3,7 +3,7 @@ import type { Channel } from './channel.js';
 import type { Customer, CustomerChanges, IdentifierKind } from './customer.js';
 import type { Flow } from './flow.js';
 import type { SurveyLink } from './link.js';
-import type { SurveyResponse } from './response.js';
+import type { AnswerValue, SurveyResponse } from './response.js';
 
 /*
  * Storage and peer ports. The store gives MongoDB's guarantees: unique indexes and atomic
@@ -22,6 +22,8 @@ export interface CustomerRepository {
   /** By one identifier (email lower-cased, phone as E.164 digits); index lookups only. */
   findBy(accountId: string, kind: IdentifierKind, value: string): Promise<Customer | null>;
   findById(accountId: string, id: string): Promise<Customer | null>;
+  /** The account's customers of these ids (any order; unknown ids left out), in one round trip. */
+  findByIds(accountId: string, ids: string[]): Promise<Customer[]>;
   /** 'duplicate' when another customer holds one of its identifiers (unique indexes), also under races. */
   insert(customer: Customer): Promise<'created' | 'duplicate'>;
   /**
@@ -68,12 +70,20 @@ export interface LinkRepository {
   findByPhones(accountId: string, channelId: string, phones: string[]): Promise<SurveyLink[]>;
 }
 
-export interface ResponsePage {
+/** Which responses: every field given must match. Each of flow, channel and customer has its own index. */
+export interface ResponseFilter {
   accountId: string;
   flowId?: string;
-  limit: number;
+  channelId?: string;
+  customerId?: string;
+  /** Only responses ordered at or after this key (see responseSortKey); an ISO instant bounds answered_at. */
+  from?: string;
   /** Only responses ordered before this key (see responseSortKey). */
   before?: string;
+}
+
+export interface ResponsePage extends ResponseFilter {
+  limit: number;
 }
 
 export interface ResponseRepository {
@@ -81,6 +91,9 @@ export interface ResponseRepository {
   insert(response: SurveyResponse): Promise<'created' | 'duplicate'>;
   /** Newest first. */
   list(page: ResponsePage): Promise<SurveyResponse[]>;
+  findById(accountId: string, id: string): Promise<SurveyResponse | null>;
+  /** The answers of every response the filter selects, streamed (any order): for tallies over many responses. */
+  answersOf(filter: ResponseFilter): AsyncIterable<AnswerValue[]>;
   /** The outbox: responses whose survey.answered is not confirmed by Kafka yet, answered before `before`. */
   unpublished(before: Date, limit: number): Promise<SurveyResponse[]>;
   markPublished(id: string): Promise<void>;

@@ -20,3 +20,16 @@ export interface SurveyResponse {
   builtInResponses: Record<string, string>;
   answeredAt: Date;
 }
+
+/** The customer's identifiers shown with a response (as stored now; a customer may have none of some). */
+export interface ResponseCustomer {
+  externalId?: string;
+  email?: string;
+  phone?: string;
+}
+
+/** A response as the responses API lists it. */
+export interface ListedResponse {
+  response: SurveyResponse;
+  customer?: ResponseCustomer;
+}

@@ -6,7 +6,8 @@ import { listActiveSurveys } from '../domain/active-surveys.use-cases.js';
 import { surveyLinkStates } from '../domain/link-states.use-cases.js';
 import { createChannel, getChannel, listChannels } from '../domain/channel.use-cases.js';
 import type { SurveyDeps } from '../domain/ports.js';
-import { listResponses } from '../domain/responses.use-cases.js';
+import { npsSummary } from '../domain/nps.use-cases.js';
+import { getResponse, listResponses } from '../domain/responses.use-cases.js';
 import { getSurveyPage, submitAnswers } from '../domain/survey-page.use-cases.js';
 import {
   activationRequest,
@@ -15,8 +16,8 @@ import {
   channelMessage,
   flowMessage,
   kindOf,
+  listedResponseMessage,
   phoneStateMessage,
-  responseMessage,
   stateMessage,
 } from './survey.messages.js';
 
@@ -89,8 +90,12 @@ export function surveyHandlers(deps: SurveyDeps): SurveyServiceServer {
     }),
     listResponses: unary(async (req) => {
       const page = await listResponses(deps, req);
-      return { responses: page.responses.map(responseMessage), nextPageToken: page.nextPageToken };
+      return { responses: page.responses.map(listedResponseMessage), nextPageToken: page.nextPageToken };
     }),
+    getResponse: unary(async (req) => ({ response: listedResponseMessage(await getResponse(deps, req.accountId, req.responseId)) })),
+    getNpsSummary: unary(async (req) => ({
+      questions: (await npsSummary(deps, req)).map(({ score, ...t }) => ({ ...t, ...(score !== null ? { score } : {}) })),
+    })),
     getSurveyLinkStates: unary(async (req) => ({ states: (await surveyLinkStates(deps, req)).map((s) => phoneStateMessage[s]) })),
   };
 }

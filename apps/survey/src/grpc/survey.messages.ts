@@ -16,7 +16,7 @@ import type { Channel, ChannelKind as DomainChannelKind } from '../domain/channe
 import type { Flow } from '../domain/flow.js';
 import type { LinkState as DomainLinkState } from '../domain/link.js';
 import type { PhoneLinkState } from '../domain/link-states.use-cases.js';
-import type { AnswerValue, SurveyResponse } from '../domain/response.js';
+import type { AnswerValue, ListedResponse, SurveyResponse } from '../domain/response.js';
 
 export const kindOf = (kind: ChannelKind): DomainChannelKind => (kind === ChannelKind.CHANNEL_KIND_SMS ? 'sms' : 'link');
 
@@ -75,6 +75,12 @@ export const responseMessage = (r: SurveyResponse): ResponseMessage => ({
   answers: r.answers.map(answerMessage),
   builtInResponses: r.builtInResponses,
   answeredAt: r.answeredAt.toISOString(),
+});
+
+/** A response of the responses API: with its customer's identifiers ('' for one the customer lacks). */
+export const listedResponseMessage = ({ response, customer }: ListedResponse): ResponseMessage => ({
+  ...responseMessage(response),
+  ...(customer ? { customer: { externalId: customer.externalId ?? '', email: customer.email ?? '', phone: customer.phone ?? '' } } : {}),
 });
 
 const EMPTY_CUSTOMER = { phoneNumber: '', email: '', externalId: '', name: '', schema: {} };

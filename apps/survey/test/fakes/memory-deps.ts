@@ -9,6 +9,7 @@ import type {
   FlowCatalog,
   LinkActivation,
   LinkRepository,
+  ResponseFilter,
   ResponsePage,
   ResponseRepository,
   SurveyDeps,
@@ -48,6 +49,9 @@ export class MemoryCustomers implements CustomerRepository {
   }
   async findById(accountId: string, id: string) {
     return structuredClone(this.items.find((c) => c.accountId === accountId && c.id === id) ?? null);
+  }
+  async findByIds(accountId: string, ids: string[]) {
+    return structuredClone(this.items.filter((c) => c.accountId === accountId && ids.includes(c.id)));
   }
   private add(c: Customer) {
     if (this.clash(c) || this.items.some((o) => o.id === c.id)) return 'duplicate' as const;
@@ -149,11 +153,27 @@ export class MemoryResponses implements ResponseRepository {
     this.items.push({ ...r, pending: true });
     return 'created' as const;
   }
+  private selected(f: ResponseFilter) {
+    return this.items.filter(
+      (r) =>
+        r.accountId === f.accountId &&
+        (!f.flowId || r.flowId === f.flowId) &&
+        (!f.channelId || r.channelId === f.channelId) &&
+        (!f.customerId || r.customerId === f.customerId) &&
+        (!f.from || responseSortKey(r) >= f.from) &&
+        (!f.before || responseSortKey(r) < f.before),
+    );
+  }
   async list(p: ResponsePage) {
-    return this.items
-      .filter((r) => r.accountId === p.accountId && (!p.flowId || r.flowId === p.flowId) && (!p.before || responseSortKey(r) < p.before))
+    return this.selected(p)
       .sort((a, b) => (responseSortKey(a) < responseSortKey(b) ? 1 : -1))
       .slice(0, p.limit);
+  }
+  async findById(accountId: string, id: string) {
+    return this.items.find((r) => r.accountId === accountId && r.id === id) ?? null;
+  }
+  async *answersOf(f: ResponseFilter) {
+    for (const r of this.selected(f)) yield r.answers;
   }
   async unpublished(before: Date, limit: number) {
     return this.items.filter((r) => r.pending && r.answeredAt <= before).slice(0, limit);

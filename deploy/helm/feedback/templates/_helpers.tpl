@@ -12,10 +12,10 @@ The release's base name; every object is named <fullname>-<app> or <fullname>-<r
 {{- end -}}
 
 {{/*
-The six apps, in the order their objects are rendered.
+The seven apps, in the order their objects are rendered.
 */}}
 {{- define "feedback.appNames" -}}
-[gateway, survey, messaging, file, flow, shortener]
+[gateway, survey, messaging, file, flow, shortener, webhooks]
 {{- end -}}
 
 {{/*
@@ -53,6 +53,11 @@ shortener:
   callers: [gateway, messaging]
   ports:
     - { name: grpc, containerPort: 50055, servicePort: 50055, appProtocol: grpc }
+webhooks:
+  grpcPort: 50057
+  callers: [gateway]
+  ports:
+    - { name: grpc, containerPort: 50057, servicePort: 50057, appProtocol: grpc }
 {{- end -}}
 
 {{- define "feedback.selectorLabels" -}}
@@ -187,6 +192,21 @@ false
 {{ include "feedback.secretEnv" (dict "name" "SMS_HTTP_PROVIDER" "secret" ($v.smsProvider.existingSecret | default $chartSecret) "key" (ternary $v.smsProvider.existingSecretKey "sms-http-provider" (ne $v.smsProvider.existingSecret ""))) }}
 {{- end }}
 {{- end }}
+{{- if eq .app "webhooks" }}
+{{- $w := $v.webhooks }}
+{{ include "feedback.secretEnv" (dict "name" "WEBHOOKS_SECRET_KEY" "secret" $appSecret "key" "webhooks-secret-key") }}
+{{ include "feedback.secretEnv" (dict "name" "WEBHOOKS_SECRET_PREVIOUS_KEYS" "secret" $appSecret "key" "webhooks-secret-previous-keys" "optional" true) }}
+- name: WEBHOOKS_ALLOW_HTTP
+  value: {{ $w.allowHttp | default false | quote }}
+- name: WEBHOOKS_ALLOWED_CIDRS
+  value: {{ join "," $w.allowedCidrs | quote }}
+{{- with $w.retrySchedule }}
+- name: WEBHOOKS_RETRY_SCHEDULE
+  value: {{ . | quote }}
+{{- end }}
+- name: WEBHOOKS_TIMEOUT_MS
+  value: {{ $w.timeoutMs | int64 | quote }}
+{{- end }}
 {{- with (index $v .app).env }}
 {{ toYaml . }}
 {{- end }}
@@ -195,7 +215,7 @@ false
 
 {{/* The apps that talk to Kafka (all but flow): they get the Kafka security env and mounts. */}}
 {{- define "feedback.kafkaApps" -}}
-[gateway, survey, messaging, file, shortener]
+[gateway, survey, messaging, file, shortener, webhooks]
 {{- end -}}
 
 {{/*

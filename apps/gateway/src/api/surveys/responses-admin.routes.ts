@@ -19,7 +19,7 @@ export const responsesAdminRoutes =
           summary: 'List survey responses, newest first',
           operationId: 'listResponses',
           description:
-            "flow_id limits the list to one flow (404 when it is not the account's). page_size 1-200 (default 50); pass next_page_token as page_token for the next page.",
+            "The filters of GET /v1/responses (flow_id, channel_id: 404 when not the account's; customer_external_id, since, until: 400 naming a bad one). page_size 1-200 (default 50); pass next_page_token as page_token for the next page.",
           params: AccountParams,
           querystring: ResponsesQuery,
           response: { 200: ResponseListSchema, ...errorResponses(400, 401, 404) },
@@ -32,6 +32,10 @@ export const responsesAdminRoutes =
           flowId: req.query.flow_id ?? '',
           pageSize: Number(req.query.page_size ?? 0),
           pageToken: req.query.page_token ?? '',
+          channelId: req.query.channel_id ?? '',
+          customerExternalId: req.query.customer_external_id ?? '',
+          since: req.query.since ?? '',
+          until: req.query.until ?? '',
         });
         return { data: responses.map(responseView), next_page_token: nextPageToken || null };
       },

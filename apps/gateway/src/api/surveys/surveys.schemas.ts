@@ -149,6 +149,11 @@ export const ChannelSchema = Type.Object(
 export const ResponsesQuery = Type.Object(
   {
     flow_id: Type.Optional(Id('Only the answers of this flow.')),
+    // The filters of GET /v1/responses (docs/api.md "Responses"); the survey service checks them.
+    channel_id: Type.Optional(Id('Only the answers that came through this channel or SMS campaign.')),
+    customer_external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Only this customer's answers." })),
+    since: Type.Optional(Type.String({ maxLength: 40, description: 'Answered at or after (ISO 8601 date, or date-time with an offset).' })),
+    until: Type.Optional(Type.String({ maxLength: 40, description: 'Answered strictly before.' })),
     page_size: Type.Optional(Type.String({ pattern: '^(?:0?[0-9]{1,2}|1[0-9]{2}|200)$', description: '1-200, default 50 (also for 0).' })),
     page_token: Type.Optional(PageToken()),
   },

@@ -71,6 +71,12 @@ export class MongoCustomerRepository implements CustomerRepository {
     return doc ? toCustomer(doc) : null;
   }
 
+  async findByIds(accountId: string, ids: string[]): Promise<Customer[]> {
+    // `_id` first: a lookup per id on the primary index (indexes.ts), the account checked on each document.
+    const docs = await this.customers.find({ _id: { $in: ids }, account_id: accountId }).toArray();
+    return docs.map(toCustomer);
+  }
+
   async insert(c: Customer): Promise<'created' | 'duplicate'> {
     return (await insertOnce(this.customers, toDoc(c))) ? 'created' : 'duplicate';
   }

@@ -53,6 +53,9 @@ export const surveyIndexes: IndexSpec = {
     { key: { link_id: 1, activation: 1 }, name: 'link_activation', unique: true },
     { key: { account_id: 1, flow_id: 1, sort_key: -1 }, name: 'account_flow_newest' },
     { key: { account_id: 1, sort_key: -1 }, name: 'account_newest' },
+    // The responses API's filters (response-filters.ts): a channel implies its flow, so no query names both.
+    { key: { account_id: 1, channel_id: 1, sort_key: -1 }, name: 'account_channel_newest' },
+    { key: { account_id: 1, customer_id: 1, sort_key: -1 }, name: 'account_customer_newest' },
     // Not partial: SecantusDB would not use it for a date range (see above); absent values sort first.
     { key: { event_pending_since: 1 }, name: 'event_pending_since' },
   ],

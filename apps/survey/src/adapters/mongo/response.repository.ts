@@ -1,6 +1,6 @@
 import { backlogByDate, isDuplicateKeyError } from '@feedback/kit-stores';
-import type { Collection, Db } from 'mongodb';
-import type { ResponsePage, ResponseRepository } from '../../domain/ports.js';
+import type { Collection, Db, Filter } from 'mongodb';
+import type { ResponseFilter, ResponsePage, ResponseRepository } from '../../domain/ports.js';
 import type { AnswerValue, SurveyResponse } from '../../domain/response.js';
 import { responseSortKey } from '../../domain/responses.use-cases.js';
 
@@ -57,6 +57,18 @@ const toResponse = (d: ResponseDoc): SurveyResponse => ({
   answeredAt: d.answered_at,
 });
 
+/** Equality on the fields of one index (indexes.ts: per account, flow, channel or customer) and a range of its sort_key. */
+function mongoFilter(f: ResponseFilter): Filter<ResponseDoc> {
+  const range = { ...(f.from ? { $gte: f.from } : {}), ...(f.before ? { $lt: f.before } : {}) };
+  return {
+    account_id: f.accountId,
+    ...(f.flowId ? { flow_id: f.flowId } : {}),
+    ...(f.channelId ? { channel_id: f.channelId } : {}),
+    ...(f.customerId ? { customer_id: f.customerId } : {}),
+    ...(f.from || f.before ? { sort_key: range } : {}),
+  };
+}
+
 export class MongoResponseRepository implements ResponseRepository {
   private readonly responses: Collection<ResponseDoc>;
 
@@ -89,13 +101,23 @@ export class MongoResponseRepository implements ResponseRepository {
   }
 
   async list(p: ResponsePage): Promise<SurveyResponse[]> {
-    const filter = {
-      account_id: p.accountId,
-      ...(p.flowId ? { flow_id: p.flowId } : {}),
-      ...(p.before ? { sort_key: { $lt: p.before } } : {}),
-    };
-    const docs = await this.responses.find(filter).sort({ sort_key: -1 }).limit(p.limit).toArray();
+    const docs = await this.responses.find(mongoFilter(p)).sort({ sort_key: -1 }).limit(p.limit).toArray();
     return docs.map(toResponse);
+  }
+
+  async findById(accountId: string, id: string): Promise<SurveyResponse | null> {
+    const doc = await this.responses.findOne({ _id: id, account_id: accountId });
+    return doc ? toResponse(doc) : null;
+  }
+
+  /** A cursor read in batches: the driver holds one batch at a time, whatever the range's size. */
+  async *answersOf(f: ResponseFilter): AsyncIterable<AnswerValue[]> {
+    const cursor = this.responses.find(mongoFilter(f), { projection: { answers: 1 }, batchSize: 1_000 });
+    try {
+      for await (const doc of cursor) yield (doc.answers ?? []).map(toAnswer);
+    } finally {
+      await cursor.close();
+    }
   }
 
   async unpublished(before: Date, limit: number): Promise<SurveyResponse[]> {

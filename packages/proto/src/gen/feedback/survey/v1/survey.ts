@@ -339,11 +339,21 @@ export interface SurveyResponse {
   answers: Answer[];
   builtInResponses: { [key: string]: string };
   answeredAt: string;
+  /** The customer's identifiers as stored now; set by ListResponses and GetResponse only. */
+  customer?: ResponseCustomer | undefined;
 }
 
 export interface SurveyResponse_BuiltInResponsesEntry {
   key: string;
   value: string;
+}
+
+export interface ResponseCustomer {
+  /** Empty when the customer has none. */
+  externalId: string;
+  email: string;
+  /** E.164 digits without "+". */
+  phone: string;
 }
 
 export interface ListResponsesRequest {
@@ -354,12 +364,52 @@ export interface ListResponsesRequest {
   pageSize: number;
   /** next_page_token of the previous page; empty for the first page. */
   pageToken: string;
+  /** Empty: every channel. */
+  channelId: string;
+  /** Empty: every customer; the customer of the account with this external id otherwise. */
+  customerExternalId: string;
+  /** ISO 8601 with an offset; answered at or after since, strictly before until. */
+  since: string;
+  until: string;
 }
 
 export interface ListResponsesResponse {
   responses: SurveyResponse[];
   /** Empty on the last page. */
   nextPageToken: string;
+}
+
+export interface GetResponseRequest {
+  accountId: string;
+  responseId: string;
+}
+
+export interface GetResponseResponse {
+  response?: SurveyResponse | undefined;
+}
+
+export interface GetNpsSummaryRequest {
+  accountId: string;
+  flowId: string;
+  /** As in ListResponsesRequest. */
+  channelId: string;
+  since: string;
+  until: string;
+}
+
+export interface NpsQuestionSummary {
+  questionKey: string;
+  promoters: number;
+  passives: number;
+  detractors: number;
+  total: number;
+  /** round(100 * (promoters - detractors) / total); absent when total is 0. */
+  score?: number | undefined;
+}
+
+export interface GetNpsSummaryResponse {
+  /** In the flow's question order. */
+  questions: NpsQuestionSummary[];
 }
 
 /** Kafka topic survey.answered (key: customer id, header event-id "survey.answered:<response id>"). */
@@ -3887,6 +3937,7 @@ function createBaseSurveyResponse(): SurveyResponse {
     answers: [],
     builtInResponses: {},
     answeredAt: "",
+    customer: undefined,
   };
 }
 
@@ -3921,6 +3972,9 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
     });
     if (message.answeredAt !== "") {
       writer.uint32(82).string(message.answeredAt);
+    }
+    if (message.customer !== undefined) {
+      ResponseCustomer.encode(message.customer, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -4021,6 +4075,14 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
             message.answeredAt = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.customer = ResponseCustomer.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4101,6 +4163,7 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
         : isSet(object.answered_at)
         ? globalThis.String(object.answered_at)
         : "",
+      customer: isSet(object.customer) ? ResponseCustomer.fromJSON(object.customer) : undefined,
     };
   },
 
@@ -4142,6 +4205,9 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
     if (message.answeredAt !== "") {
       obj.answeredAt = message.answeredAt;
     }
+    if (message.customer !== undefined) {
+      obj.customer = ResponseCustomer.toJSON(message.customer);
+    }
     return obj;
   },
 
@@ -4168,6 +4234,9 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
       {},
     );
     message.answeredAt = object.answeredAt ?? "";
+    message.customer = (object.customer !== undefined && object.customer !== null)
+      ? ResponseCustomer.fromPartial(object.customer)
+      : undefined;
     return message;
   },
 };
@@ -4261,8 +4330,122 @@ export const SurveyResponse_BuiltInResponsesEntry: MessageFns<SurveyResponse_Bui
   },
 };
 
+function createBaseResponseCustomer(): ResponseCustomer {
+  return { externalId: "", email: "", phone: "" };
+}
+
+export const ResponseCustomer: MessageFns<ResponseCustomer> = {
+  encode(message: ResponseCustomer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.externalId !== "") {
+      writer.uint32(10).string(message.externalId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.phone !== "") {
+      writer.uint32(26).string(message.phone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResponseCustomer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResponseCustomer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.externalId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResponseCustomer {
+    return {
+      externalId: isSet(object.externalId)
+        ? globalThis.String(object.externalId)
+        : isSet(object.external_id)
+        ? globalThis.String(object.external_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      phone: isSet(object.phone) ? globalThis.String(object.phone) : "",
+    };
+  },
+
+  toJSON(message: ResponseCustomer): unknown {
+    const obj: any = {};
+    if (message.externalId !== "") {
+      obj.externalId = message.externalId;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.phone !== "") {
+      obj.phone = message.phone;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResponseCustomer>, I>>(base?: I): ResponseCustomer {
+    return ResponseCustomer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResponseCustomer>, I>>(object: I): ResponseCustomer {
+    const message = createBaseResponseCustomer();
+    message.externalId = object.externalId ?? "";
+    message.email = object.email ?? "";
+    message.phone = object.phone ?? "";
+    return message;
+  },
+};
+
 function createBaseListResponsesRequest(): ListResponsesRequest {
-  return { accountId: "", flowId: "", pageSize: 0, pageToken: "" };
+  return {
+    accountId: "",
+    flowId: "",
+    pageSize: 0,
+    pageToken: "",
+    channelId: "",
+    customerExternalId: "",
+    since: "",
+    until: "",
+  };
 }
 
 export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
@@ -4278,6 +4461,18 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
     }
     if (message.pageToken !== "") {
       writer.uint32(34).string(message.pageToken);
+    }
+    if (message.channelId !== "") {
+      writer.uint32(42).string(message.channelId);
+    }
+    if (message.customerExternalId !== "") {
+      writer.uint32(50).string(message.customerExternalId);
+    }
+    if (message.since !== "") {
+      writer.uint32(58).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(66).string(message.until);
     }
     return writer;
   },
@@ -4327,6 +4522,38 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
             message.pageToken = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.customerExternalId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4361,6 +4588,18 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
         : isSet(object.page_token)
         ? globalThis.String(object.page_token)
         : "",
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : "",
+      customerExternalId: isSet(object.customerExternalId)
+        ? globalThis.String(object.customerExternalId)
+        : isSet(object.customer_external_id)
+        ? globalThis.String(object.customer_external_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
     };
   },
 
@@ -4378,6 +4617,18 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
     if (message.pageToken !== "") {
       obj.pageToken = message.pageToken;
     }
+    if (message.channelId !== "") {
+      obj.channelId = message.channelId;
+    }
+    if (message.customerExternalId !== "") {
+      obj.customerExternalId = message.customerExternalId;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
     return obj;
   },
 
@@ -4390,6 +4641,10 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
     message.flowId = object.flowId ?? "";
     message.pageSize = object.pageSize ?? 0;
     message.pageToken = object.pageToken ?? "";
+    message.channelId = object.channelId ?? "";
+    message.customerExternalId = object.customerExternalId ?? "";
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
     return message;
   },
 };
@@ -4481,6 +4736,537 @@ export const ListResponsesResponse: MessageFns<ListResponsesResponse> = {
     const message = createBaseListResponsesResponse();
     message.responses = object.responses?.map((e) => SurveyResponse.fromPartial(e)) || [];
     message.nextPageToken = object.nextPageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseGetResponseRequest(): GetResponseRequest {
+  return { accountId: "", responseId: "" };
+}
+
+export const GetResponseRequest: MessageFns<GetResponseRequest> = {
+  encode(message: GetResponseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.responseId !== "") {
+      writer.uint32(18).string(message.responseId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetResponseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetResponseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.responseId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetResponseRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      responseId: isSet(object.responseId)
+        ? globalThis.String(object.responseId)
+        : isSet(object.response_id)
+        ? globalThis.String(object.response_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetResponseRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.responseId !== "") {
+      obj.responseId = message.responseId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetResponseRequest>, I>>(base?: I): GetResponseRequest {
+    return GetResponseRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetResponseRequest>, I>>(object: I): GetResponseRequest {
+    const message = createBaseGetResponseRequest();
+    message.accountId = object.accountId ?? "";
+    message.responseId = object.responseId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetResponseResponse(): GetResponseResponse {
+  return { response: undefined };
+}
+
+export const GetResponseResponse: MessageFns<GetResponseResponse> = {
+  encode(message: GetResponseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.response !== undefined) {
+      SurveyResponse.encode(message.response, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetResponseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetResponseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.response = SurveyResponse.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetResponseResponse {
+    return { response: isSet(object.response) ? SurveyResponse.fromJSON(object.response) : undefined };
+  },
+
+  toJSON(message: GetResponseResponse): unknown {
+    const obj: any = {};
+    if (message.response !== undefined) {
+      obj.response = SurveyResponse.toJSON(message.response);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetResponseResponse>, I>>(base?: I): GetResponseResponse {
+    return GetResponseResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetResponseResponse>, I>>(object: I): GetResponseResponse {
+    const message = createBaseGetResponseResponse();
+    message.response = (object.response !== undefined && object.response !== null)
+      ? SurveyResponse.fromPartial(object.response)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetNpsSummaryRequest(): GetNpsSummaryRequest {
+  return { accountId: "", flowId: "", channelId: "", since: "", until: "" };
+}
+
+export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
+  encode(message: GetNpsSummaryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.flowId !== "") {
+      writer.uint32(18).string(message.flowId);
+    }
+    if (message.channelId !== "") {
+      writer.uint32(26).string(message.channelId);
+    }
+    if (message.since !== "") {
+      writer.uint32(34).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(42).string(message.until);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNpsSummaryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNpsSummaryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.flowId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNpsSummaryRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      flowId: isSet(object.flowId)
+        ? globalThis.String(object.flowId)
+        : isSet(object.flow_id)
+        ? globalThis.String(object.flow_id)
+        : "",
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+    };
+  },
+
+  toJSON(message: GetNpsSummaryRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.flowId !== "") {
+      obj.flowId = message.flowId;
+    }
+    if (message.channelId !== "") {
+      obj.channelId = message.channelId;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNpsSummaryRequest>, I>>(base?: I): GetNpsSummaryRequest {
+    return GetNpsSummaryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNpsSummaryRequest>, I>>(object: I): GetNpsSummaryRequest {
+    const message = createBaseGetNpsSummaryRequest();
+    message.accountId = object.accountId ?? "";
+    message.flowId = object.flowId ?? "";
+    message.channelId = object.channelId ?? "";
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
+    return message;
+  },
+};
+
+function createBaseNpsQuestionSummary(): NpsQuestionSummary {
+  return { questionKey: "", promoters: 0, passives: 0, detractors: 0, total: 0, score: undefined };
+}
+
+export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
+  encode(message: NpsQuestionSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.questionKey !== "") {
+      writer.uint32(10).string(message.questionKey);
+    }
+    if (message.promoters !== 0) {
+      writer.uint32(16).uint32(message.promoters);
+    }
+    if (message.passives !== 0) {
+      writer.uint32(24).uint32(message.passives);
+    }
+    if (message.detractors !== 0) {
+      writer.uint32(32).uint32(message.detractors);
+    }
+    if (message.total !== 0) {
+      writer.uint32(40).uint32(message.total);
+    }
+    if (message.score !== undefined) {
+      writer.uint32(48).int32(message.score);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NpsQuestionSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNpsQuestionSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.questionKey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.promoters = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.passives = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.detractors = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.total = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.score = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NpsQuestionSummary {
+    return {
+      questionKey: isSet(object.questionKey)
+        ? globalThis.String(object.questionKey)
+        : isSet(object.question_key)
+        ? globalThis.String(object.question_key)
+        : "",
+      promoters: isSet(object.promoters) ? globalThis.Number(object.promoters) : 0,
+      passives: isSet(object.passives) ? globalThis.Number(object.passives) : 0,
+      detractors: isSet(object.detractors) ? globalThis.Number(object.detractors) : 0,
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      score: isSet(object.score) ? globalThis.Number(object.score) : undefined,
+    };
+  },
+
+  toJSON(message: NpsQuestionSummary): unknown {
+    const obj: any = {};
+    if (message.questionKey !== "") {
+      obj.questionKey = message.questionKey;
+    }
+    if (message.promoters !== 0) {
+      obj.promoters = Math.round(message.promoters);
+    }
+    if (message.passives !== 0) {
+      obj.passives = Math.round(message.passives);
+    }
+    if (message.detractors !== 0) {
+      obj.detractors = Math.round(message.detractors);
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.score !== undefined) {
+      obj.score = Math.round(message.score);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NpsQuestionSummary>, I>>(base?: I): NpsQuestionSummary {
+    return NpsQuestionSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NpsQuestionSummary>, I>>(object: I): NpsQuestionSummary {
+    const message = createBaseNpsQuestionSummary();
+    message.questionKey = object.questionKey ?? "";
+    message.promoters = object.promoters ?? 0;
+    message.passives = object.passives ?? 0;
+    message.detractors = object.detractors ?? 0;
+    message.total = object.total ?? 0;
+    message.score = object.score ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetNpsSummaryResponse(): GetNpsSummaryResponse {
+  return { questions: [] };
+}
+
+export const GetNpsSummaryResponse: MessageFns<GetNpsSummaryResponse> = {
+  encode(message: GetNpsSummaryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.questions) {
+      NpsQuestionSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNpsSummaryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNpsSummaryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.questions.push(NpsQuestionSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNpsSummaryResponse {
+    return {
+      questions: globalThis.Array.isArray(object?.questions)
+        ? object.questions.map((e: any) => NpsQuestionSummary.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetNpsSummaryResponse): unknown {
+    const obj: any = {};
+    if (message.questions?.length) {
+      obj.questions = message.questions.map((e) => NpsQuestionSummary.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNpsSummaryResponse>, I>>(base?: I): GetNpsSummaryResponse {
+    return GetNpsSummaryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNpsSummaryResponse>, I>>(object: I): GetNpsSummaryResponse {
+    const message = createBaseGetNpsSummaryResponse();
+    message.questions = object.questions?.map((e) => NpsQuestionSummary.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4683,7 +5469,12 @@ export const SurveyServiceService = {
       Buffer.from(SubmitAnswersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SubmitAnswersResponse => SubmitAnswersResponse.decode(value),
   },
-  /** Stored answers of the account (of one flow when flow_id is given), newest first. */
+  /**
+   * Stored answers of the account, newest first, narrowed by every filter given (flow, channel,
+   * customer external id, answered_at range). NOT_FOUND (flow_id, channel_id) for a foreign or
+   * unknown flow or channel; an unknown customer external id is an empty list. INVALID_ARGUMENT
+   * naming the field for a malformed channel_id, since or until, since after until, a bad page.
+   */
   listResponses: {
     path: "/feedback.survey.v1.SurveyService/ListResponses" as const,
     requestStream: false as const,
@@ -4693,6 +5484,33 @@ export const SurveyServiceService = {
     responseSerialize: (value: ListResponsesResponse): Buffer =>
       Buffer.from(ListResponsesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListResponsesResponse => ListResponsesResponse.decode(value),
+  },
+  /**
+   * One stored response with its customer. NOT_FOUND (response_id) for unknown, malformed and
+   * other accounts' ids alike.
+   */
+  getResponse: {
+    path: "/feedback.survey.v1.SurveyService/GetResponse" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetResponseRequest): Buffer => Buffer.from(GetResponseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetResponseRequest => GetResponseRequest.decode(value),
+    responseSerialize: (value: GetResponseResponse): Buffer => Buffer.from(GetResponseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetResponseResponse => GetResponseResponse.decode(value),
+  },
+  /**
+   * Promoters (9-10), passives (7-8) and detractors (0-6) of every nps question of one flow, over
+   * the responses the filters select. NOT_FOUND (flow_id, channel_id) as ListResponses.
+   */
+  getNpsSummary: {
+    path: "/feedback.survey.v1.SurveyService/GetNpsSummary" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNpsSummaryRequest): Buffer => Buffer.from(GetNpsSummaryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNpsSummaryRequest => GetNpsSummaryRequest.decode(value),
+    responseSerialize: (value: GetNpsSummaryResponse): Buffer =>
+      Buffer.from(GetNpsSummaryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetNpsSummaryResponse => GetNpsSummaryResponse.decode(value),
   },
   /**
    * The state of each phone's link of one channel (messaging: reminders and a sharing's
@@ -4758,8 +5576,23 @@ export interface SurveyServiceServer extends UntypedServiceImplementation {
    * answered already, 13041 when it expired; NOT_FOUND (token) for an unknown token.
    */
   submitAnswers: handleUnaryCall<SubmitAnswersRequest, SubmitAnswersResponse>;
-  /** Stored answers of the account (of one flow when flow_id is given), newest first. */
+  /**
+   * Stored answers of the account, newest first, narrowed by every filter given (flow, channel,
+   * customer external id, answered_at range). NOT_FOUND (flow_id, channel_id) for a foreign or
+   * unknown flow or channel; an unknown customer external id is an empty list. INVALID_ARGUMENT
+   * naming the field for a malformed channel_id, since or until, since after until, a bad page.
+   */
   listResponses: handleUnaryCall<ListResponsesRequest, ListResponsesResponse>;
+  /**
+   * One stored response with its customer. NOT_FOUND (response_id) for unknown, malformed and
+   * other accounts' ids alike.
+   */
+  getResponse: handleUnaryCall<GetResponseRequest, GetResponseResponse>;
+  /**
+   * Promoters (9-10), passives (7-8) and detractors (0-6) of every nps question of one flow, over
+   * the responses the filters select. NOT_FOUND (flow_id, channel_id) as ListResponses.
+   */
+  getNpsSummary: handleUnaryCall<GetNpsSummaryRequest, GetNpsSummaryResponse>;
   /**
    * The state of each phone's link of one channel (messaging: reminders and a sharing's
    * funnel), without activating anything. A phone without a link answers UNSPECIFIED. At most
@@ -4926,7 +5759,12 @@ export interface SurveyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SubmitAnswersResponse) => void,
   ): ClientUnaryCall;
-  /** Stored answers of the account (of one flow when flow_id is given), newest first. */
+  /**
+   * Stored answers of the account, newest first, narrowed by every filter given (flow, channel,
+   * customer external id, answered_at range). NOT_FOUND (flow_id, channel_id) for a foreign or
+   * unknown flow or channel; an unknown customer external id is an empty list. INVALID_ARGUMENT
+   * naming the field for a malformed channel_id, since or until, since after until, a bad page.
+   */
   listResponses(
     request: ListResponsesRequest,
     callback: (error: ServiceError | null, response: ListResponsesResponse) => void,
@@ -4941,6 +5779,44 @@ export interface SurveyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListResponsesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One stored response with its customer. NOT_FOUND (response_id) for unknown, malformed and
+   * other accounts' ids alike.
+   */
+  getResponse(
+    request: GetResponseRequest,
+    callback: (error: ServiceError | null, response: GetResponseResponse) => void,
+  ): ClientUnaryCall;
+  getResponse(
+    request: GetResponseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetResponseResponse) => void,
+  ): ClientUnaryCall;
+  getResponse(
+    request: GetResponseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetResponseResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Promoters (9-10), passives (7-8) and detractors (0-6) of every nps question of one flow, over
+   * the responses the filters select. NOT_FOUND (flow_id, channel_id) as ListResponses.
+   */
+  getNpsSummary(
+    request: GetNpsSummaryRequest,
+    callback: (error: ServiceError | null, response: GetNpsSummaryResponse) => void,
+  ): ClientUnaryCall;
+  getNpsSummary(
+    request: GetNpsSummaryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetNpsSummaryResponse) => void,
+  ): ClientUnaryCall;
+  getNpsSummary(
+    request: GetNpsSummaryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetNpsSummaryResponse) => void,
   ): ClientUnaryCall;
   /**
    * The state of each phone's link of one channel (messaging: reminders and a sharing's

@@ -1,0 +1,53 @@
+import { isoWithOffset } from '@feedback/kit-core';
+import type { SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
+import { answerValue } from './responses.views.js';
+
+/** Columns before the question keys, in this order. */
+export const FIXED_COLUMNS = ['id', 'created_at', 'flow_id', 'channel_id', 'customer_external_id', 'customer_email', 'customer_phone'];
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF, quotes doubled. A
+ * text that a spreadsheet would run as a formula (it starts with = + - @, or a tab or CR that
+ * some strip first) gets a leading ' (OWASP "CSV injection"); numbers are ours and stay numbers.
+ */
+export function csvField(value: string | number): string {
+  let text = typeof value === 'number' ? String(value) : value;
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A record ends with CRLF, as RFC 4180 has it. */
+export const csvRecord = (fields: Array<string | number>) => `${fields.map(csvField).join(',')}\r\n`;
+
+/** An answer as one cell: option keys joined by ";" (keys never hold one), a number or text as it is. */
+function answerCell(value: ReturnType<typeof answerValue> | undefined): string | number {
+  if (value === undefined) return '';
+  return Array.isArray(value) ? value.join(';') : value;
+}
+
+/** One response as a record of the export, its answers under the question keys' columns. */
+export function responseRecord(r: SurveyResponse, questionKeys: readonly string[]): string {
+  const answers = new Map(r.answers.map((a) => [a.questionKey, answerValue(a)]));
+  return csvRecord([
+    r.id,
+    isoWithOffset(new Date(r.answeredAt)),
+    r.flowId,
+    r.channelId,
+    r.customer?.externalId ?? '',
+    r.customer?.email ?? '',
+    r.customer?.phone ?? '',
+    ...questionKeys.map((k) => answerCell(answers.get(k))),
+  ]);
+}
+
+/**
+ * The export as text chunks: the header, then each page's records as the pages come. Pages are
+ * pulled one at a time, when the reader wants more, so memory holds one page whatever the
+ * export's size.
+ */
+export async function* responsesCsv(questionKeys: readonly string[], pages: AsyncIterable<SurveyResponse[]>): AsyncGenerator<string> {
+  yield csvRecord([...FIXED_COLUMNS, ...questionKeys]);
+  for await (const page of pages) {
+    if (page.length > 0) yield page.map((r) => responseRecord(r, questionKeys)).join('');
+  }
+}

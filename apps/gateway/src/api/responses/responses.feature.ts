@@ -1,0 +1,24 @@
+import type { AccountRepository } from '../../accounts/domain/ports.js';
+import type { ApiFeature } from '../../http/api-feature.js';
+import { npsAdminRoutes } from './nps-admin.routes.js';
+import type { FlowQuestionsPort, ResponsesPort } from './responses.port.js';
+import { responsesRoutes } from './responses.routes.js';
+import { SurveyResponseSchema } from './responses.schemas.js';
+
+export interface ResponsesFeatureDeps {
+  /** The survey service, which owns the responses. */
+  surveys: ResponsesPort;
+  /** The flow service: the export's columns. */
+  flows: FlowQuestionsPort;
+  /** The admin NPS route checks the account exists. */
+  accounts: AccountRepository;
+}
+
+/** The responses API for integrators (docs/api.md "Responses"), with the API token; the NPS for operators too. */
+export function responsesFeature(deps: ResponsesFeatureDeps): ApiFeature {
+  return {
+    schemas: [SurveyResponseSchema],
+    routes: (ctx) => responsesRoutes({ ...deps, ...ctx }),
+    adminRoutes: npsAdminRoutes(deps),
+  };
+}

@@ -1,0 +1,96 @@
+import type { SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
+import { describe, expect, it } from 'vitest';
+import { csvField, FIXED_COLUMNS, responsesCsv } from '../src/api/responses/responses-csv.js';
+import { parseCsv } from './rfc4180.js';
+
+const response = (id: string, answers: SurveyResponse['answers'], customer?: SurveyResponse['customer']): SurveyResponse => ({
+  id,
+  accountId: 'acc',
+  flowId: 'flow-1',
+  channelId: 'chan-1',
+  nodeId: 'n',
+  customerId: 'cust',
+  linkId: 'link',
+  answers,
+  builtInResponses: {},
+  answeredAt: '2026-11-22T09:30:00.123Z',
+  ...(customer ? { customer } : {}),
+});
+
+async function text(gen: AsyncGenerator<string>) {
+  let out = '';
+  for await (const chunk of gen) out += chunk;
+  return out;
+}
+
+async function* pagesOf(...pages: SurveyResponse[][]) {
+  for (const p of pages) yield p;
+}
+
+describe('CSV fields (RFC 4180)', () => {
+  it('quotes a field holding a comma, a quote, CR or LF, doubling quotes', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField('cr\rhere')).toBe('"cr\rhere"');
+    expect(csvField('')).toBe('');
+  });
+
+  it('defuses what a spreadsheet would run as a formula, but not our numbers', () => {
+    expect(csvField('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
+    expect(csvField('+1')).toBe("'+1");
+    expect(csvField('-2+3')).toBe("'-2+3");
+    expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvField('\tcmd')).toBe("'\tcmd");
+    expect(csvField(-5)).toBe('-5');
+    expect(csvField('a=b')).toBe('a=b');
+  });
+});
+
+describe('the responses export', () => {
+  it('writes a header and one record per response, page after page, answers under their question keys', async () => {
+    const first = response(
+      'r1',
+      [
+        { questionKey: 'nps', optionKeys: [], number: 9 },
+        { questionKey: 'why', optionKeys: ['price', 'speed'] },
+        { questionKey: 'note', optionKeys: [], text: 'Fast, "really"\r\n=1+1' },
+      ],
+      { externalId: '=cmd', email: 'ada@example.com', phone: '905321234567' },
+    );
+    const second = response('r2', [{ questionKey: 'nps', optionKeys: [], number: 0 }]);
+    const csv = await text(responsesCsv(['nps', 'why', 'note'], pagesOf([first], [], [second])));
+    expect(parseCsv(csv)).toEqual([
+      [...FIXED_COLUMNS, 'nps', 'why', 'note'],
+      [
+        'r1',
+        '2026-11-22T09:30:00.123+00:00',
+        'flow-1',
+        'chan-1',
+        "'=cmd",
+        'ada@example.com',
+        '905321234567',
+        '9',
+        'price;speed',
+        'Fast, "really"\r\n=1+1',
+      ],
+      ['r2', '2026-11-22T09:30:00.123+00:00', 'flow-1', 'chan-1', '', '', '', '0', '', ''],
+    ]);
+  });
+
+  it('pulls a page only when the reader asks for more', async () => {
+    let pulled = 0;
+    async function* counted() {
+      for (let i = 0; i < 3; i++) {
+        pulled++;
+        yield [response(`r${i}`, [])];
+      }
+    }
+    const gen = responsesCsv([], counted());
+    await gen.next(); // the header
+    expect(pulled).toBe(0);
+    await gen.next();
+    expect(pulled).toBe(1);
+  });
+});

@@ -1,0 +1,86 @@
+import type { Logger } from '@feedback/kit-core';
+import { PoisonMessageError, runConsumer, type ConsumedMessage, type ConsumerHandle } from '@feedback/kit-kafka';
+import { FileExpired } from '@feedback/proto/feedback/file/v1/file';
+import { SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { SurveyAnswered } from '@feedback/proto/feedback/survey/v1/survey';
+import type { Kafka } from 'kafkajs';
+import { fileExpiredEvent, smsStatusEvent, surveyAnsweredEvent } from '../../domain/event-mapping.js';
+import { recordEvent } from '../../domain/event.use-cases.js';
+import type { WebhooksDeps } from '../../domain/ports.js';
+import type { WebhookEvent } from '../../domain/webhook.js';
+
+export interface EventTopics {
+  surveyAnswered: string;
+  smsStatus: string;
+  fileExpired: string;
+}
+
+export interface EventsConsumerOptions {
+  kafka: Kafka;
+  topics: EventTopics;
+  groupId: string;
+  deps: Pick<WebhooksDeps, 'endpoints' | 'deliveries' | 'clock' | 'newId'>;
+  logger: Logger;
+  /** A new group starts at the topics' beginning unless told otherwise (tests start at the end). */
+  fromBeginning?: boolean;
+  retryBackoffMs?: number;
+  onCrash?: (err: Error) => void;
+  background?: boolean;
+}
+
+function decode<T>(what: string, msg: ConsumedMessage, fn: (b: Buffer) => T): T {
+  try {
+    return fn(msg.value);
+  } catch (err) {
+    throw new PoisonMessageError(`undecodable ${what} at ${msg.topic}:${msg.partition}:${msg.offset}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+}
+
+/** The webhook event of a record, or null for a record that raises none (an SMS status like `sent`). */
+export function eventOf(topics: EventTopics, msg: ConsumedMessage, now: Date): WebhookEvent | null {
+  switch (msg.topic) {
+    case topics.surveyAnswered: {
+      const response = decode('survey.answered', msg, (b) => SurveyAnswered.decode(b).response);
+      if (!response?.accountId) throw new PoisonMessageError(`survey.answered at ${msg.topic}:${msg.offset} has no account`);
+      return surveyAnsweredEvent(msg.eventId, response, now);
+    }
+    case topics.smsStatus: {
+      const status = decode('sms.status', msg, (b) => SmsStatusChanged.decode(b));
+      return smsStatusEvent(msg.eventId, status, now);
+    }
+    case topics.fileExpired: {
+      const file = decode('file.expired', msg, (b) => FileExpired.decode(b));
+      return fileExpiredEvent(msg.eventId, file, now);
+    }
+    default:
+      throw new PoisonMessageError(`unexpected topic ${msg.topic}`);
+  }
+}
+
+/**
+ * Turns survey.answered, sms.status and file.expired into deliveries (one per subscribed endpoint).
+ * Idempotent: deliveries are unique per endpoint and event id, so a redelivered record adds none.
+ * Nothing here waits for a receiver: the sender works on the stored deliveries.
+ */
+export function runEventsConsumer(opts: EventsConsumerOptions): Promise<ConsumerHandle> {
+  const log = opts.logger.child({ component: 'webhook-events' });
+  return runConsumer({
+    kafka: opts.kafka,
+    groupId: opts.groupId,
+    topics: [opts.topics.surveyAnswered, opts.topics.smsStatus, opts.topics.fileExpired],
+    fromBeginning: opts.fromBeginning ?? false,
+    logger: opts.logger,
+    maxAttempts: 5,
+    retryBackoffMs: opts.retryBackoffMs ?? 1_000,
+    onCrash: opts.onCrash,
+    background: opts.background,
+    handler: async (msg) => {
+      const event = eventOf(opts.topics, msg, opts.deps.clock.now());
+      if (!event) return;
+      const created = await recordEvent(opts.deps, event);
+      if (created > 0) log.debug({ event_id: event.id, type: event.type, created }, 'deliveries queued');
+    },
+  });
+}

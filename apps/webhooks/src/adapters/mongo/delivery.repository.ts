@@ -1,0 +1,161 @@
+import type { Collection, Db } from 'mongodb';
+import type { AttemptOutcome, DeliveryRepository } from '../../domain/ports.js';
+import type { Attempt, Delivery, DeliveryStatus, Page } from '../../domain/webhook.js';
+import { afterCursor, cursorOf } from './page-cursor.js';
+
+interface AttemptDoc {
+  at: Date;
+  status_code: number;
+  error: string;
+  latency_ms: number;
+  response_body: string;
+}
+
+interface DeliveryDoc {
+  _id: string;
+  account_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  webhook_id: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: AttemptDoc[];
+  retry_index: number;
+  next_attempt_at: Date | null;
+  /** The sender holding it; null when nobody does. */
+  claim_id: string | null;
+  created_at: Date;
+  note: string;
+}
+
+/** The log keeps the latest attempts of a delivery (the schedule has ten; replays add more). */
+const KEPT_ATTEMPTS = 50;
+
+const toAttemptDoc = (a: Attempt): AttemptDoc => ({
+  at: a.at,
+  status_code: a.statusCode,
+  error: a.error,
+  latency_ms: a.latencyMs,
+  response_body: a.responseBody,
+});
+
+function toDelivery(d: DeliveryDoc): Delivery {
+  return {
+    id: d._id,
+    accountId: d.account_id,
+    endpointId: d.endpoint_id,
+    eventId: d.event_id,
+    eventType: d.event_type,
+    webhookId: d.webhook_id,
+    body: d.body,
+    status: d.status,
+    attempts: d.attempts.map((a) => ({
+      at: a.at,
+      statusCode: a.status_code,
+      error: a.error,
+      latencyMs: a.latency_ms,
+      responseBody: a.response_body,
+    })),
+    retryIndex: d.retry_index,
+    // A claimed delivery's due time is its lease's end, not a planned attempt.
+    nextAttemptAt: d.status === 'pending' ? d.next_attempt_at : null,
+    createdAt: d.created_at,
+    note: d.note,
+  };
+}
+
+export class MongoDeliveryRepository implements DeliveryRepository {
+  private readonly deliveries: Collection<DeliveryDoc>;
+
+  constructor(db: Db) {
+    this.deliveries = db.collection<DeliveryDoc>('deliveries');
+  }
+
+  async insertNew(deliveries: Delivery[]): Promise<number> {
+    if (deliveries.length === 0) return 0;
+    // Upserts keyed by (endpoint, event): a redelivered event finds its deliveries and adds none.
+    const res = await this.deliveries.bulkWrite(
+      deliveries.map((d) => ({
+        updateOne: {
+          filter: { endpoint_id: d.endpointId, event_id: d.eventId },
+          update: {
+            $setOnInsert: {
+              _id: d.id,
+              account_id: d.accountId,
+              event_type: d.eventType,
+              webhook_id: d.webhookId,
+              body: d.body,
+              status: d.status,
+              attempts: [],
+              retry_index: d.retryIndex,
+              next_attempt_at: d.nextAttemptAt,
+              claim_id: null,
+              created_at: d.createdAt,
+              note: d.note,
+            },
+          },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
+    );
+    return res.upsertedCount;
+  }
+
+  async find(accountId: string, endpointId: string, id: string): Promise<Delivery | null> {
+    const d = await this.deliveries.findOne({ _id: id, account_id: accountId, endpoint_id: endpointId });
+    return d && toDelivery(d);
+  }
+
+  async list(accountId: string, endpointId: string, limit: number, cursor: string): Promise<Page<Delivery>> {
+    const docs = await this.deliveries
+      .find({ account_id: accountId, endpoint_id: endpointId, ...afterCursor<DeliveryDoc>(cursor) })
+      .sort({ created_at: -1, _id: -1 })
+      .limit(limit + 1)
+      .toArray();
+    const page = docs.slice(0, limit);
+    return { items: page.map(toDelivery), nextCursor: docs.length > limit ? cursorOf(page[page.length - 1]!) : '' };
+  }
+
+  async claimDue(now: Date, leaseMs: number, claimId: string): Promise<Delivery | null> {
+    // One atomic document update: of several senders racing for it, one gets it. The lease is the
+    // due time itself, so a sender killed mid-attempt leaves it due again when the lease ends.
+    const d = await this.deliveries.findOneAndUpdate(
+      { status: 'pending', next_attempt_at: { $lte: now } },
+      { $set: { next_attempt_at: new Date(now.getTime() + leaseMs), claim_id: claimId } },
+      { sort: { next_attempt_at: 1 }, returnDocument: 'after' },
+    );
+    return d && { ...toDelivery(d), nextAttemptAt: null };
+  }
+
+  async finish(id: string, claimId: string, o: AttemptOutcome): Promise<boolean> {
+    const res = await this.deliveries.updateOne(
+      { _id: id, claim_id: claimId },
+      {
+        $set: {
+          status: o.status,
+          next_attempt_at: o.nextAttemptAt,
+          retry_index: o.retryIndex,
+          claim_id: null,
+          ...(o.note ? { note: o.note } : {}),
+        },
+        ...(o.attempt ? { $push: { attempts: { $each: [toAttemptDoc(o.attempt)], $slice: -KEPT_ATTEMPTS } } } : {}),
+      },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  async replay(accountId: string, endpointId: string, id: string, now: Date): Promise<Delivery | null> {
+    const d = await this.deliveries.findOneAndUpdate(
+      { _id: id, account_id: accountId, endpoint_id: endpointId },
+      { $set: { status: 'pending', next_attempt_at: now, retry_index: 0, claim_id: null, note: '' } },
+      { returnDocument: 'after' },
+    );
+    return d && toDelivery(d);
+  }
+
+  async deleteForEndpoint(endpointId: string): Promise<void> {
+    await this.deliveries.deleteMany({ endpoint_id: endpointId });
+  }
+}

@@ -1,0 +1,14 @@
+import type { IndexSpec } from '@feedback/kit-stores';
+
+export const webhooksIndexes: IndexSpec = {
+  endpoints: [
+    { key: { account_id: 1, created_at: -1, _id: -1 }, name: 'account_created' },
+    { key: { account_id: 1, events: 1, enabled: 1 }, name: 'account_events' },
+  ],
+  deliveries: [
+    // A redelivered Kafka record makes no second delivery.
+    { key: { endpoint_id: 1, event_id: 1 }, name: 'endpoint_event', unique: true },
+    { key: { status: 1, next_attempt_at: 1 }, name: 'due' },
+    { key: { endpoint_id: 1, created_at: -1, _id: -1 }, name: 'endpoint_created' },
+  ],
+};

@@ -1,0 +1,162 @@
+import { errors } from '@feedback/kit-core';
+import { bodyOf } from './event-mapping.js';
+import type { WebhooksDeps } from './ports.js';
+import { newSecret } from './signature.js';
+import { validDescription, validEvents, validUrl } from './validate-endpoint.js';
+import { TEST_EVENT, type Delivery, type Endpoint, type Page, type StoredSecret } from './webhook.js';
+
+type Deps = Pick<WebhooksDeps, 'endpoints' | 'deliveries' | 'cipher' | 'urlPolicy' | 'settings' | 'clock' | 'newId'>;
+
+export interface EndpointInput {
+  url: string;
+  events: readonly string[];
+  description: string;
+}
+
+export interface EndpointPatch {
+  url?: string;
+  events?: readonly string[];
+  enabled?: boolean;
+  description?: string;
+}
+
+const clampPage = (size: number) => (size <= 0 ? 50 : Math.min(size, 200));
+
+async function mustFind(deps: Pick<Deps, 'endpoints'>, accountId: string, id: string): Promise<Endpoint> {
+  const endpoint = await deps.endpoints.find(accountId, id);
+  if (!endpoint) throw errors.notFound('endpoint_id', id);
+  return endpoint;
+}
+
+/** The secret is answered here and by rotateSecret only; it is stored sealed. */
+export async function createEndpoint(deps: Deps, accountId: string, input: EndpointInput): Promise<{ endpoint: Endpoint; secret: string }> {
+  const url = validUrl(input.url, deps.urlPolicy);
+  const events = validEvents(input.events);
+  const description = validDescription(input.description);
+  const id = deps.newId();
+  const now = deps.clock.now();
+  const secret = newSecret();
+  const endpoint: Endpoint = {
+    id,
+    accountId,
+    url,
+    events,
+    description,
+    enabled: true,
+    disabledReason: '',
+    failingSince: null,
+    secrets: [{ sealed: deps.cipher.seal(secret, id), expiresAt: null }],
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.endpoints.insert(endpoint);
+  return { endpoint, secret };
+}
+
+export const getEndpoint = (deps: Pick<Deps, 'endpoints'>, accountId: string, id: string) => mustFind(deps, accountId, id);
+
+export function listEndpoints(deps: Pick<Deps, 'endpoints'>, accountId: string, pageSize: number, cursor: string): Promise<Page<Endpoint>> {
+  return deps.endpoints.list(accountId, clampPage(pageSize), cursor);
+}
+
+export async function updateEndpoint(deps: Deps, accountId: string, id: string, patch: EndpointPatch): Promise<Endpoint> {
+  const changes: Parameters<Deps['endpoints']['update']>[2] = {};
+  if (patch.url !== undefined) changes.url = validUrl(patch.url, deps.urlPolicy);
+  if (patch.events !== undefined) changes.events = validEvents(patch.events);
+  if (patch.description !== undefined) changes.description = validDescription(patch.description);
+  if (patch.enabled !== undefined) {
+    changes.enabled = patch.enabled;
+    // Enabled again by its account: the failures before do not count toward the next disabling.
+    changes.disabledReason = '';
+    if (patch.enabled) changes.failingSince = null;
+  }
+  const updated = await deps.endpoints.update(accountId, id, changes, deps.clock.now());
+  if (!updated) throw errors.notFound('endpoint_id', id);
+  return updated;
+}
+
+export async function deleteEndpoint(deps: Pick<Deps, 'endpoints' | 'deliveries'>, accountId: string, id: string): Promise<void> {
+  if (!(await deps.endpoints.delete(accountId, id))) throw errors.notFound('endpoint_id', id);
+  await deps.deliveries.deleteForEndpoint(id);
+}
+
+/** A new current secret; the previous current one signs beside it for the overlap, older ones are dropped. */
+export async function rotateSecret(deps: Deps, accountId: string, id: string): Promise<{ endpoint: Endpoint; secret: string }> {
+  const endpoint = await mustFind(deps, accountId, id);
+  const now = deps.clock.now();
+  const secret = newSecret();
+  const previous = endpoint.secrets.find((s) => s.expiresAt === null);
+  const secrets: StoredSecret[] = [{ sealed: deps.cipher.seal(secret, id), expiresAt: null }];
+  if (previous) secrets.push({ sealed: previous.sealed, expiresAt: new Date(now.getTime() + deps.settings.rotationOverlapMs) });
+  const updated = await deps.endpoints.update(accountId, id, { secrets }, now);
+  if (!updated) throw errors.notFound('endpoint_id', id);
+  return { endpoint: updated, secret };
+}
+
+/** The secrets that sign at `now`: the current one first, then a rotated-out one still in its overlap. */
+export function signingSecrets(deps: Pick<Deps, 'cipher'>, endpoint: Endpoint, now: Date): string[] {
+  return endpoint.secrets
+    .filter((s) => s.expiresAt === null || s.expiresAt > now)
+    .sort((a, b) => (a.expiresAt === null ? -1 : b.expiresAt === null ? 1 : 0))
+    .map((s) => deps.cipher.open(s.sealed, endpoint.id));
+}
+
+export async function sendTestEvent(deps: Deps, accountId: string, id: string): Promise<Delivery> {
+  const endpoint = await mustFind(deps, accountId, id);
+  const now = deps.clock.now();
+  const eventId = `webhook.test:${deps.newId()}`;
+  const delivery = newDelivery(
+    deps,
+    endpoint,
+    eventId,
+    TEST_EVENT,
+    bodyOf({ id: eventId, accountId, type: TEST_EVENT, timestamp: now, data: { endpoint_id: endpoint.id } }),
+    now,
+  );
+  await deps.deliveries.insertNew([delivery]);
+  return delivery;
+}
+
+export function newDelivery(
+  deps: Pick<Deps, 'newId'>,
+  endpoint: Endpoint,
+  eventId: string,
+  eventType: string,
+  body: string,
+  now: Date,
+): Delivery {
+  const id = deps.newId();
+  return {
+    id,
+    accountId: endpoint.accountId,
+    endpointId: endpoint.id,
+    eventId,
+    eventType,
+    webhookId: `msg_${id.replaceAll('-', '')}`,
+    body,
+    status: 'pending',
+    attempts: [],
+    retryIndex: 0,
+    nextAttemptAt: now,
+    createdAt: now,
+    note: '',
+  };
+}
+
+export async function listDeliveries(
+  deps: Pick<Deps, 'endpoints' | 'deliveries'>,
+  accountId: string,
+  endpointId: string,
+  pageSize: number,
+  cursor: string,
+): Promise<Page<Delivery>> {
+  await mustFind(deps, accountId, endpointId);
+  return deps.deliveries.list(accountId, endpointId, clampPage(pageSize), cursor);
+}
+
+export async function replayDelivery(deps: Deps, accountId: string, endpointId: string, deliveryId: string): Promise<Delivery> {
+  await mustFind(deps, accountId, endpointId);
+  const replayed = await deps.deliveries.replay(accountId, endpointId, deliveryId, deps.clock.now());
+  if (!replayed) throw errors.notFound('delivery_id', deliveryId);
+  return replayed;
+}

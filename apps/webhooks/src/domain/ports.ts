@@ -1,0 +1,96 @@
+import type { Clock, Logger } from '@feedback/kit-core';
+import type { Attempt, Delivery, DeliveryStatus, Endpoint, Page, SealedSecret } from './webhook.js';
+
+/** Endpoints of accounts. Lookups by account answer null for another account's id. */
+export interface EndpointRepository {
+  insert(endpoint: Endpoint): Promise<void>;
+  find(accountId: string, id: string): Promise<Endpoint | null>;
+  /** The sender's lookup (a delivery already names its account's endpoint). */
+  findById(id: string): Promise<Endpoint | null>;
+  list(accountId: string, limit: number, cursor: string): Promise<Page<Endpoint>>;
+  /** Enabled endpoints of the account subscribed to the type. */
+  subscribed(accountId: string, type: string): Promise<Endpoint[]>;
+  update(
+    accountId: string,
+    id: string,
+    patch: Partial<Pick<Endpoint, 'url' | 'events' | 'enabled' | 'description' | 'disabledReason' | 'secrets' | 'failingSince'>>,
+    now: Date,
+  ): Promise<Endpoint | null>;
+  delete(accountId: string, id: string): Promise<boolean>;
+  /** Sets failingSince to `at` unless set; answers the value it has now. */
+  markFailing(id: string, at: Date): Promise<Date>;
+  markHealthy(id: string): Promise<void>;
+  disable(id: string, reason: string, now: Date): Promise<void>;
+}
+
+export interface AttemptOutcome {
+  attempt: Attempt | null;
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  retryIndex: number;
+  note?: string;
+}
+
+export interface DeliveryRepository {
+  /** Inserts those not there yet (unique on endpoint and event id); answers how many were new. */
+  insertNew(deliveries: Delivery[]): Promise<number>;
+  find(accountId: string, endpointId: string, id: string): Promise<Delivery | null>;
+  list(accountId: string, endpointId: string, limit: number, cursor: string): Promise<Page<Delivery>>;
+  /**
+   * Takes the oldest due pending delivery for `leaseMs` under `claimId` (atomically: one claimer
+   * wins); a claim not finished by then is due again, so a killed sender's work is retaken.
+   */
+  claimDue(now: Date, leaseMs: number, claimId: string): Promise<Delivery | null>;
+  /** Records the outcome if the claim is still this one's; false when it was retaken or replayed meanwhile. */
+  finish(id: string, claimId: string, outcome: AttemptOutcome): Promise<boolean>;
+  /** Pending again, due now, from the schedule's start; keeps its attempts. */
+  replay(accountId: string, endpointId: string, id: string, now: Date): Promise<Delivery | null>;
+  deleteForEndpoint(endpointId: string): Promise<void>;
+}
+
+/** Seals secrets at rest (AES-256-GCM); `context` binds a sealed value to its endpoint. */
+export interface SecretCipher {
+  seal(plaintext: string, context: string): SealedSecret;
+  open(sealed: SealedSecret, context: string): string;
+}
+
+export interface SendResult {
+  /** 0 when no answer came. */
+  statusCode: number;
+  error: string;
+  latencyMs: number;
+  responseBody: string;
+}
+
+/** POSTs a signed body; never throws (a refused address or timeout is an error result). */
+export interface WebhookTransport {
+  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
+}
+
+/** The deployment's rule on target URLs (scheme, address ranges): a reason to refuse, or null. */
+export type UrlPolicy = (url: URL) => string | null;
+
+export interface WebhookSettings {
+  /** Delays after each failed attempt (ms). */
+  retrySchedule: readonly number[];
+  /** An endpoint failing continuously this long is disabled. */
+  disableAfterMs: number;
+  /** How long a rotated-out secret keeps signing. */
+  rotationOverlapMs: number;
+  /** How long a claimed delivery is held by its sender. */
+  leaseMs: number;
+}
+
+/** What the webhooks service's use cases are given; wiring.ts builds the real one. */
+export interface WebhooksDeps {
+  endpoints: EndpointRepository;
+  deliveries: DeliveryRepository;
+  cipher: SecretCipher;
+  transport: WebhookTransport;
+  urlPolicy: UrlPolicy;
+  settings: WebhookSettings;
+  clock: Clock;
+  newId: () => string;
+  random: () => number;
+  logger: Logger;
+}

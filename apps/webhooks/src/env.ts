@@ -1,0 +1,83 @@
+import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core/runtime';
+import { grpcServerEnv } from '@feedback/kit-grpc';
+import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
+import { metricsEnv } from '@feedback/kit-metrics';
+import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
+import { z } from 'zod';
+import { parseCidrs } from './adapters/http/address-guard.js';
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/retry-schedule.js';
+
+/** 32 bytes in base64 or base64url (`openssl rand -base64 32`). */
+const keyBytes = () =>
+  z
+    .string()
+    // Buffer.from skips characters that are not base64: the exact shape of 32 bytes first.
+    .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+    .transform((v) => Buffer.from(v, 'base64'));
+
+const parsed = <T>(parse: (v: string) => T, fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      try {
+        return parse(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
+
+const readVars = (vars: Record<string, string | undefined>) =>
+  loadConfig(
+    {
+      GRPC_HOST: env.string('0.0.0.0'),
+      GRPC_PORT: env.port(LOCAL_PORTS.WEBHOOKS_GRPC_PORT),
+      ...metricsEnv(LOCAL_PORTS.WEBHOOKS_METRICS_PORT),
+      ...grpcServerEnv(),
+      MONGO_URL: env.string(`mongodb://${localAddr('MONGO_PORT')}`),
+      ...mongoSecurityEnv,
+      MONGO_DB: env.string('webhooks'),
+      KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
+      ...kafkaSecurityEnv,
+      SURVEY_ANSWERED_TOPIC: env.string('survey.answered'),
+      SMS_STATUS_TOPIC: env.string('sms.status'),
+      FILE_EXPIRED_TOPIC: env.string('file.expired'),
+      WEBHOOKS_EVENTS_GROUP: env.string('webhooks-events'),
+      /** Seals endpoint secrets at rest (AES-256-GCM): 32 random bytes in base64. Required. */
+      WEBHOOKS_SECRET_KEY: keyBytes(),
+      /** Keys that sealed secrets before the current one (comma-separated): they still open them. */
+      WEBHOOKS_SECRET_PREVIOUS_KEYS: z
+        .string()
+        .default('')
+        .transform((v) =>
+          v
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean),
+        )
+        .pipe(z.array(keyBytes())),
+      /** Plain http endpoints (on-premise networks); https only by default. */
+      WEBHOOKS_ALLOW_HTTP: env.bool(false),
+      /** Ranges reachable although private or loopback, e.g. 10.20.0.0/16 (the metadata address never is). */
+      WEBHOOKS_ALLOWED_CIDRS: parsed(parseCidrs, ''),
+      /** Delays after each failed attempt, e.g. 5s,30s,2m (docs/api.md "Webhooks"). */
+      WEBHOOKS_RETRY_SCHEDULE: parsed(parseRetrySchedule, DEFAULT_RETRY_SCHEDULE_MS.map((ms) => `${ms}ms`).join(',')),
+      /** An endpoint failing continuously this long is disabled. */
+      WEBHOOKS_DISABLE_AFTER_MS: env.int(86_400_000, 1_000),
+      /** A 2xx within this is a success. */
+      WEBHOOKS_TIMEOUT_MS: env.int(10_000, 100),
+      /** Attempts in flight at once per process. */
+      WEBHOOKS_CONCURRENCY: env.int(16, 1),
+      /** How long an idle sender waits before looking for due deliveries again. */
+      WEBHOOKS_POLL_MS: env.int(250, 10),
+      LOG_LEVEL: env.logLevel(),
+    },
+    vars,
+  );
+
+/** The variables, with the store and broker connections checked together and their files (CAs, passwords) read once. */
+export const loadEnv = (vars: Record<string, string | undefined> = process.env) => {
+  const config = readVars(vars);
+  return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
+};

@@ -1,0 +1,73 @@
+import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
+import { grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
+import { createKafka, ensureTopics } from '@feedback/kit-kafka';
+import { startMetricsListener } from '@feedback/kit-metrics';
+import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
+import { WebhookServiceService } from '@feedback/proto/feedback/webhooks/v1/webhooks';
+import { runEventsConsumer } from './adapters/kafka/events.consumer.js';
+import { webhooksIndexes } from './adapters/mongo/indexes.js';
+import { startDeliverySender } from './adapters/sender/delivery.sender.js';
+import { loadEnv } from './env.js';
+import { webhooksHandlers } from './grpc/webhooks.handlers.js';
+import { webhooksDeps } from './wiring.js';
+
+// The one wiring place of the webhooks service.
+const config = loadEnv();
+const logger = createLogger('webhooks', config.LOG_LEVEL);
+// First: a process stuck connecting to its stores still shows it on its metrics port.
+const metrics = await startMetricsListener({ app: 'webhooks', host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
+const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
+await ensureIndexes(mongo.db, webhooksIndexes);
+
+const deps = webhooksDeps({
+  db: mongo.db,
+  logger,
+  secretKey: config.WEBHOOKS_SECRET_KEY,
+  previousSecretKeys: config.WEBHOOKS_SECRET_PREVIOUS_KEYS,
+  allowHttp: config.WEBHOOKS_ALLOW_HTTP,
+  allowedCidrs: config.WEBHOOKS_ALLOWED_CIDRS,
+  retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
+  disableAfterMs: config.WEBHOOKS_DISABLE_AFTER_MS,
+  timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+});
+const kafka = createKafka({ ...config.kafka, clientId: 'webhooks', logger });
+const topics = { surveyAnswered: config.SURVEY_ANSWERED_TOPIC, smsStatus: config.SMS_STATUS_TOPIC, fileExpired: config.FILE_EXPIRED_TOPIC };
+// The producers create these too; whichever service starts first, the group subscribes to existing topics.
+await ensureTopics(kafka, [
+  { topic: topics.surveyAnswered, numPartitions: 3 },
+  { topic: topics.smsStatus, numPartitions: 3 },
+  { topic: topics.fileExpired, numPartitions: 3 },
+]);
+
+const server = await startGrpcServer({
+  ...grpcListenOptions(config),
+  logger,
+  services: [{ definition: WebhookServiceService, implementation: webhooksHandlers(deps) }],
+});
+logger.info(
+  { port: server.port, allow_http: config.WEBHOOKS_ALLOW_HTTP, allowed_cidrs: config.WEBHOOKS_ALLOWED_CIDRS.map(([a, p]) => `${a}/${p}`) },
+  'webhooks service listening',
+);
+
+const consumer = await runEventsConsumer({
+  kafka,
+  topics,
+  groupId: config.WEBHOOKS_EVENTS_GROUP,
+  deps,
+  logger,
+  // A new deployment delivers events from its start on, not the topics' history.
+  fromBeginning: false,
+  background: true,
+  // Without its consumer the service would silently stop raising webhooks: restart it instead.
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+});
+const sender = startDeliverySender({ deps, concurrency: config.WEBHOOKS_CONCURRENCY, idleMs: config.WEBHOOKS_POLL_MS, logger });
+
+// The metrics listener closes last: a scrape during the drain still answers.
+onShutdown(logger, [
+  metrics,
+  { name: 'mongo', close: () => mongo.close() },
+  sender,
+  consumer,
+  { name: 'grpc', close: () => server.shutdown() },
+]);

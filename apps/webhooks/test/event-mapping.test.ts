@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { bodyOf, fileExpiredEvent, smsStatusEvent, surveyAnsweredEvent } from '../src/domain/event-mapping.js';
+
+const now = new Date('2026-11-27T10:00:00.000Z');
+const sms = { messageId: 'm1', sharingId: 's1', accountId: 'acc', phone: '905321234567', error: '', at: '2026-11-27T09:59:00.000Z' };
+
+describe('event mapping', () => {
+  it.each([
+    ['delivered', 'sms.delivered'],
+    ['failed', 'sms.failed'],
+    ['opted_out', 'sms.opted_out'],
+  ])('sms.status %s is %s', (status, type) => {
+    const event = smsStatusEvent('sms.status:m1:x', { ...sms, status }, now);
+    expect(event).toMatchObject({ id: 'sms.status:m1:x', accountId: 'acc', type, timestamp: new Date(sms.at) });
+    expect(event?.data).toMatchObject({ message_id: 'm1', sharing_id: 's1', phone: '905321234567', status });
+  });
+
+  it.each(['sent', 'queued', 'cancelled', 'unknown', ''])('sms.status %s raises no webhook', (status) => {
+    expect(smsStatusEvent('e', { ...sms, status }, now)).toBeNull();
+  });
+
+  it('survey.answered carries the answers keyed by question and option keys', () => {
+    const event = surveyAnsweredEvent(
+      'survey.answered:r1',
+      {
+        id: 'r1',
+        accountId: 'acc',
+        flowId: 'f1',
+        channelId: 'c1',
+        nodeId: 'n1',
+        customerId: 'cu1',
+        answers: [
+          { questionKey: 'nps', optionKeys: [], number: 9 },
+          { questionKey: 'pick', optionKeys: ['a'] },
+          { questionKey: 'comment', optionKeys: [], text: 'Great' },
+        ],
+        builtInResponses: { language: 'en' },
+        answeredAt: '2026-11-27T09:00:00.000Z',
+      },
+      now,
+    );
+    expect(event.type).toBe('survey.answered');
+    expect(JSON.parse(bodyOf(event))).toEqual({
+      type: 'survey.answered',
+      timestamp: '2026-11-27T09:00:00.000Z',
+      data: {
+        response_id: 'r1',
+        flow_id: 'f1',
+        channel_id: 'c1',
+        node_id: 'n1',
+        customer_id: 'cu1',
+        answered_at: '2026-11-27T09:00:00.000Z',
+        answers: [
+          { question_key: 'nps', number: 9 },
+          { question_key: 'pick', option_keys: ['a'] },
+          { question_key: 'comment', text: 'Great' },
+        ],
+        built_in_responses: { language: 'en' },
+      },
+    });
+  });
+
+  it('file.expired, with the time of now when the event has none', () => {
+    const event = fileExpiredEvent(
+      'file.expired:f1',
+      { fileId: 'f1', accountId: 'acc', directoryId: 'd1', filename: 'a.csv', expiredAt: '' },
+      now,
+    );
+    expect(event).toMatchObject({ type: 'file.expired', accountId: 'acc', timestamp: now, data: { file_id: 'f1', filename: 'a.csv' } });
+  });
+});

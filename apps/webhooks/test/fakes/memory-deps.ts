@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { createLogger } from '@feedback/kit-core/runtime';
+import type { AttemptOutcome, DeliveryRepository, EndpointRepository, SendResult, WebhooksDeps } from '../../src/domain/ports.js';
+import type { Delivery, Endpoint } from '../../src/domain/webhook.js';
+import { testCipher } from '../stack.js';
+
+/** In-memory ports for the domain's rules; `sent` records what the transport was handed. */
+export function memoryDeps(now: { value: Date }, answer: (url: string) => SendResult) {
+  const endpoints = new Map<string, Endpoint>();
+  const deliveries = new Map<string, Delivery & { claim: string | null }>();
+  const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
+  const endpointRepo: EndpointRepository = {
+    insert: async (e) => void endpoints.set(e.id, structuredClone(e)),
+    find: async (a, id) => (endpoints.get(id)?.accountId === a ? structuredClone(endpoints.get(id)!) : null),
+    findById: async (id) => (endpoints.has(id) ? structuredClone(endpoints.get(id)!) : null),
+    list: async (a) => ({ items: [...endpoints.values()].filter((e) => e.accountId === a), nextCursor: '' }),
+    subscribed: async (a, t) => [...endpoints.values()].filter((e) => e.accountId === a && e.enabled && e.events.includes(t)),
+    update: async (a, id, patch, at) => {
+      const e = endpoints.get(id);
+      if (!e || e.accountId !== a) return null;
+      Object.assign(e, patch, { updatedAt: at });
+      return structuredClone(e);
+    },
+    delete: async (a, id) => endpoints.get(id)?.accountId === a && endpoints.delete(id),
+    markFailing: async (id, at) => (endpoints.get(id)!.failingSince ??= at),
+    markHealthy: async (id) => void (endpoints.get(id)!.failingSince = null),
+    disable: async (id, reason) => void Object.assign(endpoints.get(id)!, { enabled: false, disabledReason: reason, failingSince: null }),
+  };
+  const deliveryRepo: DeliveryRepository = {
+    insertNew: async (ds) => {
+      let n = 0;
+      for (const d of ds) {
+        if ([...deliveries.values()].some((x) => x.endpointId === d.endpointId && x.eventId === d.eventId)) continue;
+        deliveries.set(d.id, { ...structuredClone(d), claim: null });
+        n++;
+      }
+      return n;
+    },
+    find: async (_a, _e, id) => deliveries.get(id) ?? null,
+    list: async (_a, e) => ({ items: [...deliveries.values()].filter((d) => d.endpointId === e), nextCursor: '' }),
+    claimDue: async (at, leaseMs, claim) => {
+      const d = [...deliveries.values()].find((x) => x.status === 'pending' && x.nextAttemptAt! <= at);
+      if (!d) return null;
+      Object.assign(d, { claim, nextAttemptAt: new Date(at.getTime() + leaseMs) });
+      return structuredClone(d);
+    },
+    finish: async (id, claim, o: AttemptOutcome) => {
+      const d = deliveries.get(id)!;
+      if (d.claim !== claim) return false;
+      Object.assign(d, { status: o.status, nextAttemptAt: o.nextAttemptAt, retryIndex: o.retryIndex, claim: null, note: o.note ?? d.note });
+      if (o.attempt) d.attempts.push(o.attempt);
+      return true;
+    },
+    replay: async () => null,
+    deleteForEndpoint: async () => undefined,
+  };
+  const deps: WebhooksDeps = {
+    endpoints: endpointRepo,
+    deliveries: deliveryRepo,
+    cipher: testCipher(),
+    transport: {
+      send: async (url, headers, body) => {
+        sent.push({ url, headers, body });
+        return answer(url);
+      },
+    },
+    urlPolicy: () => null,
+    settings: { retrySchedule: [5_000, 30_000], disableAfterMs: 86_400_000, rotationOverlapMs: 86_400_000, leaseMs: 60_000 },
+    clock: { now: () => now.value },
+    newId: randomUUID,
+    random: () => 0.5,
+    logger: createLogger('webhooks-test', 'silent'),
+  };
+  return { deps, endpoints, deliveries, sent };
+}
