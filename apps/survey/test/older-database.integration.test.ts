@@ -91,6 +91,8 @@ describe("a survey database of an earlier version, after today's start-up", () =
     expect(await indexNames('customers')).toEqual(['_id_', 'account_email_str', 'account_external_id_str', 'account_phone_str']);
     expect(await indexNames('responses')).toEqual([
       '_id_',
+      'account_channel_newest',
+      'account_customer_newest',
       'account_flow_newest',
       'account_newest',
       'event_pending_since',

@@ -67,6 +67,11 @@ const readVars = (vars: Record<string, string | undefined>) =>
       WEBHOOKS_DISABLE_AFTER_MS: env.int(86_400_000, 1_000),
       /** A 2xx within this is a success. */
       WEBHOOKS_TIMEOUT_MS: env.int(10_000, 100),
+      /**
+       * How long a claimed delivery is held by its sender: a killed sender's deliveries are retried
+       * after it. Must exceed WEBHOOKS_TIMEOUT_MS, so a live sender always finishes within it.
+       */
+      WEBHOOKS_LEASE_MS: env.int(60_000, 1_000),
       /** Attempts in flight at once per process. */
       WEBHOOKS_CONCURRENCY: env.int(16, 1),
       /** How long an idle sender waits before looking for due deliveries again. */
@@ -79,5 +84,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
 /** The variables, with the store and broker connections checked together and their files (CAs, passwords) read once. */
 export const loadEnv = (vars: Record<string, string | undefined> = process.env) => {
   const config = readVars(vars);
+  if (config.WEBHOOKS_LEASE_MS <= config.WEBHOOKS_TIMEOUT_MS)
+    throw new Error('invalid configuration: WEBHOOKS_LEASE_MS must be above WEBHOOKS_TIMEOUT_MS');
   return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
 };

@@ -29,6 +29,7 @@ const deps = webhooksDeps({
   retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
   disableAfterMs: config.WEBHOOKS_DISABLE_AFTER_MS,
   timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+  leaseMs: config.WEBHOOKS_LEASE_MS,
 });
 const kafka = createKafka({ ...config.kafka, clientId: 'webhooks', logger });
 const topics = { surveyAnswered: config.SURVEY_ANSWERED_TOPIC, smsStatus: config.SMS_STATUS_TOPIC, fileExpired: config.FILE_EXPIRED_TOPIC };

@@ -18,6 +18,7 @@ interface Infrastructure {
   retrySchedule: number[];
   disableAfterMs: number;
   timeoutMs: number;
+  leaseMs: number;
 }
 
 /** The real adapters behind the domain's ports. */
@@ -33,8 +34,7 @@ export function webhooksDeps(infra: Infrastructure): WebhooksDeps {
       retrySchedule: infra.retrySchedule,
       disableAfterMs: infra.disableAfterMs,
       rotationOverlapMs: 24 * 3_600_000,
-      // Well beyond one attempt's timeout: a live sender always finishes within its lease.
-      leaseMs: Math.max(60_000, infra.timeoutMs * 3),
+      leaseMs: infra.leaseMs,
     },
     clock: systemClock,
     newId: randomUUID,

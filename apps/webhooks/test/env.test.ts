@@ -24,6 +24,7 @@ describe('configuration', () => {
   it('names a bad range or schedule', () => {
     expect(() => loadEnv({ WEBHOOKS_SECRET_KEY: key, WEBHOOKS_ALLOWED_CIDRS: '10.0.0.0/40' })).toThrow(/WEBHOOKS_ALLOWED_CIDRS/);
     expect(() => loadEnv({ WEBHOOKS_SECRET_KEY: key, WEBHOOKS_RETRY_SCHEDULE: '5s,later' })).toThrow(/WEBHOOKS_RETRY_SCHEDULE/);
+    expect(() => loadEnv({ WEBHOOKS_SECRET_KEY: key, WEBHOOKS_LEASE_MS: '5000' })).toThrow(/WEBHOOKS_LEASE_MS/);
     expect(loadEnv({ WEBHOOKS_SECRET_KEY: key, WEBHOOKS_RETRY_SCHEDULE: '1s,2s', WEBHOOKS_ALLOW_HTTP: 'true' })).toMatchObject({
       WEBHOOKS_RETRY_SCHEDULE: [1000, 2000],
       WEBHOOKS_ALLOW_HTTP: true,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-export type AppName = 'flow' | 'file' | 'shortener' | 'survey' | 'messaging' | 'gateway';
+export type AppName = 'flow' | 'file' | 'shortener' | 'survey' | 'messaging' | 'webhooks' | 'gateway';
 
 /** One JSON log line of an app (pino): its level (30 info, 40 warn, 50 error, 60 fatal) and message. */
 export interface LogLine {
