@@ -548,6 +548,8 @@ describe('webhooks: its secrets key, its delivery settings, and an egress policy
         ports: [
           { port: 27017, protocol: 'TCP' },
           { port: 9092, protocol: 'TCP' },
+          { port: 9093, protocol: 'TCP' },
+          { port: 9094, protocol: 'TCP' },
         ],
         to: [{ namespaceSelector: {} }],
       },

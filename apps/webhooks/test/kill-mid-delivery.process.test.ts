@@ -14,7 +14,11 @@ import { kafka, logger, stack, uniq, waitFor } from './stack.js';
 // the claims over once their lease ends, and the receiver gets every event at least once, signed.
 describe('webhooks service killed mid-delivery', () => {
   const db = uniq('webhooks_kill').replace('-', '_');
-  const topics = { SURVEY_ANSWERED_TOPIC: uniq('survey.answered'), SMS_STATUS_TOPIC: uniq('sms.status'), FILE_EXPIRED_TOPIC: uniq('file.expired') };
+  const topics = {
+    SURVEY_ANSWERED_TOPIC: uniq('survey.answered'),
+    SMS_STATUS_TOPIC: uniq('sms.status'),
+    FILE_EXPIRED_TOPIC: uniq('file.expired'),
+  };
   const group = uniq('webhooks-kill');
   const key = randomBytes(32).toString('base64');
   const processes: AppProcess[] = [];
@@ -40,7 +44,10 @@ describe('webhooks service killed mid-delivery', () => {
     receiver.close();
     const { MongoClient } = await import('mongodb');
     const mongo = new MongoClient(stack.mongo_url);
-    await mongo.db(db).dropDatabase().catch(() => undefined);
+    await mongo
+      .db(db)
+      .dropDatabase()
+      .catch(() => undefined);
     await mongo.close();
   });
 
@@ -73,11 +80,19 @@ describe('webhooks service killed mid-delivery', () => {
   it('every event reaches the receiver at least once, each verified, after a kill -9 and a restart', async () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    await ensureTopics(kafka, Object.values(topics).map((topic) => ({ topic, numPartitions: 3 })));
+    await ensureTopics(
+      kafka,
+      Object.values(topics).map((topic) => ({ topic, numPartitions: 3 })),
+    );
     const first = await start();
     const client = createGrpcClient(WebhookServiceClient, first.address, { deadlineMs: 5_000 });
     const account = uniq('acc');
-    const { secret } = await client.createEndpoint({ accountId: account, url: `${origin}/hook`, events: ['survey.answered'], description: '' });
+    const { secret } = await client.createEndpoint({
+      accountId: account,
+      url: `${origin}/hook`,
+      events: ['survey.answered'],
+      description: '',
+    });
     client.close();
 
     producer = createProducer(kafka, { logger });
@@ -90,7 +105,18 @@ describe('webhooks service killed mid-delivery', () => {
         eventId: `survey.answered:${id}`,
         value: Buffer.from(
           SurveyAnswered.encode({
-            response: { id, accountId: account, flowId: 'f', channelId: 'c', nodeId: 'n', customerId: id, linkId: 'l', answers: [], builtInResponses: {}, answeredAt: new Date().toISOString() },
+            response: {
+              id,
+              accountId: account,
+              flowId: 'f',
+              channelId: 'c',
+              nodeId: 'n',
+              customerId: id,
+              linkId: 'l',
+              answers: [],
+              builtInResponses: {},
+              answeredAt: new Date().toISOString(),
+            },
           }).finish(),
         ),
       })),
