@@ -68,6 +68,9 @@ describe('the responses API of the survey service over gRPC', () => {
     expect(await list({ channelId: sms.toUpperCase() })).toEqual([ids[3], ids[2]]);
     expect(await list({ customerExternalId: 'C-1' })).toEqual([ids[2], ids[0]]);
     expect(await list({ customerExternalId: 'C-1', channelId: sms })).toEqual([ids[2]]);
+    // The customer's index, the channel checked on each: the newer answer by SMS is skipped.
+    expect(await list({ customerExternalId: 'C-1', channelId: web, pageSize: 1 })).toEqual([ids[0]]);
+    expect(await list({ customerExternalId: 'C-1', flowId, since: beforeLast })).toEqual([]);
     expect(await list({ since: beforeLast })).toEqual([ids[3]]);
     expect(await list({ until: beforeLast })).toEqual([ids[2], ids[1], ids[0]]);
     expect(await list({ customerExternalId: 'nobody' })).toEqual([]);

@@ -56,8 +56,9 @@ const consumer = await runEventsConsumer({
   groupId: config.WEBHOOKS_EVENTS_GROUP,
   deps,
   logger,
-  // A new deployment delivers events from its start on, not the topics' history.
-  fromBeginning: false,
+  // A new group reads the topics from their start: no event published while it first joins is
+  // lost, and the history raises nothing, since no endpoint existed before this service did.
+  fromBeginning: true,
   background: true,
   // Without its consumer the service would silently stop raising webhooks: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),

@@ -11,9 +11,9 @@ export interface StackFile {
   s3: { endpoint: string; access_key: string; secret_key: string; region: string };
   redis_url: string;
   /** The services' gRPC targets by name: host:port, or `ipv4:host:p1,host:p2` for every replica. */
-  grpc: Record<'flow' | 'file' | 'shortener' | 'survey' | 'messaging', string>;
+  grpc: Record<'flow' | 'file' | 'shortener' | 'survey' | 'messaging', string> & { webhooks?: string };
   /** Each app's metrics listener (http://host:port; GET /metrics), written with the apps. */
-  metrics?: Record<'gateway' | 'flow' | 'file' | 'shortener' | 'survey' | 'messaging', string>;
+  metrics?: Record<'gateway' | 'flow' | 'file' | 'shortener' | 'survey' | 'messaging' | 'webhooks', string>;
   /** How many processes of each app run (`REPLICAS=N ./stack up`), written with the apps. */
   replicas?: number;
   /** Every gateway process's listeners, the first being base_url and shortener_url. */

@@ -126,7 +126,7 @@ describe('operations endpoints', () => {
     expect(dependencies.status).toBe(200);
     expect(dependencies.json).toEqual({
       status: 'ok',
-      checks: { mongo: 'ok', flow: 'ok', file: 'ok', shortener: 'ok', survey: 'ok', messaging: 'ok' },
+      checks: { mongo: 'ok', flow: 'ok', file: 'ok', shortener: 'ok', survey: 'ok', messaging: 'ok', webhooks: 'ok' },
     });
   });
 

@@ -7,7 +7,7 @@ import { publicError } from '../public-error.js';
 // Every process's metrics listener, scraped as Prometheus would: its own port, never the API's.
 const stack = readStackFile();
 const api = stackClient();
-const APPS = ['gateway', 'flow', 'file', 'shortener', 'survey', 'messaging'] as const;
+const APPS = ['gateway', 'flow', 'file', 'shortener', 'survey', 'messaging', 'webhooks'] as const;
 type App = (typeof APPS)[number];
 const SERVICES: Record<Exclude<App, 'gateway'>, string> = {
   flow: 'feedback.flow.v1.FlowService',
@@ -15,6 +15,7 @@ const SERVICES: Record<Exclude<App, 'gateway'>, string> = {
   shortener: 'feedback.shortener.v1.ShortenerService',
   survey: 'feedback.survey.v1.SurveyService',
   messaging: 'feedback.messaging.v1.MessagingService',
+  webhooks: 'feedback.webhooks.v1.WebhookService',
 };
 
 function metricsUrl(app: App): string {

@@ -57,16 +57,23 @@ const toResponse = (d: ResponseDoc): SurveyResponse => ({
   answeredAt: d.answered_at,
 });
 
-/** Equality on the fields of one index (indexes.ts: per account, flow, channel or customer) and a range of its sort_key. */
-function mongoFilter(f: ResponseFilter): Filter<ResponseDoc> {
+/**
+ * The query names exactly the fields of one index (indexes.ts: per account, flow, channel or
+ * customer) and a range of its sort_key: the local server (SecantusDB) scans the whole collection
+ * for a query with one equality more than an index has. So with a customer (the most selective)
+ * and a flow or channel, the customer's index is queried and the other field checked here.
+ */
+function indexedQuery(f: ResponseFilter): { query: Filter<ResponseDoc>; rest?: (d: ResponseDoc) => boolean } {
   const range = { ...(f.from ? { $gte: f.from } : {}), ...(f.before ? { $lt: f.before } : {}) };
-  return {
-    account_id: f.accountId,
-    ...(f.flowId ? { flow_id: f.flowId } : {}),
-    ...(f.channelId ? { channel_id: f.channelId } : {}),
-    ...(f.customerId ? { customer_id: f.customerId } : {}),
-    ...(f.from || f.before ? { sort_key: range } : {}),
-  };
+  const query: Filter<ResponseDoc> = { account_id: f.accountId, ...(f.from || f.before ? { sort_key: range } : {}) };
+  if (f.customerId) {
+    const { flowId, channelId } = f;
+    const rest =
+      flowId || channelId ? (d: ResponseDoc) => (!flowId || d.flow_id === flowId) && (!channelId || d.channel_id === channelId) : undefined;
+    return { query: { ...query, customer_id: f.customerId }, ...(rest ? { rest } : {}) };
+  }
+  if (f.channelId) return { query: { ...query, channel_id: f.channelId }, ...(f.flowId ? { rest: (d) => d.flow_id === f.flowId } : {}) };
+  return { query: f.flowId ? { ...query, flow_id: f.flowId } : query };
 }
 
 export class MongoResponseRepository implements ResponseRepository {
@@ -101,8 +108,23 @@ export class MongoResponseRepository implements ResponseRepository {
   }
 
   async list(p: ResponsePage): Promise<SurveyResponse[]> {
-    const docs = await this.responses.find(mongoFilter(p)).sort({ sort_key: -1 }).limit(p.limit).toArray();
-    return docs.map(toResponse);
+    const { query, rest } = indexedQuery(p);
+    if (!rest) return (await this.responses.find(query).sort({ sort_key: -1 }).limit(p.limit).toArray()).map(toResponse);
+    // Read down the index until the page is full; a customer has few responses.
+    const page: SurveyResponse[] = [];
+    const cursor = this.responses
+      .find(query)
+      .sort({ sort_key: -1 })
+      .batchSize(Math.min(p.limit * 2, 1_000));
+    try {
+      for await (const doc of cursor) {
+        if (rest(doc)) page.push(toResponse(doc));
+        if (page.length >= p.limit) break;
+      }
+    } finally {
+      await cursor.close();
+    }
+    return page;
   }
 
   async findById(accountId: string, id: string): Promise<SurveyResponse | null> {
@@ -112,9 +134,11 @@ export class MongoResponseRepository implements ResponseRepository {
 
   /** A cursor read in batches: the driver holds one batch at a time, whatever the range's size. */
   async *answersOf(f: ResponseFilter): AsyncIterable<AnswerValue[]> {
-    const cursor = this.responses.find(mongoFilter(f), { projection: { answers: 1 }, batchSize: 1_000 });
+    const { query, rest } = indexedQuery(f);
+    const projection = { answers: 1, flow_id: 1, channel_id: 1 };
+    const cursor = this.responses.find(query, { projection, batchSize: 1_000 });
     try {
-      for await (const doc of cursor) yield (doc.answers ?? []).map(toAnswer);
+      for await (const doc of cursor) if (!rest || rest(doc)) yield (doc.answers ?? []).map(toAnswer);
     } finally {
       await cursor.close();
     }
