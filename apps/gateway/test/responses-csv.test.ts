@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { csvField, FIXED_COLUMNS, responsesCsv } from '../src/api/responses/responses-csv.js';
 import { parseCsv } from './rfc4180.js';
 
-const response = (id: string, answers: SurveyResponse['answers'], customer?: SurveyResponse['customer']): SurveyResponse => ({
+const response = (
+  id: string,
+  answers: SurveyResponse['answers'],
+  customer?: SurveyResponse['customer'],
+  builtInResponses: Record<string, string> = {},
+): SurveyResponse => ({
   id,
   accountId: 'acc',
   flowId: 'flow-1',
@@ -12,7 +17,7 @@ const response = (id: string, answers: SurveyResponse['answers'], customer?: Sur
   customerId: 'cust',
   linkId: 'link',
   answers,
-  builtInResponses: {},
+  builtInResponses,
   answeredAt: '2026-11-22T09:30:00.123Z',
   ...(customer ? { customer } : {}),
 });
@@ -58,6 +63,7 @@ describe('the responses export', () => {
         { questionKey: 'note', optionKeys: [], text: 'Fast, "really"\r\n=1+1' },
       ],
       { externalId: '=cmd', email: 'ada@example.com', phone: '905321234567' },
+      { customerDetailInfo1: 'Gold', customerDetailInfo2: '@Istanbul' },
     );
     const second = response('r2', [{ questionKey: 'nps', optionKeys: [], number: 0 }]);
     const csv = await text(responsesCsv(['nps', 'why', 'note'], pagesOf([first], [], [second])));
@@ -71,11 +77,13 @@ describe('the responses export', () => {
         "'=cmd",
         'ada@example.com',
         '905321234567',
+        'Gold',
+        "'@Istanbul",
         '9',
         'price;speed',
         'Fast, "really"\r\n=1+1',
       ],
-      ['r2', '2026-11-22T09:30:00.123+00:00', 'flow-1', 'chan-1', '', '', '', '0', '', ''],
+      ['r2', '2026-11-22T09:30:00.123+00:00', 'flow-1', 'chan-1', '', '', '', '', '', '0', '', ''],
     ]);
   });
 

@@ -2,8 +2,20 @@ import { isoWithOffset } from '@feedback/kit-core';
 import type { SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
 import { answerValue } from './responses.views.js';
 
+/** The built-in responses an SMS sharing may carry per phone, each a column of its own. */
+const BUILT_IN_KEYS = ['customerDetailInfo1', 'customerDetailInfo2'];
+
 /** Columns before the question keys, in this order. */
-export const FIXED_COLUMNS = ['id', 'created_at', 'flow_id', 'channel_id', 'customer_external_id', 'customer_email', 'customer_phone'];
+export const FIXED_COLUMNS = [
+  'id',
+  'created_at',
+  'flow_id',
+  'channel_id',
+  'customer_external_id',
+  'customer_email',
+  'customer_phone',
+  ...BUILT_IN_KEYS.map((k) => `built_in_responses.${k}`),
+];
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF, quotes doubled. A
@@ -36,6 +48,7 @@ export function responseRecord(r: SurveyResponse, questionKeys: readonly string[
     r.customer?.externalId ?? '',
     r.customer?.email ?? '',
     r.customer?.phone ?? '',
+    ...BUILT_IN_KEYS.map((k) => r.builtInResponses[k] ?? ''),
     ...questionKeys.map((k) => answerCell(answers.get(k))),
   ]);
 }
