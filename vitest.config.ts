@@ -17,9 +17,8 @@ export default defineConfig({
         test: {
           name: 'solo-faults',
           root: 'apps/gateway',
-          // The messaging fault tests (several dispatchers, one killed or cut off) and the webhooks one
-          // (the stack's webhooks service killed mid-delivery) run here too.
-          include: ['test/faults/**/*.test.ts', '../messaging/test/**/*.faults.test.ts', '../webhooks/test/**/*.faults.test.ts'],
+          // The messaging fault tests (several dispatchers, one killed or cut off) run here too.
+          include: ['test/faults/**/*.test.ts', '../messaging/test/**/*.faults.test.ts'],
           testTimeout: 300_000,
           hookTimeout: 180_000,
           fileParallelism: false,
