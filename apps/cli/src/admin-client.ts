@@ -177,6 +177,17 @@ export function adminClient(opts: AdminClientOptions) {
       call<Page>('GET', `/accounts/${enc(accountId)}/sms_messages${query(q)}`),
     listResponses: (accountId: string, q: ResponseFilters & { flow_id?: string; page_size?: string; page_token?: string }) =>
       call<Page>('GET', `/accounts/${enc(accountId)}/responses${query(q)}`),
+    listWebhookEndpoints: (accountId: string, q: { page_size?: string; page_token?: string }) =>
+      call<Page>('GET', `/accounts/${enc(accountId)}/webhook_endpoints${query(q)}`),
+    setWebhookEndpointEnabled: (accountId: string, endpointId: string, enabled: boolean) =>
+      call<Record<string, unknown>>('PATCH', `/accounts/${enc(accountId)}/webhook_endpoints/${enc(endpointId)}`, { enabled }),
+    listWebhookDeliveries: (accountId: string, endpointId: string, q: { page_size?: string; page_token?: string }) =>
+      call<Page>('GET', `/accounts/${enc(accountId)}/webhook_endpoints/${enc(endpointId)}/deliveries${query(q)}`),
+    replayWebhookDelivery: (accountId: string, endpointId: string, deliveryId: string) =>
+      call<Record<string, unknown>>(
+        'POST',
+        `/accounts/${enc(accountId)}/webhook_endpoints/${enc(endpointId)}/deliveries/${enc(deliveryId)}/replay`,
+      ),
     flowNps: (accountId: string, flowId: string, q: Omit<ResponseFilters, 'customer_external_id'>) =>
       call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/flows/${enc(flowId)}/nps${query(q)}`),
     getLink: (code: string) => call<Record<string, unknown>>('GET', `/links/${enc(code)}`),

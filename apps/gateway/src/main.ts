@@ -89,7 +89,7 @@ const api = await buildApi({
       sharingDeadlineMs: config.SMS_SHARING_DEADLINE_MS,
       disabledAccounts: config.SMS_DISABLED_ACCOUNTS,
     }),
-    webhooksFeature({ webhooks: peers.ports.webhooks }),
+    webhooksFeature({ webhooks: peers.ports.webhooks, accounts: accounts.accounts }),
     responsesFeature({ surveys: peers.ports.survey, flows: peers.ports.flow, accounts: accounts.accounts }),
   ],
 });

@@ -32,7 +32,7 @@ export async function openApiListeners(opts: { publicUrl?: string; shortenerUrl?
         bodyLimitBytes: 1024,
         sharingDeadlineMs: 1000,
       }),
-      webhooksFeature({ webhooks: port() }),
+      webhooksFeature({ webhooks: port(), accounts: port() }),
       responsesFeature({ surveys: port(), flows: port(), accounts: port() }),
     ],
   });

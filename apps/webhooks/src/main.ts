@@ -50,6 +50,13 @@ logger.info(
   'webhooks service listening',
 );
 
+const sender = startDeliverySender({
+  deps,
+  concurrency: config.WEBHOOKS_CONCURRENCY,
+  idleMs: config.WEBHOOKS_POLL_MS,
+  timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+  logger,
+});
 const consumer = await runEventsConsumer({
   kafka,
   topics,
@@ -62,8 +69,9 @@ const consumer = await runEventsConsumer({
   background: true,
   // Without its consumer the service would silently stop raising webhooks: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
+  // The first attempt follows the store at once, not the next look for due deliveries.
+  onStored: () => sender.wake(),
 });
-const sender = startDeliverySender({ deps, concurrency: config.WEBHOOKS_CONCURRENCY, idleMs: config.WEBHOOKS_POLL_MS, logger });
 
 // The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Logger } from '@feedback/kit-core';
 import type { Db } from 'mongodb';
+import { CachedEndpointRepository } from './adapters/cached-endpoint.repository.js';
 import { AesSecretCipher } from './adapters/crypto/secret-cipher.js';
 import { addressGuard } from './adapters/http/address-guard.js';
 import { httpTransport, urlPolicy } from './adapters/http/webhook.transport.js';
@@ -21,11 +22,17 @@ interface Infrastructure {
   leaseMs: number;
 }
 
+/**
+ * How long the consumer and the sender trust an endpoint lookup: a change made through another
+ * replica (disabled, deleted, a new URL or secret) is seen within this (docs/api.md "Webhooks").
+ */
+const ENDPOINT_CACHE_MS = 2_000;
+
 /** The real adapters behind the domain's ports. */
 export function webhooksDeps(infra: Infrastructure): WebhooksDeps {
   const guard = addressGuard(infra.allowedCidrs);
   return {
-    endpoints: new MongoEndpointRepository(infra.db),
+    endpoints: new CachedEndpointRepository(new MongoEndpointRepository(infra.db), { ttlMs: ENDPOINT_CACHE_MS, maxEntries: 10_000 }),
     deliveries: new MongoDeliveryRepository(infra.db),
     cipher: new AesSecretCipher(infra.secretKey, infra.previousSecretKeys),
     transport: httpTransport({ guard, allowHttp: infra.allowHttp, timeoutMs: infra.timeoutMs }),

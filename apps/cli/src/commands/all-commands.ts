@@ -6,6 +6,7 @@ import { seedCommands } from './seed.commands.js';
 import { smsProviderCommands } from './sms-provider.commands.js';
 import { bindingCommands, campaignCommands, smsMessageCommands } from './sms.commands.js';
 import { tokenCommands } from './tokens.commands.js';
+import { webhookCommands } from './webhooks.commands.js';
 
 /** Every command, in the order --help lists them. */
 export const ALL_COMMANDS: Command[] = [
@@ -19,6 +20,7 @@ export const ALL_COMMANDS: Command[] = [
   ...smsProviderCommands,
   ...smsMessageCommands,
   ...responseCommands,
+  ...webhookCommands,
   ...domainCommands,
   ...linkCommands,
   ...seedCommands,

@@ -45,15 +45,34 @@ export function outcomeOf(
   };
 }
 
-/**
- * Claims one due delivery and makes one attempt of it; false when none was due. A delivery whose
- * endpoint is gone or disabled ends without an attempt.
- */
-export async function deliverNextDue(deps: Deps): Promise<boolean> {
-  // A claim of its own per attempt: the outcome is written only if this attempt still holds it.
+/** Deliveries taken by one claim, held until `heldUntil` (the lease's end). */
+export interface Claim {
+  claimId: string;
+  deliveries: Delivery[];
+  heldUntil: Date;
+}
+
+/** Takes up to `limit` due deliveries under one claim id of its own (none taken: an empty list). */
+export async function claimDue(deps: Pick<Deps, 'deliveries' | 'clock' | 'settings' | 'newId'>, limit: number): Promise<Claim> {
   const claimId = deps.newId();
-  const delivery = await deps.deliveries.claimDue(deps.clock.now(), deps.settings.leaseMs, claimId);
-  if (!delivery) return false;
+  const now = deps.clock.now();
+  const deliveries = await deps.deliveries.claimDue(now, deps.settings.leaseMs, claimId, limit);
+  return { claimId, deliveries, heldUntil: new Date(now.getTime() + deps.settings.leaseMs) };
+}
+
+/** Claims one due delivery and makes one attempt of it; false when none was due. */
+export async function deliverNextDue(deps: Deps): Promise<boolean> {
+  const { claimId, deliveries } = await claimDue(deps, 1);
+  if (deliveries.length === 0) return false;
+  await attemptDelivery(deps, deliveries[0]!, claimId);
+  return true;
+}
+
+/**
+ * One attempt of a claimed delivery; its outcome is written only if `claimId` still holds it (a
+ * replay meanwhile wins). A delivery whose endpoint is gone or disabled ends without an attempt.
+ */
+export async function attemptDelivery(deps: Deps, delivery: Delivery, claimId: string): Promise<void> {
   const endpoint = await deps.endpoints.findById(delivery.endpointId);
   if (!endpoint || !endpoint.enabled) {
     const note = endpoint
@@ -66,7 +85,7 @@ export async function deliverNextDue(deps: Deps): Promise<boolean> {
       retryIndex: delivery.retryIndex,
       note,
     });
-    return true;
+    return;
   }
   const at = deps.clock.now();
   const headers = webhookHeaders(signingSecrets(deps, endpoint, at), delivery.webhookId, at, delivery.body);
@@ -88,5 +107,4 @@ export async function deliverNextDue(deps: Deps): Promise<boolean> {
   }
   if (!(await deps.deliveries.finish(delivery.id, claimId, outcome)))
     deps.logger.info({ delivery_id: delivery.id }, 'delivery was retaken or replayed during its attempt; outcome dropped');
-  return true;
 }

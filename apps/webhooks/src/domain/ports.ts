@@ -37,10 +37,11 @@ export interface DeliveryRepository {
   find(accountId: string, endpointId: string, id: string): Promise<Delivery | null>;
   list(accountId: string, endpointId: string, limit: number, cursor: string): Promise<Page<Delivery>>;
   /**
-   * Takes the oldest due pending delivery for `leaseMs` under `claimId` (atomically: one claimer
-   * wins); a claim not finished by then is due again, so a killed sender's work is retaken.
+   * Takes up to `limit` of the oldest due pending deliveries for `leaseMs` under `claimId`
+   * (atomically per delivery: of several claimers, one gets each); a claim not finished by then is
+   * due again, so a killed sender's work is retaken. Answers those this claim took.
    */
-  claimDue(now: Date, leaseMs: number, claimId: string): Promise<Delivery | null>;
+  claimDue(now: Date, leaseMs: number, claimId: string, limit: number): Promise<Delivery[]>;
   /** Records the outcome if the claim is still this one's; false when it was retaken or replayed meanwhile. */
   finish(id: string, claimId: string, outcome: AttemptOutcome): Promise<boolean>;
   /** Pending again, due now, from the schedule's start; keeps its attempts. */

@@ -38,11 +38,10 @@ export function memoryDeps(now: { value: Date }, answer: (url: string) => SendRe
     },
     find: async (_a, _e, id) => deliveries.get(id) ?? null,
     list: async (_a, e) => ({ items: [...deliveries.values()].filter((d) => d.endpointId === e), nextCursor: '' }),
-    claimDue: async (at, leaseMs, claim) => {
-      const d = [...deliveries.values()].find((x) => x.status === 'pending' && x.nextAttemptAt! <= at);
-      if (!d) return null;
-      Object.assign(d, { claim, nextAttemptAt: new Date(at.getTime() + leaseMs) });
-      return structuredClone(d);
+    claimDue: async (at, leaseMs, claim, limit) => {
+      const due = [...deliveries.values()].filter((x) => x.status === 'pending' && x.nextAttemptAt! <= at).slice(0, limit);
+      for (const d of due) Object.assign(d, { claim, nextAttemptAt: new Date(at.getTime() + leaseMs) });
+      return due.map((d) => structuredClone(d));
     },
     finish: async (id, claim, o: AttemptOutcome) => {
       const d = deliveries.get(id)!;

@@ -5,7 +5,7 @@ import { SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messagin
 import { SurveyAnswered } from '@feedback/proto/feedback/survey/v1/survey';
 import type { Kafka } from 'kafkajs';
 import { fileExpiredEvent, smsStatusEvent, surveyAnsweredEvent } from '../../domain/event-mapping.js';
-import { recordEvent } from '../../domain/event.use-cases.js';
+import { recordEvent, recordEvents } from '../../domain/event.use-cases.js';
 import type { WebhooksDeps } from '../../domain/ports.js';
 import type { WebhookEvent } from '../../domain/webhook.js';
 
@@ -26,6 +26,8 @@ export interface EventsConsumerOptions {
   retryBackoffMs?: number;
   onCrash?: (err: Error) => void;
   background?: boolean;
+  /** Called once new deliveries are stored (the sender then looks for them at once). */
+  onStored?: () => void;
 }
 
 function decode<T>(what: string, msg: ConsumedMessage, fn: (b: Buffer) => T): T {
@@ -62,10 +64,15 @@ export function eventOf(topics: EventTopics, msg: ConsumedMessage, now: Date): W
 /**
  * Turns survey.answered, sms.status and file.expired into deliveries (one per subscribed endpoint).
  * Idempotent: deliveries are unique per endpoint and event id, so a redelivered record adds none.
- * Nothing here waits for a receiver: the sender works on the stored deliveries.
+ * Nothing here waits for a receiver: the sender works on the stored deliveries (woken by onStored).
  */
 export function runEventsConsumer(opts: EventsConsumerOptions): Promise<ConsumerHandle> {
   const log = opts.logger.child({ component: 'webhook-events' });
+  const stored = (created: number, events: number) => {
+    if (created === 0) return;
+    log.debug({ events, created }, 'deliveries queued');
+    opts.onStored?.();
+  };
   return runConsumer({
     kafka: opts.kafka,
     groupId: opts.groupId,
@@ -76,11 +83,30 @@ export function runEventsConsumer(opts: EventsConsumerOptions): Promise<Consumer
     retryBackoffMs: opts.retryBackoffMs ?? 1_000,
     onCrash: opts.onCrash,
     background: opts.background,
+    // A slice of a partition's batch at once: one endpoint lookup per account and type, one
+    // write for all its deliveries. A record that does not decode is left to `handler`, which
+    // dead-letters it; a failed write sends the slice through `handler` one by one.
+    batchHandler: async (messages) => {
+      const now = opts.deps.clock.now();
+      const decoded: ConsumedMessage[] = [];
+      const events: WebhookEvent[] = [];
+      for (const msg of messages) {
+        let event: WebhookEvent | null;
+        try {
+          event = eventOf(opts.topics, msg, now);
+        } catch {
+          continue;
+        }
+        decoded.push(msg);
+        if (event) events.push(event);
+      }
+      stored(await recordEvents(opts.deps, events), events.length);
+      return decoded;
+    },
     handler: async (msg) => {
       const event = eventOf(opts.topics, msg, opts.deps.clock.now());
       if (!event) return;
-      const created = await recordEvent(opts.deps, event);
-      if (created > 0) log.debug({ event_id: event.id, type: event.type, created }, 'deliveries queued');
+      stored(await recordEvent(opts.deps, event), 1);
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { Collection, Db } from 'mongodb';
+import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
 import type { AttemptOutcome, DeliveryRepository } from '../../domain/ports.js';
 import type { Attempt, Delivery, DeliveryStatus, Page } from '../../domain/webhook.js';
 import { afterCursor, cursorOf } from './page-cursor.js';
@@ -65,6 +65,29 @@ function toDelivery(d: DeliveryDoc): Delivery {
   };
 }
 
+const toDeliveryDoc = (d: Delivery): DeliveryDoc => ({
+  _id: d.id,
+  account_id: d.accountId,
+  endpoint_id: d.endpointId,
+  event_id: d.eventId,
+  event_type: d.eventType,
+  webhook_id: d.webhookId,
+  body: d.body,
+  status: d.status,
+  attempts: [],
+  retry_index: d.retryIndex,
+  next_attempt_at: d.nextAttemptAt,
+  claim_id: null,
+  created_at: d.createdAt,
+  note: d.note,
+});
+
+const DUPLICATE_KEY = 11000;
+const onlyDuplicates = (err: MongoBulkWriteError) => {
+  const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+  return errors.length > 0 && errors.every((e) => e.code === DUPLICATE_KEY);
+};
+
 export class MongoDeliveryRepository implements DeliveryRepository {
   private readonly deliveries: Collection<DeliveryDoc>;
 
@@ -74,33 +97,14 @@ export class MongoDeliveryRepository implements DeliveryRepository {
 
   async insertNew(deliveries: Delivery[]): Promise<number> {
     if (deliveries.length === 0) return 0;
-    // Upserts keyed by (endpoint, event): a redelivered event finds its deliveries and adds none.
-    const res = await this.deliveries.bulkWrite(
-      deliveries.map((d) => ({
-        updateOne: {
-          filter: { endpoint_id: d.endpointId, event_id: d.eventId },
-          update: {
-            $setOnInsert: {
-              _id: d.id,
-              account_id: d.accountId,
-              event_type: d.eventType,
-              webhook_id: d.webhookId,
-              body: d.body,
-              status: d.status,
-              attempts: [],
-              retry_index: d.retryIndex,
-              next_attempt_at: d.nextAttemptAt,
-              claim_id: null,
-              created_at: d.createdAt,
-              note: d.note,
-            },
-          },
-          upsert: true,
-        },
-      })),
-      { ordered: false },
-    );
-    return res.upsertedCount;
+    // One insertMany for a whole batch. Unordered: a duplicate on the unique (endpoint, event)
+    // index (a redelivered event) is skipped and the others still go in.
+    try {
+      return (await this.deliveries.insertMany(deliveries.map(toDeliveryDoc), { ordered: false })).insertedCount;
+    } catch (err) {
+      if (!(err instanceof MongoBulkWriteError) || !onlyDuplicates(err)) throw err;
+      return err.insertedCount;
+    }
   }
 
   async find(accountId: string, endpointId: string, id: string): Promise<Delivery | null> {
@@ -118,15 +122,27 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     return { items: page.map(toDelivery), nextCursor: docs.length > limit ? cursorOf(page[page.length - 1]!) : '' };
   }
 
-  async claimDue(now: Date, leaseMs: number, claimId: string): Promise<Delivery | null> {
-    // One atomic document update: of several senders racing for it, one gets it. The lease is the
-    // due time itself, so a sender killed mid-attempt leaves it due again when the lease ends.
-    const d = await this.deliveries.findOneAndUpdate(
-      { status: 'pending', next_attempt_at: { $lte: now } },
+  async claimDue(now: Date, leaseMs: number, claimId: string, limit: number): Promise<Delivery[]> {
+    const due = { status: 'pending' as const, next_attempt_at: { $lte: now } };
+    const ids = (
+      await this.deliveries
+        .find(due, { projection: { _id: 1 } })
+        .sort({ next_attempt_at: 1 })
+        .limit(limit)
+        .toArray()
+    ).map((d) => d._id);
+    if (ids.length === 0) return [];
+    // Each document's update is atomic and re-checks the filter: of several claimers, one takes
+    // it (the others find it no longer due). The lease is the due time itself, so a claimer killed
+    // mid-attempt leaves it due again when the lease ends.
+    const won = await this.deliveries.updateMany(
+      { _id: { $in: ids }, ...due },
       { $set: { next_attempt_at: new Date(now.getTime() + leaseMs), claim_id: claimId } },
-      { sort: { next_attempt_at: 1 }, returnDocument: 'after' },
     );
-    return d && { ...toDelivery(d), nextAttemptAt: null };
+    if (won.modifiedCount === 0) return [];
+    // Read back what this claim won (not the ids found: another claimer may have taken some).
+    const docs = await this.deliveries.find({ _id: { $in: ids }, claim_id: claimId }).sort({ next_attempt_at: 1 }).toArray();
+    return docs.map((d) => ({ ...toDelivery(d), nextAttemptAt: null }));
   }
 
   async finish(id: string, claimId: string, o: AttemptOutcome): Promise<boolean> {

@@ -472,6 +472,29 @@ export interface SmsStatusChanged {
   at: string;
 }
 
+/**
+ * Kafka topic sharing.completed, keyed by sharing id: every accepted recipient's first message
+ * (not a reminder) is settled, handed to the provider or certainly not sent. Raised at least
+ * once: every repeat carries the Kafka event-id header `sharing.completed:<sharing id>`, which
+ * consumers dedupe by.
+ */
+export interface SharingCompleted {
+  sharingId: string;
+  accountId: string;
+  campaignId: string;
+  accepted: number;
+  /**
+   * The recipients by the status of their first message when it was counted: sent, delivered,
+   * failed, opted_out, cancelled, and other (unknown: maybe sent, never sent again); the
+   * waiting statuses are 0.
+   */
+  counts?:
+    | SharingCounts
+    | undefined;
+  /** ISO 8601, when the count found it complete (a repeat may carry a later time). */
+  completedAt: string;
+}
+
 function createBaseSendWindow(): SendWindow {
   return { start: "", end: "", timeZone: "", days: [] };
 }
@@ -7128,6 +7151,173 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
     message.status = object.status ?? "";
     message.error = object.error ?? "";
     message.at = object.at ?? "";
+    return message;
+  },
+};
+
+function createBaseSharingCompleted(): SharingCompleted {
+  return { sharingId: "", accountId: "", campaignId: "", accepted: 0, counts: undefined, completedAt: "" };
+}
+
+export const SharingCompleted: MessageFns<SharingCompleted> = {
+  encode(message: SharingCompleted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sharingId !== "") {
+      writer.uint32(10).string(message.sharingId);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(18).string(message.accountId);
+    }
+    if (message.campaignId !== "") {
+      writer.uint32(26).string(message.campaignId);
+    }
+    if (message.accepted !== 0) {
+      writer.uint32(32).uint32(message.accepted);
+    }
+    if (message.counts !== undefined) {
+      SharingCounts.encode(message.counts, writer.uint32(42).fork()).join();
+    }
+    if (message.completedAt !== "") {
+      writer.uint32(50).string(message.completedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SharingCompleted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSharingCompleted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.accepted = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.counts = SharingCounts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.completedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SharingCompleted {
+    return {
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : "",
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      accepted: isSet(object.accepted) ? globalThis.Number(object.accepted) : 0,
+      counts: isSet(object.counts) ? SharingCounts.fromJSON(object.counts) : undefined,
+      completedAt: isSet(object.completedAt)
+        ? globalThis.String(object.completedAt)
+        : isSet(object.completed_at)
+        ? globalThis.String(object.completed_at)
+        : "",
+    };
+  },
+
+  toJSON(message: SharingCompleted): unknown {
+    const obj: any = {};
+    if (message.sharingId !== "") {
+      obj.sharingId = message.sharingId;
+    }
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.accepted !== 0) {
+      obj.accepted = Math.round(message.accepted);
+    }
+    if (message.counts !== undefined) {
+      obj.counts = SharingCounts.toJSON(message.counts);
+    }
+    if (message.completedAt !== "") {
+      obj.completedAt = message.completedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SharingCompleted>, I>>(base?: I): SharingCompleted {
+    return SharingCompleted.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SharingCompleted>, I>>(object: I): SharingCompleted {
+    const message = createBaseSharingCompleted();
+    message.sharingId = object.sharingId ?? "";
+    message.accountId = object.accountId ?? "";
+    message.campaignId = object.campaignId ?? "";
+    message.accepted = object.accepted ?? 0;
+    message.counts = (object.counts !== undefined && object.counts !== null)
+      ? SharingCounts.fromPartial(object.counts)
+      : undefined;
+    message.completedAt = object.completedAt ?? "";
     return message;
   },
 };

@@ -1,0 +1,132 @@
+import type { EndpointRepository } from '../domain/ports.js';
+import type { Endpoint } from '../domain/webhook.js';
+
+/** A lookup in flight or done, shared by every caller until it expires or is dropped. */
+interface Entry<T> {
+  value: Promise<T>;
+  expiresAt: number;
+}
+
+/** A map of lookups living `ttlMs`; past `maxEntries` the oldest go first. */
+class TtlMap<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  get(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.entries.get(key);
+    if (hit && hit.expiresAt > Date.now()) return hit.value;
+    const value = load();
+    const entry = { value, expiresAt: Date.now() + this.ttlMs };
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    // A failed lookup is not kept: the next caller asks again.
+    value.catch(() => this.entries.get(key) === entry && this.entries.delete(key));
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+    return value;
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  deleteWhere(test: (key: string) => boolean): void {
+    for (const key of this.entries.keys()) if (test(key)) this.entries.delete(key);
+  }
+}
+
+/**
+ * Keeps the hot lookups off the database: `subscribed` (every event the consumer stores) and
+ * `findById` (every attempt the sender makes). Answers live `ttlMs` (a couple of seconds); a change
+ * made through this process (update, delete, disable, failing/healthy marks) drops the entries it
+ * touches at once, so only a change made through another replica can go unseen, and for `ttlMs` at
+ * most: a disabled or deleted endpoint receives nothing more than that long after the change.
+ * Concurrent lookups of one key share one query.
+ */
+export class CachedEndpointRepository implements EndpointRepository {
+  private readonly byId: TtlMap<Endpoint | null>;
+  private readonly bySubscription: TtlMap<Endpoint[]>;
+
+  constructor(
+    private readonly inner: EndpointRepository,
+    opts: { ttlMs: number; maxEntries: number },
+  ) {
+    this.byId = new TtlMap(opts.ttlMs, opts.maxEntries);
+    this.bySubscription = new TtlMap(opts.ttlMs, opts.maxEntries);
+  }
+
+  private dropAccount(accountId: string, id?: string): void {
+    if (id) this.byId.delete(id);
+    this.bySubscription.deleteWhere((key) => key.startsWith(`${accountId}\u0000`));
+  }
+
+  async insert(endpoint: Endpoint): Promise<void> {
+    await this.inner.insert(endpoint);
+    this.dropAccount(endpoint.accountId, endpoint.id);
+  }
+
+  find(accountId: string, id: string): Promise<Endpoint | null> {
+    // The API's reads stay exact: what the caller just changed is what it sees.
+    return this.inner.find(accountId, id);
+  }
+
+  findById(id: string): Promise<Endpoint | null> {
+    return this.byId.get(id, () => this.inner.findById(id));
+  }
+
+  list(accountId: string, limit: number, cursor: string) {
+    return this.inner.list(accountId, limit, cursor);
+  }
+
+  subscribed(accountId: string, type: string): Promise<Endpoint[]> {
+    return this.bySubscription.get(`${accountId}\u0000${type}`, () => this.inner.subscribed(accountId, type));
+  }
+
+  async update(accountId: string, id: string, patch: Parameters<EndpointRepository['update']>[2], now: Date): Promise<Endpoint | null> {
+    try {
+      return await this.inner.update(accountId, id, patch, now);
+    } finally {
+      this.dropAccount(accountId, id);
+    }
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    try {
+      return await this.inner.delete(accountId, id);
+    } finally {
+      this.dropAccount(accountId, id);
+    }
+  }
+
+  async markFailing(id: string, at: Date): Promise<Date> {
+    try {
+      return await this.inner.markFailing(id, at);
+    } finally {
+      this.byId.delete(id);
+    }
+  }
+
+  async markHealthy(id: string): Promise<void> {
+    try {
+      await this.inner.markHealthy(id);
+    } finally {
+      this.byId.delete(id);
+    }
+  }
+
+  async disable(id: string, reason: string, now: Date): Promise<void> {
+    try {
+      await this.inner.disable(id, reason, now);
+    } finally {
+      // The account is not known here; disabling is rare: every subscription lookup goes.
+      this.byId.delete(id);
+      this.bySubscription.deleteWhere(() => true);
+    }
+  }
+}
