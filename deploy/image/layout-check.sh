@@ -83,10 +83,10 @@ declare -A ENV=(
     FILE_GRPC_ADDR=$(addr file) SMS_PROVIDER=outbox DLR_PORT=${PORT[dlr]} DLR_PUBLIC_URL=http://$(addr dlr)
     DLR_SECRET=$(secret 32) SMS_PROVIDER_SECRETS_KEY=$(secret 32) SMS_DISPATCH_TOPIC=layout-check.sms.dispatch
     SMS_STATUS_TOPIC=layout-check.sms.status SMS_DISPATCH_GROUP=layout-check-sms-dispatch
-    FILE_UPLOADED_TOPIC=layout-check.file.uploaded FILE_UPLOADED_GROUP=layout-check-csv"
+    SHARING_COMPLETED_TOPIC=layout-check.sharing.completed FILE_UPLOADED_TOPIC=layout-check.file.uploaded FILE_UPLOADED_GROUP=layout-check-csv"
   [webhooks]="GRPC_PORT=${PORT[webhooks]} WEBHOOKS_SECRET_KEY=$(secret 32) SURVEY_ANSWERED_TOPIC=layout-check.survey.answered
     SMS_STATUS_TOPIC=layout-check.sms.status FILE_EXPIRED_TOPIC=layout-check.file.expired
-    WEBHOOKS_EVENTS_GROUP=layout-check-webhooks-events"
+    SHARING_COMPLETED_TOPIC=layout-check.sharing.completed WEBHOOKS_EVENTS_GROUP=layout-check-webhooks-events"
   [gateway]="API_PORT=${PORT[gateway]} LINK_PORT=${PORT[links]} PUBLIC_BASE_URL=http://$(addr gateway)
     PUBLIC_SHORTENER_URL=http://$(addr links) ADMIN_TOKEN=$admin_token REDIS_URL=$(stack s.redis_url)
     FLOW_GRPC_ADDR=$(addr flow) FILE_GRPC_ADDR=$(addr file) SHORTENER_GRPC_ADDR=$(addr shortener)

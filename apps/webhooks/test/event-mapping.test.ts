@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bodyOf, fileExpiredEvent, smsStatusEvent, surveyAnsweredEvent } from '../src/domain/event-mapping.js';
+import { PoisonMessageError, type ConsumedMessage } from '@feedback/kit-kafka';
+import { SharingCompleted } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { eventOf } from '../src/adapters/kafka/events.consumer.js';
+import { bodyOf, fileExpiredEvent, sharingCompletedEvent, smsStatusEvent, surveyAnsweredEvent } from '../src/domain/event-mapping.js';
 
 const now = new Date('2026-11-27T10:00:00.000Z');
 const sms = { messageId: 'm1', sharingId: 's1', accountId: 'acc', phone: '905321234567', error: '', at: '2026-11-27T09:59:00.000Z' };
@@ -67,5 +70,48 @@ describe('event mapping', () => {
       now,
     );
     expect(event).toMatchObject({ type: 'file.expired', accountId: 'acc', timestamp: now, data: { file_id: 'f1', filename: 'a.csv' } });
+  });
+
+  const completed = {
+    sharingId: 's1',
+    accountId: 'acc',
+    campaignId: 'c1',
+    accepted: 4,
+    counts: { scheduled: 0, queued: 0, sending: 0, sent: 1, delivered: 1, failed: 1, optedOut: 1, cancelled: 0, other: 0 },
+    completedAt: '2026-11-27T09:58:00.000Z',
+  };
+
+  it('sharing.completed carries the sharing, its campaign, accepted and the settled counts', () => {
+    const event = sharingCompletedEvent('sharing.completed:s1', completed, now);
+    expect(event).toMatchObject({ id: 'sharing.completed:s1', accountId: 'acc', type: 'sharing.completed' });
+    expect(JSON.parse(bodyOf(event))).toEqual({
+      type: 'sharing.completed',
+      timestamp: '2026-11-27T09:58:00.000Z',
+      data: {
+        sharing_id: 's1',
+        campaign_id: 'c1',
+        accepted: 4,
+        counts: { sent: 1, delivered: 1, failed: 1, opted_out: 1, cancelled: 0, other: 0 },
+        completed_at: '2026-11-27T09:58:00.000Z',
+      },
+    });
+  });
+
+  it('the consumer decodes a sharing.completed record of its topic, and dead-letters one without an account', () => {
+    const topics = { surveyAnswered: 'sa', smsStatus: 'ss', fileExpired: 'fe', sharingCompleted: 'sc' };
+    const record = (value: Uint8Array): ConsumedMessage => ({
+      key: 's1',
+      topic: 'sc',
+      partition: 0,
+      offset: '7',
+      value: Buffer.from(value),
+      headers: {},
+      eventId: 'sharing.completed:s1',
+    });
+    const event = eventOf(topics, record(SharingCompleted.encode(completed).finish()), now);
+    expect(event).toMatchObject({ id: 'sharing.completed:s1', type: 'sharing.completed', data: { accepted: 4 } });
+    expect(() => eventOf(topics, record(SharingCompleted.encode({ ...completed, accountId: '' }).finish()), now)).toThrow(
+      PoisonMessageError,
+    );
   });
 });

@@ -33,6 +33,16 @@ export interface ExpiredFile {
   expiredAt: string;
 }
 
+/** feedback.messaging.v1.SharingCompleted (counts: feedback.messaging.v1.SharingCounts, absent when not set). */
+export interface CompletedSharing {
+  sharingId: string;
+  accountId: string;
+  campaignId: string;
+  accepted: number;
+  counts?: { sent: number; delivered: number; failed: number; optedOut: number; cancelled: number; other: number } | undefined;
+  completedAt: string;
+}
+
 const dateOr = (iso: string, fallback: Date) => {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? fallback : d;
@@ -95,6 +105,36 @@ export function fileExpiredEvent(eventId: string, f: ExpiredFile, now: Date): We
     type: 'file.expired',
     timestamp: dateOr(f.expiredAt, now),
     data: { file_id: f.fileId, directory_id: f.directoryId, filename: f.filename, expired_at: f.expiredAt },
+  };
+}
+
+/**
+ * A sharing whose first messages are all settled. Its counts are those of GET
+ * /v1/sms_sharings/{id} that can be final (`other`: unknown, maybe sent). Messaging may raise one
+ * sharing's event more than once, always under the id `sharing.completed:<sharing id>`, so it
+ * makes one delivery per endpoint.
+ */
+export function sharingCompletedEvent(eventId: string, s: CompletedSharing, now: Date): WebhookEvent {
+  const c = s.counts;
+  return {
+    id: eventId,
+    accountId: s.accountId,
+    type: 'sharing.completed',
+    timestamp: dateOr(s.completedAt, now),
+    data: {
+      sharing_id: s.sharingId,
+      campaign_id: s.campaignId,
+      accepted: s.accepted,
+      counts: {
+        sent: c?.sent ?? 0,
+        delivered: c?.delivered ?? 0,
+        failed: c?.failed ?? 0,
+        opted_out: c?.optedOut ?? 0,
+        cancelled: c?.cancelled ?? 0,
+        other: c?.other ?? 0,
+      },
+      completed_at: s.completedAt,
+    },
   };
 }
 
