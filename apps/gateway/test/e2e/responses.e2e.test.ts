@@ -156,7 +156,7 @@ describe('the responses API', () => {
       'C-1',
       'c-1@example.com',
       '',
-      '',
+      'order of C-1',
       '',
       '10',
       'price;speed',
