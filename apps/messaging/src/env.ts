@@ -22,8 +22,6 @@ const readVars = (vars: Record<string, string | undefined>) =>
       ...kafkaSecurityEnv,
       SMS_DISPATCH_TOPIC: env.string('sms.dispatch'),
       SMS_STATUS_TOPIC: env.string('sms.status'),
-      /** A sharing's first messages are all settled (domain/sharing-completion.use-cases.ts). */
-      SHARING_COMPLETED_TOPIC: env.string('sharing.completed'),
       SMS_DISPATCH_GROUP: env.string('messaging-sms-dispatch'),
       /** Attempts of one recipient (provider or peer down) before its event is dead-lettered. */
       SMS_DISPATCH_MAX_ATTEMPTS: env.int(6, 1),

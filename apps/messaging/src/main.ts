@@ -48,11 +48,10 @@ const sms = deploymentProvider({
 });
 
 const kafka = createKafka({ ...config.kafka, clientId: 'messaging', logger });
-const topics = { dispatch: config.SMS_DISPATCH_TOPIC, status: config.SMS_STATUS_TOPIC, completed: config.SHARING_COMPLETED_TOPIC };
+const topics = { dispatch: config.SMS_DISPATCH_TOPIC, status: config.SMS_STATUS_TOPIC };
 await ensureTopics(kafka, [
   { topic: topics.dispatch, numPartitions: 6 },
   { topic: topics.status, numPartitions: 3 },
-  { topic: topics.completed, numPartitions: 3 },
   { topic: config.FILE_UPLOADED_TOPIC, numPartitions: 3 },
 ]);
 const producer = createProducer(kafka, { logger });

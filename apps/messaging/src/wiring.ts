@@ -4,7 +4,6 @@ import type { Producer } from '@feedback/kit-kafka';
 import type { Db } from 'mongodb';
 import { kafkaDispatchPublisher } from './adapters/kafka/dispatch.publisher.js';
 import { kafkaStatusEvents } from './adapters/kafka/status.publisher.js';
-import { kafkaCompletionEvents } from './adapters/kafka/completion.publisher.js';
 import { SecretBox } from './adapters/crypto/secret-box.js';
 import { accountProviderConfigSchema, accountProviderFormat } from './adapters/http/account-provider.config.js';
 import { parseHttpProviderConfig } from './adapters/http/http-provider.config.js';
@@ -38,8 +37,7 @@ import type {
 export interface Infrastructure {
   db: Db;
   producer: Producer;
-  /** `completed`: sharing.completed. */
-  topics: { dispatch: string; status: string; completed: string };
+  topics: { dispatch: string; status: string };
   survey: SurveyChannels & SurveyLinks;
   shortener: LinkShortener;
   /** The configured provider; the recording provider (built here) when none is given. */
@@ -149,7 +147,6 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
     providerSettings: accountProviderFormat,
     dispatch: meteredDispatch(kafkaDispatchPublisher(infra.producer, infra.topics.dispatch), metrics),
     statusEvents: kafkaStatusEvents(infra.producer, infra.topics.status),
-    completions: kafkaCompletionEvents(infra.producer, infra.topics.completed),
     channels: infra.survey,
     links: infra.survey,
     shortener: infra.shortener,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { GrpcClient, RunningGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics, type ConsumerHandle, type Producer } from '@feedback/kit-kafka';
 import type { MongoHandle } from '@feedback/kit-stores';
-import { SharingCompleted, SmsStatusChanged, type MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { SmsStatusChanged, type MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js';
@@ -24,7 +24,7 @@ const shortener: LinkShortener = {
 
 describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB and Kafka', () => {
   const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'messaging-test', logger });
-  const topics = { dispatch: uniq('sms.dispatch'), status: uniq('sms.status'), completed: uniq('sharing.completed') };
+  const topics = { dispatch: uniq('sms.dispatch'), status: uniq('sms.status') };
   let mongo: MongoHandle;
   let producer: Producer;
   let server: RunningGrpcServer;
@@ -33,7 +33,6 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
   let deps: MessagingDeps;
   const statuses: SmsStatusChanged[] = [];
   const deadLetters: string[] = [];
-  const completions: { eventId: string; event: SharingCompleted }[] = [];
   let watcher: Consumer;
 
   beforeAll(async () => {
@@ -41,7 +40,6 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     await ensureTopics(kafka, [
       { topic: topics.dispatch, numPartitions: 3 },
       { topic: topics.status },
-      { topic: topics.completed },
       { topic: `${topics.dispatch}.dlq` },
     ]);
     producer = createProducer(kafka, { logger });
@@ -59,12 +57,10 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     consumer = await runDispatchConsumer({ kafka, topic: topics.dispatch, groupId: uniq('dispatch'), deps, logger, retryBackoffMs: 100 });
     watcher = kafka.consumer({ groupId: uniq('watch') });
     await watcher.connect();
-    await watcher.subscribe({ topics: [topics.status, topics.completed, `${topics.dispatch}.dlq`], fromBeginning: true });
+    await watcher.subscribe({ topics: [topics.status, `${topics.dispatch}.dlq`], fromBeginning: true });
     await watcher.run({
       eachMessage: async ({ topic, message }) => {
         if (topic === topics.status) statuses.push(SmsStatusChanged.decode(message.value!));
-        else if (topic === topics.completed)
-          completions.push({ eventId: message.headers!['event-id']!.toString(), event: SharingCompleted.decode(message.value!) });
         else deadLetters.push(message.value!.toString());
       },
     });
@@ -147,11 +143,6 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       ['905551112233', 'sent'],
     ]);
     await waitFor('sms.status events', () => statuses.filter((s) => s.sharingId === res.sharingId).length === 2);
-    // The consumer counted the sharing complete after its batch: sharing.completed, under the sharing's event id.
-    await waitFor('sharing.completed', () => completions.some((c) => c.event.sharingId === res.sharingId));
-    const completed = completions.filter((c) => c.event.sharingId === res.sharingId);
-    expect(completed.map((c) => c.eventId)).toEqual(completed.map(() => `sharing.completed:${res.sharingId}`));
-    expect(completed[0]!.event).toMatchObject({ accountId: 'acc-1', campaignId: campaign!.id, accepted: 2, counts: { sent: 2, other: 0 } });
 
     // Kafka redelivers the events (here: published again): nothing is sent twice.
     const chunks = await mongo.db.collection('sharing_recipients').find({ sharing_id: res.sharingId }).toArray();

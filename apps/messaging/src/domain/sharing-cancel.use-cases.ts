@@ -1,9 +1,8 @@
 import { errors } from '@feedback/kit-core';
 import type { MessagingDeps } from './ports.js';
 import { messageId } from './sms-message.js';
-import { raiseIfComplete } from './sharing-completion.use-cases.js';
 
-type Deps = Pick<MessagingDeps, 'sharings' | 'jobs' | 'messages' | 'statusEvents' | 'completions' | 'clock'>;
+type Deps = Pick<MessagingDeps, 'sharings' | 'jobs' | 'messages' | 'statusEvents' | 'clock'>;
 
 export interface CancelOutcome {
   /** Recipients that will not be texted (status cancelled). */
@@ -17,8 +16,7 @@ export interface CancelOutcome {
  * release, reminders) are cancelled, and every recipient whose message was not claimed yet gets
  * a "cancelled" record, which a dispatcher's claim then finds taken: what had not reached the
  * provider never does. A message claimed before it is sent or being sent. A repeat answers the
- * same counts; another account's sharing is NOT_FOUND like an unknown one. When no recipient is
- * left waiting, sharing.completed is raised (sharing-completion.use-cases.ts).
+ * same counts; another account's sharing is NOT_FOUND like an unknown one.
  */
 export async function cancelSharing(deps: Deps, accountId: string, sharingId: string): Promise<CancelOutcome> {
   const sharing = await deps.sharings.cancel(accountId, sharingId, deps.clock.now());
@@ -37,9 +35,6 @@ export async function cancelSharing(deps: Deps, accountId: string, sharingId: st
   const after = await deps.messages.findMany(ids);
   const changed = after.filter((m) => m.status === 'cancelled' && before.get(m.id)?.status !== 'cancelled');
   await deps.statusEvents.changedMany(changed);
-  // The cancel may settle the last recipients: then it raises sharing.completed (a failed
-  // publish fails the call, and a repeat of the cancel raises it again).
-  await raiseIfComplete(deps, { accountId: sharing.accountId, sharingId: sharing.id });
   const cancelled = after.filter((m) => m.status === 'cancelled').length;
   const notSent = after.filter((m) => m.status === 'cancelled' || m.status === 'opted_out').length;
   return { cancelled, alreadySent: phones.length - notSent };

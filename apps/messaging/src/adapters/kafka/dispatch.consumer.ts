@@ -3,7 +3,6 @@ import { PoisonMessageError, runConsumer, type ConsumerHandle } from '@feedback/
 import type { Kafka } from 'kafkajs';
 import { dispatchSms, UndeliverableEventError } from '../../domain/dispatch.use-cases.js';
 import type { MessagingDeps } from '../../domain/ports.js';
-import { raiseCompletions, raiseIfComplete, sharingsOf } from '../../domain/sharing-completion.use-cases.js';
 import { decodeDispatch } from './dispatch.publisher.js';
 import type { AcceptGate } from '../accept-gate.js';
 
@@ -42,13 +41,6 @@ export interface DispatchConsumerOptions {
  * vanished campaign are dead-lettered at once; everything else is retried in place with
  * backoff, then dead-lettered. Redelivery is harmless: the message claim lets one attempt
  * reach the provider.
- *
- * After each batch, each sharing of its first messages is counted and raises sharing.completed
- * once they are all settled (domain/sharing-completion.use-cases.ts). When that count or publish
- * fails, the sharing's last event of the batch is left unfinished: it goes again alone through the
- * handler, which counts again (retried with backoff like a failed send), so a failed publish is
- * retried, not lost; only when those retries are used up is the event dead-lettered, logged, and
- * the sharing raises nothing until a later event of it is dispatched.
  */
 export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<ConsumerHandle> {
   const log = opts.logger.child({ component: 'sms-dispatch' });
@@ -86,18 +78,7 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
           decoded.map((d) => d.event),
         );
         // The failed ones go again alone (the handler below), with kit-kafka's retries and dead letters.
-        const failed = new Set(decoded.filter((_, i) => results[i] instanceof Error).map((d) => d.m));
-        const completion = await raiseCompletions(opts.deps, sharingsOf(decoded.map((d) => d.event)));
-        if (completion.failed.length > 0) {
-          log.warn(
-            { err: completion.error, sharings: completion.failed.map((s) => s.sharingId) },
-            'sharing.completed not raised; retried alone',
-          );
-          // One event per such sharing goes again alone: the handler's count raises it.
-          for (const s of completion.failed)
-            failed.add(decoded.findLast((d) => d.event.sharingId === s.sharingId && d.event.reminder === 0)!.m);
-        }
-        const done = decoded.filter((d) => !failed.has(d.m));
+        const done = decoded.filter((_, i) => !(results[i] instanceof Error));
         log.debug({ count: messages.length, done: done.length }, 'sms batch dispatched');
         return done.map((d) => d.m);
       },
@@ -114,8 +95,6 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
       const [result] = await dispatchSms(opts.deps, [event]);
       if (result instanceof UndeliverableEventError) throw new PoisonMessageError(result.message, { cause: result });
       if (result instanceof Error) throw result;
-      // Its sharing may be complete now (or a batch's publish of it failed): a throw retries it.
-      if (event.reminder === 0) await raiseIfComplete(opts.deps, { accountId: event.accountId, sharingId: event.sharingId });
       log.debug({ sharing: event.sharingId, outcome: result }, 'sms dispatched');
     },
   });

@@ -6,8 +6,6 @@ export const messagingIndexes: IndexSpec = {
   sharing_recipients: [{ key: { sharing_id: 1, phone: 1 }, name: 'sharing_phone' }],
   sms_messages: [
     { key: { sharing_id: 1 }, name: 'sharing' },
-    // sharing.completed: a sharing's settled first messages (no `reminder` field), counted after each dispatch batch.
-    { key: { sharing_id: 1, status: 1, reminder: 1 }, name: 'sharing_status_reminder' },
     // An inbound STOP finds the accounts that texted its sender.
     { key: { phone: 1, account_id: 1 }, name: 'phone_account' },
   ],
