@@ -32,12 +32,18 @@ const deps = webhooksDeps({
   leaseMs: config.WEBHOOKS_LEASE_MS,
 });
 const kafka = createKafka({ ...config.kafka, clientId: 'webhooks', logger });
-const topics = { surveyAnswered: config.SURVEY_ANSWERED_TOPIC, smsStatus: config.SMS_STATUS_TOPIC, fileExpired: config.FILE_EXPIRED_TOPIC };
+const topics = {
+  surveyAnswered: config.SURVEY_ANSWERED_TOPIC,
+  smsStatus: config.SMS_STATUS_TOPIC,
+  fileExpired: config.FILE_EXPIRED_TOPIC,
+  sharingCompleted: config.SHARING_COMPLETED_TOPIC,
+};
 // The producers create these too; whichever service starts first, the group subscribes to existing topics.
 await ensureTopics(kafka, [
   { topic: topics.surveyAnswered, numPartitions: 3 },
   { topic: topics.smsStatus, numPartitions: 3 },
   { topic: topics.fileExpired, numPartitions: 3 },
+  { topic: topics.sharingCompleted, numPartitions: 3 },
 ]);
 
 const server = await startGrpcServer({
@@ -70,7 +76,7 @@ const consumer = await runEventsConsumer({
   // Without its consumer the service would silently stop raising webhooks: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
   // The first attempt follows the store at once, not the next look for due deliveries.
-  onStored: () => sender.wake(),
+  handoff: sender,
 });
 
 // The metrics listener closes last: a scrape during the drain still answers.

@@ -45,13 +45,13 @@ describe('delivery repository', () => {
   it('stores one delivery per endpoint and event, whatever is redelivered', async () => {
     const e = await endpoint();
     const now = new Date();
-    expect(await deliveries.insertNew([newDelivery(deps, e, 'ev-1', 'survey.answered', '{}', now)])).toBe(1);
+    expect(await deliveries.insertNew([newDelivery(deps, e, 'ev-1', 'survey.answered', '{}', now)])).toHaveLength(1);
     expect(
       await deliveries.insertNew([
         newDelivery(deps, e, 'ev-1', 'survey.answered', '{}', now),
         newDelivery(deps, e, 'ev-2', 'survey.answered', '{}', now),
       ]),
-    ).toBe(1);
+    ).toMatchObject([{ eventId: 'ev-2' }]);
     const page = await deliveries.list('acc', e.id, 50, '');
     expect(page.items.map((d) => d.eventId).sort()).toEqual(['ev-1', 'ev-2']);
     expect(await deliveries.list('other', e.id, 50, '')).toEqual({ items: [], nextCursor: '' });
@@ -73,22 +73,88 @@ describe('delivery repository', () => {
     const base = new Date('2001-01-01T00:00:00.000Z');
     const e = await endpoint();
     await deliveries.insertNew([newDelivery(deps, e, 'race', 'survey.answered', '{}', base)]);
-    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => deliveries.claimDue(base, 60_000, `c${i}`)));
-    const winners = claims.filter((c) => c !== null);
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => deliveries.claimDue(base, 60_000, `c${i}`, 1)));
+    const winners = claims.flat();
     expect(winners).toHaveLength(1);
-    expect(await deliveries.claimDue(new Date(base.getTime() + 59_000), 60_000, 'late')).toBeNull();
+    expect(await deliveries.claimDue(new Date(base.getTime() + 59_000), 60_000, 'late', 1)).toEqual([]);
     // The winner is killed: once its lease lapses, another sender takes it.
-    const retaken = await deliveries.claimDue(new Date(base.getTime() + 60_000), 60_000, 'next');
+    const [retaken] = await deliveries.claimDue(new Date(base.getTime() + 60_000), 60_000, 'next', 1);
     expect(retaken?.id).toBe(winners[0]!.id);
     // The first claimer's late outcome is not written over the new claim.
     const attempt = { at: base, statusCode: 200, error: '', latencyMs: 1, responseBody: 'ok' };
     const ok = { attempt, status: 'succeeded' as const, nextAttemptAt: null, retryIndex: 0 };
-    const killed = `c${claims.findIndex((c) => c !== null)}`;
+    const killed = `c${claims.findIndex((c) => c.length > 0)}`;
     expect(await deliveries.finish(retaken!.id, killed, ok)).toBe(false);
     expect(await deliveries.finish(retaken!.id, 'next', ok)).toBe(true);
     const stored = await deliveries.find('acc', e.id, retaken!.id);
     expect(stored).toMatchObject({ status: 'succeeded', nextAttemptAt: null, attempts: [attempt] });
-    expect(await deliveries.claimDue(new Date(base.getTime() + 10 * 60_000), 60_000, 'again')).toBeNull();
+    expect(await deliveries.claimDue(new Date(base.getTime() + 10 * 60_000), 60_000, 'again', 1)).toEqual([]);
+  });
+
+  it('claims in batches: racing claimers never share a delivery; a lapsed batch is taken again', async () => {
+    // Before every other test's instants: only this test's deliveries are due.
+    const base = new Date('1990-01-01T00:00:00.000Z');
+    const e = await endpoint();
+    try {
+      const ds = Array.from({ length: 40 }, (_, i) =>
+        newDelivery(deps, e, `batch-${i}`, 'survey.answered', '{}', new Date(base.getTime() - i)),
+      );
+      expect(await deliveries.insertNew(ds)).toHaveLength(40);
+      const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => deliveries.claimDue(base, 60_000, `b${i}`, 10)));
+      const claimed = claims.flat().map((d) => d.id);
+      expect(claimed.length).toBeGreaterThan(0);
+      expect(new Set(claimed).size).toBe(claimed.length);
+      // Each answered delivery is held by the claim that answered it.
+      const stored = mongo.db.collection<{ _id: string; claim_id: string | null }>('deliveries');
+      for (const [i, claim] of claims.entries())
+        for (const d of claim) expect((await stored.findOne({ _id: d.id }))?.claim_id).toBe(`b${i}`);
+      // What the race left is still due, and goes to the next claim, whole.
+      const rest = await deliveries.claimDue(base, 60_000, 'rest', 100);
+      expect([...claimed, ...rest.map((d) => d.id)].sort()).toEqual(ds.map((d) => d.id).sort());
+      // Held until the lease ends; then every one is taken again, and the old claims' outcomes are dropped.
+      expect(await deliveries.claimDue(new Date(base.getTime() + 59_000), 60_000, 'late', 100)).toEqual([]);
+      const retaken = await deliveries.claimDue(new Date(base.getTime() + 60_000), 60_000, 'next', 100);
+      expect(retaken.map((d) => d.id).sort()).toEqual(ds.map((d) => d.id).sort());
+      const attempt = { at: base, statusCode: 200, error: '', latencyMs: 1, responseBody: 'ok' };
+      const ok = { attempt, status: 'succeeded' as const, nextAttemptAt: null, retryIndex: 0 };
+      const first = claims.findIndex((c) => c.length > 0);
+      expect(await deliveries.finish(claims[first]![0]!.id, `b${first}`, ok)).toBe(false);
+      expect(await deliveries.finish(retaken[0]!.id, 'next', ok)).toBe(true);
+    } finally {
+      await deliveries.deleteForEndpoint(e.id);
+    }
+  });
+
+  it("deliveries stored claimed (handed to the sender) are no other claimer's until their lease ends; outcomes written together", async () => {
+    const base = new Date('1980-01-01T00:00:00.000Z');
+    const e = await endpoint();
+    try {
+      const ds = Array.from({ length: 6 }, (_, i) => newDelivery(deps, e, `handed-${i}`, 'survey.answered', '{}', base));
+      const heldUntil = new Date(base.getTime() + 60_000);
+      expect(await deliveries.insertNew(ds.slice(0, 4), { claimId: 'handoff', heldUntil })).toHaveLength(4);
+      // A redelivered event's delivery is not new, so it is not handed over again.
+      expect(await deliveries.insertNew([ds[0]!, ...ds.slice(4)], { claimId: 'again', heldUntil })).toHaveLength(2);
+      expect(await deliveries.claimDue(new Date(base.getTime() + 59_000), 60_000, 'other', 100)).toEqual([]);
+      // Concurrent outcomes of one claim, one of them for a delivery the claim does not hold.
+      const at = new Date(base.getTime() + 1_000);
+      const attempt = (statusCode: number) => ({ at, statusCode, error: '', latencyMs: 1, responseBody: '' });
+      const written = await Promise.all([
+        deliveries.finish(ds[0]!.id, 'handoff', { attempt: attempt(204), status: 'succeeded', nextAttemptAt: null, retryIndex: 0 }),
+        deliveries.finish(ds[1]!.id, 'handoff', { attempt: attempt(500), status: 'pending', nextAttemptAt: heldUntil, retryIndex: 1 }),
+        deliveries.finish(ds[2]!.id, 'handoff', { attempt: null, status: 'failed', nextAttemptAt: null, retryIndex: 0, note: 'not sent' }),
+        deliveries.finish(ds[4]!.id, 'handoff', { attempt: attempt(204), status: 'succeeded', nextAttemptAt: null, retryIndex: 0 }),
+      ]);
+      expect(written).toEqual([true, true, true, false]);
+      expect(await deliveries.find('acc', e.id, ds[0]!.id)).toMatchObject({ status: 'succeeded', attempts: [attempt(204)], note: '' });
+      expect(await deliveries.find('acc', e.id, ds[1]!.id)).toMatchObject({ status: 'pending', retryIndex: 1, nextAttemptAt: heldUntil });
+      expect(await deliveries.find('acc', e.id, ds[2]!.id)).toMatchObject({ status: 'failed', attempts: [], note: 'not sent' });
+      expect(await deliveries.find('acc', e.id, ds[4]!.id)).toMatchObject({ status: 'pending', attempts: [] });
+      // The lease ends: what was not finished is anyone's again (ds[1] is due for its retry then too).
+      const retaken = await deliveries.claimDue(heldUntil, 60_000, 'later', 100);
+      expect(retaken.map((d) => d.eventId).sort()).toEqual(['handed-1', 'handed-3', 'handed-4', 'handed-5']);
+    } finally {
+      await deliveries.deleteForEndpoint(e.id);
+    }
   });
 
   it('a replay makes a finished delivery due again with its webhook id and attempts', async () => {
@@ -96,7 +162,7 @@ describe('delivery repository', () => {
     const d = newDelivery(deps, e, 'replayed', 'survey.answered', '{}', new Date('2001-01-01T00:00:00.000Z'));
     await deliveries.insertNew([d]);
     const attempt = { at: new Date(), statusCode: 500, error: '', latencyMs: 1, responseBody: 'no' };
-    await deliveries.claimDue(new Date('2001-01-01T00:00:00.000Z'), 60_000, 'r');
+    await deliveries.claimDue(new Date('2001-01-01T00:00:00.000Z'), 60_000, 'r', 1);
     expect(
       await deliveries.finish(d.id, 'r', { attempt, status: 'failed', nextAttemptAt: null, retryIndex: 3, note: 'retry schedule used up' }),
     ).toBe(true);

@@ -1,5 +1,5 @@
 import { signingSecrets } from './endpoint.use-cases.js';
-import type { AttemptOutcome, SendResult, WebhookSettings, WebhooksDeps } from './ports.js';
+import type { AttemptOutcome, Claim, SendResult, WebhookSettings, WebhooksDeps } from './ports.js';
 import { retryDelayMs } from './retry-schedule.js';
 import { webhookHeaders } from './signature.js';
 import type { Attempt, Delivery } from './webhook.js';
@@ -43,13 +43,6 @@ export function outcomeOf(
     retryIndex: delivery.retryIndex + 1,
     endpoint: 'failing',
   };
-}
-
-/** Deliveries taken by one claim, held until `heldUntil` (the lease's end). */
-export interface Claim {
-  claimId: string;
-  deliveries: Delivery[];
-  heldUntil: Date;
 }
 
 /** Takes up to `limit` due deliveries under one claim id of its own (none taken: an empty list). */

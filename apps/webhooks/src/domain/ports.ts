@@ -32,8 +32,11 @@ export interface AttemptOutcome {
 }
 
 export interface DeliveryRepository {
-  /** Inserts those not there yet (unique on endpoint and event id); answers how many were new. */
-  insertNew(deliveries: Delivery[]): Promise<number>;
+  /**
+   * Inserts those not there yet (unique on endpoint and event id); answers the new ones. With a
+   * claim, they are stored already claimed by it until `heldUntil`, as claimDue would leave them.
+   */
+  insertNew(deliveries: Delivery[], claim?: { claimId: string; heldUntil: Date }): Promise<Delivery[]>;
   find(accountId: string, endpointId: string, id: string): Promise<Delivery | null>;
   list(accountId: string, endpointId: string, limit: number, cursor: string): Promise<Page<Delivery>>;
   /**
@@ -47,6 +50,26 @@ export interface DeliveryRepository {
   /** Pending again, due now, from the schedule's start; keeps its attempts. */
   replay(accountId: string, endpointId: string, id: string, now: Date): Promise<Delivery | null>;
   deleteForEndpoint(endpointId: string): Promise<void>;
+}
+
+/** Deliveries taken by one claim, held until `heldUntil` (the lease's end). */
+export interface Claim {
+  claimId: string;
+  deliveries: Delivery[];
+  heldUntil: Date;
+}
+
+/**
+ * The sender of this process, as the events consumer hands it new deliveries: stored already
+ * claimed for it, their first attempt waits for no poll and costs no claim query.
+ */
+export interface DeliveryHandoff {
+  /** How many more deliveries it takes on now (0 while it is busy enough). */
+  room(): number;
+  /** Claimed deliveries to attempt. */
+  take(claim: Claim): void;
+  /** Deliveries were stored due now without a claim: look for them now. */
+  wake(): void;
 }
 
 /** Seals secrets at rest (AES-256-GCM); `context` binds a sealed value to its endpoint. */

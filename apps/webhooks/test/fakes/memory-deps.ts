@@ -27,14 +27,16 @@ export function memoryDeps(now: { value: Date }, answer: (url: string) => SendRe
     disable: async (id, reason) => void Object.assign(endpoints.get(id)!, { enabled: false, disabledReason: reason, failingSince: null }),
   };
   const deliveryRepo: DeliveryRepository = {
-    insertNew: async (ds) => {
-      let n = 0;
+    insertNew: async (ds, claim) => {
+      const added: Delivery[] = [];
       for (const d of ds) {
         if ([...deliveries.values()].some((x) => x.endpointId === d.endpointId && x.eventId === d.eventId)) continue;
-        deliveries.set(d.id, { ...structuredClone(d), claim: null });
-        n++;
+        const stored = { ...structuredClone(d), claim: claim?.claimId ?? null };
+        if (claim) stored.nextAttemptAt = claim.heldUntil;
+        deliveries.set(d.id, stored);
+        added.push(d);
       }
-      return n;
+      return added;
     },
     find: async (_a, _e, id) => deliveries.get(id) ?? null,
     list: async (_a, e) => ({ items: [...deliveries.values()].filter((d) => d.endpointId === e), nextCursor: '' }),

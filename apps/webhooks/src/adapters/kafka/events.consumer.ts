@@ -1,33 +1,35 @@
 import type { Logger } from '@feedback/kit-core';
 import { PoisonMessageError, runConsumer, type ConsumedMessage, type ConsumerHandle } from '@feedback/kit-kafka';
 import { FileExpired } from '@feedback/proto/feedback/file/v1/file';
-import { SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { SharingCompleted, SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { SurveyAnswered } from '@feedback/proto/feedback/survey/v1/survey';
 import type { Kafka } from 'kafkajs';
-import { fileExpiredEvent, smsStatusEvent, surveyAnsweredEvent } from '../../domain/event-mapping.js';
+import { fileExpiredEvent, sharingCompletedEvent, smsStatusEvent, surveyAnsweredEvent } from '../../domain/event-mapping.js';
 import { recordEvent, recordEvents } from '../../domain/event.use-cases.js';
-import type { WebhooksDeps } from '../../domain/ports.js';
+import type { DeliveryHandoff, WebhooksDeps } from '../../domain/ports.js';
 import type { WebhookEvent } from '../../domain/webhook.js';
 
 export interface EventTopics {
   surveyAnswered: string;
   smsStatus: string;
   fileExpired: string;
+  /** sharing.completed (messaging); unset: not consumed (tests of the other topics). */
+  sharingCompleted?: string;
 }
 
 export interface EventsConsumerOptions {
   kafka: Kafka;
   topics: EventTopics;
   groupId: string;
-  deps: Pick<WebhooksDeps, 'endpoints' | 'deliveries' | 'clock' | 'newId'>;
+  deps: Pick<WebhooksDeps, 'endpoints' | 'deliveries' | 'clock' | 'newId' | 'settings'>;
   logger: Logger;
   /** A new group starts at the topics' beginning unless told otherwise (tests start at the end). */
   fromBeginning?: boolean;
   retryBackoffMs?: number;
   onCrash?: (err: Error) => void;
   background?: boolean;
-  /** Called once new deliveries are stored (the sender then looks for them at once). */
-  onStored?: () => void;
+  /** This process's sender: new deliveries go to it at once (stored claimed for it, as it has room). */
+  handoff?: DeliveryHandoff;
 }
 
 function decode<T>(what: string, msg: ConsumedMessage, fn: (b: Buffer) => T): T {
@@ -56,27 +58,35 @@ export function eventOf(topics: EventTopics, msg: ConsumedMessage, now: Date): W
       const file = decode('file.expired', msg, (b) => FileExpired.decode(b));
       return fileExpiredEvent(msg.eventId, file, now);
     }
+    case topics.sharingCompleted: {
+      const completed = decode('sharing.completed', msg, (b) => SharingCompleted.decode(b));
+      if (!completed.accountId) throw new PoisonMessageError(`sharing.completed at ${msg.topic}:${msg.offset} has no account`);
+      return sharingCompletedEvent(msg.eventId, completed, now);
+    }
     default:
       throw new PoisonMessageError(`unexpected topic ${msg.topic}`);
   }
 }
 
 /**
- * Turns survey.answered, sms.status and file.expired into deliveries (one per subscribed endpoint).
+ * Turns survey.answered, sms.status, file.expired and sharing.completed into deliveries (one per subscribed endpoint).
  * Idempotent: deliveries are unique per endpoint and event id, so a redelivered record adds none.
- * Nothing here waits for a receiver: the sender works on the stored deliveries (woken by onStored).
+ * Nothing here waits for a receiver: the sender works on the stored deliveries (handed the new ones).
  */
 export function runEventsConsumer(opts: EventsConsumerOptions): Promise<ConsumerHandle> {
   const log = opts.logger.child({ component: 'webhook-events' });
   const stored = (created: number, events: number) => {
-    if (created === 0) return;
-    log.debug({ events, created }, 'deliveries queued');
-    opts.onStored?.();
+    if (created > 0) log.debug({ events, created }, 'deliveries queued');
   };
   return runConsumer({
     kafka: opts.kafka,
     groupId: opts.groupId,
-    topics: [opts.topics.surveyAnswered, opts.topics.smsStatus, opts.topics.fileExpired],
+    topics: [
+      opts.topics.surveyAnswered,
+      opts.topics.smsStatus,
+      opts.topics.fileExpired,
+      ...(opts.topics.sharingCompleted ? [opts.topics.sharingCompleted] : []),
+    ],
     fromBeginning: opts.fromBeginning ?? false,
     logger: opts.logger,
     maxAttempts: 5,
@@ -100,13 +110,13 @@ export function runEventsConsumer(opts: EventsConsumerOptions): Promise<Consumer
         decoded.push(msg);
         if (event) events.push(event);
       }
-      stored(await recordEvents(opts.deps, events), events.length);
+      stored(await recordEvents(opts.deps, events, opts.handoff), events.length);
       return decoded;
     },
     handler: async (msg) => {
       const event = eventOf(opts.topics, msg, opts.deps.clock.now());
       if (!event) return;
-      stored(await recordEvent(opts.deps, event), 1);
+      stored(await recordEvent(opts.deps, event, opts.handoff), 1);
     },
   });
 }

@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
+import { MongoBulkWriteError, type Collection, type Db, type UpdateFilter } from 'mongodb';
 import type { AttemptOutcome, DeliveryRepository } from '../../domain/ports.js';
 import type { Attempt, Delivery, DeliveryStatus, Page } from '../../domain/webhook.js';
 import { afterCursor, cursorOf } from './page-cursor.js';
@@ -25,6 +25,8 @@ interface DeliveryDoc {
   next_attempt_at: Date | null;
   /** The sender holding it; null when nobody does. */
   claim_id: string | null;
+  /** The claim whose outcome was written last. */
+  finished_claim_id?: string;
   created_at: Date;
   note: string;
 }
@@ -83,27 +85,44 @@ const toDeliveryDoc = (d: Delivery): DeliveryDoc => ({
 });
 
 const DUPLICATE_KEY = 11000;
-const onlyDuplicates = (err: MongoBulkWriteError) => {
-  const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-  return errors.length > 0 && errors.every((e) => e.code === DUPLICATE_KEY);
-};
+
+/** Most outcomes per write. */
+const OUTCOMES_PER_WRITE = 500;
+
+interface PendingOutcome {
+  id: string;
+  claimId: string;
+  update: UpdateFilter<DeliveryDoc>;
+  resolve: (written: boolean) => void;
+  reject: (err: unknown) => void;
+}
 
 export class MongoDeliveryRepository implements DeliveryRepository {
   private readonly deliveries: Collection<DeliveryDoc>;
+  private readonly outcomes: PendingOutcome[] = [];
+  private writing = false;
 
   constructor(db: Db) {
     this.deliveries = db.collection<DeliveryDoc>('deliveries');
   }
 
-  async insertNew(deliveries: Delivery[]): Promise<number> {
-    if (deliveries.length === 0) return 0;
+  async insertNew(deliveries: Delivery[], claim?: { claimId: string; heldUntil: Date }): Promise<Delivery[]> {
+    if (deliveries.length === 0) return [];
+    const docs = deliveries.map((d) => ({
+      ...toDeliveryDoc(d),
+      ...(claim ? { next_attempt_at: claim.heldUntil, claim_id: claim.claimId } : {}),
+    }));
     // One insertMany for a whole batch. Unordered: a duplicate on the unique (endpoint, event)
     // index (a redelivered event) is skipped and the others still go in.
     try {
-      return (await this.deliveries.insertMany(deliveries.map(toDeliveryDoc), { ordered: false })).insertedCount;
+      await this.deliveries.insertMany(docs, { ordered: false });
+      return deliveries;
     } catch (err) {
-      if (!(err instanceof MongoBulkWriteError) || !onlyDuplicates(err)) throw err;
-      return err.insertedCount;
+      if (!(err instanceof MongoBulkWriteError)) throw err;
+      const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+      if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) throw err;
+      const skipped = new Set(errors.map((e) => e.index));
+      return deliveries.filter((_, i) => !skipped.has(i));
     }
   }
 
@@ -141,25 +160,63 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     );
     if (won.modifiedCount === 0) return [];
     // Read back what this claim won (not the ids found: another claimer may have taken some).
-    const docs = await this.deliveries.find({ _id: { $in: ids }, claim_id: claimId }).sort({ next_attempt_at: 1 }).toArray();
+    const docs = await this.deliveries
+      .find({ _id: { $in: ids }, claim_id: claimId })
+      .sort({ next_attempt_at: 1 })
+      .toArray();
     return docs.map((d) => ({ ...toDelivery(d), nextAttemptAt: null }));
   }
 
-  async finish(id: string, claimId: string, o: AttemptOutcome): Promise<boolean> {
-    const res = await this.deliveries.updateOne(
-      { _id: id, claim_id: claimId },
-      {
+  /**
+   * Outcomes that arrive while one write is under way go together in the next (one bulkWrite), so
+   * a busy sender's attempts share round trips and an idle one's wait for none.
+   */
+  finish(id: string, claimId: string, o: AttemptOutcome): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      const update = {
         $set: {
           status: o.status,
           next_attempt_at: o.nextAttemptAt,
           retry_index: o.retryIndex,
           claim_id: null,
+          finished_claim_id: claimId,
           ...(o.note ? { note: o.note } : {}),
         },
         ...(o.attempt ? { $push: { attempts: { $each: [toAttemptDoc(o.attempt)], $slice: -KEPT_ATTEMPTS } } } : {}),
-      },
-    );
-    return res.modifiedCount === 1;
+      };
+      this.outcomes.push({ id, claimId, update, resolve, reject });
+      if (!this.writing) void this.writeOutcomes();
+    });
+  }
+
+  private async writeOutcomes(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.outcomes.length > 0) {
+        const batch = this.outcomes.splice(0, OUTCOMES_PER_WRITE);
+        try {
+          const res = await this.deliveries.bulkWrite(
+            // Each only while its claim still holds it (a replay or a retake meanwhile wins).
+            batch.map((p) => ({ updateOne: { filter: { _id: p.id, claim_id: p.claimId }, update: p.update } })),
+            { ordered: false },
+          );
+          if (res.modifiedCount === batch.length) {
+            for (const p of batch) p.resolve(true);
+            continue;
+          }
+          // Some were retaken or replayed meanwhile: which ones, by the claim that wrote last.
+          const docs = await this.deliveries
+            .find({ _id: { $in: batch.map((p) => p.id) } }, { projection: { finished_claim_id: 1 } })
+            .toArray();
+          const writtenBy = new Map(docs.map((d) => [d._id, d.finished_claim_id]));
+          for (const p of batch) p.resolve(writtenBy.get(p.id) === p.claimId);
+        } catch (err) {
+          for (const p of batch) p.reject(err);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
   }
 
   async replay(accountId: string, endpointId: string, id: string, now: Date): Promise<Delivery | null> {

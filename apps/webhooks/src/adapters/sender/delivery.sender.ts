@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@feedback/kit-core';
 import { attemptDelivery, claimDue } from '../../domain/delivery.use-cases.js';
-import type { WebhooksDeps } from '../../domain/ports.js';
+import type { Claim, DeliveryHandoff, WebhooksDeps } from '../../domain/ports.js';
 import type { Delivery } from '../../domain/webhook.js';
 
 export interface DeliverySenderOptions {
@@ -49,19 +49,28 @@ function wakeUp() {
   };
 }
 
+/** Most deliveries a process holds (claimed, in flight or waiting) while its queue moves. */
+const MAX_HELD = 5_000;
+/** Most deliveries per claim: a claim's queries grow with it, and the slots wait meanwhile. */
+const CLAIM_BATCH = 256;
+/** A queue whose oldest delivery waited this long is stalled (slow receivers): it takes few more. */
+const STALLED_MS = 2_000;
+
 /**
- * One claimer and `concurrency` attempts in flight. The claimer takes due deliveries in batches
- * (one claim for many; with several replicas each delivery goes to one of them) and keeps at most
- * twice `concurrency` of them waiting for a free slot, so a claimed delivery starts well within its
+ * `concurrency` attempts in flight, fed from a local queue of claimed deliveries. New deliveries
+ * come from this process's events consumer already claimed (take()); a claimer takes the others
+ * (retries, another process's lapsed claims, what did not fit) in batches: one claim for many, and
+ * with several replicas each delivery goes to one of them. The queue holds up to MAX_HELD while it
+ * moves, three times `concurrency` once it stalls, so a claimed delivery starts well within its
  * lease; one whose lease got too short to finish in is left alone, and is due again when the lease
- * ends. The claimer looks again at once after a full batch, when wake() says new deliveries were
- * stored, or after `idleMs`, so an idle process asks the database a few times a second.
- * close() stops claiming and waits for the attempts in flight.
+ * ends. The claimer looks again at once after a full batch or wake(), else after `idleMs`, so an
+ * idle process asks the database a few times a second. close() stops and waits for the attempts
+ * in flight.
  */
 export function startDeliverySender(opts: DeliverySenderOptions) {
   const { deps, concurrency, logger } = opts;
   const stop = new AbortController();
-  const queue: Held[] = [];
+  const queue: (Held & { queuedAt: number })[] = [];
   const inFlight = new Set<Promise<void>>();
   const stored = wakeUp();
   const slotFreed = wakeUp();
@@ -69,7 +78,8 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
   const attempt = async (held: Held) => {
     try {
       if (Date.now() + opts.timeoutMs >= held.heldUntil) {
-        logger.warn({ delivery_id: held.delivery.id }, 'claim too close to its lease end; left to be retaken');
+        // Not an error: a queue that stalled behind slow receivers; the claim lapses and is retaken.
+        logger.debug({ delivery_id: held.delivery.id }, 'claim too close to its lease end; left to be retaken');
         return;
       }
       await attemptDelivery(deps, held.delivery, held.claimId);
@@ -88,22 +98,31 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
       inFlight.add(run);
     }
   };
+  const room = () => {
+    if (stop.signal.aborted) return 0;
+    const stalled = queue.length > 0 && Date.now() - queue[0]!.queuedAt > STALLED_MS;
+    return Math.max(0, (stalled ? 3 * concurrency : MAX_HELD) - inFlight.size - queue.length);
+  };
+  const take = (claim: Claim) => {
+    const heldUntil = claim.heldUntil.getTime();
+    const queuedAt = Date.now();
+    for (const delivery of claim.deliveries) queue.push({ delivery, claimId: claim.claimId, heldUntil, queuedAt });
+    pump();
+  };
 
   const claimer = async () => {
     while (!stop.signal.aborted) {
-      // Claims in batches of at least `concurrency`: one claim per delivery would cost a
-      // claim's queries per attempt. Held at most: three times `concurrency`.
-      const room = 3 * concurrency - inFlight.size - queue.length;
-      if (queue.length > concurrency || room <= 0) {
+      // Claims in batches of at least `concurrency` (a claim per delivery would cost a claim's
+      // queries per attempt), while the queue still has work for the slots: no slot waits for a claim.
+      const limit = Math.min(CLAIM_BATCH, room());
+      if (queue.length > 4 * concurrency || limit < Math.min(concurrency, CLAIM_BATCH)) {
         await slotFreed.wait(stop.signal);
         continue;
       }
       try {
-        const claim = await claimDue(deps, room);
-        const heldUntil = claim.heldUntil.getTime();
-        for (const delivery of claim.deliveries) queue.push({ delivery, claimId: claim.claimId, heldUntil });
-        pump();
-        if (claim.deliveries.length < room) await stored.wait(stop.signal, opts.idleMs);
+        const claim = await claimDue(deps, limit);
+        take(claim);
+        if (claim.deliveries.length < limit) await stored.wait(stop.signal, opts.idleMs);
       } catch (err) {
         logger.warn({ err }, 'claiming webhook deliveries failed; retrying');
         await sleep(opts.idleMs, undefined, { signal: stop.signal }).catch(() => {});
@@ -114,7 +133,9 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
 
   return {
     name: 'webhook-sender',
-    /** New deliveries were stored: look for due ones now rather than after the idle wait. */
+    room,
+    take,
+    /** Deliveries were stored due now: look for them now rather than after the idle wait. */
     wake: () => stored.fire(),
     async close() {
       stop.abort();
@@ -123,5 +144,5 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
       queue.length = 0;
       await Promise.all(inFlight);
     },
-  };
+  } satisfies DeliveryHandoff & { name: string; close(): Promise<void> };
 }
