@@ -12,10 +12,11 @@ import {
   EndpointsPageSchema,
   EndpointWithSecretSchema,
   PageQuery,
+  pageRequest,
   UpdateEndpointBody,
 } from './webhooks.schemas.js';
 import type { WebhooksPort } from './webhooks.port.js';
-import { deliveryView, endpointView } from './webhooks.views.js';
+import { deliveriesPageView, deliveryView, endpointsPageView, endpointView } from './webhooks.views.js';
 
 export interface WebhookEndpointsRoutesDeps {
   webhooks: WebhooksPort;
@@ -71,10 +72,9 @@ export const webhookEndpointsRoutes =
       async (req) => {
         const page = await deps.webhooks.listEndpoints({
           accountId: account(req),
-          pageSize: Number(req.query.page_size ?? 50),
-          pageToken: req.query.page_token ?? '',
+          ...pageRequest(req.query),
         });
-        return { data: page.endpoints.map(endpointView), next_page_token: page.nextPageToken || null };
+        return endpointsPageView(page);
       },
     );
 
@@ -202,10 +202,9 @@ export const webhookEndpointsRoutes =
         const page = await deps.webhooks.listDeliveries({
           accountId: account(req),
           endpointId: req.params.endpoint_id,
-          pageSize: Number(req.query.page_size ?? 50),
-          pageToken: req.query.page_token ?? '',
+          ...pageRequest(req.query),
         });
-        return { data: page.deliveries.map(deliveryView), next_page_token: page.nextPageToken || null };
+        return deliveriesPageView(page);
       },
     );
 

@@ -11,9 +11,10 @@ import {
   EndpointParams,
   EndpointsPageSchema,
   PageQuery,
+  pageRequest,
 } from './webhooks.schemas.js';
 import type { WebhooksPort } from './webhooks.port.js';
-import { deliveryView, endpointView } from './webhooks.views.js';
+import { deliveriesPageView, deliveryView, endpointsPageView, endpointView } from './webhooks.views.js';
 
 /**
  * What an operator needs of an account's webhooks (feedbackctl webhooks ...): its endpoints, an
@@ -43,10 +44,9 @@ export const webhooksAdminRoutes =
         await requireAccount(deps, req.params.account_id);
         const page = await deps.webhooks.listEndpoints({
           accountId: req.params.account_id,
-          pageSize: Number(req.query.page_size ?? 50),
-          pageToken: req.query.page_token ?? '',
+          ...pageRequest(req.query),
         });
-        return { data: page.endpoints.map(endpointView), next_page_token: page.nextPageToken || null };
+        return endpointsPageView(page);
       },
     );
 
@@ -93,10 +93,9 @@ export const webhooksAdminRoutes =
         const page = await deps.webhooks.listDeliveries({
           accountId: req.params.account_id,
           endpointId: req.params.endpoint_id,
-          pageSize: Number(req.query.page_size ?? 50),
-          pageToken: req.query.page_token ?? '',
+          ...pageRequest(req.query),
         });
-        return { data: page.deliveries.map(deliveryView), next_page_token: page.nextPageToken || null };
+        return deliveriesPageView(page);
       },
     );
 

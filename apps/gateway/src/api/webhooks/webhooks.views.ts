@@ -1,5 +1,5 @@
 import { isoWithOffset } from '@feedback/kit-core';
-import type { Delivery, Endpoint } from '@feedback/proto/feedback/webhooks/v1/webhooks';
+import type { Delivery, Endpoint, ListDeliveriesResponse, ListEndpointsResponse } from '@feedback/proto/feedback/webhooks/v1/webhooks';
 
 const date = (iso: string) => (iso ? isoWithOffset(new Date(iso)) : null);
 
@@ -36,3 +36,15 @@ export function deliveryView(d: Delivery) {
     })),
   };
 }
+
+/** A page of endpoints as the API and the admin API list them. */
+export const endpointsPageView = (page: ListEndpointsResponse) => ({
+  data: page.endpoints.map(endpointView),
+  next_page_token: page.nextPageToken || null,
+});
+
+/** A page of an endpoint's delivery log as the API and the admin API list it. */
+export const deliveriesPageView = (page: ListDeliveriesResponse) => ({
+  data: page.deliveries.map(deliveryView),
+  next_page_token: page.nextPageToken || null,
+});
