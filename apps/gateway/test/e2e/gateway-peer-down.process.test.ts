@@ -49,7 +49,7 @@ describe('a gateway with one peer down', { timeout: 120_000 }, () => {
     expect(deps.status).toBe(503);
     expect(deps.json).toEqual({
       status: 'degraded',
-      checks: { mongo: 'ok', flow: 'ok', file: 'ok', shortener: 'ok', survey: 'failing', messaging: 'ok' },
+      checks: { mongo: 'ok', flow: 'ok', file: 'ok', shortener: 'ok', survey: 'failing', messaging: 'ok', webhooks: 'ok' },
     });
   });
 
