@@ -207,6 +207,7 @@ up() {
   local record=""
   [ "${1:-}" = "--record" ] && record="$2"
   resolve_replicas
+  reserve_grpc_ports
   # shellcheck disable=SC2046 # process names have no spaces
   start_each start_app "$record" $(processes "$N")
   write_apps_json

@@ -35,6 +35,7 @@ up() {
   [ "${1:-}" = "--record" ] && record="$2"
   # Provision first (slow, once), then start (seconds).
   for s in "${SERVERS[@]}"; do "$HERE/$s.sh" provision; done
+  reserve_grpc_ports
   start_each start_server "$record" "${SERVERS[@]}"
   write_stack_json
 }

@@ -38,6 +38,25 @@ S3_SECRET_KEY="${S3_SECRET_KEY:-feedback-local-secret}"
 log() { printf '\033[1;34m[infra]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[infra] error:\033[0m %s\n' "$*" >&2; exit 1; }
 
+# The services' gRPC ports (and their replicas', +100 each up to 9) lie in Linux's ephemeral range
+# (32768-60999): a client socket the kernel gave one of them (a database pool, a Kafka connection)
+# would make the app's start fail with EADDRINUSE. Reserved ports are never handed out as
+# ephemeral ones and still bind when asked for by number. Needs root (a system-wide setting until
+# reboot); without it the start takes its chances as before. Called before any server starts.
+reserve_grpc_ports() {
+  local f=/proc/sys/net/ipv4/ip_local_reserved_ports v lo=65535 hi=0 current range
+  [ -w "$f" ] || return 0
+  for v in $(compgen -v | grep '_GRPC_PORT$'); do
+    ((${!v} < lo)) && lo=${!v}
+    ((${!v} + 800 > hi)) && hi=$((${!v} + 800))
+  done
+  ((hi > 0)) || return 0
+  range="$lo-$hi"
+  current="$(cat "$f")"
+  [[ ",$current," == *",$range,"* ]] && return 0
+  echo "${current:+$current,}$range" >"$f" 2>/dev/null || log "could not reserve ports $range (net.ipv4.ip_local_reserved_ports); continuing"
+}
+
 require() { # require CMD "how to get it"
   command -v "$1" >/dev/null 2>&1 || die "'$1' is required but not installed. $2"
 }
