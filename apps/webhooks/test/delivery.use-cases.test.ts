@@ -1,12 +1,20 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
-import { deliverNextDue } from '../src/domain/delivery.use-cases.js';
+import { attemptDelivery, claimDue } from '../src/domain/delivery.use-cases.js';
 import { createEndpoint, rotateSecret, sendTestEvent } from '../src/domain/endpoint.use-cases.js';
 import type { SendResult } from '../src/domain/ports.js';
 import { memoryDeps } from './fakes/memory-deps.js';
 
 const answer = (statusCode: number): SendResult => ({ statusCode, error: '', latencyMs: 1, responseBody: '' });
 const HOUR = 3_600_000;
+
+/** What the sender does with one due delivery: claim it, attempt it; false when none was due. */
+async function deliverNextDue(deps: Parameters<typeof attemptDelivery>[0]): Promise<boolean> {
+  const { claimId, deliveries } = await claimDue(deps, 1);
+  if (deliveries.length === 0) return false;
+  await attemptDelivery(deps, deliveries[0]!, claimId);
+  return true;
+}
 
 describe('sending a delivery', () => {
   it('an endpoint failing for 24 hours is disabled, and its delivery log says so', async () => {

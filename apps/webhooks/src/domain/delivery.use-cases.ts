@@ -53,14 +53,6 @@ export async function claimDue(deps: Pick<Deps, 'deliveries' | 'clock' | 'settin
   return { claimId, deliveries, heldUntil: new Date(now.getTime() + deps.settings.leaseMs) };
 }
 
-/** Claims one due delivery and makes one attempt of it; false when none was due. */
-export async function deliverNextDue(deps: Deps): Promise<boolean> {
-  const { claimId, deliveries } = await claimDue(deps, 1);
-  if (deliveries.length === 0) return false;
-  await attemptDelivery(deps, deliveries[0]!, claimId);
-  return true;
-}
-
 /**
  * One attempt of a claimed delivery; its outcome is written only if `claimId` still holds it (a
  * replay meanwhile wins). A delivery whose endpoint is gone or disabled ends without an attempt.
