@@ -83,7 +83,7 @@ declare -A ENV=(
     FILE_GRPC_ADDR=$(addr file) SMS_PROVIDER=outbox DLR_PORT=${PORT[dlr]} DLR_PUBLIC_URL=http://$(addr dlr)
     DLR_SECRET=$(secret 32) SMS_PROVIDER_SECRETS_KEY=$(secret 32) SMS_DISPATCH_TOPIC=layout-check.sms.dispatch
     SMS_STATUS_TOPIC=layout-check.sms.status SMS_DISPATCH_GROUP=layout-check-sms-dispatch
-    FILE_UPLOADED_TOPIC=layout-check.file.uploaded FILE_UPLOADED_GROUP=layout-check-csv"
+    SHARING_COMPLETED_TOPIC=layout-check.sharing.completed FILE_UPLOADED_TOPIC=layout-check.file.uploaded FILE_UPLOADED_GROUP=layout-check-csv"
   [webhooks]="GRPC_PORT=${PORT[webhooks]} WEBHOOKS_SECRET_KEY=$(secret 32) SURVEY_ANSWERED_TOPIC=layout-check.survey.answered
     SMS_STATUS_TOPIC=layout-check.sms.status FILE_EXPIRED_TOPIC=layout-check.file.expired
     SHARING_COMPLETED_TOPIC=layout-check.sharing.completed WEBHOOKS_EVENTS_GROUP=layout-check-webhooks-events"

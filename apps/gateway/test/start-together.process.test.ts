@@ -235,6 +235,7 @@ const CASES: AppCase[] = [
       const db = uniq('start_messaging');
       const [dispatch, status, uploaded] = [uniq('start.sms.dispatch'), uniq('start.sms.status'), uniq('start.file.uploaded')];
       const [dispatchGroup, csvGroup] = [uniq('start-dispatch'), uniq('start-csv')];
+      const completed = uniq('start.sharing.completed');
       return {
         db,
         env: {
@@ -242,6 +243,7 @@ const CASES: AppCase[] = [
           MONGO_DB: db,
           SMS_DISPATCH_TOPIC: dispatch,
           SMS_STATUS_TOPIC: status,
+          SHARING_COMPLETED_TOPIC: completed,
           SMS_DISPATCH_GROUP: dispatchGroup,
           FILE_UPLOADED_TOPIC: uploaded,
           FILE_UPLOADED_GROUP: csvGroup,
@@ -251,7 +253,7 @@ const CASES: AppCase[] = [
           DLR_SECRET: randomBytes(32).toString('base64url'),
           SMS_PROVIDER_SECRETS_KEY: randomBytes(32).toString('base64'),
         },
-        topics: { [dispatch]: 6, [status]: 3, [uploaded]: 3, [`${dispatch}.dlq`]: 1, [`${uploaded}.dlq`]: 1 },
+        topics: { [dispatch]: 6, [status]: 3, [completed]: 3, [uploaded]: 3, [`${dispatch}.dlq`]: 1, [`${uploaded}.dlq`]: 1 },
         groups: [dispatchGroup, csvGroup],
       };
     },

@@ -22,6 +22,8 @@ const readVars = (vars: Record<string, string | undefined>) =>
       ...kafkaSecurityEnv,
       SMS_DISPATCH_TOPIC: env.string('sms.dispatch'),
       SMS_STATUS_TOPIC: env.string('sms.status'),
+      /** A sharing's first messages are all settled (domain/sharing-completion.use-cases.ts). */
+      SHARING_COMPLETED_TOPIC: env.string('sharing.completed'),
       SMS_DISPATCH_GROUP: env.string('messaging-sms-dispatch'),
       /** Attempts of one recipient (provider or peer down) before its event is dead-lettered. */
       SMS_DISPATCH_MAX_ATTEMPTS: env.int(6, 1),
@@ -68,6 +70,8 @@ const readVars = (vars: Record<string, string | undefined>) =>
       SMS_RELEASE_PER_SECOND: env.int(100, 1),
       /** How often this process looks for due scheduled SMS. */
       SMS_SCHEDULER_INTERVAL_MS: env.int(1_000, 100),
+      /** How often the scheduler's leader looks for sharings whose first messages are all settled (sharing.completed). */
+      SHARING_COMPLETION_SWEEP_MS: env.int(5_000, 100),
       /**
        * `outbox`: the recording provider (adapters/mongo/recording.provider.ts), which sends nothing.
        * The value keeps its old name: infra/apps.sh, the Helm chart, docker-compose and deployments set it.

@@ -48,10 +48,11 @@ const sms = deploymentProvider({
 });
 
 const kafka = createKafka({ ...config.kafka, clientId: 'messaging', logger });
-const topics = { dispatch: config.SMS_DISPATCH_TOPIC, status: config.SMS_STATUS_TOPIC };
+const topics = { dispatch: config.SMS_DISPATCH_TOPIC, status: config.SMS_STATUS_TOPIC, completed: config.SHARING_COMPLETED_TOPIC };
 await ensureTopics(kafka, [
   { topic: topics.dispatch, numPartitions: 6 },
   { topic: topics.status, numPartitions: 3 },
+  { topic: topics.completed, numPartitions: 3 },
   { topic: config.FILE_UPLOADED_TOPIC, numPartitions: 3 },
 ]);
 const producer = createProducer(kafka, { logger });
@@ -151,7 +152,12 @@ const consumer = await runDispatchConsumer({
   // Without its consumer the service would silently stop sending: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
-const scheduler = startStepScheduler({ deps, intervalMs: config.SMS_SCHEDULER_INTERVAL_MS, logger });
+const scheduler = startStepScheduler({
+  deps,
+  intervalMs: config.SMS_SCHEDULER_INTERVAL_MS,
+  completionEveryMs: config.SHARING_COMPLETION_SWEEP_MS,
+  logger,
+});
 const csvConsumer = await runFileUploadedConsumer({
   kafka,
   topic: config.FILE_UPLOADED_TOPIC,

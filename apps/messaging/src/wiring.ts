@@ -4,6 +4,7 @@ import type { Producer } from '@feedback/kit-kafka';
 import type { Db } from 'mongodb';
 import { kafkaDispatchPublisher } from './adapters/kafka/dispatch.publisher.js';
 import { kafkaStatusEvents } from './adapters/kafka/status.publisher.js';
+import { kafkaCompletionEvents } from './adapters/kafka/completion.publisher.js';
 import { SecretBox } from './adapters/crypto/secret-box.js';
 import { accountProviderConfigSchema, accountProviderFormat } from './adapters/http/account-provider.config.js';
 import { parseHttpProviderConfig } from './adapters/http/http-provider.config.js';
@@ -37,7 +38,8 @@ import type {
 export interface Infrastructure {
   db: Db;
   producer: Producer;
-  topics: { dispatch: string; status: string };
+  /** `completed`: sharing.completed. */
+  topics: { dispatch: string; status: string; completed: string };
   survey: SurveyChannels & SurveyLinks;
   shortener: LinkShortener;
   /** The configured provider; the recording provider (built here) when none is given. */
@@ -147,6 +149,7 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
     providerSettings: accountProviderFormat,
     dispatch: meteredDispatch(kafkaDispatchPublisher(infra.producer, infra.topics.dispatch), metrics),
     statusEvents: kafkaStatusEvents(infra.producer, infra.topics.status),
+    completions: kafkaCompletionEvents(infra.producer, infra.topics.completed),
     channels: infra.survey,
     links: infra.survey,
     shortener: infra.shortener,

@@ -22,7 +22,7 @@ import { logger, serveMessaging, stack, uniq, waitFor } from './stack.js';
  */
 describe('CSV workflow against the stack file service, Kafka and MongoDB', () => {
   const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'messaging-csv-test', logger });
-  const topics = { dispatch: uniq('sms.dispatch'), status: uniq('sms.status') };
+  const topics = { dispatch: uniq('sms.dispatch'), status: uniq('sms.status'), completed: uniq('sharing.completed') };
   const account = uniq('acc');
   let mongo: MongoHandle;
   let producer: Producer;
@@ -37,7 +37,7 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
   beforeAll(async () => {
     mongo = await connectMongo({ url: stack.mongo_url, dbName: uniq('messaging_csv_test'), logger });
     await ensureIndexes(mongo.db, messagingIndexes);
-    await ensureTopics(kafka, [{ topic: topics.dispatch }, { topic: topics.status }]);
+    await ensureTopics(kafka, [{ topic: topics.dispatch }, { topic: topics.status }, { topic: topics.completed }]);
     producer = createProducer(kafka, { logger });
     await producer.connect();
     admin = kafka.admin();

@@ -254,7 +254,14 @@ export async function privateDispatch(admin: Admin, cleanups: (() => Promise<unk
   await createDispatchTopic(admin, topic);
   cleanups.push(() =>
     admin.deleteTopics({
-      topics: [topic, `${topic}.dlq`, env.SMS_STATUS_TOPIC!, env.FILE_UPLOADED_TOPIC!, `${env.FILE_UPLOADED_TOPIC!}.dlq`],
+      topics: [
+        topic,
+        `${topic}.dlq`,
+        env.SMS_STATUS_TOPIC!,
+        env.SHARING_COMPLETED_TOPIC!,
+        env.FILE_UPLOADED_TOPIC!,
+        `${env.FILE_UPLOADED_TOPIC!}.dlq`,
+      ],
     }),
   );
   return { mongo, env, topic, group };

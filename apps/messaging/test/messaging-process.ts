@@ -36,6 +36,7 @@ export function processEnv(dbName: string): Record<string, string> {
     KAFKA_BROKERS: stack.kafka_brokers.join(','),
     SMS_DISPATCH_TOPIC: uniq('sms.dispatch'),
     SMS_STATUS_TOPIC: uniq('sms.status'),
+    SHARING_COMPLETED_TOPIC: uniq('sharing.completed'),
     SMS_DISPATCH_GROUP: uniq('dispatch'),
     FILE_UPLOADED_TOPIC: uniq('file.uploaded'),
     FILE_UPLOADED_GROUP: uniq('csv'),

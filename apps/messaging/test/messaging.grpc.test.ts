@@ -24,7 +24,7 @@ const shortener: LinkShortener = {
 
 describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB and Kafka', () => {
   const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'messaging-test', logger });
-  const topics = { dispatch: uniq('sms.dispatch'), status: uniq('sms.status') };
+  const topics = { dispatch: uniq('sms.dispatch'), status: uniq('sms.status'), completed: uniq('sharing.completed') };
   let mongo: MongoHandle;
   let producer: Producer;
   let server: RunningGrpcServer;

@@ -3,7 +3,7 @@ import type { CsvRecord } from './customer-csv.js';
 import type { CsvImport, DirectoryBinding } from './directory-binding.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from './sharing.js';
 import type { AccountProvider, AccountProviderSettings } from './account-provider.js';
-import type { DeliveryStatus, ReportRule, SmsMessage } from './sms-message.js';
+import type { DeliveryStatus, ReportRule, SettledStatus, SmsMessage } from './sms-message.js';
 import type { SmsEncoding } from './sms-encoding.js';
 import type { CostSettings } from './sms-text.js';
 import type { SendWindow } from './send-window.js';
@@ -33,6 +33,13 @@ export interface SharingRepository {
   recipientPages(sharingId: string): AsyncIterable<Recipient[]>;
   /** Marks the account's sharing cancelled (once: a repeat keeps the first time); null when it has none. */
   cancel(accountId: string, id: string, at: Date): Promise<SmsSharing | null>;
+  /**
+   * Sharings created since `since` whose sharing.completed is not raised yet and whose first
+   * messages are due by `now` (not scheduled later), oldest first, at most `limit`.
+   */
+  incomplete(q: { since: Date; now: Date; limit: number }): Promise<SmsSharing[]>;
+  /** Notes that its sharing.completed was raised: the sweep looks at it no more. */
+  markCompleted(id: string, at: Date): Promise<void>;
 }
 
 /**
@@ -150,6 +157,12 @@ export interface MessageRepository {
    * finds it taken), and every retryable one cancelled.
    */
   cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }): Promise<void>;
+  /** How many messages the sharing has, first ones and reminders, whatever their status: a count over its index alone. */
+  countOfSharing(sharingId: string): Promise<number>;
+  /** How many of the sharing's first messages (not reminders) are settled (SETTLED_STATUSES). */
+  countSettledFirsts(sharingId: string): Promise<number>;
+  /** The sharing's settled first messages by status: one count per status. */
+  settledFirstsByStatus(sharingId: string): Promise<Record<SettledStatus, number>>;
 }
 
 /** What is handed to a provider. */
@@ -303,6 +316,24 @@ export interface LinkShortener {
   countClicked(accountId: string, codes: string[]): Promise<number>;
 }
 
+/** A sharing whose first messages are all settled (sharing-completion.use-cases.ts). */
+export interface SharingCompletion {
+  sharingId: string;
+  accountId: string;
+  campaignId: string;
+  accepted: number;
+  counts: Record<SettledStatus, number>;
+  completedAt: Date;
+}
+
+/**
+ * Publishes `sharing.completed`. At least once: every repeat of one sharing's event carries the
+ * same event id, which consumers dedupe by.
+ */
+export interface CompletionEvents {
+  completed(c: SharingCompletion): Promise<void>;
+}
+
 /** Publishes `sms.status` when messages' statuses change, in one publish. */
 export interface StatusEvents {
   changedMany(msgs: SmsMessage[]): Promise<void>;
@@ -389,6 +420,8 @@ export interface MessagingDeps {
   recordedMessages: RecordedMessages;
   dispatch: DispatchPublisher;
   statusEvents: StatusEvents;
+  /** `sharing.completed`, raised by the dispatch consumer and by a cancel. */
+  completions: CompletionEvents;
   /** The account's own provider or the deployment's. */
   providers: SmsProviderResolver;
   providerCache: ProviderCache;

@@ -63,6 +63,14 @@ export interface SmsMessage {
 export const messageId = (sharingId: string, phone: string, reminder = 0) =>
   reminder > 0 ? `${sharingId}.${phone}.r${reminder}` : `${sharingId}.${phone}`;
 
+/**
+ * A first message that is settled: handed to the provider (sent, delivered, failed, and unknown,
+ * which may have been sent and is never sent again) or certainly never sent (opted_out,
+ * cancelled). Not sending, which its claimer may still finish, nor retryable, which is tried again.
+ */
+export const SETTLED_STATUSES = ['sent', 'delivered', 'failed', 'unknown', 'opted_out', 'cancelled'] as const;
+export type SettledStatus = (typeof SETTLED_STATUSES)[number];
+
 /** Statuses a delivery report may still change (a report may also resolve an "unknown"). */
 export const REPORTABLE_STATUSES: readonly MessageStatus[] = ['sending', 'sent', 'unknown'];
 

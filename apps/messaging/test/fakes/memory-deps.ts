@@ -7,6 +7,7 @@ import type {
   BindingRepository,
   CampaignRepository,
   Clock,
+  CompletionEvents,
   DispatchPublisher,
   FinishedAttempt,
   LinkShortener,
@@ -20,6 +21,7 @@ import type {
   OutgoingSms,
   ProviderResult,
   RecipientWriter,
+  SharingCompletion,
   SharingRepository,
   SmsProvider,
   SmsProviderResolver,
@@ -29,7 +31,7 @@ import type {
 } from '../../src/domain/ports.js';
 import type { OptOutSource, SmsOptOut } from '../../src/domain/opt-out.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
-import { REPORTABLE_STATUSES, unsentRecord, type SmsMessage } from '../../src/domain/sms-message.js';
+import { REPORTABLE_STATUSES, SETTLED_STATUSES, unsentRecord, type SettledStatus, type SmsMessage } from '../../src/domain/sms-message.js';
 
 /** Short links nobody followed. */
 export const noClicks: LinkShortener['countClicked'] = async () => 0;
@@ -115,6 +117,19 @@ export class MemorySharings implements SharingRepository {
     if (!s) return null;
     s.cancelledAt ??= at;
     return { ...s };
+  }
+  readonly completed = new Map<string, Date>();
+  async incomplete(q: { since: Date; now: Date; limit: number }) {
+    return [...this.items.values()]
+      .map((i) => i.sharing)
+      .filter((s) => !this.completed.has(s.id) && s.accepted > 0 && s.createdAt >= q.since)
+      .filter((s) => !s.scheduledFor || s.scheduledFor <= q.now)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .slice(0, q.limit)
+      .map((s) => ({ ...s }));
+  }
+  async markCompleted(id: string, at: Date) {
+    if (!this.completed.has(id)) this.completed.set(id, at);
   }
 }
 
@@ -236,6 +251,33 @@ export class MemoryMessages implements MessageRepository {
     }
     for (const m of this.items.values())
       if (m.sharingId === c.sharingId && m.status === 'retryable') Object.assign(m, { status: 'cancelled', updatedAt: c.at });
+  }
+  async countOfSharing(sharingId: string) {
+    return [...this.items.values()].filter((m) => m.sharingId === sharingId).length;
+  }
+  async countSettledFirsts(sharingId: string) {
+    const counts = await this.settledFirstsByStatus(sharingId);
+    return SETTLED_STATUSES.reduce((sum, s) => sum + counts[s], 0);
+  }
+  async settledFirstsByStatus(sharingId: string) {
+    const counts = Object.fromEntries(SETTLED_STATUSES.map((s) => [s, 0])) as Record<SettledStatus, number>;
+    for (const m of this.items.values())
+      if (m.sharingId === sharingId && (m.reminder ?? 0) === 0 && (SETTLED_STATUSES as readonly string[]).includes(m.status))
+        counts[m.status as SettledStatus]++;
+    return counts;
+  }
+}
+
+/** sharing.completed events as published, repeats included; `failNext` makes that many publishes throw. */
+export class MemoryCompletions implements CompletionEvents {
+  readonly events: SharingCompletion[] = [];
+  failNext = 0;
+  async completed(c: SharingCompletion) {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('broker unavailable');
+    }
+    this.events.push(c);
   }
 }
 

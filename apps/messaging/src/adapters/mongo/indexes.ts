@@ -2,7 +2,11 @@ import type { IndexSpec } from '@feedback/kit-stores';
 
 export const messagingIndexes: IndexSpec = {
   campaigns: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
-  sharings: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
+  sharings: [
+    { key: { account_id: 1, created_at: -1 }, name: 'account_created' },
+    // The sharing.completed sweep: the recent sharings not completed yet, oldest first.
+    { key: { completed_at: 1, created_at: 1 }, name: 'completed_created' },
+  ],
   sharing_recipients: [{ key: { sharing_id: 1, phone: 1 }, name: 'sharing_phone' }],
   sms_messages: [
     { key: { sharing_id: 1 }, name: 'sharing' },

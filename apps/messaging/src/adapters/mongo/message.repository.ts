@@ -2,7 +2,15 @@ import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { FinishedAttempt, MessageRepository, NewMessage, TextedPhones } from '../../domain/ports.js';
 import type { SmsEncoding } from '../../domain/sms-encoding.js';
-import { REPORTABLE_STATUSES, unsentRecord, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
+import {
+  REPORTABLE_STATUSES,
+  SETTLED_STATUSES,
+  unsentRecord,
+  type DeliveryStatus,
+  type MessageStatus,
+  type SettledStatus,
+  type SmsMessage,
+} from '../../domain/sms-message.js';
 
 interface MessageDoc {
   /** `<sharing id>.<phone>`: the unique key that makes the first claim the only one. */
@@ -114,6 +122,22 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
     // Covered by the (phone, account_id) index.
     const docs = await this.docs.find({ phone }, { projection: { _id: 0, account_id: 1 } }).toArray();
     return [...new Set(docs.map((d) => d.account_id))];
+  }
+
+  async countOfSharing(sharingId: string): Promise<number> {
+    return this.docs.countDocuments({ sharing_id: sharingId });
+  }
+
+  async countSettledFirsts(sharingId: string): Promise<number> {
+    // Index `sharing`; a first message has no `reminder` field.
+    return this.docs.countDocuments({ sharing_id: sharingId, status: { $in: [...SETTLED_STATUSES] }, reminder: { $exists: false } });
+  }
+
+  async settledFirstsByStatus(sharingId: string): Promise<Record<SettledStatus, number>> {
+    const counts = await Promise.all(
+      SETTLED_STATUSES.map((status) => this.docs.countDocuments({ sharing_id: sharingId, status, reminder: { $exists: false } })),
+    );
+    return Object.fromEntries(SETTLED_STATUSES.map((s, i) => [s, counts[i]!])) as Record<SettledStatus, number>;
   }
 
   async listBySharing(sharingId: string): Promise<SmsMessage[]> {

@@ -14,6 +14,8 @@ interface SharingDoc {
   /** Absent on sharings made before scheduling existed: at once. */
   scheduled_for?: Date | null;
   cancelled_at?: Date | null;
+  /** When sharing.completed was raised; absent until then. */
+  completed_at?: Date | null;
 }
 
 interface StoredRecipient {
@@ -112,6 +114,23 @@ export class MongoSharingRepository implements SharingRepository {
   async findById(accountId: string, id: string): Promise<SmsSharing | null> {
     const d = await this.sharings.findOne({ _id: id, account_id: accountId });
     return d ? toSharing(d) : null;
+  }
+
+  async incomplete(q: { since: Date; now: Date; limit: number }): Promise<SmsSharing[]> {
+    // Index completed_created (`null` matches the sharings made before the field existed too).
+    const docs = await this.sharings
+      .find({ completed_at: null, created_at: { $gte: q.since }, accepted: { $gt: 0 } })
+      .sort({ completed_at: 1, created_at: 1 })
+      .limit(q.limit * 4)
+      .toArray();
+    return docs
+      .map(toSharing)
+      .filter((s) => !s.scheduledFor || s.scheduledFor.getTime() <= q.now.getTime())
+      .slice(0, q.limit);
+  }
+
+  async markCompleted(id: string, at: Date): Promise<void> {
+    await this.sharings.updateOne({ _id: id, completed_at: null }, { $set: { completed_at: at } });
   }
 
   async cancel(accountId: string, id: string, at: Date): Promise<SmsSharing | null> {

@@ -474,9 +474,9 @@ export interface SmsStatusChanged {
 
 /**
  * Kafka topic sharing.completed, keyed by sharing id: every accepted recipient's first message
- * (not a reminder) is settled, handed to the provider or certainly not sent. The webhooks service
- * consumes it; messaging does not raise it yet. Every repeat is to carry the Kafka event-id header
- * `sharing.completed:<sharing id>`, which consumers dedupe by.
+ * (not a reminder) is settled, handed to the provider or certainly not sent. Raised at least
+ * once: every repeat carries the Kafka event-id header `sharing.completed:<sharing id>`, which
+ * consumers dedupe by.
  */
 export interface SharingCompleted {
   sharingId: string;
