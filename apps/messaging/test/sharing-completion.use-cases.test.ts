@@ -60,11 +60,11 @@ async function setup(opts: { campaign?: Partial<SmsCampaign>; provider?: Provide
     of,
     at: (iso: string) => void (now = new Date(iso)),
     /** The scheduler leader's sweep (sharing.completed). */
-    sweep: () => raiseCompletedSharings(deps),
+    sweep: async () => (await raiseCompletedSharings(deps)).raised,
     /** A dispatch batch, then a sweep. */
     async batch(events: DispatchEvent[]) {
       const results = await dispatchSms(deps, events);
-      const raised = await raiseCompletedSharings(deps);
+      const { raised } = await raiseCompletedSharings(deps);
       return { results, raised };
     },
   };
@@ -179,5 +179,25 @@ describe('sharing.completed', () => {
     expect(await t.sweep()).toBe(0);
     t.at('2026-11-25T09:59:59Z');
     expect(await t.sweep()).toBe(1);
+  });
+
+  it('goes round the open sharings, so older ones that never settle do not hide a newer one', async () => {
+    const t = await setup();
+    // 55 sharings from the hour before, whose messages never settle (a provider down for days).
+    for (let i = 0; i < 55; i++) {
+      const id = `stuck-${String(i).padStart(2, '0')}`;
+      t.deps.sharings.items.set(id, {
+        sharing: { ...t.deps.sharings.items.get('sh-1')!.sharing, id, createdAt: new Date(NOW.getTime() - 3_600_000 + i) },
+        recipients: [],
+      });
+    }
+    await dispatchSms(t.deps, [t.of(A), t.of(B), t.of(C)]);
+    const first = await raiseCompletedSharings(t.deps);
+    expect(first).toEqual({ raised: 0, next: { createdAt: new Date(NOW.getTime() - 3_600_000 + 49), id: 'stuck-49' } });
+    const second = await raiseCompletedSharings(t.deps, first.next);
+    expect(second).toEqual({ raised: 1, next: null });
+    expect(t.deps.completions.events.map((e) => e.sharingId)).toEqual(['sh-1']);
+    // Round again from the oldest: the stuck ones only, the completed one no more.
+    expect(await raiseCompletedSharings(t.deps, second.next)).toMatchObject({ raised: 0, next: { id: 'stuck-49' } });
   });
 });

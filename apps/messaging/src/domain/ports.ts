@@ -35,9 +35,10 @@ export interface SharingRepository {
   cancel(accountId: string, id: string, at: Date): Promise<SmsSharing | null>;
   /**
    * Sharings created since `since` whose sharing.completed is not raised yet and whose first
-   * messages are due by `now` (not scheduled later), oldest first, at most `limit`.
+   * messages are due by `now` (not scheduled later), in creation order (then id) after `after`
+   * when given, at most `limit`.
    */
-  incomplete(q: { since: Date; now: Date; limit: number }): Promise<SmsSharing[]>;
+  incomplete(q: { since: Date; now: Date; after: { createdAt: Date; id: string } | null; limit: number }): Promise<SmsSharing[]>;
   /** Notes that its sharing.completed was raised: the sweep looks at it no more. */
   markCompleted(id: string, at: Date): Promise<void>;
 }

@@ -119,12 +119,14 @@ export class MemorySharings implements SharingRepository {
     return { ...s };
   }
   readonly completed = new Map<string, Date>();
-  async incomplete(q: { since: Date; now: Date; limit: number }) {
+  async incomplete(q: { since: Date; now: Date; after: { createdAt: Date; id: string } | null; limit: number }) {
+    const key = (s: { createdAt: Date; id: string }) => `${s.createdAt.toISOString()}\u0000${s.id}`;
     return [...this.items.values()]
       .map((i) => i.sharing)
       .filter((s) => !this.completed.has(s.id) && s.accepted > 0 && s.createdAt >= q.since)
       .filter((s) => !s.scheduledFor || s.scheduledFor <= q.now)
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .filter((s) => !q.after || key(s) > key(q.after))
+      .sort((a, b) => (key(a) < key(b) ? -1 : 1))
       .slice(0, q.limit)
       .map((s) => ({ ...s }));
   }

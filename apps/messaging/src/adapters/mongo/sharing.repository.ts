@@ -116,17 +116,22 @@ export class MongoSharingRepository implements SharingRepository {
     return d ? toSharing(d) : null;
   }
 
-  async incomplete(q: { since: Date; now: Date; limit: number }): Promise<SmsSharing[]> {
+  async incomplete(q: { since: Date; now: Date; after: { createdAt: Date; id: string } | null; limit: number }): Promise<SmsSharing[]> {
     // Index completed_created (`null` matches the sharings made before the field existed too).
+    const after = q.after
+      ? [{ created_at: { $gt: q.after.createdAt } }, { created_at: q.after.createdAt, _id: { $gt: q.after.id } }]
+      : [{ created_at: { $gte: q.since } }];
     const docs = await this.sharings
-      .find({ completed_at: null, created_at: { $gte: q.since }, accepted: { $gt: 0 } })
-      .sort({ completed_at: 1, created_at: 1 })
-      .limit(q.limit * 4)
+      .find({
+        completed_at: null,
+        created_at: { $gte: q.since },
+        accepted: { $gt: 0 },
+        $and: [{ $or: after }, { $or: [{ scheduled_for: null }, { scheduled_for: { $lte: q.now } }] }],
+      })
+      .sort({ completed_at: 1, created_at: 1, _id: 1 })
+      .limit(q.limit)
       .toArray();
-    return docs
-      .map(toSharing)
-      .filter((s) => !s.scheduledFor || s.scheduledFor.getTime() <= q.now.getTime())
-      .slice(0, q.limit);
+    return docs.map(toSharing);
   }
 
   async markCompleted(id: string, at: Date): Promise<void> {
