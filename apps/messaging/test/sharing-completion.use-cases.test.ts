@@ -1,9 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { dispatchSms } from '../src/domain/dispatch.use-cases.js';
 import type { MessagingSettings, ProviderResult } from '../src/domain/ports.js';
 import { runDueSteps } from '../src/domain/scheduled-steps.use-cases.js';
 import { cancelSharing } from '../src/domain/sharing-cancel.use-cases.js';
-import { raiseCompletedSharings, raiseIfComplete } from '../src/domain/sharing-completion.use-cases.js';
+import {
+  newSweepState,
+  QUIET_MS,
+  raiseCompletedSharings,
+  raiseIfComplete,
+  RECOUNT_MS,
+} from '../src/domain/sharing-completion.use-cases.js';
 import type { CampaignReminder, DispatchEvent, SmsCampaign } from '../src/domain/sharing.js';
 import { createSharing } from '../src/domain/sharing.use-cases.js';
 import {
@@ -54,17 +60,19 @@ async function setup(opts: { campaign?: Partial<SmsCampaign>; provider?: Provide
   };
   await createSharing(deps, { accountId: 'acc', campaignId: CAMPAIGN, phoneNumbers: PHONES, customAttributes: {}, builtInResponses: {} });
   const published = deps.dispatch.events.splice(0);
+  const state = newSweepState();
   const of = (phone: string) => published.find((e) => e.recipient.phone === phone)!;
   return {
     deps,
     of,
     at: (iso: string) => void (now = new Date(iso)),
     /** The scheduler leader's sweep (sharing.completed). */
-    sweep: async () => (await raiseCompletedSharings(deps)).raised,
+    state,
+    sweep: () => raiseCompletedSharings(deps, state),
     /** A dispatch batch, then a sweep. */
     async batch(events: DispatchEvent[]) {
       const results = await dispatchSms(deps, events);
-      const { raised } = await raiseCompletedSharings(deps);
+      const raised = await raiseCompletedSharings(deps, state);
       return { results, raised };
     },
   };
@@ -149,7 +157,7 @@ describe('sharing.completed', () => {
     const remind = t.deps.dispatch.events.splice(0);
     expect((await t.batch(remind)).results).toEqual(['sent', 'sent', 'skipped']);
     // Four records now (two first messages, two reminders): still one first message short.
-    expect(await t.deps.messages.countSettledFirsts('sh-1')).toBe(2);
+    expect(await t.deps.messages.firstsByStatus('sh-1')).toEqual({ sent: 2 });
     expect(await raiseIfComplete(t.deps, (await t.deps.sharings.findById('acc', 'sh-1'))!)).toBe(false);
     expect(t.deps.completions.events).toHaveLength(0);
     await t.batch([t.of(C)]);
@@ -192,12 +200,42 @@ describe('sharing.completed', () => {
       });
     }
     await dispatchSms(t.deps, [t.of(A), t.of(B), t.of(C)]);
-    const first = await raiseCompletedSharings(t.deps);
-    expect(first).toEqual({ raised: 0, next: { createdAt: new Date(NOW.getTime() - 3_600_000 + 49), id: 'stuck-49' } });
-    const second = await raiseCompletedSharings(t.deps, first.next);
-    expect(second).toEqual({ raised: 1, next: null });
+    expect(await t.sweep()).toBe(0);
+    expect(t.state.from).toEqual({ createdAt: new Date(NOW.getTime() - 3_600_000 + 49), id: 'stuck-49' });
+    expect(await t.sweep()).toBe(1);
+    expect(t.state.from).toBeNull();
     expect(t.deps.completions.events.map((e) => e.sharingId)).toEqual(['sh-1']);
-    // Round again from the oldest: the stuck ones only, the completed one no more.
-    expect(await raiseCompletedSharings(t.deps, second.next)).toMatchObject({ raised: 0, next: { id: 'stuck-49' } });
+  });
+
+  it('counts only once the noted progress says settled; a lost note is made up after a quiet spell', async () => {
+    const t = await setup();
+    const counted = vi.spyOn(t.deps.messages, 'firstsByStatus');
+    await t.batch([t.of(A), t.of(B)]);
+    expect(counted).not.toHaveBeenCalled();
+    // The last batch's note is lost (a crash after its messages were written).
+    t.deps.sharings.failNotes = true;
+    await t.batch([t.of(C)]);
+    expect(t.deps.sharings.items.get('sh-1')!.sharing.settledFirsts).toBe(2);
+    expect(counted).not.toHaveBeenCalled();
+    expect(t.deps.completions.events).toHaveLength(0);
+    t.at(new Date(NOW.getTime() + QUIET_MS).toISOString());
+    expect(await t.sweep()).toBe(1);
+    expect(counted).toHaveBeenCalledTimes(1);
+  });
+
+  it('a hint above the truth (a note counted twice) is counted again only after a while or once the hint moves', async () => {
+    const t = await setup();
+    await t.batch([t.of(A), t.of(B)]);
+    t.deps.sharings.items.get('sh-1')!.sharing.settledFirsts = 3;
+    const counted = vi.spyOn(t.deps.messages, 'firstsByStatus');
+    expect(await t.sweep()).toBe(0);
+    expect(await t.sweep()).toBe(0);
+    expect(counted).toHaveBeenCalledTimes(1);
+    t.at(new Date(NOW.getTime() + RECOUNT_MS).toISOString());
+    expect(await t.sweep()).toBe(0);
+    expect(counted).toHaveBeenCalledTimes(2);
+    await dispatchSms(t.deps, [t.of(C)]);
+    expect(await t.sweep()).toBe(1);
+    expect(counted).toHaveBeenCalledTimes(3);
   });
 });

@@ -13,7 +13,6 @@ describe('delivery repository', () => {
   let deliveries: MongoDeliveryRepository;
   let endpoints: MongoEndpointRepository;
   const cipher = testCipher();
-  const deps = { newId: randomUUID };
 
   beforeAll(async () => {
     mongo = await openTestDb();
@@ -45,11 +44,11 @@ describe('delivery repository', () => {
   it('stores one delivery per endpoint and event, whatever is redelivered', async () => {
     const e = await endpoint();
     const now = new Date();
-    expect(await deliveries.insertNew([newDelivery(deps, e, 'ev-1', 'survey.answered', '{}', now)])).toHaveLength(1);
+    expect(await deliveries.insertNew([newDelivery(e, 'ev-1', 'survey.answered', '{}', now)])).toHaveLength(1);
     expect(
       await deliveries.insertNew([
-        newDelivery(deps, e, 'ev-1', 'survey.answered', '{}', now),
-        newDelivery(deps, e, 'ev-2', 'survey.answered', '{}', now),
+        newDelivery(e, 'ev-1', 'survey.answered', '{}', now),
+        newDelivery(e, 'ev-2', 'survey.answered', '{}', now),
       ]),
     ).toMatchObject([{ eventId: 'ev-2' }]);
     const page = await deliveries.list('acc', e.id, 50, '');
@@ -59,8 +58,7 @@ describe('delivery repository', () => {
 
   it('pages newest first with a cursor', async () => {
     const e = await endpoint();
-    for (let i = 0; i < 5; i++)
-      await deliveries.insertNew([newDelivery(deps, e, `p-${i}`, 'survey.answered', '{}', new Date(Date.now() + i))]);
+    for (let i = 0; i < 5; i++) await deliveries.insertNew([newDelivery(e, `p-${i}`, 'survey.answered', '{}', new Date(Date.now() + i))]);
     const first = await deliveries.list('acc', e.id, 2, '');
     const second = await deliveries.list('acc', e.id, 2, first.nextCursor);
     const third = await deliveries.list('acc', e.id, 2, second.nextCursor);
@@ -72,7 +70,7 @@ describe('delivery repository', () => {
     // An instant far in the past: no other test's deliveries are due before it.
     const base = new Date('2001-01-01T00:00:00.000Z');
     const e = await endpoint();
-    await deliveries.insertNew([newDelivery(deps, e, 'race', 'survey.answered', '{}', base)]);
+    await deliveries.insertNew([newDelivery(e, 'race', 'survey.answered', '{}', base)]);
     const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => deliveries.claimDue(base, 60_000, `c${i}`, 1)));
     const winners = claims.flat();
     expect(winners).toHaveLength(1);
@@ -96,9 +94,7 @@ describe('delivery repository', () => {
     const base = new Date('1990-01-01T00:00:00.000Z');
     const e = await endpoint();
     try {
-      const ds = Array.from({ length: 40 }, (_, i) =>
-        newDelivery(deps, e, `batch-${i}`, 'survey.answered', '{}', new Date(base.getTime() - i)),
-      );
+      const ds = Array.from({ length: 40 }, (_, i) => newDelivery(e, `batch-${i}`, 'survey.answered', '{}', new Date(base.getTime() - i)));
       expect(await deliveries.insertNew(ds)).toHaveLength(40);
       const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => deliveries.claimDue(base, 60_000, `b${i}`, 10)));
       const claimed = claims.flat().map((d) => d.id);
@@ -129,7 +125,7 @@ describe('delivery repository', () => {
     const base = new Date('1980-01-01T00:00:00.000Z');
     const e = await endpoint();
     try {
-      const ds = Array.from({ length: 6 }, (_, i) => newDelivery(deps, e, `handed-${i}`, 'survey.answered', '{}', base));
+      const ds = Array.from({ length: 6 }, (_, i) => newDelivery(e, `handed-${i}`, 'survey.answered', '{}', base));
       const heldUntil = new Date(base.getTime() + 60_000);
       expect(await deliveries.insertNew(ds.slice(0, 4), { claimId: 'handoff', heldUntil })).toHaveLength(4);
       // A redelivered event's delivery is not new, so it is not handed over again.
@@ -157,9 +153,37 @@ describe('delivery repository', () => {
     }
   });
 
+  it('a delivery stored with its first attempt reads back so, and no claimer takes a finished one', async () => {
+    const base = new Date('1981-01-01T00:00:00.000Z');
+    const e = await endpoint();
+    try {
+      const attempt = { at: base, statusCode: 204, error: '', latencyMs: 3, responseBody: 'ok' };
+      const fresh = newDelivery(e, 'with-outcome', 'survey.answered', '{}', base);
+      const done = { ...fresh, status: 'succeeded' as const, nextAttemptAt: null, attempts: [attempt] };
+      const retry = {
+        ...newDelivery(e, 'retry-later', 'survey.answered', '{}', base),
+        retryIndex: 1,
+        attempts: [{ ...attempt, statusCode: 503 }],
+      };
+      expect(await deliveries.insertNew([done, retry])).toHaveLength(2);
+      expect(await deliveries.find('acc', e.id, done.id)).toMatchObject({
+        status: 'succeeded',
+        attempts: [attempt],
+        webhookId: fresh.webhookId,
+      });
+      const taken = await deliveries.claimDue(new Date(base.getTime() + 1), 60_000, 'claimer', 100);
+      expect(taken.map((d) => d.eventId)).toEqual(['retry-later']);
+      // The same event again (a redelivered record): the same id, not stored twice.
+      expect(newDelivery(e, 'with-outcome', 'survey.answered', '{}', new Date()).id).toBe(done.id);
+      expect(await deliveries.insertNew([newDelivery(e, 'with-outcome', 'survey.answered', '{}', new Date())])).toEqual([]);
+    } finally {
+      await deliveries.deleteForEndpoint(e.id);
+    }
+  });
+
   it('a replay makes a finished delivery due again with its webhook id and attempts', async () => {
     const e = await endpoint();
-    const d = newDelivery(deps, e, 'replayed', 'survey.answered', '{}', new Date('2001-01-01T00:00:00.000Z'));
+    const d = newDelivery(e, 'replayed', 'survey.answered', '{}', new Date('2001-01-01T00:00:00.000Z'));
     await deliveries.insertNew([d]);
     const attempt = { at: new Date(), statusCode: 500, error: '', latencyMs: 1, responseBody: 'no' };
     await deliveries.claimDue(new Date('2001-01-01T00:00:00.000Z'), 60_000, 'r', 1);

@@ -4,6 +4,7 @@ import { messageId, unsentRecord, type SmsMessage } from './sms-message.js';
 import { reminderTexts } from './reminder-texts.js';
 import { smsCost, type SmsEncoding } from './sms-encoding.js';
 import { renderSms } from './sms-text.js';
+import { noteSettledFirsts } from './sharing-completion.use-cases.js';
 
 type Deps = Pick<
   MessagingDeps,
@@ -121,12 +122,21 @@ export async function dispatchSms(deps: Deps, events: DispatchEvent[]): Promise<
     }),
   );
 
-  return events.map((_, i) => {
+  const answers = events.map((_, i) => {
     const first = firsts.get(ids[i]!)!;
     const result = results[first] ?? new Error(`sms.dispatch of ${ids[i]} reached no outcome`);
     return first === i || result instanceof Error ? result : 'already_handled';
   });
+  // The sharings' hint for sharing.completed: first messages this batch settled.
+  await noteSettledFirsts(
+    deps,
+    events.flatMap((e, i) => (!e.reminder && SETTLES.has(answers[i] as SendOutcome) ? [e.sharingId] : [])),
+  );
+  return answers;
 }
+
+/** Outcomes that settle a first message (SETTLED_STATUSES); `already_handled` was counted when it was handled. */
+const SETTLES: ReadonlySet<SendOutcome> = new Set(['sent', 'unknown', 'failed', 'opted_out']);
 
 /**
  * A message record that may be handed over again: its attempt certainly did not send, or the

@@ -3,7 +3,7 @@ import type { CsvRecord } from './customer-csv.js';
 import type { CsvImport, DirectoryBinding } from './directory-binding.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from './sharing.js';
 import type { AccountProvider, AccountProviderSettings } from './account-provider.js';
-import type { DeliveryStatus, ReportRule, SettledStatus, SmsMessage } from './sms-message.js';
+import type { DeliveryStatus, MessageStatus, ReportRule, SettledStatus, SmsMessage } from './sms-message.js';
 import type { SmsEncoding } from './sms-encoding.js';
 import type { CostSettings } from './sms-text.js';
 import type { SendWindow } from './send-window.js';
@@ -41,6 +41,8 @@ export interface SharingRepository {
   incomplete(q: { since: Date; now: Date; after: { createdAt: Date; id: string } | null; limit: number }): Promise<SmsSharing[]>;
   /** Notes that its sharing.completed was raised: the sweep looks at it no more. */
   markCompleted(id: string, at: Date): Promise<void>;
+  /** Adds to each sharing's settledFirsts (by sharing id) and sets its progressedAt: one write for all. */
+  noteSettled(counts: ReadonlyMap<string, number>, at: Date): Promise<void>;
 }
 
 /**
@@ -158,12 +160,8 @@ export interface MessageRepository {
    * finds it taken), and every retryable one cancelled.
    */
   cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }): Promise<void>;
-  /** How many messages the sharing has, first ones and reminders, whatever their status: a count over its index alone. */
-  countOfSharing(sharingId: string): Promise<number>;
-  /** How many of the sharing's first messages (not reminders) are settled (SETTLED_STATUSES). */
-  countSettledFirsts(sharingId: string): Promise<number>;
-  /** The sharing's settled first messages by status: one count per status. */
-  settledFirstsByStatus(sharingId: string): Promise<Record<SettledStatus, number>>;
+  /** The sharing's first messages (not reminders) by status, in one pass over its index; statuses without one are absent. */
+  firstsByStatus(sharingId: string): Promise<Partial<Record<MessageStatus, number>>>;
 }
 
 /** What is handed to a provider. */

@@ -1,5 +1,6 @@
 import { errors } from '@feedback/kit-core';
 import type { MessagingDeps } from './ports.js';
+import { noteSettledFirsts } from './sharing-completion.use-cases.js';
 import { messageId } from './sms-message.js';
 
 type Deps = Pick<MessagingDeps, 'sharings' | 'jobs' | 'messages' | 'statusEvents' | 'clock'>;
@@ -35,6 +36,10 @@ export async function cancelSharing(deps: Deps, accountId: string, sharingId: st
   const after = await deps.messages.findMany(ids);
   const changed = after.filter((m) => m.status === 'cancelled' && before.get(m.id)?.status !== 'cancelled');
   await deps.statusEvents.changedMany(changed);
+  await noteSettledFirsts(
+    deps,
+    changed.map((m) => m.sharingId),
+  );
   const cancelled = after.filter((m) => m.status === 'cancelled').length;
   const notSent = after.filter((m) => m.status === 'cancelled' || m.status === 'opted_out').length;
   return { cancelled, alreadySent: phones.length - notSent };

@@ -56,6 +56,13 @@ export interface SmsSharing {
   /** When its first messages are due (send_at, moved into the send window); null: at once. */
   scheduledFor: Date | null;
   cancelledAt: Date | null;
+  /**
+   * First messages settled so far as dispatchers and cancels noted them, and when last: a hint of
+   * when to count them (sharing-completion.use-cases.ts); a crash between a message's write and
+   * the note leaves it short. Absent until the first note.
+   */
+  settledFirsts?: number;
+  progressedAt?: Date | null;
 }
 
 /** What the API answers on creation (docs/api.md "SMS sharing"). */

@@ -31,7 +31,7 @@ import type {
 } from '../../src/domain/ports.js';
 import type { OptOutSource, SmsOptOut } from '../../src/domain/opt-out.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
-import { REPORTABLE_STATUSES, SETTLED_STATUSES, unsentRecord, type SettledStatus, type SmsMessage } from '../../src/domain/sms-message.js';
+import { REPORTABLE_STATUSES, unsentRecord, type MessageStatus, type SmsMessage } from '../../src/domain/sms-message.js';
 
 /** Short links nobody followed. */
 export const noClicks: LinkShortener['countClicked'] = async () => 0;
@@ -129,6 +129,15 @@ export class MemorySharings implements SharingRepository {
       .sort((a, b) => (key(a) < key(b) ? -1 : 1))
       .slice(0, q.limit)
       .map((s) => ({ ...s }));
+  }
+  /** Makes noteSettled throw (a note lost to a crash), while set. */
+  failNotes = false;
+  async noteSettled(counts: ReadonlyMap<string, number>, at: Date) {
+    if (this.failNotes) throw new Error('database unavailable');
+    for (const [id, n] of counts) {
+      const s = this.items.get(id)?.sharing;
+      if (s) Object.assign(s, { settledFirsts: (s.settledFirsts ?? 0) + n, progressedAt: at });
+    }
   }
   async markCompleted(id: string, at: Date) {
     if (!this.completed.has(id)) this.completed.set(id, at);
@@ -254,18 +263,9 @@ export class MemoryMessages implements MessageRepository {
     for (const m of this.items.values())
       if (m.sharingId === c.sharingId && m.status === 'retryable') Object.assign(m, { status: 'cancelled', updatedAt: c.at });
   }
-  async countOfSharing(sharingId: string) {
-    return [...this.items.values()].filter((m) => m.sharingId === sharingId).length;
-  }
-  async countSettledFirsts(sharingId: string) {
-    const counts = await this.settledFirstsByStatus(sharingId);
-    return SETTLED_STATUSES.reduce((sum, s) => sum + counts[s], 0);
-  }
-  async settledFirstsByStatus(sharingId: string) {
-    const counts = Object.fromEntries(SETTLED_STATUSES.map((s) => [s, 0])) as Record<SettledStatus, number>;
-    for (const m of this.items.values())
-      if (m.sharingId === sharingId && (m.reminder ?? 0) === 0 && (SETTLED_STATUSES as readonly string[]).includes(m.status))
-        counts[m.status as SettledStatus]++;
+  async firstsByStatus(sharingId: string) {
+    const counts: Partial<Record<MessageStatus, number>> = {};
+    for (const m of this.items.values()) if (m.sharingId === sharingId && !m.reminder) counts[m.status] = (counts[m.status] ?? 0) + 1;
     return counts;
   }
 }

@@ -54,23 +54,17 @@ export async function claimDue(deps: Pick<Deps, 'deliveries' | 'clock' | 'settin
 }
 
 /**
- * One attempt of a claimed delivery; its outcome is written only if `claimId` still holds it (a
- * replay meanwhile wins). A delivery whose endpoint is gone or disabled ends without an attempt.
+ * One attempt of a delivery, and what it means for its endpoint (failing, healthy, disabled); the
+ * delivery's own outcome is answered, not written. A delivery whose endpoint is gone or disabled
+ * ends without an attempt.
  */
-export async function attemptDelivery(deps: Deps, delivery: Delivery, claimId: string): Promise<void> {
+export async function tryDelivery(deps: Deps, delivery: Delivery): Promise<AttemptOutcome> {
   const endpoint = await deps.endpoints.findById(delivery.endpointId);
   if (!endpoint || !endpoint.enabled) {
     const note = endpoint
       ? `not sent: endpoint disabled${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ''}`
       : 'not sent: endpoint deleted';
-    await deps.deliveries.finish(delivery.id, claimId, {
-      attempt: null,
-      status: 'failed',
-      nextAttemptAt: null,
-      retryIndex: delivery.retryIndex,
-      note,
-    });
-    return;
+    return { attempt: null, status: 'failed', nextAttemptAt: null, retryIndex: delivery.retryIndex, note };
   }
   const at = deps.clock.now();
   const headers = webhookHeaders(signingSecrets(deps, endpoint, at), delivery.webhookId, at, delivery.body);
@@ -90,6 +84,27 @@ export async function attemptDelivery(deps: Deps, delivery: Delivery, claimId: s
       outcome.note = `endpoint disabled: ${reason}`;
     }
   }
+  return outcome;
+}
+
+/** A delivery not stored yet as its outcome leaves it: stored so, it needs no write after its attempt. */
+export function withOutcome(delivery: Delivery, o: AttemptOutcome): Delivery {
+  return {
+    ...delivery,
+    status: o.status,
+    nextAttemptAt: o.nextAttemptAt,
+    retryIndex: o.retryIndex,
+    attempts: o.attempt ? [...delivery.attempts, o.attempt] : delivery.attempts,
+    note: o.note ?? delivery.note,
+  };
+}
+
+/**
+ * One attempt of a stored, claimed delivery; its outcome is written only if `claimId` still holds
+ * it (a replay meanwhile wins).
+ */
+export async function attemptDelivery(deps: Deps, delivery: Delivery, claimId: string): Promise<void> {
+  const outcome = await tryDelivery(deps, delivery);
   if (!(await deps.deliveries.finish(delivery.id, claimId, outcome)))
     deps.logger.info({ delivery_id: delivery.id }, 'delivery was retaken or replayed during its attempt; outcome dropped');
 }

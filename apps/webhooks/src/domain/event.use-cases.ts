@@ -1,22 +1,27 @@
+import { withOutcome } from './delivery.use-cases.js';
 import { newDelivery } from './endpoint.use-cases.js';
 import { bodyOf } from './event-mapping.js';
 import type { DeliveryHandoff, WebhooksDeps } from './ports.js';
-import type { Endpoint, WebhookEvent } from './webhook.js';
+import type { Delivery, Endpoint, WebhookEvent } from './webhook.js';
 
 type Deps = Pick<WebhooksDeps, 'endpoints' | 'deliveries' | 'clock' | 'newId' | 'settings'>;
 
 /**
  * One delivery per enabled endpoint of the event's account subscribed to its type. Idempotent: a
- * redelivered record finds its deliveries there already (unique on endpoint and event id).
+ * redelivered record stores no second delivery (unique on endpoint and event id); its attempt, if
+ * handed over, may be repeated, under the same webhook-id.
  */
 export async function recordEvent(deps: Deps, event: WebhookEvent, handoff?: DeliveryHandoff): Promise<number> {
   return recordEvents(deps, [event], handoff);
 }
 
 /**
- * recordEvent for a batch of events: one endpoint lookup per account and type, one write for the
- * batch's deliveries. With a handoff, as many as it has room for are stored claimed for it and
- * handed over; the rest are stored due now for any sender. Answers how many deliveries were new.
+ * recordEvent for a batch of events: one endpoint lookup per account and type, and one write for
+ * the batch's deliveries. With a handoff, as many as it has room for are attempted first, and
+ * stored with their outcome (one insert, no update after the attempt); those whose attempt is still
+ * under way after the handoff's wait are stored claimed for it, and the rest due now for any
+ * sender. An event redelivered after a crash before the store is attempted again under the same
+ * webhook-id (deliveryIdOf). Answers how many deliveries were new.
  */
 export async function recordEvents(deps: Deps, events: WebhookEvent[], handoff?: DeliveryHandoff): Promise<number> {
   const lookups = new Map<string, Promise<Endpoint[]>>();
@@ -33,19 +38,36 @@ export async function recordEvents(deps: Deps, events: WebhookEvent[], handoff?:
       const endpoints = await subscribed(event.accountId, event.type);
       if (endpoints.length === 0) return [];
       const body = bodyOf(event);
-      return endpoints.map((e) => newDelivery(deps, e, event.id, event.type, body, now));
+      return endpoints.map((e) => newDelivery(e, event.id, event.type, body, now));
     }),
   );
   const deliveries = perEvent.flat();
   if (deliveries.length === 0) return 0;
-  const handed = Math.min(handoff?.room() ?? 0, deliveries.length);
+  const handed = deliveries.slice(0, Math.min(handoff?.room() ?? 0, deliveries.length));
+  const rest = deliveries.slice(handed.length);
+  if (handed.length === 0) return storeDue(deps, rest, handoff);
+
   const claim = { claimId: deps.newId(), heldUntil: new Date(now.getTime() + deps.settings.leaseMs) };
-  const [claimed, unclaimed] = await Promise.all([
-    handed > 0 ? deps.deliveries.insertNew(deliveries.slice(0, handed), claim) : [],
-    handed < deliveries.length ? deps.deliveries.insertNew(deliveries.slice(handed)) : [],
-  ]);
-  // A redelivered event's deliveries are not new: their first attempt is someone else's.
-  if (claimed.length > 0) handoff!.take({ ...claim, deliveries: claimed });
-  if (unclaimed.length > 0) handoff?.wake();
-  return claimed.length + unclaimed.length;
+  const attempts = handoff!.attemptNew(handed, claim);
+  const outcomes = await attempts.outcomes;
+  const ended = handed.flatMap((d, i) => (outcomes[i] ? [withOutcome(d, outcomes[i])] : []));
+  const underWay = handed.filter((_, i) => !outcomes[i]);
+  try {
+    const [stored, claimed] = await Promise.all([
+      deps.deliveries.insertNew([...ended, ...rest]),
+      deps.deliveries.insertNew(underWay, claim),
+    ]);
+    attempts.stored(true);
+    if (rest.length > 0) handoff!.wake();
+    return stored.length + claimed.length;
+  } catch (err) {
+    attempts.stored(false);
+    throw err;
+  }
+}
+
+async function storeDue(deps: Deps, deliveries: Delivery[], handoff?: DeliveryHandoff): Promise<number> {
+  const stored = await deps.deliveries.insertNew(deliveries);
+  if (stored.length > 0) handoff?.wake();
+  return stored.length;
 }

@@ -60,16 +60,29 @@ export interface Claim {
 }
 
 /**
- * The sender of this process, as the events consumer hands it new deliveries: stored already
- * claimed for it, their first attempt waits for no poll and costs no claim query.
+ * The sender of this process, as the events consumer hands it new deliveries before they are
+ * stored: their first attempt starts at once, and a delivery stored with its outcome costs the
+ * database one write, not a store and an update (event.use-cases.ts).
  */
 export interface DeliveryHandoff {
   /** How many more deliveries it takes on now (0 while it is busy enough). */
   room(): number;
-  /** Claimed deliveries to attempt. */
-  take(claim: Claim): void;
+  /** Starts the first attempt of each (not stored yet), under `claim` should it outlast the wait. */
+  attemptNew(deliveries: Delivery[], claim: { claimId: string; heldUntil: Date }): NewAttempts;
   /** Deliveries were stored due now without a claim: look for them now. */
   wake(): void;
+}
+
+/** First attempts of new deliveries, as the events consumer waits for them. */
+export interface NewAttempts {
+  /**
+   * Once every attempt ended, or the handoff's wait is over: each one's outcome, or null for an
+   * attempt still under way (or failed without one), which is then stored claimed and writes its
+   * outcome itself once told it is stored.
+   */
+  outcomes: Promise<(AttemptOutcome | null)[]>;
+  /** The deliveries were stored (true), or their store failed (false: outcomes of those under way are dropped). */
+  stored(ok: boolean): void;
 }
 
 /** Seals secrets at rest (AES-256-GCM); `context` binds a sealed value to its endpoint. */

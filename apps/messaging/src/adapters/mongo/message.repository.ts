@@ -2,15 +2,7 @@ import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { FinishedAttempt, MessageRepository, NewMessage, TextedPhones } from '../../domain/ports.js';
 import type { SmsEncoding } from '../../domain/sms-encoding.js';
-import {
-  REPORTABLE_STATUSES,
-  SETTLED_STATUSES,
-  unsentRecord,
-  type DeliveryStatus,
-  type MessageStatus,
-  type SettledStatus,
-  type SmsMessage,
-} from '../../domain/sms-message.js';
+import { REPORTABLE_STATUSES, unsentRecord, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
 
 interface MessageDoc {
   /** `<sharing id>.<phone>`: the unique key that makes the first claim the only one. */
@@ -124,20 +116,17 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
     return [...new Set(docs.map((d) => d.account_id))];
   }
 
-  async countOfSharing(sharingId: string): Promise<number> {
-    return this.docs.countDocuments({ sharing_id: sharingId });
-  }
-
-  async countSettledFirsts(sharingId: string): Promise<number> {
-    // Index `sharing`; a first message has no `reminder` field.
-    return this.docs.countDocuments({ sharing_id: sharingId, status: { $in: [...SETTLED_STATUSES] }, reminder: { $exists: false } });
-  }
-
-  async settledFirstsByStatus(sharingId: string): Promise<Record<SettledStatus, number>> {
-    const counts = await Promise.all(
-      SETTLED_STATUSES.map((status) => this.docs.countDocuments({ sharing_id: sharingId, status, reminder: { $exists: false } })),
-    );
-    return Object.fromEntries(SETTLED_STATUSES.map((s, i) => [s, counts[i]!])) as Record<SettledStatus, number>;
+  async firstsByStatus(sharingId: string): Promise<Partial<Record<MessageStatus, number>>> {
+    // Index `sharing`, one pass; a first message has no `reminder` field (or 0 on none).
+    const groups = await this.docs
+      .aggregate<{ _id: { status: MessageStatus; reminder?: number | null }; n: number }>([
+        { $match: { sharing_id: sharingId } },
+        { $group: { _id: { status: '$status', reminder: '$reminder' }, n: { $sum: 1 } } },
+      ])
+      .toArray();
+    const counts: Partial<Record<MessageStatus, number>> = {};
+    for (const g of groups) if (!g._id.reminder) counts[g._id.status] = (counts[g._id.status] ?? 0) + g.n;
+    return counts;
   }
 
   async listBySharing(sharingId: string): Promise<SmsMessage[]> {

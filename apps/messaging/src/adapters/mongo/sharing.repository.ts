@@ -16,6 +16,9 @@ interface SharingDoc {
   cancelled_at?: Date | null;
   /** When sharing.completed was raised; absent until then. */
   completed_at?: Date | null;
+  /** First messages settled as dispatchers and cancels noted them; absent until the first note. */
+  settled_firsts?: number;
+  progressed_at?: Date;
 }
 
 interface StoredRecipient {
@@ -134,6 +137,15 @@ export class MongoSharingRepository implements SharingRepository {
     return docs.map(toSharing);
   }
 
+  async noteSettled(counts: ReadonlyMap<string, number>, at: Date): Promise<void> {
+    const ops = [...counts].filter(([, n]) => n > 0);
+    if (ops.length === 0) return;
+    await this.sharings.bulkWrite(
+      ops.map(([id, n]) => ({ updateOne: { filter: { _id: id }, update: { $inc: { settled_firsts: n }, $set: { progressed_at: at } } } })),
+      { ordered: false },
+    );
+  }
+
   async markCompleted(id: string, at: Date): Promise<void> {
     await this.sharings.updateOne({ _id: id, completed_at: null }, { $set: { completed_at: at } });
   }
@@ -173,4 +185,5 @@ const toSharing = (d: SharingDoc): SmsSharing => ({
   rejected: d.rejected,
   scheduledFor: d.scheduled_for ?? null,
   cancelledAt: d.cancelled_at ?? null,
+  ...(d.settled_firsts !== undefined && { settledFirsts: d.settled_firsts, progressedAt: d.progressed_at ?? null }),
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@feedback/kit-core';
 import type { MessagingDeps } from '../../domain/ports.js';
 import { runDueSteps, STEP_LEASE_MS } from '../../domain/scheduled-steps.use-cases.js';
-import { raiseCompletedSharings, type SweepCursor } from '../../domain/sharing-completion.use-cases.js';
+import { newSweepState, raiseCompletedSharings } from '../../domain/sharing-completion.use-cases.js';
 
 /**
  * Runs the scheduler's tick (scheduled-steps.use-cases.ts) every `intervalMs` in this process;
@@ -18,7 +18,7 @@ export function startStepScheduler(o: { deps: MessagingDeps; intervalMs: number;
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let sweptAt = 0;
-  let sweepFrom: SweepCursor = null;
+  const sweep = newSweepState();
   const tick = async () => {
     try {
       await runDueSteps(o.deps, owner);
@@ -29,8 +29,7 @@ export function startStepScheduler(o: { deps: MessagingDeps; intervalMs: number;
     sweptAt = Date.now();
     try {
       const now = o.deps.clock.now();
-      if (await o.deps.jobs.lead(owner, now, new Date(now.getTime() + STEP_LEASE_MS)))
-        sweepFrom = (await raiseCompletedSharings(o.deps, sweepFrom)).next;
+      if (await o.deps.jobs.lead(owner, now, new Date(now.getTime() + STEP_LEASE_MS))) await raiseCompletedSharings(o.deps, sweep);
     } catch (err) {
       o.logger.warn({ err }, 'sharing.completed sweep failed; retried on the next');
     }

@@ -93,6 +93,8 @@ export function runEventsConsumer(opts: EventsConsumerOptions): Promise<Consumer
     retryBackoffMs: opts.retryBackoffMs ?? 1_000,
     onCrash: opts.onCrash,
     background: opts.background,
+    // A slice waits for its first attempts (up to a second): other partitions' slices go on meanwhile.
+    partitionsConsumedConcurrently: 3,
     // A slice of a partition's batch at once: one endpoint lookup per account and type, one
     // write for all its deliveries. A record that does not decode is left to `handler`, which
     // dead-letters it; a failed write sends the slice through `handler` one by one.

@@ -76,7 +76,7 @@ const toDeliveryDoc = (d: Delivery): DeliveryDoc => ({
   webhook_id: d.webhookId,
   body: d.body,
   status: d.status,
-  attempts: [],
+  attempts: d.attempts.map(toAttemptDoc),
   retry_index: d.retryIndex,
   next_attempt_at: d.nextAttemptAt,
   claim_id: null,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@feedback/kit-core';
-import { attemptDelivery, claimDue } from '../../domain/delivery.use-cases.js';
-import type { Claim, DeliveryHandoff, WebhooksDeps } from '../../domain/ports.js';
+import { attemptDelivery, claimDue, tryDelivery } from '../../domain/delivery.use-cases.js';
+import type { AttemptOutcome, Claim, DeliveryHandoff, NewAttempts, WebhooksDeps } from '../../domain/ports.js';
 import type { Delivery } from '../../domain/webhook.js';
 
 export interface DeliverySenderOptions {
@@ -19,6 +19,17 @@ interface Held {
   delivery: Delivery;
   claimId: string;
   heldUntil: number;
+  /** A first attempt before the store (attemptNew): whom to tell its outcome. */
+  first?: FirstAttempt;
+}
+
+interface FirstAttempt {
+  /** Takes the outcome while the consumer still waits (true); false once it stored the delivery claimed. */
+  report(outcome: AttemptOutcome): boolean;
+  /** Whether the consumer stored the deliveries (then an outcome not reported is written by finish()). */
+  stored: Promise<boolean>;
+  /** The attempt ended, or was dropped. */
+  done(): void;
 }
 
 /** A wake-up that is not lost when it comes while nobody waits: the next wait returns at once. */
@@ -55,10 +66,14 @@ const MAX_HELD = 5_000;
 const CLAIM_BATCH = 256;
 /** A queue whose oldest delivery waited this long is stalled (slow receivers): it takes few more. */
 const STALLED_MS = 2_000;
+/** How long the events consumer waits for first attempts before it stores those under way claimed. */
+const FIRST_ATTEMPT_WAIT_MS = 1_000;
 
 /**
- * `concurrency` attempts in flight, fed from a local queue of claimed deliveries. New deliveries
- * come from this process's events consumer already claimed (take()); a claimer takes the others
+ * `concurrency` attempts in flight, fed from a local queue. New deliveries come from this
+ * process's events consumer before they are stored (attemptNew()): it waits up to
+ * FIRST_ATTEMPT_WAIT_MS for their outcomes and stores them with them, and an attempt that ends
+ * later writes its own outcome once its delivery is stored claimed. A claimer takes the others
  * (retries, another process's lapsed claims, what did not fit) in batches: one claim for many, and
  * with several replicas each delivery goes to one of them. The queue holds up to MAX_HELD while it
  * moves, three times `concurrency` once it stalls, so a claimed delivery starts well within its
@@ -82,10 +97,15 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
         logger.debug({ delivery_id: held.delivery.id }, 'claim too close to its lease end; left to be retaken');
         return;
       }
-      await attemptDelivery(deps, held.delivery, held.claimId);
+      if (!held.first) return await attemptDelivery(deps, held.delivery, held.claimId);
+      const outcome = await tryDelivery(deps, held.delivery);
+      // Too late for the consumer's store: it stored the delivery claimed, so write the outcome.
+      if (!held.first.report(outcome) && (await held.first.stored)) await deps.deliveries.finish(held.delivery.id, held.claimId, outcome);
     } catch (err) {
       // Its claim lapses and it is retaken, like a killed process's.
       logger.warn({ err, delivery_id: held.delivery.id }, 'webhook delivery attempt failed; retried after its lease');
+    } finally {
+      held.first?.done();
     }
   };
   const pump = () => {
@@ -109,7 +129,34 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
     for (const delivery of claim.deliveries) queue.push({ delivery, claimId: claim.claimId, heldUntil, queuedAt });
     pump();
   };
-
+  const attemptNew = (deliveries: Delivery[], claim: { claimId: string; heldUntil: Date }): NewAttempts => {
+    const outcomes: (AttemptOutcome | null)[] = deliveries.map(() => null);
+    let waiting = true;
+    let stored!: (ok: boolean) => void;
+    const storedP = new Promise<boolean>((resolve) => (stored = resolve));
+    const runs = deliveries.map(
+      (delivery, i) =>
+        new Promise<void>((done) =>
+          queue.push({
+            delivery,
+            claimId: claim.claimId,
+            heldUntil: claim.heldUntil.getTime(),
+            queuedAt: Date.now(),
+            first: { report: (o) => waiting && ((outcomes[i] = o), true), stored: storedP, done },
+          }),
+        ),
+    );
+    pump();
+    const wait = sleep(FIRST_ATTEMPT_WAIT_MS, undefined, { ref: false });
+    return {
+      // What has ended by now is taken; an attempt ending later writes its own outcome.
+      outcomes: Promise.race([Promise.all(runs), wait]).then(() => {
+        waiting = false;
+        return [...outcomes];
+      }),
+      stored,
+    };
+  };
   const claimer = async () => {
     while (!stop.signal.aborted) {
       // Claims in batches of at least `concurrency` (a claim per delivery would cost a claim's
@@ -135,14 +182,15 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
     name: 'webhook-sender',
     room,
     take,
+    attemptNew,
     /** Deliveries were stored due now: look for them now rather than after the idle wait. */
     wake: () => stored.fire(),
     async close() {
       stop.abort();
       await claiming;
       // What was claimed but not started is retaken after its lease (here or by another replica).
-      queue.length = 0;
+      for (const held of queue.splice(0)) held.first?.done();
       await Promise.all(inFlight);
     },
-  } satisfies DeliveryHandoff & { name: string; close(): Promise<void> };
+  } satisfies DeliveryHandoff & { name: string; take(claim: Claim): void; close(): Promise<void> };
 }
