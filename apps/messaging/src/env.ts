@@ -30,7 +30,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
       /** sms.dispatch events of one partition handled at once (README "Throughput"). */
       SMS_DISPATCH_CONCURRENCY: env.int(8, 1),
       /** sms.dispatch events handled as one batch (a few database writes for the lot); 0: one event per batch. */
-      SMS_DISPATCH_BATCH_SIZE: env.int(200, 0),
+      SMS_DISPATCH_BATCH_SIZE: env.int(100, 0),
       /** Partitions of sms.dispatch one process handles at once. */
       SMS_DISPATCH_PARTITIONS_CONCURRENTLY: env.int(2, 1),
       /**

@@ -1,36 +1,16 @@
 import { randomInt } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readStackFile } from '@feedback/dev-stack';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, call } from './api.js';
 import { waitFor } from './stack.js';
 
 // sharing.completed over HTTP against the running stack (messaging raises it, webhooks delivers
 // it), with a receiver on 127.0.0.1 that checks every delivery with the Standard Webhooks library.
-const stack = readStackFile();
-const base = stack.base_url!;
-
 interface Received {
   headers: IncomingHttpHeaders;
   body: string;
-}
-
-async function call(method: string, path: string, opts: { token?: string; admin?: boolean; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers.authorization = `Token token=${opts.token}`;
-  if (opts.admin) headers.authorization = `Bearer ${stack.admin_token}`;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  const text = await res.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: res.status, text, json: (text ? JSON.parse(text) : undefined) as any };
-}
-
-async function admin(method: string, path: string, body?: unknown) {
-  const res = await call(method, `/admin/v1${path}`, { admin: true, body });
-  if (res.status >= 300) throw new Error(`admin ${method} ${path}: ${res.status} ${res.text}`);
-  return res.json;
 }
 
 /** A valid Turkish mobile number nobody else's test uses. */

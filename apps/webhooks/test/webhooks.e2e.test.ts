@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readStackFile } from '@feedback/dev-stack';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, call } from './api.js';
 import { waitFor } from './stack.js';
 
 // Webhooks over HTTP against the running stack, as an integrator uses them, with a real receiver
@@ -42,23 +43,6 @@ function receiver() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function call(method: string, path: string, opts: { token?: string; admin?: boolean; body?: unknown; form?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers.authorization = `Token token=${opts.token}`;
-  if (opts.admin) headers.authorization = `Bearer ${stack.admin_token}`;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  const text = await res.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: res.status, text, json: (text ? JSON.parse(text) : undefined) as any };
-}
-
-async function admin(method: string, path: string, body?: unknown) {
-  const res = await call(method, `/admin/v1${path}`, { admin: true, body });
-  if (res.status >= 300) throw new Error(`admin ${method} ${path}: ${res.status} ${res.text}`);
-  return res.json;
 }
 
 async function newAccount() {

@@ -21,7 +21,7 @@ export interface DispatchConsumerOptions {
    * phone) claim, not the order of events, is what keeps each SMS at most once.
    */
   concurrency?: number;
-  /** Events per dispatchSms call (default 200); 0: one event per call. */
+  /** Events per dispatchSms call (default 100); 0: one event per call. */
   batchSize?: number;
   /** Batches wait while a sharing is being accepted (accept-gate.ts). */
   gate?: Pick<AcceptGate, 'clear'>;
@@ -61,8 +61,8 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
     }),
     onCrash: opts.onCrash,
     background: opts.background,
-    ...((opts.batchSize ?? 200) > 0 && {
-      batchSize: opts.batchSize ?? 200,
+    ...((opts.batchSize ?? 100) > 0 && {
+      batchSize: opts.batchSize ?? 100,
       batchHandler: async (messages) => {
         // Undecodable events are left to the handler below, which dead-letters them.
         const decoded = messages.flatMap((m) => {
