@@ -116,7 +116,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
             .map((k) => k.trim())
             .filter(Boolean),
         )
-        .pipe(z.array(keyBytes())),
+        .pipe(z.array(env.key32())),
       /** How long an account's provider (or its having none) is remembered; other replicas see a change within it. */
       ACCOUNT_SMS_PROVIDER_CACHE_MS: env.int(30_000, 0),
       LOG_LEVEL: env.logLevel(),
@@ -138,15 +138,5 @@ function describe(err: unknown): string {
 
 /** 32 bytes in base64 or base64url; an empty value is as unset (docker-compose passes one). */
 function secretsKey() {
-  return z.preprocess((v) => (v === '' ? undefined : v), keyBytes().optional());
-}
-
-function keyBytes() {
-  return (
-    z
-      .string()
-      // Buffer.from skips characters that are not base64: the exact shape of 32 bytes first.
-      .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes in base64 (openssl rand -base64 32)')
-      .transform((v) => Buffer.from(v, 'base64'))
-  );
+  return z.preprocess((v) => (v === '' ? undefined : v), env.key32().optional());
 }

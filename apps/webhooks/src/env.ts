@@ -7,14 +7,6 @@ import { z } from 'zod';
 import { parseCidrs } from './adapters/http/address-guard.js';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/retry-schedule.js';
 
-/** 32 bytes in base64 or base64url (`openssl rand -base64 32`). */
-const keyBytes = () =>
-  z
-    .string()
-    // Buffer.from skips characters that are not base64: the exact shape of 32 bytes first.
-    .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes in base64 (openssl rand -base64 32)')
-    .transform((v) => Buffer.from(v, 'base64'));
-
 const parsed = <T>(parse: (v: string) => T, fallback: string) =>
   z
     .string()
@@ -46,7 +38,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
       SHARING_COMPLETED_TOPIC: env.string('sharing.completed'),
       WEBHOOKS_EVENTS_GROUP: env.string('webhooks-events'),
       /** Seals endpoint secrets at rest (AES-256-GCM): 32 random bytes in base64. Required. */
-      WEBHOOKS_SECRET_KEY: keyBytes(),
+      WEBHOOKS_SECRET_KEY: env.key32(),
       /** Keys that sealed secrets before the current one (comma-separated): they still open them. */
       WEBHOOKS_SECRET_PREVIOUS_KEYS: z
         .string()
@@ -57,7 +49,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
             .map((k) => k.trim())
             .filter(Boolean),
         )
-        .pipe(z.array(keyBytes())),
+        .pipe(z.array(env.key32())),
       /** Plain http endpoints (on-premise networks); https only by default. */
       WEBHOOKS_ALLOW_HTTP: env.bool(false),
       /** Ranges reachable although private or loopback, e.g. 10.20.0.0/16 (the metadata address never is). */

@@ -82,4 +82,11 @@ export const env = {
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** An optional string; empty counts as unset (a chart or compose file may render `KEY=`). */
   optional: () => z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  /** A 256-bit key: 32 bytes in base64 or base64url (`openssl rand -base64 32`), as its bytes. */
+  key32: () =>
+    z
+      .string()
+      // Buffer.from skips characters that are not base64: the exact shape of 32 bytes first.
+      .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+      .transform((v) => Buffer.from(v, 'base64')),
 };

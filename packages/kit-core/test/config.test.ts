@@ -20,4 +20,13 @@ describe('loadConfig', () => {
     expect(String((error as Error).message)).toMatch(/PORT/);
     expect(String((error as Error).message)).toMatch(/MONGO_URL/);
   });
+
+  it('takes a 256-bit key in base64 or base64url, and nothing of another length', () => {
+    const key = Buffer.alloc(32, 0xfb);
+    const shape = { KEY: env.key32() };
+    expect(loadConfig(shape, { KEY: key.toString('base64') }).KEY).toEqual(key);
+    expect(loadConfig(shape, { KEY: key.toString('base64url') }).KEY).toEqual(key);
+    for (const bad of [Buffer.alloc(31).toString('base64'), Buffer.alloc(33).toString('base64'), `${'a'.repeat(42)}!`])
+      expect(() => loadConfig(shape, { KEY: bad }), bad).toThrow(/KEY.*32 bytes/);
+  });
 });

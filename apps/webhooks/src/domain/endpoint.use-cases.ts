@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { errors } from '@feedback/kit-core';
+import { errors, nameBasedUuid } from '@feedback/kit-core';
 import { bodyOf } from './event-mapping.js';
 import type { WebhooksDeps } from './ports.js';
 import { newSecret } from './signature.js';
@@ -120,12 +119,9 @@ export async function sendTestEvent(deps: Deps, accountId: string, id: string): 
 /**
  * A delivery's id, the same whenever the event comes: an event redelivered after a crash between
  * its first attempt and the store makes the same delivery, so a receiver sees the same webhook-id.
- * UUID-shaped, from SHA-256 of the endpoint and event ids.
  */
-export function deliveryIdOf(endpointId: string, eventId: string): string {
-  const h = createHash('sha256').update(`${endpointId}\u0000${eventId}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-}
+export const deliveryIdOf = (endpointId: string, eventId: string): string =>
+  nameBasedUuid(`webhook-delivery\u0000${endpointId}\u0000${eventId}`);
 
 export function newDelivery(endpoint: Endpoint, eventId: string, eventType: string, body: string, now: Date): Delivery {
   const id = deliveryIdOf(endpoint.id, eventId);
