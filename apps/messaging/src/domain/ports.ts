@@ -419,7 +419,7 @@ export interface MessagingDeps {
   recordedMessages: RecordedMessages;
   dispatch: DispatchPublisher;
   statusEvents: StatusEvents;
-  /** `sharing.completed`, raised by the dispatch consumer and by a cancel. */
+  /** `sharing.completed`, raised by the scheduler leader's sweep (sharing-completion.use-cases.ts). */
   completions: CompletionEvents;
   /** The account's own provider or the deployment's. */
   providers: SmsProviderResolver;

@@ -121,16 +121,12 @@ export class MongoSharingRepository implements SharingRepository {
 
   async incomplete(q: { since: Date; now: Date; after: { createdAt: Date; id: string } | null; limit: number }): Promise<SmsSharing[]> {
     // Index completed_created (`null` matches the sharings made before the field existed too).
-    const after = q.after
-      ? [{ created_at: { $gt: q.after.createdAt } }, { created_at: q.after.createdAt, _id: { $gt: q.after.id } }]
-      : [{ created_at: { $gte: q.since } }];
+    const due = { $or: [{ scheduled_for: null }, { scheduled_for: { $lte: q.now } }] };
+    const after = q.after && {
+      $or: [{ created_at: { $gt: q.after.createdAt } }, { created_at: q.after.createdAt, _id: { $gt: q.after.id } }],
+    };
     const docs = await this.sharings
-      .find({
-        completed_at: null,
-        created_at: { $gte: q.since },
-        accepted: { $gt: 0 },
-        $and: [{ $or: after }, { $or: [{ scheduled_for: null }, { scheduled_for: { $lte: q.now } }] }],
-      })
+      .find({ completed_at: null, created_at: { $gte: q.since }, accepted: { $gt: 0 }, $and: after ? [due, after] : [due] })
       .sort({ completed_at: 1, created_at: 1, _id: 1 })
       .limit(q.limit)
       .toArray();

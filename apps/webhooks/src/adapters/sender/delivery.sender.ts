@@ -181,7 +181,6 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
   return {
     name: 'webhook-sender',
     room,
-    take,
     attemptNew,
     /** Deliveries were stored due now: look for them now rather than after the idle wait. */
     wake: () => stored.fire(),
@@ -192,5 +191,5 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
       for (const held of queue.splice(0)) held.first?.done();
       await Promise.all(inFlight);
     },
-  } satisfies DeliveryHandoff & { name: string; take(claim: Claim): void; close(): Promise<void> };
+  } satisfies DeliveryHandoff & { name: string; close(): Promise<void> };
 }
