@@ -109,8 +109,17 @@ kannel_provider_json() { # kannel_provider_json USER PASSWORD : apps/messaging/R
     }));' "$KANNEL_SENDSMS_PORT" "$1" "$2"
 }
 
+# Hashes and seals personal data at rest (kit-core PersonalDataProtector: TCKN, erased phones; 32
+# bytes); kept, so what was hashed before a restart is still found.
+personal_data_key() {
+  local f="$LOCAL_DIR/personal-data-key"
+  [ -s "$f" ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))' >"$f")
+  cat "$f"
+}
+
 common_env() {
   echo "MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT" "LOG_LEVEL=${LOG_LEVEL:-info}" "NODE_ENV=${NODE_ENV:-development}"
+  echo "PERSONAL_DATA_KEY=$(personal_data_key)"
 }
 
 start_app() { # start_app PROCESS : starts it (unless running) and waits until it answers

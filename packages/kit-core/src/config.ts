@@ -89,4 +89,21 @@ export const env = {
       // Buffer.from skips characters that are not base64: the exact shape of 32 bytes first.
       .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes in base64 (openssl rand -base64 32)')
       .transform((v) => Buffer.from(v, 'base64')),
+  /** Comma-separated 256-bit keys (a rotated key's predecessors), each as key32; empty: none. */
+  key32List: () =>
+    z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(env.key32())),
+  /**
+   * PERSONAL_DATA_KEY (required) and PERSONAL_DATA_PREVIOUS_KEYS: the keys of kit-core's
+   * PersonalDataProtector (TCKN and other sensitive values hashed and sealed at rest).
+   */
+  personalDataKeys: () => ({ PERSONAL_DATA_KEY: env.key32(), PERSONAL_DATA_PREVIOUS_KEYS: env.key32List() }),
 };
