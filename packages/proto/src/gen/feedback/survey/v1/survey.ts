@@ -16,6 +16,12 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Flow } from "../../flow/v1/flow.js";
+import {
+  GetDataErasureRequest,
+  GetDataErasureResponse,
+  RequestDataErasureRequest,
+  RequestDataErasureResponse,
+} from "./data_erasure.js";
 
 export const protobufPackage = "feedback.survey.v1";
 
@@ -5528,6 +5534,37 @@ export const SurveyServiceService = {
       Buffer.from(GetSurveyLinkStatesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetSurveyLinkStatesResponse => GetSurveyLinkStatesResponse.decode(value),
   },
+  /**
+   * Records a request to erase one person's data across every service (data_erasure.proto):
+   * resolves the account's customers matching any given identifier, stores the request (keyed
+   * hashes, no identifier in clear) and publishes data.erasure.requested before it answers.
+   */
+  requestDataErasure: {
+    path: "/feedback.survey.v1.SurveyService/RequestDataErasure" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RequestDataErasureRequest): Buffer =>
+      Buffer.from(RequestDataErasureRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RequestDataErasureRequest => RequestDataErasureRequest.decode(value),
+    responseSerialize: (value: RequestDataErasureResponse): Buffer =>
+      Buffer.from(RequestDataErasureResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RequestDataErasureResponse => RequestDataErasureResponse.decode(value),
+  },
+  /**
+   * One erasure request with its status and counts. NOT_FOUND (data_erasure_id) for unknown,
+   * malformed and other accounts' ids alike.
+   */
+  getDataErasure: {
+    path: "/feedback.survey.v1.SurveyService/GetDataErasure" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDataErasureRequest): Buffer =>
+      Buffer.from(GetDataErasureRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDataErasureRequest => GetDataErasureRequest.decode(value),
+    responseSerialize: (value: GetDataErasureResponse): Buffer =>
+      Buffer.from(GetDataErasureResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDataErasureResponse => GetDataErasureResponse.decode(value),
+  },
 } as const;
 
 export interface SurveyServiceServer extends UntypedServiceImplementation {
@@ -5599,6 +5636,17 @@ export interface SurveyServiceServer extends UntypedServiceImplementation {
    * 1,000 phones (INVALID_ARGUMENT above). NOT_FOUND (channel_id).
    */
   getSurveyLinkStates: handleUnaryCall<GetSurveyLinkStatesRequest, GetSurveyLinkStatesResponse>;
+  /**
+   * Records a request to erase one person's data across every service (data_erasure.proto):
+   * resolves the account's customers matching any given identifier, stores the request (keyed
+   * hashes, no identifier in clear) and publishes data.erasure.requested before it answers.
+   */
+  requestDataErasure: handleUnaryCall<RequestDataErasureRequest, RequestDataErasureResponse>;
+  /**
+   * One erasure request with its status and counts. NOT_FOUND (data_erasure_id) for unknown,
+   * malformed and other accounts' ids alike.
+   */
+  getDataErasure: handleUnaryCall<GetDataErasureRequest, GetDataErasureResponse>;
 }
 
 export interface SurveyServiceClient extends Client {
@@ -5837,6 +5885,45 @@ export interface SurveyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSurveyLinkStatesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Records a request to erase one person's data across every service (data_erasure.proto):
+   * resolves the account's customers matching any given identifier, stores the request (keyed
+   * hashes, no identifier in clear) and publishes data.erasure.requested before it answers.
+   */
+  requestDataErasure(
+    request: RequestDataErasureRequest,
+    callback: (error: ServiceError | null, response: RequestDataErasureResponse) => void,
+  ): ClientUnaryCall;
+  requestDataErasure(
+    request: RequestDataErasureRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RequestDataErasureResponse) => void,
+  ): ClientUnaryCall;
+  requestDataErasure(
+    request: RequestDataErasureRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RequestDataErasureResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One erasure request with its status and counts. NOT_FOUND (data_erasure_id) for unknown,
+   * malformed and other accounts' ids alike.
+   */
+  getDataErasure(
+    request: GetDataErasureRequest,
+    callback: (error: ServiceError | null, response: GetDataErasureResponse) => void,
+  ): ClientUnaryCall;
+  getDataErasure(
+    request: GetDataErasureRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDataErasureResponse) => void,
+  ): ClientUnaryCall;
+  getDataErasure(
+    request: GetDataErasureRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDataErasureResponse) => void,
   ): ClientUnaryCall;
 }
 
