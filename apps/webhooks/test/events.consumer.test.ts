@@ -25,7 +25,7 @@ describe('events consumer', () => {
       endpoints: new MongoEndpointRepository(mongo.db),
       deliveries: new MongoDeliveryRepository(mongo.db),
       cipher: testCipher(),
-      urlPolicy: () => null,
+      urlPolicy: async () => null,
       settings: { retrySchedule: [1000], disableAfterMs: 86_400_000, rotationOverlapMs: 86_400_000, leaseMs: 60_000 },
       clock: systemClock,
       newId: randomUUID,

@@ -30,7 +30,7 @@ async function mustFind(deps: Pick<Deps, 'endpoints'>, accountId: string, id: st
 
 /** The secret is answered here and by rotateSecret only; it is stored sealed. */
 export async function createEndpoint(deps: Deps, accountId: string, input: EndpointInput): Promise<{ endpoint: Endpoint; secret: string }> {
-  const url = validUrl(input.url, deps.urlPolicy);
+  const url = await validUrl(input.url, deps.urlPolicy);
   const events = validEvents(input.events);
   const description = validDescription(input.description);
   const id = deps.newId();
@@ -61,7 +61,7 @@ export function listEndpoints(deps: Pick<Deps, 'endpoints'>, accountId: string, 
 
 export async function updateEndpoint(deps: Deps, accountId: string, id: string, patch: EndpointPatch): Promise<Endpoint> {
   const changes: Parameters<Deps['endpoints']['update']>[2] = {};
-  if (patch.url !== undefined) changes.url = validUrl(patch.url, deps.urlPolicy);
+  if (patch.url !== undefined) changes.url = await validUrl(patch.url, deps.urlPolicy);
   if (patch.events !== undefined) changes.events = validEvents(patch.events);
   if (patch.description !== undefined) changes.description = validDescription(patch.description);
   if (patch.enabled !== undefined) {

@@ -104,8 +104,8 @@ export interface WebhookTransport {
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
 }
 
-/** The deployment's rule on target URLs (scheme, address ranges): a reason to refuse, or null. */
-export type UrlPolicy = (url: URL) => string | null;
+/** The deployment's rule on target URLs (scheme, the addresses it resolves to): a reason to refuse, or null. */
+export type UrlPolicy = (url: URL) => Promise<string | null>;
 
 export interface WebhookSettings {
   /** Delays after each failed attempt (ms). */

@@ -6,7 +6,7 @@ const MAX_URL = 2048;
 const MAX_DESCRIPTION = 500;
 
 /** An absolute URL the deployment allows; a 400 naming `url` otherwise. */
-export function validUrl(raw: string, policy: UrlPolicy): string {
+export async function validUrl(raw: string, policy: UrlPolicy): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -17,7 +17,7 @@ export function validUrl(raw: string, policy: UrlPolicy): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw errors.invalid({ url: 'must be an https URL' });
   // Credentials in the URL would be stored and shown in clear: the signature is the receiver's proof.
   if (url.username || url.password) throw errors.invalid({ url: 'must not contain credentials' });
-  const refused = policy(url);
+  const refused = await policy(url);
   if (refused) throw errors.invalid({ url: refused });
   return url.toString();
 }

@@ -65,7 +65,7 @@ export function memoryDeps(now: { value: Date }, answer: (url: string) => SendRe
         return answer(url);
       },
     },
-    urlPolicy: () => null,
+    urlPolicy: async () => null,
     settings: { retrySchedule: [5_000, 30_000], disableAfterMs: 86_400_000, rotationOverlapMs: 86_400_000, leaseMs: 60_000 },
     clock: { now: () => now.value },
     newId: randomUUID,

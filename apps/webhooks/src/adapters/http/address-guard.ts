@@ -1,28 +1,36 @@
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+export type Cidr = [Address, number];
 
 /** Always refused, whatever the operator allows: the cloud metadata services. */
-const METADATA = ['169.254.169.254', 'fd00:ec2::254'];
+const METADATA: Address[] = [ipaddr.parse('169.254.169.254'), ipaddr.parse('fd00:ec2::254')];
 
-/** Addresses a webhook never reaches unless the operator allows a range (WEBHOOKS_ALLOWED_CIDRS). */
-const REFUSED: [string, number, 'ipv4' | 'ipv6'][] = [
-  ['0.0.0.0', 8, 'ipv4'], // "this network", unspecified
-  ['10.0.0.0', 8, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
-  ['127.0.0.0', 8, 'ipv4'],
-  ['169.254.0.0', 16, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.0.0.0', 24, 'ipv4'], // IETF protocol assignments
-  ['192.168.0.0', 16, 'ipv4'],
-  ['198.18.0.0', 15, 'ipv4'], // benchmarking
-  ['224.0.0.0', 4, 'ipv4'], // multicast
-  ['240.0.0.0', 4, 'ipv4'], // reserved, broadcast
-  ['::', 128, 'ipv6'],
-  ['::1', 128, 'ipv6'],
-  ['fc00::', 7, 'ipv6'],
-  ['fe80::', 10, 'ipv6'],
-  ['ff00::', 8, 'ipv6'],
-  ['64:ff9b::', 96, 'ipv6'], // NAT64: reaches IPv4 addresses behind it
-  ['2001:db8::', 32, 'ipv6'], // documentation
+const wellFormed = (text: string) => (text.includes(':') ? ipaddr.IPv6.isValid(text) : ipaddr.IPv4.isValidFourPartDecimal(text));
+
+const v6 = (cidr: string): Cidr => ipaddr.parseCIDR(cidr) as Cidr;
+
+/**
+ * IPv6 forms that carry an IPv4 address, and where it sits (the bit offset of its 32 bits). A
+ * packet to one reaches that IPv4 address through a translator, a tunnel or the host's own stack,
+ * so it is judged as that address.
+ */
+const EMBEDDING: [Cidr, number, string][] = [
+  [v6('::ffff:0:0/96'), 96, 'IPv4-mapped'],
+  [v6('::ffff:0:0:0/96'), 96, 'IPv4-translated (SIIT)'],
+  [v6('64:ff9b::/96'), 96, 'NAT64'],
+  [v6('2002::/16'), 16, '6to4'],
+  // Last of all: ::/96 also holds :: and ::1, which are judged as themselves before this list.
+  [v6('::/96'), 96, 'IPv4-compatible'],
+];
+
+/**
+ * IPv6 forms whose IPv4 address cannot be judged as one: Teredo carries two (a server and an
+ * obfuscated client), and the local-use NAT64 prefix puts it where its operator chose.
+ */
+const OPAQUE: [Cidr, string][] = [
+  [v6('2001::/32'), 'a Teredo address'],
+  [v6('64:ff9b:1::/48'), 'a local-use NAT64 address'],
 ];
 
 export interface AddressGuard {
@@ -31,51 +39,70 @@ export interface AddressGuard {
 }
 
 /** Parses `10.1.0.0/16,fd12::/64`; throws naming the bad entry. */
-export function parseCidrs(text: string): [string, number, 'ipv4' | 'ipv6'][] {
+export function parseCidrs(text: string): Cidr[] {
   return text
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
     .map((cidr) => {
-      const [addr, bits] = cidr.split('/');
-      const family = isIP(addr ?? '');
-      const prefix = Number(bits);
-      if (!family || bits === undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > (family === 4 ? 32 : 128))
-        throw new Error(`"${cidr}" is not a CIDR range like 10.0.0.0/8`);
-      return [addr!, prefix, family === 4 ? 'ipv4' : 'ipv6'];
+      // Dotted quads only: ipaddr.js also reads 10/8 as 0.0.0.10/8, which no operator means.
+      const [addr = ''] = cidr.split('/');
+      if (!wellFormed(addr) || !ipaddr.isValidCIDR(cidr)) throw new Error(`"${cidr}" is not a CIDR range like 10.0.0.0/8`);
+      return ipaddr.parseCIDR(cidr) as Cidr;
     });
 }
 
-/** net.BlockList over the refused ranges, minus the operator's allowed ones; the metadata addresses stay refused. */
-export function addressGuard(allowed: readonly [string, number, 'ipv4' | 'ipv6'][] = []): AddressGuard {
-  const refused = new BlockList();
-  for (const [addr, prefix, family] of REFUSED) refused.addSubnet(addr, prefix, family);
-  const allow = new BlockList();
-  for (const [addr, prefix, family] of allowed) allow.addSubnet(addr, prefix, family);
-  const metadata = new BlockList();
-  for (const a of METADATA) metadata.addAddress(a, isIP(a) === 4 ? 'ipv4' : 'ipv6');
+const within = (address: Address, ranges: readonly Cidr[]) =>
+  ranges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
 
-  return {
-    refusal(address) {
-      const family = isIP(address);
-      if (!family) return `${address} is not an IP address`;
-      // An IPv4-mapped IPv6 address (::ffff:a.b.c.d) reaches the IPv4 address: judge that one.
-      const mapped = family === 6 ? mappedIpv4(address) : undefined;
-      const [addr, type] = mapped ? [mapped, 'ipv4' as const] : [address, family === 4 ? ('ipv4' as const) : ('ipv6' as const)];
-      if (metadata.check(addr, type)) return `${addr} is a cloud metadata address`;
-      if (refused.check(addr, type) && !allow.check(addr, type)) return `${addr} is a private, loopback, link-local or reserved address`;
-      return null;
-    },
-  };
+/** The 32 bits at `offset` of an IPv6 address, as an IPv4 address. */
+function ipv4At(address: ipaddr.IPv6, offset: number): ipaddr.IPv4 {
+  const bytes = address.toByteArray();
+  return new ipaddr.IPv4(bytes.slice(offset / 8, offset / 8 + 4));
 }
 
-/** The IPv4 address inside ::ffff:a.b.c.d or ::ffff:hhhh:hhhh (as URL parsing writes it). */
-function mappedIpv4(address: string): string | undefined {
-  const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (dotted) return dotted;
-  const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const hi = parseInt(hex[1]!, 16);
-  const lo = parseInt(hex[2]!, 16);
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+/**
+ * Refuses every address ipaddr.js does not class as global unicast (private, loopback, link-local,
+ * CGNAT, unspecified, broadcast, multicast, reserved, benchmarking, documentation, site-local,
+ * unique-local...) unless the operator allows its range (WEBHOOKS_ALLOWED_CIDRS); an IPv6 form
+ * that embeds an IPv4 address is judged as that address; the metadata addresses never pass.
+ *
+ * The operator's ranges open an embedded IPv4 address only in its IPv4-mapped form, which the
+ * host's own stack connects to as that very IPv4 address: with 127.0.0.0/8 allowed,
+ * ::ffff:127.0.0.1 passes but ::7f00:1 (IPv4-compatible), 64:ff9b::7f00:1 (NAT64) and
+ * 2002:7f00:1:: (6to4) do not. Those reach the address through a translator or tunnel, a route
+ * the allowance was not written for, so their embedded address must be public.
+ */
+export function addressGuard(allowed: readonly Cidr[] = []): AddressGuard {
+  const judge = (address: Address, shown: string, useAllowed: boolean): string | null => {
+    if (METADATA.some((m) => m.kind() === address.kind() && m.toNormalizedString() === address.toNormalizedString()))
+      return `${shown} is a cloud metadata address`;
+    if (address.range() === 'unicast') return null;
+    if (useAllowed && within(address, allowed)) return null;
+    return `${shown} is a private, loopback, link-local or reserved address`;
+  };
+
+  return {
+    refusal(text) {
+      const raw = text.replace(/^\[|\]$/g, '');
+      if (!wellFormed(raw)) return `${text} is not an IP address`;
+      const address = ipaddr.parse(raw);
+      if (address.kind() === 'ipv4') return judge(address, raw, true);
+      const v6addr = address as ipaddr.IPv6;
+      // An explicit zone (fe80::1%eth0) names a link: never a webhook's.
+      if (v6addr.zoneId) return `${raw} is a link-local address`;
+      const range = v6addr.range();
+      if (range === 'unspecified' || range === 'loopback') return judge(v6addr, raw, true);
+      const opaque = OPAQUE.find(([[r, bits]]) => v6addr.match(r, bits));
+      if (opaque) return `${raw} is ${opaque[1]}, which may reach any IPv4 address`;
+      const embedding = EMBEDDING.find(([[r, bits]]) => v6addr.match(r, bits));
+      if (embedding) {
+        const [, offset, form] = embedding;
+        const ipv4 = ipv4At(v6addr, offset);
+        const refused = judge(ipv4, ipv4.toString(), form === 'IPv4-mapped');
+        return refused && `${raw} (${form}) embeds ${refused}`;
+      }
+      return judge(v6addr, raw, true);
+    },
+  };
 }

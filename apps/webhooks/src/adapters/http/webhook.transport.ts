@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -36,12 +36,38 @@ export function guardedLookup(guard: AddressGuard): LookupFunction {
 }
 
 /** The deployment's rule on a URL before any lookup: the scheme, and an IP written in it (never looked up). */
-export function urlPolicy(guard: AddressGuard, allowHttp: boolean): UrlPolicy {
-  return (url) => {
-    if (url.protocol === 'http:' && !allowHttp) return 'must be an https URL (this deployment refuses plain http)';
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an https URL';
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    return isIP(host) ? guard.refusal(host) : null;
+function literalRefusal(guard: AddressGuard, allowHttp: boolean, url: URL): string | null {
+  if (url.protocol === 'http:' && !allowHttp) return 'must be an https URL (this deployment refuses plain http)';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an https URL';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) ? guard.refusal(host) : null;
+}
+
+/** Every address a name resolves to (as the agents' lookup would see them). */
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+const systemResolver: Resolver = async (hostname) => (await dnsPromises.lookup(hostname, { all: true })).map((a) => a.address);
+
+/** How long a registration waits for its name's addresses. */
+const RESOLVE_WAIT_MS = 2_000;
+
+/**
+ * The rule on a URL when it is saved: the scheme, an IP written in it, and every address its name
+ * resolves to now, so a name pointing at a refused address is refused at once. A name that does
+ * not resolve now is accepted: it reaches nothing until it resolves, and every delivery checks
+ * the addresses it connects to again (guardedLookup), so a name changed later gains nothing.
+ */
+export function urlPolicy(guard: AddressGuard, allowHttp: boolean, resolve: Resolver = systemResolver): UrlPolicy {
+  return async (url) => {
+    const refused = literalRefusal(guard, allowHttp, url);
+    if (refused || isIP(url.hostname.replace(/^\[|\]$/g, ''))) return refused;
+    let timer: NodeJS.Timeout | undefined;
+    const addresses = await Promise.race([
+      resolve(url.hostname).catch(() => [] as string[]),
+      new Promise<string[]>((done) => (timer = setTimeout(() => done([]), RESOLVE_WAIT_MS))),
+    ]).finally(() => clearTimeout(timer));
+    const refusal = addresses.map((a) => guard.refusal(a)).find((r) => r !== null);
+    return refusal ? `${url.hostname} resolves to ${refusal}` : null;
   };
 }
 
@@ -52,7 +78,6 @@ export function httpTransport(opts: TransportOptions): WebhookTransport {
     'http:': new http.Agent({ keepAlive: true, lookup }),
     'https:': new https.Agent({ keepAlive: true, lookup }),
   };
-  const policy = urlPolicy(opts.guard, opts.allowHttp);
   return {
     async send(rawUrl, headers, body) {
       const started = performance.now();
@@ -63,7 +88,8 @@ export function httpTransport(opts: TransportOptions): WebhookTransport {
       } catch {
         return result({ statusCode: 0, error: 'invalid URL', responseBody: '' });
       }
-      const refused = policy(url);
+      // The name's addresses are checked by the agents' lookup, as it connects.
+      const refused = literalRefusal(opts.guard, opts.allowHttp, url);
       if (refused) return result({ statusCode: 0, error: `refused: ${refused}`, responseBody: '' });
       const agent = agents[url.protocol as 'http:' | 'https:'];
       return new Promise<SendResult>((resolve) => {
