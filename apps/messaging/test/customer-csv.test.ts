@@ -76,8 +76,31 @@ describe('a customer CSV file', () => {
   it('refuses a file that is not a customer list', async () => {
     await expect(read('')).rejects.toThrow(new CsvFormatError('the file is empty: a header row is required'));
     await expect(read('name,email\nAyşe,a@example.com\n')).rejects.toThrow(/no phone column/);
-    await expect(read('phone,name,Name\n1,2,3\n')).rejects.toThrow(/"name" appears twice/);
+    await expect(read('phone,name,Name\n1,2,3\n')).rejects.toThrow(/column 3 of the header row repeats/);
     await expect(read('phone,name\n05321234567,"unclosed\n')).rejects.toThrow(/not a readable CSV file/);
+  });
+
+  it('refuses a header that is not a valid attribute name, naming its column only', async () => {
+    await expect(read('phone,$x\n05321234567,1\n')).rejects.toThrow(/column 2 of the header row is not a valid attribute name/);
+    await expect(read('phone,a.b\n05321234567,1\n')).rejects.toThrow(/column 2 of the header row is not a valid attribute name/);
+  });
+
+  it('never quotes a cell in a parse error or a missing phone column', async () => {
+    const broken = read('phone,name\n05321234567,"Ayşe Secret"x\n');
+    await expect(broken).rejects.toThrow(/not a readable CSV file: \w+ at line 2/);
+    await expect(read('phone,name\n05321234567,"Ayşe Secret"x\n')).rejects.not.toThrow(/Secret|05321234567/);
+    await expect(read('05321234567,Ayşe\n05321234568,Can\n')).rejects.not.toThrow(/05321234567|Ayşe/);
+  });
+
+  it('rejects a row whose value the survey service would refuse (name, email, external_id), naming the column only', async () => {
+    const result = await read(
+      `phone,email,name\n05321234567,not-mail,Ayşe\n05321234568,a@example.com,${'n'.repeat(201)}\n05321234569,a@example.com,Can\n`,
+    );
+    expect(result.rows.map((r) => r.line)).toEqual([4]);
+    expect(result.rejected.map((r) => r.reason)).toEqual([
+      'invalid_value: email is not an e-mail address',
+      "invalid_value: name must be at most 200 characters (the customer's name)",
+    ]);
     await expect(read('phone,name\n05321234567,"unclosed\n')).rejects.toBeInstanceOf(CsvFormatError);
   });
 

@@ -106,6 +106,27 @@ describe('creating a sharing', () => {
         'built_in_responses.x.a',
         'must be at most 1000 characters',
       ],
+      // The names and values the survey service would refuse when it stores them at dispatch (kit-core's rule).
+      [
+        request(['05321234567'], { customAttributes: { '05321234567': { $x: '1' } } }),
+        'custom_attributes.05321234567.$x',
+        'name must be 1-64 characters, without dots, a leading $ or control characters',
+      ],
+      [
+        request(['05321234567'], { customAttributes: { '05321234567': { 'a.b': '1' } } }),
+        'custom_attributes.05321234567.a.b',
+        'name must be 1-64 characters, without dots, a leading $ or control characters',
+      ],
+      [
+        request(['05321234567'], { builtInResponses: { '05321234567': { $where: '1' } } }),
+        'built_in_responses.05321234567.$where',
+        'name must be 1-64 characters, without dots, a leading $ or control characters',
+      ],
+      [
+        request(['05321234567'], { customAttributes: { '05321234567': { email: 'not-mail' } } }),
+        'custom_attributes.05321234567.email',
+        'is not an e-mail address',
+      ],
     ];
     for (const [req, field, why] of cases) {
       const err = await failure(createSharing(deps, { accountId: 'acc-1', campaignId: CAMPAIGN, ...req }));

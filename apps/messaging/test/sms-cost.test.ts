@@ -142,6 +142,15 @@ describe('previewing a campaign message', () => {
       previewSmsMessage(deps, { accountId: 'other', campaignId: 'camp', customAttributes: {}, reminder: 0 }),
     ).rejects.toMatchObject({ kind: 'not_found', fields: { campaign_id: 'camp' } });
   });
+
+  it('refuses the attribute names a sharing refuses (a leading $, a dot), naming the attribute', async () => {
+    const deps = await setup();
+    for (const name of ['$x', 'a.b']) {
+      await expect(
+        previewSmsMessage(deps, { accountId: 'acc', campaignId: 'camp', customAttributes: { [name]: '1' }, reminder: 0 }),
+      ).rejects.toMatchObject({ kind: 'invalid', fields: { [`custom_attributes.${name}`]: expect.stringMatching(/^name must be/) } });
+    }
+  });
 });
 
 describe('template warnings', () => {

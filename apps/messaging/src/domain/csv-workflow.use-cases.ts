@@ -72,7 +72,14 @@ export async function runCsvWorkflow(deps: Deps, uploaded: UploadedFile): Promis
   await complete(deps, file, claimer, result.outcome);
   await deps.imports.record(result);
   log.info(
-    { outcome: result.outcome, reason: result.reason, rows: result.rows, accepted: result.accepted, rejected: result.rejected, superseded },
+    {
+      outcome: result.outcome,
+      reason: logged(result.reason),
+      rows: result.rows,
+      accepted: result.accepted,
+      rejected: result.rejected,
+      superseded,
+    },
     'csv workflow done',
   );
   return { outcome: result.outcome, import: result };
@@ -116,6 +123,14 @@ async function complete(deps: Deps, file: ClaimedFile, claimer: string, outcome:
       await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
     }
   }
+}
+
+/**
+ * A reason as logged: a refusal's field paths name a phone (`custom_attributes.<phone>.<name>`),
+ * so a log line keeps only what comes before the first dot of each; the stored reason is whole.
+ */
+function logged(reason: string | null | undefined): string | null | undefined {
+  return reason?.replace(/\b(custom_attributes|built_in_responses|phone_numbers)\.\S+/g, '$1.<phone>.<name>');
 }
 
 function describe(err: CsvFormatError | AppError): string {

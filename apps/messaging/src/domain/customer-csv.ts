@@ -1,3 +1,4 @@
+import { attributeNameProblem, attributeValueProblem } from '@feedback/kit-core';
 import { normalizePhone } from '@feedback/kit-phone';
 
 /** One parsed CSV record; `line` is its line in the file (its last when a quoted value spans lines; the header is 1). */
@@ -74,14 +75,20 @@ export async function readCustomerRows(
       continue;
     }
     const attributes: Record<string, string> = {};
-    let tooLong: string | undefined;
+    let refused: string | undefined;
     for (const c of header.columns) {
       const value = fields[c.index]!.trim();
-      if (value.length > MAX_VALUE_LENGTH) tooLong = c.key;
-      else if (value) attributes[c.key] = value;
+      if (value.length > MAX_VALUE_LENGTH) refused ??= `value_too_long: ${c.key} has more than ${MAX_VALUE_LENGTH} characters`;
+      else if (value) {
+        // kit-core's rule, as a sharing's: the survey service would refuse the value at dispatch.
+        // The reason names the column, never the value.
+        const problem = attributeValueProblem(c.key, value);
+        if (problem) refused ??= `invalid_value: ${c.key} ${problem}`;
+        attributes[c.key] = value;
+      }
     }
-    if (tooLong) {
-      out.rejected.push({ line, phone: rawPhone, reason: `value_too_long: ${tooLong} has more than ${MAX_VALUE_LENGTH} characters` });
+    if (refused) {
+      out.rejected.push({ line, phone: rawPhone, reason: refused });
       continue;
     }
     if (out.rows.length === opts.maxRows)
@@ -96,15 +103,19 @@ function parseHeader(fields: string[]): { width: number; phone: number; columns:
   const names = fields.map((f) => f.trim());
   if (names.length > MAX_COLUMNS) throw new CsvFormatError(`${names.length} columns; at most ${MAX_COLUMNS} are allowed`);
   const phone = names.findIndex((n) => PHONE_COLUMNS.includes(n.toLowerCase()));
-  if (phone < 0)
-    throw new CsvFormatError(`the header row has no phone column (phone or phone_number): ${JSON.stringify(names.slice(0, 10))}`);
+  // Not quoting the row: a file without a header starts with a customer's data.
+  if (phone < 0) throw new CsvFormatError('the header row (line 1) has no phone column (phone or phone_number)');
   const columns: Column[] = [];
   const seen = new Set<string>();
   names.forEach((name, index) => {
     const lower = name.toLowerCase();
     const key = KNOWN_COLUMNS.includes(lower) || PHONE_COLUMNS.includes(lower) ? lower : name;
     if (!key) return; // an unnamed column (a trailing delimiter in spreadsheet exports): ignored
-    if (seen.has(key)) throw new CsvFormatError(`column "${key}" appears twice in the header row`);
+    if (seen.has(key)) throw new CsvFormatError(`column ${index + 1} of the header row repeats an earlier column's name`);
+    // Every column but the phone becomes an attribute: named by kit-core's rule, which the survey
+    // service applies when it stores them (the file is refused now, not each message at dispatch).
+    const problem = index === phone || PHONE_COLUMNS.includes(key) ? undefined : attributeNameProblem(key);
+    if (problem) throw new CsvFormatError(`column ${index + 1} of the header row is not a valid attribute name: ${problem}`);
     seen.add(key);
     if (index !== phone && !PHONE_COLUMNS.includes(key)) columns.push({ index, key });
   });

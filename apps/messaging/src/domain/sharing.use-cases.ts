@@ -1,4 +1,4 @@
-import { errors, nameBasedUuid, type AppError } from '@feedback/kit-core';
+import { ATTRIBUTE_LIMITS, attributeNameProblem, attributeProblem, errors, nameBasedUuid, type AppError } from '@feedback/kit-core';
 import { normalizePhoneList } from '@feedback/kit-phone';
 import type { MessagingDeps, SharingJob } from './ports.js';
 import { nextSendTime, parseSendAt } from './send-window.js';
@@ -146,14 +146,19 @@ function sharingIdFor(accountId: string, requestKey: string): string {
   return nameBasedUuid(`${accountId}\n${requestKey}`);
 }
 
-/** The rules of a request (docs/decisions.md "SMS sharing"): per phone at most 50 attributes of at most 1,000 characters each. */
+/**
+ * The rules of a request (docs/decisions.md "SMS sharing"): per phone at most 50 attributes of at
+ * most 1,000 characters each, named and valued by kit-core's attribute rule.
+ */
 const MAX_ATTRIBUTES = 50;
-const MAX_VALUE_LENGTH = 1_000;
+const MAX_VALUE_LENGTH = ATTRIBUTE_LIMITS.valueLength;
 
 /**
  * The rules of a request the service enforces itself, whoever calls it (the gateway checks the
  * body's shape, but another gRPC caller may not): at least one phone and at most `maxPhones`, at
- * most 50 attributes per phone, values of at most 1,000 characters. Errors are INVALID_ARGUMENT
+ * most 50 attributes per phone, values of at most 1,000 characters, names and the values the
+ * survey service copies onto the customer (name, email, external_id) by kit-core's attribute
+ * rule (customer-attributes.ts), so no event is refused at dispatch for them. Errors are INVALID_ARGUMENT
  * naming the field as the API's body does (`phone_numbers`, `custom_attributes.<phone>.<name>`).
  */
 function checkSharingRequest(request: SharingRequest, limits: { maxPhones: number }): void {
@@ -172,7 +177,12 @@ function checkPerPhone(value: Record<string, Record<string, string>>, field: str
     const entries = Object.entries(attrs);
     if (entries.length > MAX_ATTRIBUTES) throw invalid(where, `has more than ${MAX_ATTRIBUTES} attributes`);
     for (const [name, v] of entries) {
-      if (v.length > MAX_VALUE_LENGTH) throw invalid(`${where}.${name}`, `must be at most ${MAX_VALUE_LENGTH} characters`);
+      // kit-core's rule, the survey service's own: what it would refuse at dispatch is refused here.
+      const problem =
+        field === 'custom_attributes'
+          ? attributeProblem(name, v)
+          : (attributeNameProblem(name) ?? (v.length > MAX_VALUE_LENGTH ? `must be at most ${MAX_VALUE_LENGTH} characters` : undefined));
+      if (problem) throw invalid(`${where}.${name}`, problem);
     }
   }
 }

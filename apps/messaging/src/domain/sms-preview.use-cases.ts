@@ -1,4 +1,4 @@
-import { errors } from '@feedback/kit-core';
+import { attributeProblem, errors } from '@feedback/kit-core';
 import type { MessagingDeps } from './ports.js';
 import type { SmsCampaign } from './sharing.js';
 import { smsCost, type SmsCost } from './sms-encoding.js';
@@ -8,7 +8,6 @@ type Deps = Pick<MessagingDeps, 'campaigns' | 'settings'>;
 
 /** The sharing's rules for one phone's attributes (sharing.use-cases.ts). */
 const MAX_ATTRIBUTES = 50;
-const MAX_VALUE_LENGTH = 1_000;
 
 export interface PreviewRequest {
   accountId: string;
@@ -65,7 +64,9 @@ function templateOf(campaign: SmsCampaign, reminder: number): string {
 function checkAttributes(attributes: Record<string, string>): void {
   const entries = Object.entries(attributes);
   if (entries.length > MAX_ATTRIBUTES) throw errors.invalid({ custom_attributes: `must have at most ${MAX_ATTRIBUTES} attributes` });
-  for (const [name, value] of entries)
-    if (value.length > MAX_VALUE_LENGTH)
-      throw errors.invalid({ [`custom_attributes.${name}`]: `must be at most ${MAX_VALUE_LENGTH} characters` });
+  // kit-core's rule, as a sharing checks them: a preview accepts what a sharing accepts.
+  for (const [name, value] of entries) {
+    const problem = attributeProblem(name, value);
+    if (problem) throw errors.invalid({ [`custom_attributes.${name}`]: problem });
+  }
 }

@@ -1,4 +1,4 @@
-import { errors } from '@feedback/kit-core';
+import { ATTRIBUTE_LIMITS, attributeNameProblem, errors, isEmailAddress } from '@feedback/kit-core';
 import { normalizePhone } from '@feedback/kit-phone';
 import type { Identifiers } from './customer.js';
 
@@ -10,23 +10,15 @@ export interface CustomerInput {
   schema: Record<string, string>;
 }
 
+/** kit-core's attribute rule (customer-attributes.ts), which messaging and the gateway check at accept time too. */
 export const CUSTOMER_LIMITS = {
-  externalIdLength: 200,
-  emailLength: 254,
-  nameLength: 200,
+  externalIdLength: ATTRIBUTE_LIMITS.externalIdLength,
+  emailLength: ATTRIBUTE_LIMITS.emailLength,
+  nameLength: ATTRIBUTE_LIMITS.customerNameLength,
   attributes: 100,
-  attributeKey: 64,
-  attributeValue: 1000,
+  attributeKey: ATTRIBUTE_LIMITS.nameLength,
+  attributeValue: ATTRIBUTE_LIMITS.valueLength,
 };
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** Stored as field names: no dots or leading "$" (MongoDB paths), no control characters. */
-const isAttributeKey = (k: string) =>
-  k.length >= 1 &&
-  k.length <= CUSTOMER_LIMITS.attributeKey &&
-  !k.startsWith('$') &&
-  !k.includes('.') &&
-  ![...k].some((c) => c.charCodeAt(0) < 32);
 
 /**
  * Normalized identifiers, or INVALID_ARGUMENT naming each malformed one under `prefix`
@@ -44,7 +36,7 @@ export function parseIdentifiers(
     problems[`${prefix}external_id`] = `must be at most ${CUSTOMER_LIMITS.externalIdLength} characters`;
   else if (externalId) ids.externalId = externalId;
   const email = input.email.trim();
-  if (email && (email.length > CUSTOMER_LIMITS.emailLength || !EMAIL.test(email))) problems[`${prefix}email`] = 'is not an e-mail address';
+  if (email && !isEmailAddress(email)) problems[`${prefix}email`] = 'is not an e-mail address';
   else if (email) ids.email = email;
   if (input.phoneNumber.trim()) {
     const phone = normalizePhone(input.phoneNumber, phoneRegion);
@@ -67,7 +59,8 @@ export function checkAttributes(field: string, attrs: Record<string, string>): R
   const problems: Record<string, string> = {};
   if (entries.length > CUSTOMER_LIMITS.attributes) problems[field] = `must have at most ${CUSTOMER_LIMITS.attributes} entries`;
   for (const [k, v] of entries) {
-    if (!isAttributeKey(k)) problems[`${field}.${k}`] = 'name must be 1-64 characters, without dots or a leading $';
+    const nameProblem = attributeNameProblem(k);
+    if (nameProblem) problems[`${field}.${k}`] = nameProblem;
     else if (v.length > CUSTOMER_LIMITS.attributeValue)
       problems[`${field}.${k}`] = `must be at most ${CUSTOMER_LIMITS.attributeValue} characters`;
   }

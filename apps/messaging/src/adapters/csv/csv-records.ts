@@ -43,7 +43,8 @@ export async function* csvRecords(source: AsyncIterable<Buffer>): AsyncGenerator
       yield { line: info.lines, fields: record };
     }
   } catch (err) {
-    if (err instanceof CsvError) throw new CsvFormatError(`not a readable CSV file: ${err.message}`);
+    // csv-parse's message quotes the offending cells (a customer's data): the code, line and column only.
+    if (err instanceof CsvError) throw new CsvFormatError(`not a readable CSV file: ${err.code}${where(err)}`);
     throw err;
   } finally {
     input.destroy();
@@ -51,6 +52,13 @@ export async function* csvRecords(source: AsyncIterable<Buffer>): AsyncGenerator
     // Not awaited: it waits for a read in flight; the generator's own `finally` cancels the call.
     void iterator.return?.()?.catch(() => undefined);
   }
+}
+
+/** The line and column (1-based) where csv-parse stopped, as far as it says. */
+function where(err: CsvError): string {
+  const { lines, column } = err as CsvError & { lines?: unknown; column?: unknown };
+  const at = [typeof lines === 'number' && `line ${lines}`, typeof column === 'number' && `column ${column + 1}`].filter(Boolean);
+  return at.length ? ` at ${at.join(', ')}` : '';
 }
 
 function sniffDelimiter(text: string): string {
