@@ -1,7 +1,7 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core/runtime';
 import { metricsEnv } from '@feedback/kit-metrics';
 import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
-import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
+import { mongoConnection, mongoSecurityEnv, retentionSweepEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
 import { isPhoneRegion } from '@feedback/kit-phone';
 import { z } from 'zod';
@@ -72,6 +72,10 @@ const readVars = (vars: Record<string, string | undefined>) =>
       SMS_SCHEDULER_INTERVAL_MS: env.int(1_000, 100),
       /** How often the scheduler's leader looks for sharings whose first messages are all settled (sharing.completed). */
       SHARING_COMPLETION_SWEEP_MS: env.int(5_000, 100),
+      /** Days SMS message records and sharings (with their recipients) are kept, for accounts without their own; 0: for ever (docs/api.md "Retention"). */
+      MESSAGES_RETENTION_DAYS: env.int(365, 0),
+      ...retentionSweepEnv,
+      ACCOUNT_RETENTION_GROUP: env.string('messaging-retention'),
       /**
        * `outbox`: the recording provider (adapters/mongo/recording.provider.ts), which sends nothing.
        * The value keeps its old name: infra/apps.sh, the Helm chart, docker-compose and deployments set it.

@@ -3,7 +3,7 @@ import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { createGrpcClient, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
 import { startMetricsListener } from '@feedback/kit-metrics';
-import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
+import { connectMongo, ensureIndexes, MongoLease, MongoRetentionSettings, startRetentionJob, sweepLimits } from '@feedback/kit-stores';
 import { FileServiceClient } from '@feedback/proto/feedback/file/v1/file';
 import { MessagingServiceService } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { ShortenerServiceClient } from '@feedback/proto/feedback/shortener/v1/shortener';
@@ -18,6 +18,8 @@ import { meteredDeliveryReports } from './adapters/metrics/metered.js';
 import { promSmsMetrics } from './adapters/metrics/sms.metrics.js';
 import { runDispatchConsumer } from './adapters/kafka/dispatch.consumer.js';
 import { runFileUploadedConsumer } from './adapters/kafka/file-uploaded.consumer.js';
+import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
+import { messagingRetentionSweep } from './adapters/mongo/retention.sweep.js';
 import { startStepScheduler } from './adapters/scheduler/step.scheduler.js';
 import { messagingIndexes } from './adapters/mongo/indexes.js';
 import { loadEnv } from './env.js';
@@ -167,6 +169,23 @@ const csvConsumer = await runFileUploadedConsumer({
   background: true,
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
+// Retention (docs/api.md "Retention"): the accounts' settings from the gateway, swept by one replica at a time.
+const retentionSettings = new MongoRetentionSettings(mongo.db);
+const retentionConsumer = await runRetentionConsumer({
+  kafka,
+  topic: config.ACCOUNT_RETENTION_TOPIC,
+  groupId: config.ACCOUNT_RETENTION_GROUP,
+  settings: retentionSettings,
+  logger,
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+});
+const retentionSweep = messagingRetentionSweep(mongo.db, retentionSettings, config.MESSAGES_RETENTION_DAYS);
+const retention = startRetentionJob({
+  lease: new MongoLease(mongo.db),
+  intervalMs: config.RETENTION_SWEEP_INTERVAL_MS,
+  sweep: (offset) => retentionSweep(new Date(), sweepLimits(config, offset)),
+  logger,
+});
 
 // The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [
@@ -182,8 +201,10 @@ onShutdown(logger, [
     },
   },
   { name: 'sms-scheduler', close: () => scheduler.close() },
+  { name: 'retention', close: () => retention.close() },
   consumer,
   csvConsumer,
+  retentionConsumer,
   { name: 'dlr-server', close: () => dlr.close() },
   { name: 'grpc', close: () => server.shutdown() },
 ]);

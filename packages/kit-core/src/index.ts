@@ -8,6 +8,7 @@ export * from './question-styles.js';
 export * from './outage.js';
 export * from './name-based-uuid.js';
 export * from './personal-data.js';
+export * from './retention.js';
 export * from './customer-attributes.js';
 // The logger a use case is handed: pino's type only, nothing of pino is loaded through it.
 export type { Logger } from 'pino';

@@ -1,4 +1,5 @@
 export * from './mongo.js';
 export * from './redis.js';
+export * from './retention.js';
 export * from './s3.js';
 export * from './store-connections.js';

@@ -6,12 +6,17 @@ export const messagingIndexes: IndexSpec = {
     { key: { account_id: 1, created_at: -1 }, name: 'account_created' },
     // The sharing.completed sweep: the recent sharings not completed yet, oldest first.
     { key: { completed_at: 1, created_at: 1 }, name: 'completed_created' },
+    // The retention sweep's default pass (adapters/mongo/retention.sweep.ts); an account's uses account_created.
+    { key: { created_at: 1 }, name: 'created' },
   ],
   sharing_recipients: [{ key: { sharing_id: 1, phone: 1 }, name: 'sharing_phone' }],
   sms_messages: [
     { key: { sharing_id: 1 }, name: 'sharing' },
     // An inbound STOP finds the accounts that texted its sender.
     { key: { phone: 1, account_id: 1 }, name: 'phone_account' },
+    // The retention sweep: an account's pass, the default's.
+    { key: { account_id: 1, created_at: 1 }, name: 'account_created' },
+    { key: { created_at: 1 }, name: 'created' },
   ],
   // The suppression lists: a sharing's slice of phones is one $in on the first, the list the second.
   sms_opt_outs: [
@@ -37,5 +42,7 @@ export const messagingIndexes: IndexSpec = {
   sms_outbox: [
     { key: { account_id: 1, phone: 1, created_at: -1, _id: -1 }, name: 'account_phone_created' },
     { key: { account_id: 1, created_at: -1, _id: -1 }, name: 'account_created' },
+    // The retention sweep's default pass.
+    { key: { created_at: 1 }, name: 'created' },
   ],
 };
