@@ -183,6 +183,23 @@ describe('survey page /s/{token}', () => {
     expect(submitted).toEqual([{ token: 'tok', answers: [{ questionKey: 'nps', optionKeys: [], number: 7 }] }]);
   });
 
+  it('refuses a form whose bytes or %-escapes are not UTF-8 (400), instead of storing U+FFFD', async () => {
+    const origin = { origin: 'https://feedback.example.com' };
+    for (const body of ['t.name=Ada%FF', 't.name=%C3', 't.name=%ED%A0%80', Buffer.from([0x74, 0x2e, 0x6e, 0x3d, 0xff])]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/s/tok?lang=en',
+        payload: body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...origin },
+      });
+      expect(res.statusCode, String(body)).toBe(400);
+      expect(res.headers['content-type']).toContain('text/html');
+    }
+    expect(submitted).toEqual([]);
+    expect((await post('t.name=Kad%C4%B1k%C3%B6y&n.nps=9', origin)).statusCode).toBe(200);
+    expect(submitted[0]?.answers).toContainEqual({ questionKey: 'name', optionKeys: [], text: 'Kadıköy' });
+  });
+
   it('turns the form into answers by field kind and thanks the customer', async () => {
     const form = 'n.nps=9&o.pick=a&o.many=x&o.many=y&o.drop=d2&n.yes=1&t.name=Ada+%3Cb%3E&t.story=&n.count=2.5&n.stars=abc&other=1';
     const res = await post(form, { origin: 'https://feedback.example.com' });

@@ -1,7 +1,7 @@
 import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core/runtime';
 import { metricsEnv } from '@feedback/kit-metrics';
 import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
-import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
+import { mongoConnection, mongoSecurityEnv, retentionSweepEnv } from '@feedback/kit-stores';
 import { grpcServerEnv } from '@feedback/kit-grpc';
 import { isPhoneRegion } from '@feedback/kit-phone';
 
@@ -34,6 +34,12 @@ const readVars = (vars: Record<string, string | undefined>) =>
           (names) => names.every((n) => /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(n)),
           'must be attribute names (letters, digits, _ and -)',
         ),
+      /** Days responses are kept, for accounts without their own; 0: for ever (docs/api.md "Retention"). */
+      RESPONSES_RETENTION_DAYS: env.int(730, 0),
+      /** Days past its expiry a survey link is kept (it answers 410 meanwhile), then deleted. */
+      EXPIRED_LINK_GRACE_DAYS: env.int(30, 0),
+      ...retentionSweepEnv,
+      ACCOUNT_RETENTION_GROUP: env.string('survey-retention'),
       /** How often unpublished survey.answered events are retried. */
       OUTBOX_INTERVAL_MS: env.int(30_000, 100),
       LOG_LEVEL: env.logLevel(),

@@ -1,8 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, ERROR_TABLE } from '@feedback/kit-core';
+import { AppError, ERROR_TABLE, errors } from '@feedback/kit-core';
 import { LinkState, type GetSurveyPageResponse } from '@feedback/proto/feedback/survey/v1/survey';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toAppError } from '../../http/error-handler.js';
+import { decodeUtf8, hasInvalidPercentUtf8 } from '../../http/strict-text.js';
 import { isCrossSite } from './same-origin.js';
 import { answersFromForm, parseForm, type FormValues } from './survey-form.js';
 import { SURVEY_PAGE_CSP } from './survey-page.css.js';
@@ -63,9 +64,12 @@ export const surveyPageRoutes =
   async (app) => {
     const publicOrigin = deps.publicBaseUrl ? new URL(deps.publicBaseUrl).origin : undefined;
     // Scoped to this plugin: no other route takes form bodies.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
-      done(null, parseForm(body as string)),
-    );
+    // Strict UTF-8, raw and %-encoded: URLSearchParams would store U+FFFD for what the page never sent.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => {
+      const text = decodeUtf8(body as Buffer);
+      if (text === undefined || hasInvalidPercentUtf8(text)) return done(errors.invalid({ body: 'is not valid UTF-8' }), undefined);
+      done(null, parseForm(text));
+    });
     // A person reads these answers: errors are pages, not JSON.
     app.setErrorHandler((err, req, reply) => {
       const e = toAppError(err as Error, req);
