@@ -48,6 +48,9 @@ describe('CSV fields (RFC 4180)', () => {
     expect(csvField('-2+3')).toBe("'-2+3");
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvField('\tcmd')).toBe("'\tcmd");
+    expect(csvField('\r=1+1')).toBe('"\'\r=1+1"');
+    // A line feed first: some spreadsheets drop leading blank lines of a cell and run what follows.
+    expect(csvField('\n=1+1')).toBe('"\'\n=1+1"');
     expect(csvField(-5)).toBe('-5');
     expect(csvField('a=b')).toBe('a=b');
   });

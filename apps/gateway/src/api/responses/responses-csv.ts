@@ -19,12 +19,13 @@ export const FIXED_COLUMNS = [
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF, quotes doubled. A
- * text that a spreadsheet would run as a formula (it starts with = + - @, or a tab or CR that
+ * text that a spreadsheet would run as a formula (it starts with = + - @, or a tab, CR or LF that
  * some strip first) gets a leading ' (OWASP "CSV injection"); numbers are ours and stay numbers.
+ * The only CSV the repository writes (messaging and the CLI read CSV, they write none).
  */
 export function csvField(value: string | number): string {
   let text = typeof value === 'number' ? String(value) : value;
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (typeof value === 'string' && /^[=+\-@\t\r\n]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
