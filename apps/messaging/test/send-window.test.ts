@@ -276,6 +276,24 @@ describe('parseSendAt', () => {
     expect(invalidFields(() => parseSendAt('2027-03-01T10:00:00Z', now))).toEqual({ send_at: 'must be at most 30 days ahead' });
   });
 
+  it('takes offsets up to ±14:00 and refuses the rest, which name no zone', () => {
+    expect(parseSendAt('2026-03-02T00:30:00+14:00', now)).toEqual(utc('2026-03-01T10:30:00Z'));
+    expect(parseSendAt('2026-02-28T20:30:00-14:00', now)).toEqual(utc('2026-03-01T10:30:00Z'));
+    expect(parseSendAt('2026-03-01T16:15:00+05:45', now)).toEqual(utc('2026-03-01T10:30:00Z'));
+    for (const bad of [
+      '2026-03-02T10:30:00+25:00',
+      '2026-03-02T10:30:00+23:60',
+      '2026-03-01T10:30:00-24:30',
+      '2026-03-02T10:30+1401',
+      '2026-03-02T10:30+15',
+    ]) {
+      expect(
+        invalidFields(() => parseSendAt(bad, now)),
+        bad,
+      ).toEqual({ send_at: expect.stringContaining('offset from -14:00 to +14:00') });
+    }
+  });
+
   it('refuses a local time without an offset', () => {
     for (const bad of ['2026-03-01T13:30:00', '2026-03-01T13:30']) {
       expect(

@@ -126,12 +126,23 @@ export function parseSendAt(input: unknown, now: Date): Date {
   const match = typeof input === 'string' ? DATE_TIME.exec(input) : null;
   if (!match) throw errors.invalid({ send_at: 'must be an ISO 8601 date and time with an offset, e.g. 2026-03-01T10:00:00+03:00' });
   if (match[1] === undefined) throw errors.invalid({ send_at: 'must have an offset or Z (a local time names no instant)' });
+  if (!offsetInRange(match[1])) throw errors.invalid({ send_at: 'must have an offset from -14:00 to +14:00, minutes 00 to 59' });
   const parsed = DateTime.fromISO(input as string, { setZone: true });
   if (!parsed.isValid) throw errors.invalid({ send_at: 'must be a valid date and time' });
   const at = parsed.toMillis();
   if (at < now.getTime() - CLOCK_SKEW) throw errors.invalid({ send_at: 'must not be in the past' });
   if (at > now.getTime() + MAX_AHEAD) throw errors.invalid({ send_at: 'must be at most 30 days ahead' });
   return new Date(Math.max(at, now.getTime()));
+}
+
+// Offsets in use run from -12:00 to +14:00; luxon would take +25:00 or +23:60 and move the instant.
+const MAX_OFFSET_MINUTES = 14 * 60;
+
+function offsetInRange(offset: string): boolean {
+  if (offset.toUpperCase() === 'Z') return true;
+  const hours = Number(offset.slice(1, 3));
+  const minutes = offset.length > 3 ? Number(offset.slice(-2)) : 0;
+  return minutes <= 59 && hours * 60 + minutes <= MAX_OFFSET_MINUTES;
 }
 
 function minutesOf(hhmm: unknown): number | null {
