@@ -1,7 +1,7 @@
 import type { Logger } from '@feedback/kit-core';
 import type { RequestLogging } from '@feedback/kit-core/runtime';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
-import { AccessLogController } from './access-log.js';
+import { AccessLogController, requestView } from './access-log.js';
 import { clientErrorHandler, frameworkError } from './edge-errors.js';
 import { genReqId } from './request-context.js';
 
@@ -11,7 +11,8 @@ import { genReqId } from './request-context.js';
  */
 export function baseFastifyOptions(logger: Logger, bodyLimit: number, requestLogging: RequestLogging = 'all') {
   return {
-    loggerInstance: logger as FastifyBaseLogger,
+    // Fastify's default `req` serializer writes the URL; ours writes what requestView allows.
+    loggerInstance: logger.child({}, { serializers: { req: requestView } }) as FastifyBaseLogger,
     genReqId,
     // One access line per request at completion, or fewer (LOG_REQUESTS); see access-log.ts.
     logController: new AccessLogController(requestLogging),
