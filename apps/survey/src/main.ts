@@ -2,10 +2,12 @@ import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { createGrpcClient, grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
 import { outboxBacklogMetrics, startMetricsListener } from '@feedback/kit-metrics';
-import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
+import { connectMongo, ensureIndexes, MongoLease, MongoRetentionSettings, startRetentionJob, sweepLimits } from '@feedback/kit-stores';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { SurveyServiceService } from '@feedback/proto/feedback/survey/v1/survey';
+import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
 import { retiredSurveyIndexes, surveyIndexes } from './adapters/mongo/indexes.js';
+import { surveyRetentionSweep } from './adapters/mongo/retention.sweep.js';
 import { loadEnv } from './env.js';
 import { surveyHandlers } from './grpc/survey.handlers.js';
 import { startOutboxJob } from './jobs/outbox.job.js';
@@ -50,6 +52,27 @@ logger.info(
   'survey service listening',
 );
 
+// Retention (docs/api.md "Retention"): the accounts' settings from the gateway, swept by one replica at a time.
+const retentionSettings = new MongoRetentionSettings(mongo.db);
+const retentionConsumer = await runRetentionConsumer({
+  kafka,
+  topic: config.ACCOUNT_RETENTION_TOPIC,
+  groupId: config.ACCOUNT_RETENTION_GROUP,
+  settings: retentionSettings,
+  logger,
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+});
+const retentionSweep = surveyRetentionSweep(mongo.db, retentionSettings, {
+  responsesDays: config.RESPONSES_RETENTION_DAYS,
+  linkGraceDays: config.EXPIRED_LINK_GRACE_DAYS,
+});
+const retention = startRetentionJob({
+  lease: new MongoLease(mongo.db),
+  intervalMs: config.RETENTION_SWEEP_INTERVAL_MS,
+  sweep: (offset) => retentionSweep(new Date(), sweepLimits(config, offset)),
+  logger,
+});
+
 // The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [
   metrics,
@@ -57,5 +80,7 @@ onShutdown(logger, [
   { name: 'kafka-producer', close: () => producer.disconnect() },
   { name: 'flow-client', close: async () => flowClient.close() },
   outbox,
+  { name: 'retention', close: () => retention.close() },
+  retentionConsumer,
   { name: 'grpc', close: () => server.shutdown() },
 ]);

@@ -81,6 +81,8 @@ export class MongoRetentionSettings implements RetentionSettings {
 export interface MongoRetentionTargetOptions {
   /** The date the retention counts from (created_at, answered_at, expires_at). */
   dateField: string;
+  /** The value compared with `dateField` for a cutoff: the date itself unless the field holds, say, an ISO string that sorts. */
+  bound?: (before: Date) => unknown;
   /** Absent for a collection swept by date alone. */
   accountField?: string;
   /** Runs before the batch's documents go, with their ids: what hangs off them goes first, so a crash between leaves no orphan. */
@@ -100,7 +102,7 @@ export function mongoRetentionTarget<T extends Document>(
   return {
     name,
     async deleteBatch(pass: RetentionPass, limit: number): Promise<number> {
-      const filter: Document = { [o.dateField]: { $lt: pass.before } };
+      const filter: Document = { [o.dateField]: { $lt: o.bound ? o.bound(pass.before) : pass.before } };
       if (o.accountField && pass.accountId !== undefined) filter[o.accountField] = pass.accountId;
       else if (o.accountField && pass.exceptAccounts?.length) filter[o.accountField] = { $nin: pass.exceptAccounts };
       const ids = (

@@ -48,9 +48,13 @@ export const surveyIndexes: IndexSpec = {
     { key: { account_id: 1, customer_id: 1, node_id: 1 }, name: 'account_customer_node' },
     // Not partial (see above): `$in` on its last field, a channel's links by the phones texted.
     { key: { account_id: 1, channel_id: 1, phone: 1 }, name: 'account_channel_phone' },
+    // The retention sweep: links expired longer than the grace.
+    { key: { expires_at: 1 }, name: 'expires_at' },
   ],
   responses: [
     { key: { link_id: 1, activation: 1 }, name: 'link_activation', unique: true },
+    // The retention sweep's default pass (adapters/mongo/retention.sweep.ts); an account's uses account_newest.
+    { key: { sort_key: 1 }, name: 'sort_key' },
     { key: { account_id: 1, flow_id: 1, sort_key: -1 }, name: 'account_flow_newest' },
     { key: { account_id: 1, sort_key: -1 }, name: 'account_newest' },
     // The responses API's filters (response-filters.ts): a channel implies its flow, so no query names both.
