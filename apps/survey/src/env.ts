@@ -40,6 +40,17 @@ const readVars = (vars: Record<string, string | undefined>) =>
       EXPIRED_LINK_GRACE_DAYS: env.int(30, 0),
       ...retentionSweepEnv,
       ACCOUNT_RETENTION_GROUP: env.string('survey-retention'),
+      /**
+       * Customer fields kept only as keyed hashes (comma-separated custom attribute or schema names,
+       * compared without case); `tckn` always is, whatever this says.
+       */
+      SENSITIVE_CUSTOMER_ATTRIBUTES: env
+        .list('tckn')
+        .refine(
+          (names) => names.every((n) => /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(n)),
+          'must be attribute names (letters, digits, _ and -)',
+        ),
+      ...env.personalDataKeys(),
       /** How often unpublished survey.answered events are retried. */
       OUTBOX_INTERVAL_MS: env.int(30_000, 100),
       LOG_LEVEL: env.logLevel(),

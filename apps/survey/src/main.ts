@@ -1,3 +1,4 @@
+import { PersonalDataProtector } from '@feedback/kit-core';
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { createGrpcClient, grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
@@ -7,6 +8,7 @@ import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { SurveyServiceService } from '@feedback/proto/feedback/survey/v1/survey';
 import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
 import { retiredSurveyIndexes, surveyIndexes } from './adapters/mongo/indexes.js';
+import { hashSensitiveCustomerFields } from './adapters/mongo/sensitive-fields.migration.js';
 import { surveyRetentionSweep } from './adapters/mongo/retention.sweep.js';
 import { loadEnv } from './env.js';
 import { surveyHandlers } from './grpc/survey.handlers.js';
@@ -26,6 +28,7 @@ const producer = createProducer(kafka, { logger });
 await producer.connect();
 const flowClient = createGrpcClient(FlowServiceClient, config.FLOW_GRPC_ADDR, { deadlineMs: config.FLOW_DEADLINE_MS, logger });
 
+const personalData = new PersonalDataProtector(config.PERSONAL_DATA_KEY, config.PERSONAL_DATA_PREVIOUS_KEYS);
 const deps = surveyServiceDeps({
   db: mongo.db,
   flowClient,
@@ -38,7 +41,9 @@ const deps = surveyServiceDeps({
     defaultPhoneRegion: config.DEFAULT_PHONE_REGION,
     defaultLinkTtlDays: config.DEFAULT_LINK_TTL_DAYS,
     customerSchemaAttributes: config.CUSTOMER_SCHEMA_ATTRIBUTES,
+    sensitiveAttributes: config.SENSITIVE_CUSTOMER_ATTRIBUTES,
   },
+  personalData,
 });
 const server = await startGrpcServer({
   ...grpcListenOptions(config),
@@ -46,6 +51,14 @@ const server = await startGrpcServer({
   services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps) }],
 });
 const outbox = startOutboxJob(deps, config.OUTBOX_INTERVAL_MS);
+// Beside serving, not before it: customers it has not reached yet still compare (sensitive-fields.ts).
+const stopMigration = new AbortController();
+const migration = hashSensitiveCustomerFields(mongo.db, {
+  config: deps.config,
+  hasher: personalData,
+  logger,
+  signal: stopMigration.signal,
+}).catch((err: unknown) => logger.error({ err }, 'hashing the sensitive customer fields failed; the next start tries again'));
 outboxBacklogMetrics('survey.answered', answeredOutboxBacklog(mongo.db));
 logger.info(
   { port: server.port, public_base_url: config.PUBLIC_BASE_URL, phone_region: config.DEFAULT_PHONE_REGION },
@@ -77,6 +90,7 @@ const retention = startRetentionJob({
 onShutdown(logger, [
   metrics,
   { name: 'mongo', close: () => mongo.close() },
+  { name: 'sensitive-fields-migration', close: () => (stopMigration.abort(), migration) },
   { name: 'kafka-producer', close: () => producer.disconnect() },
   { name: 'flow-client', close: async () => flowClient.close() },
   outbox,

@@ -11,7 +11,7 @@ import { MongoChannelRepository } from './adapters/mongo/channel.repository.js';
 import { MongoCustomerRepository } from './adapters/mongo/customer.repository.js';
 import { MongoLinkRepository } from './adapters/mongo/link.repository.js';
 import { MongoResponseRepository } from './adapters/mongo/response.repository.js';
-import type { SurveyConfig, SurveyDeps } from './domain/ports.js';
+import type { PersonalDataHasher, SurveyConfig, SurveyDeps } from './domain/ports.js';
 
 interface Infrastructure {
   db: Db;
@@ -21,6 +21,8 @@ interface Infrastructure {
   answeredTopic: string;
   logger: Logger;
   config: SurveyConfig;
+  /** kit-core's PersonalDataProtector under PERSONAL_DATA_KEY. */
+  personalData: PersonalDataHasher;
 }
 
 /** 192 random bits: unguessable, and short enough for an SMS. */
@@ -40,6 +42,7 @@ export function surveyServiceDeps(infra: Infrastructure): SurveyDeps {
     newToken: newLinkToken,
     logger: infra.logger,
     config: infra.config,
+    personalData: infra.personalData,
   };
 }
 

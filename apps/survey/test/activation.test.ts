@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { activateSurveyLink, type ActivationRequest } from '../src/domain/activation.use-cases.js';
 import { createChannel } from '../src/domain/channel.use-cases.js';
 import { DAY_MS } from '../src/domain/link.js';
-import { memoryDeps, sampleFlow, type MemoryDeps } from './fakes/memory-deps.js';
+import { memoryDeps, sampleFlow, testPersonalData, type MemoryDeps } from './fakes/memory-deps.js';
+
+/** A TCKN as the customer keeps it: its keyed hash (sensitive-fields.ts). */
+const tcknHash = (tckn: string) => testPersonalData.hash(tckn, 'customer.tckn');
 
 async function setup(ttl = 0) {
   const d = memoryDeps();
@@ -124,18 +127,41 @@ describe('activateSurveyLink', () => {
       d,
       request(channel.id, { phoneNumber: '5321234567' }, { customAttributes: { tckn: ' 10000000146 ', city: 'Bursa' } }),
     );
-    expect(a.customer.schema).toEqual({ TCKN: '10000000146' });
+    expect(a.customer.schema).toEqual({ TCKN: tcknHash('10000000146') });
     const b = await activateSurveyLink(
       d,
       request(channel.id, { phoneNumber: '5329876543', schema: { TCKN: '20000000046' } }, { customAttributes: { TCKN: '30000000046' } }),
     );
-    expect(b.customer.schema).toEqual({ TCKN: '20000000046' });
+    expect(b.customer.schema).toEqual({ TCKN: tcknHash('20000000046') });
     d.config.customerSchemaAttributes = ['VKN'];
     const c = await activateSurveyLink(
       d,
       request(channel.id, { phoneNumber: '5551112233' }, { customAttributes: { TCKN: '10000000146', vkn: '1234567890' } }),
     );
     expect(c.customer.schema).toEqual({ VKN: '1234567890' });
+  });
+
+  it('keeps the TCKN and the fields the deployment names sensitive only as keyed hashes, in the schema and the attributes', async () => {
+    const { d, channel } = await setup();
+    d.config.customerSchemaAttributes = ['TCKN', 'VKN'];
+    d.config.sensitiveAttributes = ['vkn', 'mother_maiden_name'];
+    const a = await activateSurveyLink(
+      d,
+      request(
+        channel.id,
+        { phoneNumber: '5321234567' },
+        { customAttributes: { Tckn: '10000000146', VKN: '1234567890', mother_maiden_name: 'Yılmaz', city: 'Bursa' } },
+      ),
+    );
+    const vkn = testPersonalData.hash('1234567890', 'customer.vkn');
+    expect(a.customer.schema).toEqual({ TCKN: tcknHash('10000000146'), VKN: vkn });
+    expect(a.customer.attributes).toEqual({
+      Tckn: tcknHash('10000000146'),
+      VKN: vkn,
+      mother_maiden_name: testPersonalData.hash('Yılmaz', 'customer.mother_maiden_name'),
+      city: 'Bursa',
+    });
+    expect(JSON.stringify(d.customers.items)).not.toMatch(/10000000146|1234567890|Yılmaz/);
   });
 
   it('refuses a request without identifiers, with a malformed one, or for a foreign channel', async () => {

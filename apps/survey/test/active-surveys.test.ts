@@ -1,4 +1,4 @@
-import { AppError } from '@feedback/kit-core';
+import { AppError, PersonalDataProtector } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
 import { activateSurveyLink } from '../src/domain/activation.use-cases.js';
 import { listActiveSurveys, type ActiveSurveyQuery } from '../src/domain/active-surveys.use-cases.js';
@@ -70,6 +70,22 @@ describe('listActiveSurveys', () => {
     expect(await listActiveSurveys(d, query({ email: 'ada@x.io', tckn: '10000000146' }))).toHaveLength(1);
     expect(await listActiveSurveys(d, query({ email: 'ada@x.io', tckn: '99999999999' }))).toEqual([]);
     expect(await listActiveSurveys(d, query({ email: 'bob@x.io', tckn: '10000000146' }))).toEqual([]);
+  });
+
+  it('matches a TCKN hashed under a previous key, and a clear one the start-up migration has not reached yet', async () => {
+    const { d, web, activate } = await setup();
+    const previous = new PersonalDataProtector(Buffer.alloc(32, 1));
+    const older = await activate(web.id, { email: 'old-key@x.io' });
+    const clear = await activate(web.id, { email: 'clear@x.io' });
+    d.customers.items.find((c) => c.id === older.customer.id)!.schema.TCKN = previous.hash('10000000146', 'customer.tckn');
+    d.customers.items.find((c) => c.id === clear.customer.id)!.schema.TCKN = '20000000046';
+    d.personalData = new PersonalDataProtector(Buffer.alloc(32, 2), [Buffer.alloc(32, 1)]);
+    expect(await listActiveSurveys(d, query({ email: 'old-key@x.io', tckn: '10000000146' }))).toHaveLength(1);
+    expect(await listActiveSurveys(d, query({ email: 'old-key@x.io', tckn: '20000000046' }))).toEqual([]);
+    expect(await listActiveSurveys(d, query({ email: 'clear@x.io', tckn: '20000000046' }))).toHaveLength(1);
+    // Without the previous key, what it hashed no longer matches.
+    d.personalData = new PersonalDataProtector(Buffer.alloc(32, 2));
+    expect(await listActiveSurveys(d, query({ email: 'old-key@x.io', tckn: '10000000146' }))).toEqual([]);
   });
 
   it('leaves out answered and expired links, and shows a re-activated one again', async () => {

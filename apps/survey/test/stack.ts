@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppError } from '@feedback/kit-core';
+import { AppError, PersonalDataProtector } from '@feedback/kit-core';
 import { createLogger } from '@feedback/kit-core/runtime';
 import { readStackFile } from '@feedback/dev-stack';
 import { createGrpcClient, startGrpcServer, unary, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
@@ -100,6 +100,7 @@ export async function startSurveyService(): Promise<TestSurveyService> {
     answeredTopic: topic,
     logger,
     config: { publicBaseUrl: 'http://127.0.0.1:8080', defaultPhoneRegion: 'TR', defaultLinkTtlDays: 7, customerSchemaAttributes: ['TCKN'] },
+    personalData: new PersonalDataProtector(randomBytes(32)),
   });
   let shift = 0;
   deps.clock = { now: () => new Date(Date.now() + shift) };

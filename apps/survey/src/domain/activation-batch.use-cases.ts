@@ -88,7 +88,7 @@ export async function activateSurveyLinks(
 ): Promise<ActivationOutcome[]> {
   checkBatch(accountId, requests);
   const outcomes: ActivationOutcome[] = new Array(requests.length);
-  const checks = requests.map((req) => settleNow(() => checkActivation(deps.config, req)));
+  const checks = requests.map((req) => settleNow(() => checkActivation(deps, req)));
   const channels = await channelsOf(
     deps,
     accountId,

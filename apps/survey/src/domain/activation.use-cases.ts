@@ -6,6 +6,7 @@ import { checkAttributes, CUSTOMER_LIMITS, parseIdentifiers, requireSomeIdentifi
 import { resolveCustomer, type CustomerFacts } from './customer-resolution.js';
 import { DAY_MS, type SurveyLink } from './link.js';
 import type { LinkActivation, SurveyConfig, SurveyDeps } from './ports.js';
+import { hashSensitive, sensitiveNames } from './sensitive-fields.js';
 
 export interface ActivationRequest {
   accountId: string;
@@ -53,11 +54,12 @@ export interface CheckedActivation {
   builtInResponses: Record<string, string>;
 }
 
-/** The request's own checks, before any lookup (INVALID_ARGUMENT naming the fields). */
-export function checkActivation(
-  config: Pick<SurveyConfig, 'defaultPhoneRegion' | 'customerSchemaAttributes'>,
-  req: ActivationRequest,
-): CheckedActivation {
+/**
+ * The request's own checks, before any lookup (INVALID_ARGUMENT naming the fields). Sensitive
+ * schema fields and attributes (the TCKN) leave here as keyed hashes: only those are stored.
+ */
+export function checkActivation(deps: Pick<SurveyDeps, 'config' | 'personalData'>, req: ActivationRequest): CheckedActivation {
+  const { config } = deps;
   const attributes = checkAttributes('custom_attributes', req.customAttributes);
   const input = withAttributeFallbacks(req.customer, attributes, config.customerSchemaAttributes);
   const ids = parseIdentifiers(input, config.defaultPhoneRegion);
@@ -66,7 +68,16 @@ export function checkActivation(
     throw errors.invalid({ 'customer.name': `must be at most ${CUSTOMER_LIMITS.nameLength} characters` });
   const schema = checkAttributes('customer.schema', input.schema);
   const builtInResponses = checkAttributes('built_in_responses', req.builtInResponses);
-  return { facts: { ids, name: input.name || undefined, schema, attributes }, builtInResponses };
+  const sensitive = sensitiveNames(config);
+  return {
+    facts: {
+      ids,
+      name: input.name || undefined,
+      schema: hashSensitive(schema, sensitive, deps.personalData),
+      attributes: hashSensitive(attributes, sensitive, deps.personalData),
+    },
+    builtInResponses,
+  };
 }
 
 /** The link write of one activation: the channel's snapshot, the TTL from `now`, fresh id and token, the phone it is for. */
@@ -101,7 +112,7 @@ export function linkActivation(
  * channel. Messaging calls it for every SMS; the API for personal links.
  */
 export async function activateSurveyLink(deps: SurveyDeps, req: ActivationRequest): Promise<Activation> {
-  const checked = checkActivation(deps.config, req);
+  const checked = checkActivation(deps, req);
   const channel = await getChannel(deps, req.accountId, req.channelId);
   const { customer, created } = await resolveCustomer(deps, req.accountId, checked.facts);
   const link = await deps.links.activate(linkActivation(deps, channel, customer.id, checked, deps.clock.now()));

@@ -5,6 +5,7 @@ import { parseIdentifiers, requireSomeIdentifier } from './customer-input.js';
 import { isUuid } from './ids.js';
 import type { SurveyLink } from './link.js';
 import type { SurveyDeps } from './ports.js';
+import { sensitiveEquals } from './sensitive-fields.js';
 
 export interface ActiveSurveyQuery {
   accountId: string;
@@ -12,7 +13,7 @@ export interface ActiveSurveyQuery {
   phoneNumber: string;
   email: string;
   externalId: string;
-  /** Must equal the customer's schema TCKN when given. */
+  /** Must equal the customer's schema TCKN when given (stored as its keyed hash). */
   tckn: string;
   /** Only surveys of this channel when given. */
   responseChannelId: string;
@@ -29,7 +30,7 @@ interface ActiveSurvey {
  * index lookup of that customer's links on the node.
  */
 export async function listActiveSurveys(
-  deps: Pick<SurveyDeps, 'customers' | 'links' | 'clock' | 'config'>,
+  deps: Pick<SurveyDeps, 'customers' | 'links' | 'clock' | 'config' | 'personalData'>,
   q: ActiveSurveyQuery,
 ): Promise<ActiveSurvey[]> {
   const ids = parseIdentifiers(q, deps.config.defaultPhoneRegion);
@@ -43,7 +44,7 @@ export async function listActiveSurveys(
   const customer = found[0];
   if (!customer || found.some((c) => c?.id !== customer.id)) return [];
   const tckn = q.tckn.trim();
-  if (tckn && customer.schema.TCKN?.trim() !== tckn) return [];
+  if (tckn && !sensitiveEquals(customer.schema.TCKN, tckn, 'TCKN', deps.personalData)) return [];
 
   const links = await deps.links.findActive({
     accountId: q.accountId,

@@ -109,6 +109,16 @@ export interface SurveyEvents {
   answered(response: SurveyResponse): Promise<void>;
 }
 
+/**
+ * Keyed hashes of personal data (kit-core PersonalDataProtector): a sensitive field is stored as
+ * its hash under the current key and compared against its hashes under every configured key, so
+ * a key rotation keeps the stored ones matching until they are rewritten.
+ */
+export interface PersonalDataHasher {
+  hash(value: string, purpose: string): string;
+  hashes(value: string, purpose: string): string[];
+}
+
 export interface SurveyConfig {
   /** Links are `${publicBaseUrl}/s/${token}`. */
   publicBaseUrl: string;
@@ -120,6 +130,11 @@ export interface SurveyConfig {
    * query looks for it. Compared without case; stored under the name written here.
    */
   customerSchemaAttributes: readonly string[];
+  /**
+   * Schema and custom attribute names (compared without case) whose values are stored only as
+   * keyed hashes (sensitive-fields.ts); `tckn` always is, given here or not.
+   */
+  sensitiveAttributes?: readonly string[];
 }
 
 export interface SurveyDeps {
@@ -134,4 +149,5 @@ export interface SurveyDeps {
   newToken: () => string;
   logger: Logger;
   config: SurveyConfig;
+  personalData: PersonalDataHasher;
 }

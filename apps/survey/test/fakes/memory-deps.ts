@@ -1,3 +1,4 @@
+import { PersonalDataProtector } from '@feedback/kit-core';
 import { createLogger } from '@feedback/kit-core/runtime';
 import type { Channel } from '../../src/domain/channel.js';
 import { identifierOf, type Customer, type CustomerChanges, type IdentifierKind } from '../../src/domain/customer.js';
@@ -200,6 +201,9 @@ export class MemoryEvents implements SurveyEvents {
   }
 }
 
+/** A fixed test key: the hashes a test computes are the ones the code stored. */
+export const testPersonalData = new PersonalDataProtector(Buffer.alloc(32, 7));
+
 let n = 0;
 export const uuid = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
 
@@ -221,7 +225,9 @@ export function memoryDeps(start = new Date('2026-11-22T09:30:00.000Z')) {
       defaultPhoneRegion: 'TR',
       defaultLinkTtlDays: 7,
       customerSchemaAttributes: ['TCKN'],
+      sensitiveAttributes: ['tckn'] as readonly string[],
     },
+    personalData: testPersonalData,
   } satisfies SurveyDeps;
   return deps;
 }
