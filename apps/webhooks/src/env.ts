@@ -2,7 +2,7 @@ import { env, loadConfig, LOCAL_PORTS, localAddr } from '@feedback/kit-core/runt
 import { grpcServerEnv } from '@feedback/kit-grpc';
 import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
 import { metricsEnv } from '@feedback/kit-metrics';
-import { mongoConnection, mongoSecurityEnv } from '@feedback/kit-stores';
+import { mongoConnection, mongoSecurityEnv, retentionSweepEnv } from '@feedback/kit-stores';
 import { z } from 'zod';
 import { parseCidrs } from './adapters/http/address-guard.js';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/retry-schedule.js';
@@ -69,6 +69,10 @@ const readVars = (vars: Record<string, string | undefined>) =>
       WEBHOOKS_CONCURRENCY: env.int(16, 1),
       /** How long an idle sender waits before looking for due deliveries again. */
       WEBHOOKS_POLL_MS: env.int(250, 10),
+      /** Days the delivery log is kept, for accounts without their own; 0: for ever (docs/api.md "Retention"). */
+      WEBHOOK_DELIVERIES_RETENTION_DAYS: env.int(30, 0),
+      ...retentionSweepEnv,
+      ACCOUNT_RETENTION_GROUP: env.string('webhooks-retention'),
       LOG_LEVEL: env.logLevel(),
     },
     vars,

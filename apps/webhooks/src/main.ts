@@ -2,10 +2,12 @@ import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, ensureTopics } from '@feedback/kit-kafka';
 import { startMetricsListener } from '@feedback/kit-metrics';
-import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
+import { connectMongo, ensureIndexes, MongoLease, MongoRetentionSettings, startRetentionJob, sweepLimits } from '@feedback/kit-stores';
 import { WebhookServiceService } from '@feedback/proto/feedback/webhooks/v1/webhooks';
 import { runEventsConsumer } from './adapters/kafka/events.consumer.js';
+import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
 import { webhooksIndexes } from './adapters/mongo/indexes.js';
+import { webhooksRetentionSweep } from './adapters/mongo/retention.sweep.js';
 import { startDeliverySender } from './adapters/sender/delivery.sender.js';
 import { loadEnv } from './env.js';
 import { webhooksHandlers } from './grpc/webhooks.handlers.js';
@@ -78,12 +80,31 @@ const consumer = await runEventsConsumer({
   // The first attempt follows the store at once, not the next look for due deliveries.
   handoff: sender,
 });
+// Retention (docs/api.md "Retention"): the accounts' settings from the gateway, swept by one replica at a time.
+const retentionSettings = new MongoRetentionSettings(mongo.db);
+const retentionConsumer = await runRetentionConsumer({
+  kafka,
+  topic: config.ACCOUNT_RETENTION_TOPIC,
+  groupId: config.ACCOUNT_RETENTION_GROUP,
+  settings: retentionSettings,
+  logger,
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+});
+const retentionSweep = webhooksRetentionSweep(mongo.db, retentionSettings, config.WEBHOOK_DELIVERIES_RETENTION_DAYS);
+const retention = startRetentionJob({
+  lease: new MongoLease(mongo.db),
+  intervalMs: config.RETENTION_SWEEP_INTERVAL_MS,
+  sweep: (offset) => retentionSweep(new Date(), sweepLimits(config, offset)),
+  logger,
+});
 
 // The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [
   metrics,
   { name: 'mongo', close: () => mongo.close() },
   sender,
+  { name: 'retention', close: () => retention.close() },
   consumer,
+  retentionConsumer,
   { name: 'grpc', close: () => server.shutdown() },
 ]);
