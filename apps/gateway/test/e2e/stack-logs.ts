@@ -11,10 +11,10 @@ export interface LogLine {
   text: string;
 }
 
-/** Every line of every log of the running stack (apps, Kafka, MongoDB, S3, Redis). */
+/** Every line of every log of the running stack (apps, Kafka, MongoDB, S3, Redis), the previous run's (`.log.prev`) too. */
 export function stackLogLines(filter: (file: string) => boolean = () => true): LogLine[] {
   const out: LogLine[] = [];
-  for (const file of readdirSync(STACK_LOG_DIR).filter((f) => f.endsWith('.log') && filter(f))) {
+  for (const file of readdirSync(STACK_LOG_DIR).filter((f) => /\.log(\.prev)?$/.test(f) && filter(f))) {
     const lines = readFileSync(join(STACK_LOG_DIR, file), 'utf8').split('\n');
     lines.forEach((text, i) => text && out.push({ file, line: i + 1, text }));
   }
