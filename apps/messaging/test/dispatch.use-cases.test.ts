@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/domain/campaign.use-cases.js';
-import { RetriableSendError, UndeliverableEventError } from '../src/domain/dispatch.use-cases.js';
+import { AppError } from '@feedback/kit-core';
+import { dispatchSms, RetriableSendError, UndeliverableEventError } from '../src/domain/dispatch.use-cases.js';
 import type { LinkActivation, SmsProvider, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import type { SmsMessage } from '../src/domain/sms-message.js';
@@ -130,6 +131,51 @@ describe('dispatching one recipient', () => {
     expect(await deps.messages.findById('sh-1.905321234567')).toBeNull();
     fail = false;
     expect(await dispatchOne(deps, event('905321234567'))).toBe('sent');
+  });
+});
+
+describe('an event refused for good', () => {
+  it("a peer's INVALID_ARGUMENT records the recipient failed with the reason and answers undeliverable at once; the batch's others go", async () => {
+    const provider = new ScriptedProvider([{ outcome: 'accepted' }]);
+    const { deps, statuses } = await setup(provider);
+    const links = deps.links;
+    deps.links = {
+      activateMany: async (items) => {
+        const urls = await links.activateMany(items);
+        return items.map((a, k) =>
+          a.attributes.$x !== undefined ? new AppError('invalid', 'INVALID_ARGUMENT: custom_attributes.$x: name must be ...') : urls[k]!,
+        );
+      },
+      statesOf: noLinkStates,
+    };
+    const noted: [string, number][] = [];
+    deps.sharings.noteSettled = async (counts) => void noted.push(...counts);
+    const results = await dispatchSms(deps, [event('905321234567', { $x: '1' }), event('905551112233')]);
+    expect(results[0]).toBeInstanceOf(UndeliverableEventError);
+    expect((results[0] as UndeliverableEventError).settled).toBe(true);
+    expect(results[1]).toBe('sent');
+    const failed = await deps.messages.findById('sh-1.905321234567');
+    expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/custom_attributes\.\$x/) });
+    expect(statuses.map((s) => [s.phone, s.status])).toEqual(
+      expect.arrayContaining([
+        ['905321234567', 'failed'],
+        ['905551112233', 'sent'],
+      ]),
+    );
+    expect(provider.calls.map((c) => c.to)).toEqual(['905551112233']);
+    // Its sharing counts it settled, so the sweep completes the sharing.
+    expect(noted).toEqual([['sh-1', 2]]);
+    // Redelivered: handled, nothing again.
+    expect(await dispatchOne(deps, event('905321234567', { $x: '1' }))).toBe('already_handled');
+  });
+
+  it('an unavailable peer is not a refusal for good: nothing recorded, retried', async () => {
+    const { deps } = await setup();
+    deps.links = { activateMany: async (items) => items.map(() => new AppError('unavailable')), statesOf: noLinkStates };
+    const [result] = await dispatchSms(deps, [event('905321234567')]);
+    expect(result).toBeInstanceOf(AppError);
+    expect(result).not.toBeInstanceOf(UndeliverableEventError);
+    expect(await deps.messages.findById('sh-1.905321234567')).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { newRequestId, runWithContext, sanitizeRequestId } from '@feedback/kit-core/runtime';
-import { PoisonMessageError } from './dead-letter.js';
+import { deadLetterMessage, PoisonMessageError } from './dead-letter.js';
+import type { BatchTools } from './batch-consumer.js';
 import { KAFKA_HEADERS } from './headers.js';
 import { startConsumerLifecycle, type ConsumerHandle, type ConsumerLifecycleOptions } from './consumer-lifecycle.js';
 import { processMessage, toConsumedMessage, type ConsumedMessage, type MessageHandler } from './message-processor.js';
@@ -25,9 +26,11 @@ export interface RunConsumerOptions extends ConsumerLifecycleOptions {
    * to `batchSize` messages of one partition, it answers the messages it finished. The others
    * (all of them when it throws) then go through `handler` one by one, with its retries and
    * dead-lettering, so a message that cannot be done in bulk still reaches its outcome. It
-   * must be idempotent like `handler`: a crash redelivers the slice.
+   * must be idempotent like `handler`: a crash redelivers the slice. A message it knows can
+   * never succeed it may dead-letter at once (`tools.deadLetter`) and answer as finished, so it
+   * is not tried again one by one.
    */
-  batchHandler?: (messages: ConsumedMessage[]) => Promise<Iterable<ConsumedMessage>>;
+  batchHandler?: (messages: ConsumedMessage[], tools: BatchTools) => Promise<Iterable<ConsumedMessage>>;
   /** Most messages per batchHandler call (default 200). */
   batchSize?: number;
 }
@@ -120,16 +123,33 @@ export function runConsumer(opts: RunConsumerOptions): Promise<ConsumerHandle> {
         await oneByOne(all);
         return;
       }
+      // Dead-lettered by the batch handler in the slice in hand: answered as finished, not counted ok.
+      let deadLettered = 0;
+      const tools: BatchTools = {
+        async deadLetter(messages, err) {
+          if (messages.length === 0) return;
+          deadLettered += messages.length;
+          const topic = deadLetterTopic(batch.topic);
+          await deadLetters.publish(
+            topic,
+            messages.map((m) => deadLetterMessage(m, opts.groupId, err, 1)),
+          );
+          log.error({ err, count: messages.length, dead_letter_topic: topic }, 'messages dead-lettered');
+          metrics.record(batch.topic, 'dead_lettered', messages.length);
+          metrics.deadLettered(batch.topic, topic, messages.length);
+        },
+      };
       const size = Math.max(1, opts.batchSize ?? 200);
       for (let i = 0; i < all.length; i += size) {
         if (!live()) return;
         const slice = all.slice(i, i + size);
         const done = new Set<ConsumedMessage>();
+        deadLettered = 0;
         try {
           // The slice's request id: that of its first event (a sharing's events share one).
           const requestId = sanitizeRequestId(slice[0]!.headers[KAFKA_HEADERS.requestId]) ?? newRequestId();
-          for (const m of await runWithContext({ requestId }, () => opts.batchHandler!(slice))) done.add(m);
-          metrics.record(batch.topic, 'ok', done.size);
+          for (const m of await runWithContext({ requestId }, () => opts.batchHandler!(slice, tools))) done.add(m);
+          metrics.record(batch.topic, 'ok', Math.max(0, done.size - deadLettered));
         } catch (err) {
           log.warn(
             { err, topic: batch.topic, partition: batch.partition, count: slice.length },

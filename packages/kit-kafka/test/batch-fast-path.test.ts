@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ConsumedMessage } from '../src/index.js';
 import { closeAll, committedOffset, freshTopic, startConsumer, startProducer, uniq, waitFor } from './stack.js';
 
 afterEach(closeAll);
@@ -56,5 +57,31 @@ describe('a consumer with a batch fast path', () => {
     expect(handled.get(4)).toBe(2);
     expect([...handled.entries()].filter(([n]) => n !== 4).every(([, times]) => times === 1)).toBe(true);
     await waitFor('the commit of the last offset', async () => (await committedOffset(groupId, topic)) === '10');
+  });
+
+  it('a message the batch handler dead-letters goes to <topic>.dlq at once and never to the per-message handler', async () => {
+    const topic = await freshTopic();
+    const groupId = uniq('g');
+    const dead: ConsumedMessage[] = [];
+    const oneByOne: number[] = [];
+    await startConsumer({ groupId: uniq('g-dlq'), topics: [`${topic}.dlq`], handler: async (msg) => void dead.push(msg) });
+    await startConsumer({
+      groupId,
+      topics: [topic],
+      maxAttempts: 6,
+      retryBackoffMs: 5_000,
+      batchHandler: async (messages, tools) => {
+        const poison = messages.filter((m) => m.value.toString() === '3');
+        await tools.deadLetter(poison, new Error('refused for good'));
+        return messages;
+      },
+      handler: async (msg) => void oneByOne.push(Number(msg.value.toString())),
+    });
+    await (await startProducer()).publish(topic, numbers(6));
+    await waitFor('the dead letter', () => dead.length === 1);
+    expect(dead[0]!.value.toString()).toBe('3');
+    expect(dead[0]!.headers['x-error-message']).toMatch(/refused for good/);
+    expect(oneByOne).toEqual([]);
+    await waitFor('the commit of the last offset', async () => (await committedOffset(groupId, topic)) === '6');
   });
 });

@@ -1,3 +1,4 @@
+import { AppError, type ErrorKind } from '@feedback/kit-core';
 import type { LinkActivation, MessagingDeps, NewMessage, OutgoingSms, ProviderResult, SmsProvider } from './ports.js';
 import type { DispatchEvent, SmsCampaign } from './sharing.js';
 import { messageId, unsentRecord, type SmsMessage } from './sms-message.js';
@@ -21,10 +22,33 @@ export type SendOutcome = 'sent' | 'already_handled' | 'unknown' | 'failed' | 'o
 /** An event's outcome, or the error it failed with (the consumer retries it with backoff, or dead-letters it). */
 export type DispatchResult = SendOutcome | Error;
 
-/** An event that can never be handled (its campaign is gone): dead-lettered, not retried. */
+/**
+ * An event that can never be handled: its campaign is gone, a peer refused it for good (invalid,
+ * not found, failed precondition), or its text cannot be rendered. Dead-lettered at once, never
+ * retried. `settled`: its recipient's record was stored `failed` with the reason, so the sharing
+ * completes.
+ */
 export class UndeliverableEventError extends Error {
   override name = 'UndeliverableEventError';
+  settled = false;
 }
+
+/** Refusals that a retry would only repeat: the request itself is wrong, or what it names is gone. */
+const PERMANENT_KINDS: ReadonlySet<ErrorKind> = new Set([
+  'invalid',
+  'not_found',
+  'gone',
+  'permission_denied',
+  'too_large',
+  'unsupported_media_type',
+]);
+
+/** A failure of the event's own that no retry can mend (UNAVAILABLE, DEADLINE_EXCEEDED, a provider's retry status are not). */
+export const isPermanentFailure = (err: unknown): boolean =>
+  err instanceof UndeliverableEventError || (err instanceof AppError && PERMANENT_KINDS.has(err.kind));
+
+/** Longest reason kept on a failed record. */
+const MAX_REASON = 500;
 
 /** The provider refused before accepting; the caller (the Kafka consumer) retries with backoff. */
 export class RetriableSendError extends Error {
@@ -98,7 +122,11 @@ export async function dispatchSms(deps: Deps, events: DispatchEvent[]): Promise<
       try {
         ready.push(...(await prepare(deps, events, indexes, results)));
       } catch (err) {
-        for (const i of indexes) results[i] ??= asError(err);
+        // A whole call refused for good may be one event's doing: each goes again alone, where
+        // the refusal is that event's own.
+        const shared = indexes.length > 1 && isPermanentFailure(err);
+        for (const i of indexes)
+          results[i] ??= shared ? new Error(`a call for ${indexes.length} events was refused: ${asError(err).message}`) : asError(err);
       }
     }),
   ]);
@@ -111,8 +139,14 @@ export async function dispatchSms(deps: Deps, events: DispatchEvent[]): Promise<
     const provider = providers.get(event.accountId) as SmsProvider;
     pushTo(byProvider, provider, { ...r, msg: newMessage(r, event, ids[r.index]!, provider, now) });
   }
-  await Promise.all(
-    [...byProvider].map(async ([provider, items]) => {
+  // Refused for good before any provider (a peer's INVALID_ARGUMENT, a vanished campaign): the
+  // recipient is recorded failed with the reason at once, in the same round as the hand-overs.
+  const refused = results.flatMap((r, i) => (isPermanentFailure(r) ? [i] : []));
+  await Promise.all([
+    recordRefused(deps, events, refused, results).catch((err: unknown) => {
+      for (const i of refused) results[i] = asError(err);
+    }),
+    ...[...byProvider].map(async ([provider, items]) => {
       try {
         await handOver(deps, provider, items, existing, results);
       } catch (err) {
@@ -120,23 +154,46 @@ export async function dispatchSms(deps: Deps, events: DispatchEvent[]): Promise<
         for (const { index } of items) results[index] ??= asError(err);
       }
     }),
-  );
+  ]);
 
   const answers = events.map((_, i) => {
     const first = firsts.get(ids[i]!)!;
-    const result = results[first] ?? new Error(`sms.dispatch of ${ids[i]} reached no outcome`);
+    const result = results[first] ?? new Error('the sms.dispatch event reached no outcome');
     return first === i || result instanceof Error ? result : 'already_handled';
   });
   // The sharings' hint for sharing.completed: first messages this batch settled.
   await noteSettledFirsts(
     deps,
-    events.flatMap((e, i) => (!e.reminder && SETTLES.has(answers[i] as SendOutcome) ? [e.sharingId] : [])),
+    events.flatMap((e, i) => (!e.reminder && settles(answers[i]!) ? [e.sharingId] : [])),
   );
   return answers;
 }
 
 /** Outcomes that settle a first message (SETTLED_STATUSES); `already_handled` was counted when it was handled. */
 const SETTLES: ReadonlySet<SendOutcome> = new Set(['sent', 'unknown', 'failed', 'opted_out']);
+const settles = (r: DispatchResult) => (r instanceof UndeliverableEventError ? r.settled : !(r instanceof Error) && SETTLES.has(r));
+
+/**
+ * The records of events refused for good, status `failed` with the reason, in one insert that
+ * leaves an existing record alone, and their statuses published; each answer becomes an
+ * UndeliverableEventError (dead-lettered at once by the consumer), settled when its record was stored.
+ */
+async function recordRefused(deps: Deps, events: DispatchEvent[], indexes: number[], results: (DispatchResult | undefined)[]) {
+  if (indexes.length === 0) return;
+  const at = deps.clock.now();
+  const reasons = indexes.map((i) => (results[i] as Error).message.slice(0, MAX_REASON));
+  const records = indexes.map((i, k) => {
+    const e = events[i]!;
+    return unsentRecord({ ...e, phone: e.recipient.phone, status: 'failed', error: reasons[k], at });
+  });
+  const stored = await deps.messages.recordMany(records);
+  await deps.statusEvents.changedMany(records.filter((_, k) => stored[k]));
+  indexes.forEach((i, k) => {
+    const err = new UndeliverableEventError(`refused for good: ${reasons[k]}`, { cause: results[i] });
+    err.settled = stored[k] === true;
+    results[i] = err;
+  });
+}
 
 /**
  * A message record that may be handed over again: its attempt certainly did not send, or the
@@ -218,7 +275,15 @@ async function prepare(deps: Deps, events: DispatchEvent[], indexes: number[], r
     live.map((l) => l.url),
     first.accountId,
   );
-  return live.map(({ index }, k): Ready => ({ index, campaign, text: smsText(campaign, events[index]!, short[k]!), link: short[k]! }));
+  return live.flatMap(({ index }, k): Ready[] => {
+    try {
+      return [{ index, campaign, text: smsText(campaign, events[index]!, short[k]!), link: short[k]! }];
+    } catch (err) {
+      // The same template and attributes render the same way every time: no retry mends it.
+      results[index] = new UndeliverableEventError(`the message could not be rendered: ${asError(err).message}`);
+      return [];
+    }
+  });
 }
 
 /** The survey link activation the recipient's SMS needs. */
@@ -314,7 +379,7 @@ async function handOver(
   );
   const at = deps.clock.now();
   await deps.messages.finishMany(claimed.map(({ msg }, k) => ({ id: msg.id, attempt: msg.attempts, at, ...finishing(answered[k]!) })));
-  claimed.forEach(({ index, msg }, k) => (results[index] = resultOf(answered[k]!, provider, msg.id)));
+  claimed.forEach(({ index }, k) => (results[index] = resultOf(answered[k]!, provider)));
   // As stored (a delivery report may have overtaken the provider's answer), also after a
   // retriable refusal, so watchers see every attempt.
   await deps.statusEvents.changedMany(await deps.messages.findMany(claimed.map(({ msg }) => msg.id)));
@@ -336,7 +401,7 @@ async function handOverFirst(deps: Deps, provider: SmsProvider, fresh: NewMessag
   });
   const stored = await deps.messages.recordMany(records);
   await deps.statusEvents.changedMany(records.filter((_, k) => stored[k]));
-  return records.map((r, k) => (stored[k] ? resultOf(answered[k]!, provider, r.id) : 'already_handled'));
+  return records.map((_, k) => (stored[k] ? resultOf(answered[k]!, provider) : 'already_handled'));
 }
 
 /** What a provider's answer makes of the message record: sent, unknown (maybe sent), failed, or retryable (certainly not sent). */
@@ -352,9 +417,10 @@ function finishing(r: ProviderResult): { status: 'sent' | 'retryable' | 'unknown
 }
 
 /** The event's result: a retriable refusal is an error, so the consumer retries it with backoff. */
-function resultOf(r: ProviderResult, provider: SmsProvider, id: string): DispatchResult {
+function resultOf(r: ProviderResult, provider: SmsProvider): DispatchResult {
   const { status, error } = finishing(r);
-  return status === 'retryable' ? new RetriableSendError(`provider ${provider.name} refused ${id}: ${error}`) : status;
+  // The message id holds the phone: not in an error that is logged.
+  return status === 'retryable' ? new RetriableSendError(`provider ${provider.name} refused the message for now: ${error}`) : status;
 }
 
 /** The encoding and segments of a text as the provider sends it (gsm7-tr only where it declares the shift table). */

@@ -84,7 +84,9 @@ export function unsentRecord(m: {
   campaignId: string;
   phone: string;
   reminder?: number;
-  status: 'opted_out' | 'cancelled';
+  /** `failed`: an event refused for good before any provider saw it (dispatch.use-cases.ts), with its reason. */
+  status: 'opted_out' | 'cancelled' | 'failed';
+  error?: string;
   at: Date;
 }): SmsMessage {
   const reminder = m.reminder ?? 0;
@@ -99,7 +101,7 @@ export function unsentRecord(m: {
     status: m.status,
     attempts: 0,
     providerMessageId: null,
-    error: null,
+    error: m.error ?? null,
     createdAt: m.at,
     updatedAt: m.at,
     ...(reminder > 0 && { reminder }),

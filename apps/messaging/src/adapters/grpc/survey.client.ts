@@ -1,3 +1,5 @@
+import { status } from '@grpc/grpc-js';
+import { AppError, kindForGrpcStatus } from '@feedback/kit-core';
 import type { GrpcClient } from '@feedback/kit-grpc';
 import { ChannelKind, LinkState, type SurveyServiceClient } from '@feedback/proto/feedback/survey/v1/survey';
 import type { LinkActivation, SurveyChannels, SurveyLinks, SurveyLinkState } from '../../domain/ports.js';
@@ -16,6 +18,15 @@ const stateOf: Record<LinkState, SurveyLinkState> = {
   [LinkState.UNRECOGNIZED]: 'none',
 };
 
+/**
+ * One refused item as the AppError of its gRPC status name, so dispatch tells a refusal that
+ * will never change (INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION) from one worth retrying.
+ */
+function itemError(code: string, message: string): AppError {
+  const grpc = (status as unknown as Record<string, number | undefined>)[code];
+  return new AppError(grpc === undefined ? 'internal' : kindForGrpcStatus(grpc), `${code || 'UNKNOWN'}: ${message}`);
+}
+
 /** The survey service behind the domain's ports; the client carries deadlines and request ids. */
 export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChannels & SurveyLinks {
   return {
@@ -32,7 +43,7 @@ export function surveyPorts(client: GrpcClient<SurveyServiceClient>): SurveyChan
       );
       if (res.results.length !== items.length)
         throw new Error(`survey.ActivateSurveyLinks answered ${res.results.length} results for ${items.length}`);
-      return res.results.map((r) => (r.linkUrl ? r.linkUrl : new Error(`${r.errorCode || 'UNKNOWN'}: ${r.errorMessage}`)));
+      return res.results.map((r) => (r.linkUrl ? r.linkUrl : itemError(r.errorCode, r.errorMessage)));
     },
     async statesOf(accountId, channelId, phones) {
       const chunks: string[][] = [];

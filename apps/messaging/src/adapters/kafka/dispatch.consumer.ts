@@ -63,7 +63,7 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
     background: opts.background,
     ...((opts.batchSize ?? 100) > 0 && {
       batchSize: opts.batchSize ?? 100,
-      batchHandler: async (messages) => {
+      batchHandler: async (messages, tools) => {
         // Undecodable events are left to the handler below, which dead-letters them.
         const decoded = messages.flatMap((m) => {
           try {
@@ -77,9 +77,13 @@ export function runDispatchConsumer(opts: DispatchConsumerOptions): Promise<Cons
           opts.deps,
           decoded.map((d) => d.event),
         );
-        // The failed ones go again alone (the handler below), with kit-kafka's retries and dead letters.
-        const done = decoded.filter((_, i) => !(results[i] instanceof Error));
-        log.debug({ count: messages.length, done: done.length }, 'sms batch dispatched');
+        // Refused for good (its recipient already recorded failed): dead-lettered now, never
+        // retried, so it holds back nothing behind it.
+        const refused = decoded.flatMap((d, i) => (results[i] instanceof UndeliverableEventError ? [{ ...d, err: results[i] }] : []));
+        await Promise.all(refused.map((d) => tools.deadLetter([d.m], d.err)));
+        // The other failures go again alone (the handler below), with kit-kafka's retries and dead letters.
+        const done = decoded.filter((_, i) => !(results[i] instanceof Error) || results[i] instanceof UndeliverableEventError);
+        log.debug({ count: messages.length, done: done.length, refused: refused.length }, 'sms batch dispatched');
         return done.map((d) => d.m);
       },
     }),
