@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { Type } from '@fastify/type-provider-typebox';
 import { createLogger } from '@feedback/kit-core/runtime';
@@ -65,6 +66,22 @@ describe('request log lines', () => {
     expect(res.status).toBe(404);
     expect(await accessLine()).toMatchObject({ method: 'GET', route: null, query_other: 1, status: 404 });
     expect(lines.join('\n')).not.toMatch(new RegExp(`${phone}|example|nothing`));
+  });
+
+  it("logs no byte of a request Node's parser refused, Authorization included", async () => {
+    lines.length = 0;
+    const socket = connect((api.server.address() as AddressInfo).port, '127.0.0.1');
+    socket.write(`GET /s/tok-${phone} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok-${phone}\r\nContent-Length: nope\r\n\r\n`);
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      socket.on('close', () => resolve(text));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    for (let i = 0; i < 50 && !lines.some((l) => l.includes('client error')); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(lines.join('\n')).toContain('client error');
+    // pino's err serializer would write the parser's rawPacket (the request's bytes, as numbers).
+    expect(lines.join('\n')).not.toMatch(new RegExp(`rawPacket|${phone}`));
   });
 
   it('gives a logged `req` the same view', () => {

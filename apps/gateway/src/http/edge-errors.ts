@@ -14,7 +14,8 @@ export function frameworkError(err: Error & { code?: string }, req: FastifyReque
   reply.header(META.requestId, req.id);
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, new AppError('uri_too_long', undefined, { url: 'is too long' }));
   if (err.code === 'FST_ERR_BAD_URL') return sendError(reply, errors.invalid({ url: 'is malformed' }));
-  req.log.error({ err }, 'framework error');
+  // The code only: fastify's router quotes the URL's parts in its messages.
+  req.log.error({ code: err.code ?? null }, 'framework error');
   return sendError(reply, errors.internal());
 }
 
@@ -25,7 +26,8 @@ export function frameworkError(err: Error & { code?: string }, req: FastifyReque
  */
 export function clientErrorHandler(this: { log: { debug(o: object, m: string): void } }, err: Error & { code?: string }, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  this.log.debug({ err }, 'client error');
+  // The code only: Node's parser errors carry the raw bytes read (rawPacket), Authorization included.
+  this.log.debug({ code: err.code ?? null }, 'client error');
   // A response already under way cannot be replaced by another one.
   const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
   if (socket.writable && !started) socket.write(rawErrorResponse(err.code));
