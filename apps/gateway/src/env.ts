@@ -68,6 +68,13 @@ const readVars = (vars: Record<string, string | undefined>) =>
       SMS_DISABLED_ACCOUNTS: env.list(''),
       /** How long an Idempotency-Key is remembered. */
       IDEMPOTENCY_KEY_TTL_HOURS: env.int(24, 1),
+      // Retention (docs/api.md "Retention"): the deployment defaults GET .../retention shows; keep
+      // each equal to the same variable of the service that applies it (messaging, survey, webhooks).
+      MESSAGES_RETENTION_DAYS: env.int(365, 0),
+      RESPONSES_RETENTION_DAYS: env.int(730, 0),
+      WEBHOOK_DELIVERIES_RETENTION_DAYS: env.int(30, 0),
+      /** Where an account's retention goes to the services (compacted). */
+      ACCOUNT_RETENTION_TOPIC: env.string('account.retention'),
       /** IANA time zone of the active survey list's LastActivationDate. */
       DISPLAY_TIME_ZONE: z.string().default('UTC').refine(isTimeZone, 'must be an IANA time zone name, e.g. Europe/Istanbul'),
       LOG_LEVEL: env.logLevel(),

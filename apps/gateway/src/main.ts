@@ -5,6 +5,8 @@ import { createLogger, onShutdown, stdoutDestination } from '@feedback/kit-core/
 import { TierLimiter, watchLimitsFile } from '@feedback/kit-limits';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, createRedis, ensureIndexes, waitForRedis } from '@feedback/kit-stores';
+import { createKafka } from '@feedback/kit-kafka';
+import { kafkaRetentionEvents } from './accounts/adapters/kafka/retention.publisher.js';
 import { gatewayIndexes } from './accounts/adapters/mongo/indexes.js';
 import { adminFeature } from './api/admin/admin.feature.js';
 import { filesFeature } from './api/files/files.feature.js';
@@ -22,7 +24,7 @@ import { gracefulClose } from './http/graceful-close.js';
 import { createMetrics } from './http/metrics.js';
 import { startLinkThread } from './links/link-thread.js';
 import { PEERS } from './peers.js';
-import { accountsDeps, flowViews, smsIdempotencyKeys } from './wiring.js';
+import { accountsDeps, flowViews, retentionDeps, smsIdempotencyKeys } from './wiring.js';
 
 // The one wiring place of the gateway.
 const config = loadEnv();
@@ -41,6 +43,16 @@ const metrics = createMetrics('gateway');
 
 const infra = { db: mongo.db, tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS, idempotencyKeyTtlHours: config.IDEMPOTENCY_KEY_TTL_HOURS };
 const accounts = accountsDeps(infra);
+const retentionEvents = kafkaRetentionEvents(
+  createKafka({ ...config.kafka, clientId: 'gateway', logger }),
+  config.ACCOUNT_RETENTION_TOPIC,
+  logger,
+);
+const retention = retentionDeps(infra, accounts, retentionEvents, {
+  messages: config.MESSAGES_RETENTION_DAYS,
+  responses: config.RESPONSES_RETENTION_DAYS,
+  webhook_deliveries: config.WEBHOOK_DELIVERIES_RETENTION_DAYS,
+});
 
 // The SMS sharing limit: its own Redis client (no offline queue, short timeout), shared by every
 // gateway process; while Redis is away each process limits on its own (kit-limits README).
@@ -68,7 +80,7 @@ const api = await buildApi({
       flowViews: flowViews(peers.ports.flow, config.FLOW_CACHE_MAX_BYTES),
     }),
     filesFeature({ files: peers.ports.file, publicBaseUrl: config.PUBLIC_BASE_URL, maxUploadBytes: config.MAX_UPLOAD_BYTES }),
-    adminFeature({ ...accounts, shortener: peers.ports.shortener }),
+    adminFeature({ ...accounts, shortener: peers.ports.shortener, retention }),
     surveysFeature({
       surveys: peers.ports.survey,
       shortener: peers.ports.shortener,
@@ -116,6 +128,7 @@ onShutdown(logger, [
   metricsListener,
   { name: 'mongo', close: () => mongo.close() },
   { name: 'grpc-peers', close: () => peers.close() },
+  { name: 'retention-events', close: () => retentionEvents.close() },
   { name: 'sms-limits', close: async () => (smsLimits.close(), void (await limitsRedis.quit())) },
   // Closed first: both listeners drain at once, while everything they call is still open.
   { name: 'http', close: () => Promise.all([closeApi(), linkThread.close()]) },

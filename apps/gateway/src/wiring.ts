@@ -6,6 +6,8 @@ import { MongoAccountRepository } from './accounts/adapters/mongo/account.reposi
 import { MongoNodeRepository } from './accounts/adapters/mongo/node.repository.js';
 import { MongoTokenRepository } from './accounts/adapters/mongo/token.repository.js';
 import type { AccountsDeps } from './accounts/domain/ports.js';
+import { MongoRetentionRepository } from './accounts/adapters/mongo/retention.repository.js';
+import type { RetentionDeps, RetentionEvents } from './accounts/domain/retention.use-cases.js';
 import { FlowViewCache } from './api/flows/flow-view.cache.js';
 import type { FlowsPort } from './api/flows/flows.port.js';
 import { MongoIdempotencyKeys, type IdempotencyKeys } from './api/sms/idempotency-keys.repository.js';
@@ -31,6 +33,22 @@ export function accountsDeps(infra: Infrastructure): AccountsDeps {
     nodes: new MongoNodeRepository(infra.db),
     clock: systemClock,
     newId: randomUUID,
+  };
+}
+
+/** Accounts' retention settings, published to the services as they change (docs/api.md "Retention"). */
+export function retentionDeps(
+  infra: Infrastructure,
+  accounts: AccountsDeps,
+  events: RetentionEvents,
+  defaults: RetentionDeps['retentionDefaults'],
+): RetentionDeps {
+  return {
+    accounts: accounts.accounts,
+    clock: accounts.clock,
+    retention: new MongoRetentionRepository(infra.db),
+    retentionEvents: events,
+    retentionDefaults: defaults,
   };
 }
 

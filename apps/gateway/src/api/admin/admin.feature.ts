@@ -1,25 +1,30 @@
 import type { AccountsDeps } from '../../accounts/domain/ports.js';
+import type { RetentionDeps } from '../../accounts/domain/retention.use-cases.js';
 import type { ApiFeature } from '../../http/api-feature.js';
 import { accountsRoutes } from './accounts.routes.js';
 import type { AdminLinksPort } from './admin.port.js';
 import { AccountSchema, DomainSchema, IssuedTokenSchema, LinkStatsSchema, NodeSchema, TokenInfoSchema } from './admin.schemas.js';
 import { linksAdminRoutes } from './links-admin.routes.js';
+import { retentionRoutes } from './retention.routes.js';
+import { RetentionSchema } from './retention.schemas.js';
 
 /**
- * The operators' side of what has no feature folder of its own: accounts, tokens and nodes (the
- * gateway's own database), and short links with their customer domains (the shortener's public
+ * The operators' side of what has no feature folder of its own: accounts, tokens, nodes and
+ * retention (the gateway's own database), and short links with their customer domains (the shortener's public
  * face is the link listener, src/links/).
  */
 interface AdminFeatureDeps extends AccountsDeps {
   shortener: AdminLinksPort;
+  retention: RetentionDeps;
 }
 
 export function adminFeature(deps: AdminFeatureDeps): ApiFeature {
   return {
-    schemas: [AccountSchema, NodeSchema, IssuedTokenSchema, TokenInfoSchema, LinkStatsSchema, DomainSchema],
+    schemas: [AccountSchema, NodeSchema, IssuedTokenSchema, TokenInfoSchema, LinkStatsSchema, DomainSchema, RetentionSchema],
     async adminRoutes(app) {
       await app.register(accountsRoutes(deps));
       await app.register(linksAdminRoutes(deps));
+      await app.register(retentionRoutes(deps.retention));
     },
   };
 }
