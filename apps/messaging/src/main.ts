@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { PersonalDataProtector } from '@feedback/kit-core';
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { createGrpcClient, startGrpcServer } from '@feedback/kit-grpc';
 import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
@@ -22,6 +23,8 @@ import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
 import { messagingRetentionSweep } from './adapters/mongo/retention.sweep.js';
 import { startStepScheduler } from './adapters/scheduler/step.scheduler.js';
 import { messagingIndexes } from './adapters/mongo/indexes.js';
+import { sensitiveAttributes } from './adapters/mongo/sensitive-attributes.js';
+import { stripSensitiveRecipientAttributes } from './adapters/mongo/sensitive-attributes.migration.js';
 import { loadEnv } from './env.js';
 import { messagingHandlers } from './grpc/messaging.handlers.js';
 import { receiveInboundSms } from './domain/opt-out.use-cases.js';
@@ -66,8 +69,11 @@ const fileService = createGrpcClient(FileServiceClient, config.FILE_GRPC_ADDR, {
 const secrets = new SecretBox(config.SMS_PROVIDER_SECRETS_KEY, config.SMS_PROVIDER_SECRETS_PREVIOUS_KEYS);
 if (!config.SMS_PROVIDER_SECRETS_KEY) logger.warn('SMS_PROVIDER_SECRETS_KEY unset: accounts cannot have their own SMS provider');
 const smsMetrics = promSmsMetrics();
+const personalData = new PersonalDataProtector(config.PERSONAL_DATA_KEY, config.PERSONAL_DATA_PREVIOUS_KEYS);
+const sensitive = sensitiveAttributes(personalData, config.SENSITIVE_CUSTOMER_ATTRIBUTES);
 const deps = messagingDeps({
   db: mongo.db,
+  sensitive,
   producer,
   topics,
   survey: surveyPorts(survey),
@@ -187,10 +193,17 @@ const retention = startRetentionJob({
   logger,
 });
 
+// Recipients stored in clear by earlier versions: beside serving (releases open what it seals meanwhile).
+const stopMigration = new AbortController();
+const migration = stripSensitiveRecipientAttributes(mongo.db, { sensitive, logger, signal: stopMigration.signal }).catch((err: unknown) =>
+  logger.error({ err }, 'taking the sensitive attributes out of stored recipients failed; the next start tries again'),
+);
+
 // The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [
   metrics,
   { name: 'mongo', close: () => mongo.close() },
+  { name: 'sensitive-attributes-migration', close: () => (stopMigration.abort(), migration) },
   { name: 'kafka-producer', close: () => producer.disconnect() },
   {
     name: 'peers',

@@ -20,6 +20,7 @@ import { tokenBucketPacer } from './adapters/scheduler/release.pacer.js';
 import { MongoOptOutRepository } from './adapters/mongo/opt-out.repository.js';
 import { OptOutSnapshots } from './adapters/opt-out.snapshots.js';
 import { MongoRecordingProvider } from './adapters/mongo/recording.provider.js';
+import type { SensitiveAttributes } from './adapters/mongo/sensitive-attributes.js';
 import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
 import { meteredDispatch, meteredProvider } from './adapters/metrics/metered.js';
 import { promSmsMetrics, type SmsMetrics } from './adapters/metrics/sms.metrics.js';
@@ -37,6 +38,8 @@ import type {
 
 export interface Infrastructure {
   db: Db;
+  /** Attributes never stored in clear (sensitive-attributes.ts). */
+  sensitive: SensitiveAttributes;
   producer: Producer;
   /** `completed`: sharing.completed. */
   topics: { dispatch: string; status: string; completed: string };
@@ -138,7 +141,7 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
   return {
     // Every sms.dispatch event looks its campaign up: 5,000 recipients, one campaign.
     campaigns: new CachedCampaignRepository(new MongoCampaignRepository(infra.db), { maxEntries: 1_000, ttlMs: 30_000 }),
-    sharings: new MongoSharingRepository(infra.db),
+    sharings: new MongoSharingRepository(infra.db, infra.sensitive),
     messages,
     textedPhones: messages,
     optOuts: new OptOutSnapshots(optOutStore, optOutStore, { maxPhones: 1_000_000, logger: infra.logger }),
