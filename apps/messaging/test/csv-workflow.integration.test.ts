@@ -12,7 +12,7 @@ import type { MessagingDeps } from '../src/domain/ports.js';
 import { messagingDeps } from '../src/wiring.js';
 import { noClicks, noLinkStates } from './fakes/memory-deps.js';
 import { caughtUp, FILE_GRPC_ADDR, FILE_UPLOADED_TOPIC, topicEnds, uploadFile } from './file-service.js';
-import { logger, serveMessaging, stack, uniq, waitFor } from './stack.js';
+import { logger, serveMessaging, stack, testSensitive, uniq, waitFor } from './stack.js';
 
 /*
  * The CSV workflow (docs/api.md "Workflows on files") end to end on the running stack: its file service (:50054) stores the uploads and
@@ -45,6 +45,7 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
     files = createGrpcClient(FileServiceClient, FILE_GRPC_ADDR, { deadlineMs: 10_000 });
     deps = messagingDeps({
       db: mongo.db,
+      sensitive: testSensitive,
       producer,
       topics,
       survey: { createSmsChannel: async () => 'channel-1', activateMany: async () => [], statesOf: noLinkStates },

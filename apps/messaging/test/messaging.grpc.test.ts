@@ -9,7 +9,7 @@ import { runDispatchConsumer } from '../src/adapters/kafka/dispatch.consumer.js'
 import type { LinkShortener, MessagingDeps, SurveyChannels, SurveyLinks } from '../src/domain/ports.js';
 import { messagingDeps } from '../src/wiring.js';
 import { noClicks, noLinkStates } from './fakes/memory-deps.js';
-import { dropTestDb, logger, openTestDb, serveMessaging, stack, uniq, waitFor } from './stack.js';
+import { dropTestDb, logger, openTestDb, serveMessaging, stack, testSensitive, uniq, waitFor } from './stack.js';
 
 /** The survey and shortener peers are faked (they are other services, not infrastructure). */
 const survey: SurveyChannels & SurveyLinks = {
@@ -46,6 +46,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
     await producer.connect();
     deps = messagingDeps({
       db: mongo.db,
+      sensitive: testSensitive,
       producer,
       topics,
       survey,

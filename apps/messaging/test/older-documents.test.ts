@@ -7,7 +7,7 @@ import { KANNEL_DELIVERY_RULE, receiveDeliveryReport } from '../src/domain/deliv
 import { getSharingStatus } from '../src/domain/sharing-status.use-cases.js';
 import { messageId } from '../src/domain/sms-message.js';
 import { MemoryCampaigns, noClicks, noLinkStates } from './fakes/memory-deps.js';
-import { dropTestDb, openTestDb } from './stack.js';
+import { dropTestDb, openTestDb, testSensitive } from './stack.js';
 
 /**
  * Documents as earlier versions of messaging wrote them, inserted raw into a fresh database and
@@ -24,7 +24,7 @@ describe('messaging reads the documents its earlier versions wrote', () => {
 
   beforeAll(async () => {
     mongo = await openTestDb();
-    sharings = new MongoSharingRepository(mongo.db);
+    sharings = new MongoSharingRepository(mongo.db, testSensitive);
     messages = new MongoMessageRepository(mongo.db);
   });
   afterAll(async () => {

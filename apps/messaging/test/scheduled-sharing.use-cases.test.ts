@@ -81,6 +81,9 @@ describe('a sharing with send_at', () => {
     const summary = await share(t.deps, '2026-11-23T15:30:00+03:00');
     expect(summary.scheduledFor).toEqual(new Date('2026-11-23T12:30:00Z'));
     expect(t.deps.dispatch.events).toHaveLength(0);
+    // Its recipients' sensitive attributes are kept (sealed) for the release, and forgotten after it.
+    expect(t.deps.sharings.keepSensitive.get('sh-1')).toBe(true);
+    expect(t.deps.sharings.droppedSensitive).toEqual([]);
 
     t.at('2026-11-23T12:29:59Z');
     expect(await runDueSteps(t.deps, 'p1')).toBe(0);
@@ -93,10 +96,18 @@ describe('a sharing with send_at', () => {
       ['905551112233', 0],
       ['905441234567', 0],
     ]);
+    expect(t.deps.sharings.droppedSensitive).toEqual(['sh-1']);
     expect(await t.deliver()).toEqual(['sent', 'sent', 'sent']);
     expect(await runDueSteps(t.deps, 'p1')).toBe(0);
     expect(await runDueSteps(t.deps, 'p2')).toBe(0);
     expect(t.provider.calls).toHaveLength(3);
+  });
+
+  it('a sharing sent at once never keeps its sensitive attributes: they travel in its events only', async () => {
+    const t = await setup();
+    await share(t.deps);
+    expect(t.deps.sharings.keepSensitive.get('sh-1')).toBe(false);
+    expect(t.deps.dispatch.events).toHaveLength(3);
   });
 
   it('refuses a time in the past, without an offset, or more than 30 days ahead, naming send_at', async () => {
@@ -160,6 +171,7 @@ describe('cancelling a sharing', () => {
     const t = await setup();
     await share(t.deps, '2026-11-23T11:00:00Z');
     expect(await cancelSharing(t.deps, 'acc', 'sh-1')).toEqual({ cancelled: 3, alreadySent: 0 });
+    expect(t.deps.sharings.droppedSensitive).toContain('sh-1');
     expect(await cancelSharing(t.deps, 'acc', 'sh-1')).toEqual({ cancelled: 3, alreadySent: 0 });
     t.at('2026-11-23T11:00:00Z');
     expect(await runDueSteps(t.deps, 'p')).toBe(0);

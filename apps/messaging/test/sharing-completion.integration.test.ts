@@ -9,7 +9,7 @@ import { MongoMessageRepository } from '../src/adapters/mongo/message.repository
 import { MongoSharingRepository } from '../src/adapters/mongo/sharing.repository.js';
 import { raiseIfComplete } from '../src/domain/sharing-completion.use-cases.js';
 import { unsentRecord, type MessageStatus, type SmsMessage } from '../src/domain/sms-message.js';
-import { dropTestDb, logger, openTestDb, stack, uniq, waitFor } from './stack.js';
+import { dropTestDb, logger, openTestDb, stack, testSensitive, uniq, waitFor } from './stack.js';
 
 /** The completion count on the stack's MongoDB (messaging's indexes) and its event on the stack's Kafka. */
 describe('sharing.completed against MongoDB and Kafka', () => {
@@ -25,7 +25,7 @@ describe('sharing.completed against MongoDB and Kafka', () => {
   beforeAll(async () => {
     mongo = await openTestDb();
     messages = new MongoMessageRepository(mongo.db);
-    sharings = new MongoSharingRepository(mongo.db);
+    sharings = new MongoSharingRepository(mongo.db, testSensitive);
     await ensureTopics(kafka, [{ topic }]);
     producer = createProducer(kafka, { logger });
     await producer.connect();

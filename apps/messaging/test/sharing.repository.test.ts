@@ -3,7 +3,7 @@ import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoSharingRepository } from '../src/adapters/mongo/sharing.repository.js';
 import type { Recipient, SmsSharing } from '../src/domain/sharing.js';
-import { dropTestDb, openTestDb } from './stack.js';
+import { dropTestDb, openTestDb, testSensitive } from './stack.js';
 
 describe('sharings and their recipients on the stack MongoDB', () => {
   let mongo: MongoHandle;
@@ -11,7 +11,7 @@ describe('sharings and their recipients on the stack MongoDB', () => {
 
   beforeAll(async () => {
     mongo = await openTestDb();
-    repo = new MongoSharingRepository(mongo.db);
+    repo = new MongoSharingRepository(mongo.db, testSensitive);
   });
   afterAll(async () => {
     await dropTestDb(mongo);

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { freePort, readStackFile } from '@feedback/dev-stack';
+import { PersonalDataProtector } from '@feedback/kit-core';
 import { createLogger } from '@feedback/kit-core/runtime';
 import { createGrpcClient, startGrpcServer, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
@@ -9,6 +10,7 @@ import { MessagingServiceClient, MessagingServiceService } from '@feedback/proto
 import { acceptGate } from '../src/adapters/accept-gate.js';
 import { startDlrServer, type RunningDlrServer } from '../src/adapters/http/dlr.server.js';
 import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
+import { sensitiveAttributes } from '../src/adapters/mongo/sensitive-attributes.js';
 import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
 import type { MessageRepository, MessagingDeps } from '../src/domain/ports.js';
 import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
@@ -17,6 +19,8 @@ import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
 export const stack = readStackFile();
 export const logger = createLogger('messaging-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 export const uniq = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;
+/** The TCKN, and `vkn` as a deployment's own sensitive attribute, sealed under a key of the test run. */
+export const testSensitive = sensitiveAttributes(new PersonalDataProtector(randomBytes(32)), ['vkn']);
 
 /** A database of its own for one test file, on the stack's MongoDB, with messaging's indexes. */
 export async function openTestDb(): Promise<MongoHandle> {

@@ -24,8 +24,15 @@ export interface CampaignRepository {
 }
 
 export interface SharingRepository {
-  /** Starts storing a sharing's recipients; safe to repeat with the same recipients (same ids, nothing doubled). */
-  writeRecipients(sharingId: string): RecipientWriter;
+  /**
+   * Starts storing a sharing's recipients; safe to repeat with the same recipients (same ids,
+   * nothing doubled). Their sensitive attributes (the TCKN, SENSITIVE_CUSTOMER_ATTRIBUTES) are
+   * never stored in clear: kept sealed when `keepSensitive` (a deferred sharing, whose first
+   * messages are released later), else not stored at all (they travel in sms.dispatch only).
+   */
+  writeRecipients(sharingId: string, opts?: { keepSensitive?: boolean }): RecipientWriter;
+  /** Forgets the sensitive attributes kept for a deferred sharing, once its first messages are released (or it is dropped). */
+  dropSensitiveAttributes(sharingId: string): Promise<void>;
   findById(accountId: string, id: string): Promise<SmsSharing | null>;
   /** The normalized phones of a sharing's recipients, in phone order. */
   listRecipientPhones(sharingId: string): Promise<string[]>;

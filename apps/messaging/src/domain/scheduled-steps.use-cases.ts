@@ -45,6 +45,7 @@ export async function runStep(deps: Deps, step: SharingJob, owner: string): Prom
   ]);
   if (!campaign || !sharing || sharing.cancelledAt || step.reminder > campaign.reminders.length) {
     await deps.jobs.finish(step.id, owner);
+    if (step.reminder === 0) await deps.sharings.dropSensitiveAttributes(step.sharingId);
     return 'dropped';
   }
   const now = deps.clock.now();
@@ -75,5 +76,7 @@ export async function runStep(deps: Deps, step: SharingJob, owner: string): Prom
     }
   }
   await deps.jobs.finish(step.id, owner);
+  // The first messages carry the sensitive attributes in their events; no later step needs them.
+  if (step.reminder === 0) await deps.sharings.dropSensitiveAttributes(step.sharingId);
   return 'released';
 }

@@ -23,6 +23,7 @@ export async function cancelSharing(deps: Deps, accountId: string, sharingId: st
   const sharing = await deps.sharings.cancel(accountId, sharingId, deps.clock.now());
   if (!sharing) throw errors.notFound('sharing_id', sharingId);
   await deps.jobs.cancelBySharing(sharing.id);
+  await deps.sharings.dropSensitiveAttributes(sharing.id);
   const phones = await deps.sharings.listRecipientPhones(sharing.id);
   const ids = phones.map((phone) => messageId(sharing.id, phone));
   const before = new Map((await deps.messages.findMany(ids)).map((m) => [m.id, m]));

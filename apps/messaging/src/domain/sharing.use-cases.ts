@@ -66,7 +66,8 @@ export async function createSharing(deps: Deps, cmd: CreateSharingCommand): Prom
   const deferred = due.getTime() > now.getTime();
 
   const id = cmd.sharingId ?? (cmd.requestKey ? sharingIdFor(cmd.accountId, cmd.requestKey) : deps.newId());
-  const writer = deps.sharings.writeRecipients(id);
+  // Only a deferred sharing needs its recipients' sensitive attributes again (sealed, until released).
+  const writer = deps.sharings.writeRecipients(id, { keepSensitive: deferred });
   const events = deps.dispatch.batch();
   const seen = new Set<string>();
   const rejected = [...(cmd.rejected ?? [])];

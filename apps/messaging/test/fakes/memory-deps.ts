@@ -88,7 +88,15 @@ export class MemorySharings implements SharingRepository {
   readonly items = new Map<string, { sharing: SmsSharing; recipients: Recipient[] }>();
   /** Recipients written for sharings not completed (yet). */
   readonly pending = new Map<string, Recipient[]>();
-  writeRecipients(sharingId: string): RecipientWriter {
+  /** Per sharing: whether its sensitive attributes were to be kept (sealed) when written. */
+  readonly keepSensitive = new Map<string, boolean>();
+  /** Sharings whose kept sensitive attributes were dropped, in order. */
+  readonly droppedSensitive: string[] = [];
+  async dropSensitiveAttributes(sharingId: string) {
+    this.droppedSensitive.push(sharingId);
+  }
+  writeRecipients(sharingId: string, opts: { keepSensitive?: boolean } = {}): RecipientWriter {
+    this.keepSensitive.set(sharingId, opts.keepSensitive ?? false);
     const written: Recipient[] = [];
     this.pending.set(sharingId, written);
     return {

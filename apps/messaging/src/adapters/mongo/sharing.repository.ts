@@ -1,6 +1,7 @@
 import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { RecipientWriter, SharingRepository } from '../../domain/ports.js';
+import { splitSensitive, type SensitiveAttributes } from './sensitive-attributes.js';
 import type { Recipient, RejectedPhone, SmsSharing } from '../../domain/sharing.js';
 
 interface SharingDoc {
@@ -38,6 +39,12 @@ interface RecipientChunkDoc {
   _id: string;
   sharing_id: string;
   recipients?: StoredRecipient[];
+  /**
+   * A deferred sharing's sensitive attributes (the TCKN...), kept out of `attributes`: one JSON
+   * array in recipient order (`{}` for a recipient without any), sealed with AES-256-GCM under
+   * PERSONAL_DATA_KEY, bound to the sharing id. Removed once the first messages are released.
+   */
+  sensitive?: string;
   /** The earlier shape: one recipient per document. */
   phone?: string;
 }
@@ -53,21 +60,42 @@ function roughSize(r: StoredRecipient): number {
   return n;
 }
 
-/** Recipients in chunk documents `<sharing id>.<n>`, numbered from `first`: at most CHUNK recipients and about CHUNK_BYTES each. */
-function chunked(sharingId: string, first: number, recipients: Recipient[]): RecipientChunkDoc[] {
+/**
+ * Recipients in chunk documents `<sharing id>.<n>`, numbered from `first`: at most CHUNK recipients
+ * and about CHUNK_BYTES each. Sensitive attributes leave `attributes`: sealed in `sensitive` when
+ * kept, else dropped.
+ */
+function chunked(
+  sharingId: string,
+  first: number,
+  recipients: Recipient[],
+  sensitive: SensitiveAttributes,
+  keepSensitive: boolean,
+): RecipientChunkDoc[] {
   const chunks: RecipientChunkDoc[] = [];
   let chunk: StoredRecipient[] = [];
+  let kept: Record<string, string>[] = [];
   let bytes = 0;
   const close = () => {
-    if (chunk.length > 0) chunks.push({ _id: `${sharingId}.${first + chunks.length}`, sharing_id: sharingId, recipients: chunk });
+    if (chunk.length === 0) return;
+    const sealed = keepSensitive && kept.some((k) => Object.keys(k).length > 0);
+    chunks.push({
+      _id: `${sharingId}.${first + chunks.length}`,
+      sharing_id: sharingId,
+      recipients: chunk,
+      ...(sealed && { sensitive: sensitive.box.seal(JSON.stringify(kept), sharingId) }),
+    });
     chunk = [];
+    kept = [];
     bytes = 0;
   };
   for (const r of recipients) {
-    const stored = { phone: r.phone, input: r.input, attributes: r.attributes, built_in_responses: r.builtInResponses };
-    const size = roughSize(stored);
+    const [attributes, secret] = splitSensitive(r.attributes, sensitive.names);
+    const stored = { phone: r.phone, input: r.input, attributes, built_in_responses: r.builtInResponses };
+    const size = roughSize(stored) + 3 * JSON.stringify(secret).length;
     if (chunk.length >= CHUNK || bytes + size > CHUNK_BYTES) close();
     chunk.push(stored);
+    kept.push(secret);
     bytes += size;
   }
   close();
@@ -78,17 +106,20 @@ export class MongoSharingRepository implements SharingRepository {
   private readonly sharings: Collection<SharingDoc>;
   private readonly recipients: Collection<RecipientChunkDoc>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly sensitive: SensitiveAttributes,
+  ) {
     this.sharings = db.collection<SharingDoc>('sharings');
     this.recipients = db.collection<RecipientChunkDoc>('sharing_recipients');
   }
 
-  writeRecipients(sharingId: string): RecipientWriter {
+  writeRecipients(sharingId: string, opts: { keepSensitive?: boolean } = {}): RecipientWriter {
     const writes: Promise<unknown>[] = [];
     let chunks = 0;
     return {
       add: async (recipients) => {
-        const docs = chunked(sharingId, chunks, recipients);
+        const docs = chunked(sharingId, chunks, recipients, this.sensitive, opts.keepSensitive ?? false);
         chunks += docs.length;
         const write = insertManyOnce(this.recipients, docs);
         write.catch(() => {}); // complete() reports it; until then it must not count as unhandled
@@ -156,12 +187,30 @@ export class MongoSharingRepository implements SharingRepository {
     // A chunk document at a time (`<sharing>.<n>`, up to 1,000 recipients each).
     for await (const d of this.recipients.find({ sharing_id: sharingId }).sort({ _id: 1 }).batchSize(2)) {
       const stored = d.recipients ?? (d.phone ? [d as unknown as StoredRecipient] : []);
-      yield stored.map((r) => ({
+      const kept = this.openSensitive(d);
+      yield stored.map((r, k) => ({
         phone: r.phone,
         input: r.input,
-        attributes: r.attributes ?? {},
+        attributes: { ...r.attributes, ...kept[k] },
         builtInResponses: r.built_in_responses ?? {},
       }));
+    }
+  }
+
+  async dropSensitiveAttributes(sharingId: string): Promise<void> {
+    await this.recipients.updateMany({ sharing_id: sharingId, sensitive: { $exists: true } }, { $unset: { sensitive: '' } });
+  }
+
+  /**
+   * The chunk's sealed attributes, by recipient. One that no configured key opens (a key removed
+   * too early) is released without them rather than holding the scheduler on it for ever.
+   */
+  private openSensitive(d: RecipientChunkDoc): Record<string, string>[] {
+    if (!d.sensitive) return [];
+    try {
+      return JSON.parse(this.sensitive.box.open(d.sensitive, d.sharing_id)) as Record<string, string>[];
+    } catch {
+      return [];
     }
   }
 
