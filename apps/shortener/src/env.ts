@@ -25,6 +25,10 @@ const readVars = (vars: Record<string, string | undefined>) =>
       CLICKS_TOPIC: env.string('link.clicked'),
       CLICKS_GROUP: env.string('shortener-clicks'),
       CLICKS_SESSION_TIMEOUT_MS: env.int(30_000, 6_000),
+      /** Erasure of one person's data (data_erasure.proto): requests consumed in the shortener's own group, reports published. */
+      DATA_ERASURE_REQUESTED_TOPIC: env.string('data.erasure.requested'),
+      DATA_ERASURE_PROGRESS_TOPIC: env.string('data.erasure.progress'),
+      DATA_ERASURE_GROUP: env.string('shortener-data-erasure'),
       LOG_LEVEL: env.logLevel(),
     },
     vars,

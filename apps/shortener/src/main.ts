@@ -1,12 +1,15 @@
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
-import { createKafka } from '@feedback/kit-kafka';
+import { createKafka, createProducer } from '@feedback/kit-kafka';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { ShortenerServiceService } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { runClickConsumer } from './adapters/kafka/click.consumer.js';
+import { runErasureConsumer } from './adapters/kafka/data-erasure.consumer.js';
+import { MongoLinkEraser } from './adapters/mongo/link-erasure.repository.js';
 import { shortenerIndexes } from './adapters/mongo/indexes.js';
 import { countClicks } from './domain/click-counting.js';
+import { eraseShortLinks } from './domain/data-erasure.use-cases.js';
 import { loadEnv } from './env.js';
 import { shortenerHandlers } from './grpc/shortener.handlers.js';
 import { shortenerServiceDeps } from './wiring.js';
@@ -48,5 +51,27 @@ const clicks = await runClickConsumer({
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
 
+// Erasure of one person's data (docs/api.md "Personal data"): the account's short links to their survey links.
+const producer = createProducer(kafka, { logger });
+await producer.connect();
+const erasureLinks = new MongoLinkEraser(mongo.db);
+const erasures = await runErasureConsumer({
+  kafka,
+  producer,
+  topics: { requested: config.DATA_ERASURE_REQUESTED_TOPIC, progress: config.DATA_ERASURE_PROGRESS_TOPIC },
+  groupId: config.DATA_ERASURE_GROUP,
+  service: 'shortener',
+  logger,
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+  erase: async (r) => ({ links: await eraseShortLinks({ links: erasureLinks }, r) }),
+});
+
 // The metrics listener closes last: a scrape during the drain still answers.
-onShutdown(logger, [metrics, { name: 'mongo', close: () => mongo.close() }, clicks, { name: 'grpc', close: () => server.shutdown() }]);
+onShutdown(logger, [
+  metrics,
+  { name: 'mongo', close: () => mongo.close() },
+  { name: 'kafka-producer', close: () => producer.disconnect() },
+  clicks,
+  erasures,
+  { name: 'grpc', close: () => server.shutdown() },
+]);
