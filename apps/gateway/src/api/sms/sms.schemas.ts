@@ -52,7 +52,7 @@ export const sharingBodySchema = (maxPhones: number) =>
           minLength: 1,
           maxLength: 40,
           description:
-            "When to send: ISO 8601 with an offset (2026-11-27T10:00:00+03:00), at most 30 days ahead; the campaign's send window still applies. Omitted: now.",
+            "When to send: ISO 8601 with an offset from -14:00 to +14:00 or Z (2026-11-27T10:00:00+03:00), at most 30 days ahead; the campaign's send window still applies. Omitted: now. Checked by the messaging service (400 naming send_at).",
           examples: ['2026-11-27T10:00:00+03:00'],
         }),
       ),
