@@ -170,6 +170,9 @@ export function adminClient(opts: AdminClientOptions) {
       call<Record<string, unknown>>('PUT', `/accounts/${enc(accountId)}/sms_provider`, provider),
     getSmsProvider: (accountId: string) => call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/sms_provider`),
     deleteSmsProvider: (accountId: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/sms_provider`),
+    getRetention: (accountId: string) => call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/retention`),
+    putRetention: (accountId: string, body: Record<string, number | string>) =>
+      call<Record<string, unknown>>('PUT', `/accounts/${enc(accountId)}/retention`, body),
     addDomain: (accountId: string, domain: string) => call<Domain>('POST', `/accounts/${enc(accountId)}/domains`, { domain }),
     listDomains: (accountId: string) => call<{ data: Domain[] }>('GET', `/accounts/${enc(accountId)}/domains`),
     removeDomain: (accountId: string, domain: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/domains/${enc(domain)}`),

@@ -2,6 +2,7 @@ import { accountCommands, nodeCommands } from './accounts.commands.js';
 import type { Command } from './command.js';
 import { channelCommands, flowCommands, responseCommands } from './flows.commands.js';
 import { domainCommands, linkCommands } from './links.commands.js';
+import { retentionCommands } from './retention.commands.js';
 import { seedCommands } from './seed.commands.js';
 import { smsProviderCommands } from './sms-provider.commands.js';
 import { bindingCommands, campaignCommands, smsMessageCommands } from './sms.commands.js';
@@ -18,6 +19,7 @@ export const ALL_COMMANDS: Command[] = [
   ...campaignCommands,
   ...bindingCommands,
   ...smsProviderCommands,
+  ...retentionCommands,
   ...smsMessageCommands,
   ...responseCommands,
   ...webhookCommands,
