@@ -34,12 +34,6 @@ const readVars = (vars: Record<string, string | undefined>) =>
           (names) => names.every((n) => /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(n)),
           'must be attribute names (letters, digits, _ and -)',
         ),
-      /** Days responses are kept, for accounts without their own; 0: for ever (docs/api.md "Retention"). */
-      RESPONSES_RETENTION_DAYS: env.int(730, 0),
-      /** Days past its expiry a survey link is kept (it answers 410 meanwhile), then deleted. */
-      EXPIRED_LINK_GRACE_DAYS: env.int(30, 0),
-      ...retentionSweepEnv,
-      ACCOUNT_RETENTION_GROUP: env.string('survey-retention'),
       /**
        * Customer fields kept only as keyed hashes (comma-separated custom attribute or schema names,
        * compared without case); `tckn` always is, whatever this says.
@@ -51,6 +45,24 @@ const readVars = (vars: Record<string, string | undefined>) =>
           'must be attribute names (letters, digits, _ and -)',
         ),
       ...env.personalDataKeys(),
+      /** Erasure requests (data_erasure.proto): published, consumed in its own group, and the services' reports. */
+      DATA_ERASURE_REQUESTED_TOPIC: env.string('data.erasure.requested'),
+      DATA_ERASURE_PROGRESS_TOPIC: env.string('data.erasure.progress'),
+      DATA_ERASURE_GROUP: env.string('survey-data-erasure'),
+      DATA_ERASURE_PROGRESS_GROUP: env.string('survey-data-erasure-progress'),
+      /** The services that must report before an erasure request is completed (each consumes data.erasure.requested). */
+      DATA_ERASURE_SERVICES: env
+        .list('survey,messaging,shortener,webhooks')
+        .refine(
+          (names) => names.length > 0 && names.every((n) => /^[a-z][a-z0-9_-]{0,39}$/.test(n)),
+          'must be service names, e.g. survey,messaging',
+        ),
+      /** Days responses are kept, for accounts without their own; 0: for ever (docs/api.md "Retention"). */
+      RESPONSES_RETENTION_DAYS: env.int(730, 0),
+      /** Days past its expiry a survey link is kept (it answers 410 meanwhile), then deleted. */
+      EXPIRED_LINK_GRACE_DAYS: env.int(30, 0),
+      ...retentionSweepEnv,
+      ACCOUNT_RETENTION_GROUP: env.string('survey-retention'),
       /** How often unpublished survey.answered events are retried. */
       OUTBOX_INTERVAL_MS: env.int(30_000, 100),
       LOG_LEVEL: env.logLevel(),

@@ -6,14 +6,17 @@ import { outboxBacklogMetrics, startMetricsListener } from '@feedback/kit-metric
 import { connectMongo, ensureIndexes, MongoLease, MongoRetentionSettings, startRetentionJob, sweepLimits } from '@feedback/kit-stores';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { SurveyServiceService } from '@feedback/proto/feedback/survey/v1/survey';
+import { runErasureProgressConsumer, runErasureRequestConsumer } from './adapters/kafka/data-erasure.consumer.js';
 import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
 import { retiredSurveyIndexes, surveyIndexes } from './adapters/mongo/indexes.js';
-import { hashSensitiveCustomerFields } from './adapters/mongo/sensitive-fields.migration.js';
 import { surveyRetentionSweep } from './adapters/mongo/retention.sweep.js';
+import { hashSensitiveCustomerFields } from './adapters/mongo/sensitive-fields.migration.js';
+import { NO_COUNTS } from './domain/data-erasure.js';
+import { eraseSurveyData, recordErasureProgress } from './domain/data-erasure.use-cases.js';
 import { loadEnv } from './env.js';
 import { surveyHandlers } from './grpc/survey.handlers.js';
 import { startOutboxJob } from './jobs/outbox.job.js';
-import { answeredOutboxBacklog, surveyServiceDeps } from './wiring.js';
+import { answeredOutboxBacklog, surveyErasureDeps, surveyServiceDeps } from './wiring.js';
 
 // The one wiring place of the survey service.
 const config = loadEnv();
@@ -23,7 +26,11 @@ const metrics = await startMetricsListener({ app: 'survey', host: config.METRICS
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, surveyIndexes, retiredSurveyIndexes);
 const kafka = createKafka({ ...config.kafka, clientId: 'survey', logger });
-await ensureTopics(kafka, [{ topic: config.SURVEY_ANSWERED_TOPIC, numPartitions: 3 }]);
+await ensureTopics(kafka, [
+  { topic: config.SURVEY_ANSWERED_TOPIC, numPartitions: 3 },
+  { topic: config.DATA_ERASURE_REQUESTED_TOPIC, numPartitions: 3 },
+  { topic: config.DATA_ERASURE_PROGRESS_TOPIC, numPartitions: 3 },
+]);
 const producer = createProducer(kafka, { logger });
 await producer.connect();
 const flowClient = createGrpcClient(FlowServiceClient, config.FLOW_GRPC_ADDR, { deadlineMs: config.FLOW_DEADLINE_MS, logger });
@@ -45,10 +52,18 @@ const deps = surveyServiceDeps({
   },
   personalData,
 });
+const erasureDeps = surveyErasureDeps({
+  db: mongo.db,
+  producer,
+  protector: personalData,
+  topics: { requested: config.DATA_ERASURE_REQUESTED_TOPIC, progress: config.DATA_ERASURE_PROGRESS_TOPIC },
+  deps,
+  expectedServices: config.DATA_ERASURE_SERVICES,
+});
 const server = await startGrpcServer({
   ...grpcListenOptions(config),
   logger,
-  services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps) }],
+  services: [{ definition: SurveyServiceService, implementation: surveyHandlers(deps, erasureDeps) }],
 });
 const outbox = startOutboxJob(deps, config.OUTBOX_INTERVAL_MS);
 // Beside serving, not before it: customers it has not reached yet still compare (sensitive-fields.ts).
@@ -60,6 +75,31 @@ const migration = hashSensitiveCustomerFields(mongo.db, {
   signal: stopMigration.signal,
 }).catch((err: unknown) => logger.error({ err }, 'hashing the sensitive customer fields failed; the next start tries again'));
 outboxBacklogMetrics('survey.answered', answeredOutboxBacklog(mongo.db));
+// Without them requests would stay pending for ever: a crashed consumer restarts the process.
+const erasureRequests = await runErasureRequestConsumer({
+  kafka,
+  topic: config.DATA_ERASURE_REQUESTED_TOPIC,
+  groupId: config.DATA_ERASURE_GROUP,
+  logger,
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+  erase: async (r) => {
+    const counts = await eraseSurveyData(erasureDeps, r);
+    await erasureDeps.events.progress({
+      erasureId: r.erasureId,
+      accountId: r.accountId,
+      service: 'survey',
+      counts: { ...NO_COUNTS, ...counts },
+    });
+  },
+});
+const erasureProgress = await runErasureProgressConsumer({
+  kafka,
+  topic: config.DATA_ERASURE_PROGRESS_TOPIC,
+  groupId: config.DATA_ERASURE_PROGRESS_GROUP,
+  logger,
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+  record: (p) => recordErasureProgress(erasureDeps, p),
+});
 logger.info(
   { port: server.port, public_base_url: config.PUBLIC_BASE_URL, phone_region: config.DEFAULT_PHONE_REGION },
   'survey service listening',
@@ -96,5 +136,7 @@ onShutdown(logger, [
   outbox,
   { name: 'retention', close: () => retention.close() },
   retentionConsumer,
+  erasureRequests,
+  erasureProgress,
   { name: 'grpc', close: () => server.shutdown() },
 ]);

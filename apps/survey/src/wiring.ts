@@ -1,16 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { systemClock, type Logger } from '@feedback/kit-core';
+import { systemClock, type Logger, type PersonalDataProtector } from '@feedback/kit-core';
 import type { GrpcClient } from '@feedback/kit-grpc';
 import type { Producer } from '@feedback/kit-kafka';
 import type { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import type { Db } from 'mongodb';
 import { CachedFlowCatalog } from './adapters/cached-flow.catalog.js';
 import { GrpcFlowCatalog } from './adapters/grpc/flow-catalog.client.js';
+import { kafkaErasureEvents } from './adapters/kafka/data-erasure.publisher.js';
 import { kafkaSurveyEvents } from './adapters/kafka/survey-events.publisher.js';
 import { MongoChannelRepository } from './adapters/mongo/channel.repository.js';
 import { MongoCustomerRepository } from './adapters/mongo/customer.repository.js';
+import { MongoErasureRepository } from './adapters/mongo/data-erasure.repository.js';
 import { MongoLinkRepository } from './adapters/mongo/link.repository.js';
 import { MongoResponseRepository } from './adapters/mongo/response.repository.js';
+import { MongoSurveyPersonalData } from './adapters/mongo/survey-personal-data.repository.js';
+import type { ErasureDeps } from './domain/data-erasure.js';
 import type { PersonalDataHasher, SurveyConfig, SurveyDeps } from './domain/ports.js';
 
 interface Infrastructure {
@@ -50,4 +54,32 @@ export function surveyServiceDeps(infra: Infrastructure): SurveyDeps {
 export function answeredOutboxBacklog(db: Db) {
   const responses = new MongoResponseRepository(db);
   return () => responses.outboxBacklog();
+}
+
+/** The erasure use cases' adapters (domain/data-erasure.ts), beside the service's own. */
+export function surveyErasureDeps(infra: {
+  db: Db;
+  producer: Producer;
+  protector: PersonalDataProtector;
+  topics: { requested: string; progress: string };
+  deps: SurveyDeps;
+  expectedServices: readonly string[];
+}): ErasureDeps {
+  return {
+    erasures: new MongoErasureRepository(infra.db, infra.protector),
+    personalData: new MongoSurveyPersonalData(infra.db),
+    customers: infra.deps.customers,
+    channels: infra.deps.channels,
+    links: infra.deps.links,
+    events: kafkaErasureEvents(infra.producer, infra.topics),
+    hash: (value, purpose) => infra.protector.hash(value, purpose),
+    clock: infra.deps.clock,
+    newId: infra.deps.newId,
+    logger: infra.deps.logger,
+    config: {
+      publicBaseUrl: infra.deps.config.publicBaseUrl,
+      defaultPhoneRegion: infra.deps.config.defaultPhoneRegion,
+      expectedServices: infra.expectedServices,
+    },
+  };
 }

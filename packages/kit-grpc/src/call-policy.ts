@@ -49,6 +49,8 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     getResponse: 'retry',
     getNpsSummary: 'retry',
     getSurveyLinkStates: 'retry',
+    requestDataErasure: 'once',
+    getDataErasure: 'retry',
   }),
   policy(MessagingServiceService, {
     createSmsCampaign: 'once',

@@ -1,3 +1,4 @@
+import { errors } from '@feedback/kit-core';
 import { unary } from '@feedback/kit-grpc';
 import type { SurveyServiceServer } from '@feedback/proto/feedback/survey/v1/survey';
 import { activateSurveyLink } from '../domain/activation.use-cases.js';
@@ -5,10 +6,13 @@ import { activateSurveyLinks } from '../domain/activation-batch.use-cases.js';
 import { listActiveSurveys } from '../domain/active-surveys.use-cases.js';
 import { surveyLinkStates } from '../domain/link-states.use-cases.js';
 import { createChannel, getChannel, listChannels } from '../domain/channel.use-cases.js';
+import type { ErasureDeps } from '../domain/data-erasure.js';
+import { getDataErasure, requestDataErasure } from '../domain/data-erasure.use-cases.js';
 import type { SurveyDeps } from '../domain/ports.js';
 import { npsSummary } from '../domain/nps.use-cases.js';
 import { getResponse, listResponses } from '../domain/responses.use-cases.js';
 import { getSurveyPage, submitAnswers } from '../domain/survey-page.use-cases.js';
+import { erasureMessage } from './data-erasure.messages.js';
 import {
   activationRequest,
   activationResult,
@@ -21,8 +25,14 @@ import {
   stateMessage,
 } from './survey.messages.js';
 
+const notWired = (): never => {
+  throw errors.internal('data erasure is not wired in this process');
+};
+
 /** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
-export function surveyHandlers(deps: SurveyDeps): SurveyServiceServer {
+/** `erasureDeps` may be left out where erasure is not under test (its two calls then answer INTERNAL). */
+export function surveyHandlers(deps: SurveyDeps, erasureDeps?: ErasureDeps): SurveyServiceServer {
+  const erasure = () => erasureDeps ?? notWired();
   return {
     createChannel: unary(async (req) => ({
       channel: channelMessage(
@@ -97,5 +107,7 @@ export function surveyHandlers(deps: SurveyDeps): SurveyServiceServer {
       questions: (await npsSummary(deps, req)).map(({ score, ...t }) => ({ ...t, ...(score !== null ? { score } : {}) })),
     })),
     getSurveyLinkStates: unary(async (req) => ({ states: (await surveyLinkStates(deps, req)).map((s) => phoneStateMessage[s]) })),
+    requestDataErasure: unary(async (req) => ({ erasure: erasureMessage(await requestDataErasure(erasure(), req)) })),
+    getDataErasure: unary(async (req) => ({ erasure: erasureMessage(await getDataErasure(erasure(), req.accountId, req.erasureId)) })),
   };
 }

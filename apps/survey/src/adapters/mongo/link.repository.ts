@@ -3,7 +3,7 @@ import type { Collection, Db } from 'mongodb';
 import type { SurveyLink } from '../../domain/link.js';
 import type { LinkActivation, LinkRepository } from '../../domain/ports.js';
 
-interface LinkDoc {
+export interface LinkDoc {
   _id: string;
   account_id: string;
   channel_id: string;
@@ -24,7 +24,7 @@ interface LinkDoc {
   phone?: string;
 }
 
-const toLink = (d: LinkDoc): SurveyLink => ({
+export const toLink = (d: LinkDoc): SurveyLink => ({
   id: d._id,
   accountId: d.account_id,
   channelId: d.channel_id,
