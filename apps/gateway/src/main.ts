@@ -13,6 +13,7 @@ import { filesFeature } from './api/files/files.feature.js';
 import { flowsFeature } from './api/flows/flows.feature.js';
 import { SMS_LIMIT_PREFIX } from './api/sms/sharing-limit.hooks.js';
 import { meteredLimiter } from './api/sms/sharing-limit.metrics.js';
+import { privacyFeature } from './api/privacy/privacy.feature.js';
 import { responsesFeature } from './api/responses/responses.feature.js';
 import { smsFeature } from './api/sms/sms.feature.js';
 import { surveysFeature } from './api/surveys/surveys.feature.js';
@@ -103,6 +104,7 @@ const api = await buildApi({
     }),
     webhooksFeature({ webhooks: peers.ports.webhooks, accounts: accounts.accounts }),
     responsesFeature({ surveys: peers.ports.survey, flows: peers.ports.flow, accounts: accounts.accounts }),
+    privacyFeature({ privacy: peers.ports.survey, accounts: accounts.accounts }),
   ],
 });
 

@@ -60,6 +60,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         description: "Signed webhooks (Standard Webhooks) of the account's events: endpoints, secrets, delivery logs (API token).",
       },
       { name: 'responses', description: "The account's survey responses: list, one, a flow's NPS, CSV export (API token)." },
+      { name: 'privacy', description: "Erasure of one person's data on request, across every service (API token)." },
       {
         name: 'admin',
         description:
