@@ -44,6 +44,10 @@ const readVars = (vars: Record<string, string | undefined>) =>
       FILE_GRPC_ADDR: env.string(localAddr('FILE_GRPC_PORT')),
       FILE_UPLOADED_TOPIC: env.string('file.uploaded'),
       FILE_UPLOADED_GROUP: env.string('messaging-csv'),
+      /** Erasure of one person's data (data_erasure.proto): requests consumed in messaging's own group, reports published. */
+      DATA_ERASURE_REQUESTED_TOPIC: env.string('data.erasure.requested'),
+      DATA_ERASURE_PROGRESS_TOPIC: env.string('data.erasure.progress'),
+      DATA_ERASURE_GROUP: env.string('messaging-data-erasure'),
       /** Deadline of every call to the survey and shortener services. */
       PEER_DEADLINE_MS: env.int(5_000, 100),
       /** Region for phones written without a country code (ISO 3166 alpha-2). */

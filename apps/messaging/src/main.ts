@@ -19,17 +19,19 @@ import { meteredDeliveryReports } from './adapters/metrics/metered.js';
 import { promSmsMetrics } from './adapters/metrics/sms.metrics.js';
 import { runDispatchConsumer } from './adapters/kafka/dispatch.consumer.js';
 import { runFileUploadedConsumer } from './adapters/kafka/file-uploaded.consumer.js';
+import { runErasureConsumer } from './adapters/kafka/data-erasure.consumer.js';
 import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
 import { messagingRetentionSweep } from './adapters/mongo/retention.sweep.js';
 import { startStepScheduler } from './adapters/scheduler/step.scheduler.js';
 import { messagingIndexes } from './adapters/mongo/indexes.js';
 import { sensitiveAttributes } from './adapters/mongo/sensitive-attributes.js';
 import { stripSensitiveRecipientAttributes } from './adapters/mongo/sensitive-attributes.migration.js';
+import { eraseMessagingData } from './domain/data-erasure.use-cases.js';
 import { loadEnv } from './env.js';
 import { messagingHandlers } from './grpc/messaging.handlers.js';
 import { receiveInboundSms } from './domain/opt-out.use-cases.js';
 import { placeholderLink } from './domain/sms-text.js';
-import { deploymentProvider, deploymentSender, messagingDeps } from './wiring.js';
+import { deploymentProvider, deploymentSender, messagingDeps, messagingErasureDeps } from './wiring.js';
 
 // Starts the messaging service: its adapters are built and wired in wiring.ts.
 const config = loadEnv();
@@ -73,6 +75,7 @@ const personalData = new PersonalDataProtector(config.PERSONAL_DATA_KEY, config.
 const sensitive = sensitiveAttributes(personalData, config.SENSITIVE_CUSTOMER_ATTRIBUTES);
 const deps = messagingDeps({
   db: mongo.db,
+  optOutHashes: (phone) => personalData.hashes(phone, 'phone'),
   sensitive,
   producer,
   topics,
@@ -199,6 +202,19 @@ const migration = stripSensitiveRecipientAttributes(mongo.db, { sensitive, logge
   logger.error({ err }, 'taking the sensitive attributes out of stored recipients failed; the next start tries again'),
 );
 
+// Erasure of one person's data (docs/api.md "Personal data"): messages deleted, opt-outs kept as hashes.
+const erasureDeps = messagingErasureDeps(mongo.db, (phone) => personalData.hash(phone, 'phone'));
+const erasureConsumer = await runErasureConsumer({
+  kafka,
+  producer,
+  topics: { requested: config.DATA_ERASURE_REQUESTED_TOPIC, progress: config.DATA_ERASURE_PROGRESS_TOPIC },
+  groupId: config.DATA_ERASURE_GROUP,
+  service: 'messaging',
+  logger,
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+  erase: (r) => eraseMessagingData(erasureDeps, r),
+});
+
 // The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [
   metrics,
@@ -218,6 +234,7 @@ onShutdown(logger, [
   consumer,
   csvConsumer,
   retentionConsumer,
+  erasureConsumer,
   { name: 'dlr-server', close: () => dlr.close() },
   { name: 'grpc', close: () => server.shutdown() },
 ]);

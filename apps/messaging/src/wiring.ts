@@ -19,6 +19,9 @@ import { MongoMessageRepository } from './adapters/mongo/message.repository.js';
 import { tokenBucketPacer } from './adapters/scheduler/release.pacer.js';
 import { MongoOptOutRepository } from './adapters/mongo/opt-out.repository.js';
 import { OptOutSnapshots } from './adapters/opt-out.snapshots.js';
+import { ErasedOptOuts } from './adapters/erased-opt-outs.js';
+import { MongoMessagingPersonalData } from './adapters/mongo/messaging-personal-data.repository.js';
+import type { MessagingErasureDeps } from './domain/data-erasure.use-cases.js';
 import { MongoRecordingProvider } from './adapters/mongo/recording.provider.js';
 import type { SensitiveAttributes } from './adapters/mongo/sensitive-attributes.js';
 import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
@@ -30,6 +33,7 @@ import type {
   LinkShortener,
   MessagingDeps,
   MessagingSettings,
+  OptOutRepository,
   SmsProvider,
   SurveyChannels,
   SurveyLinks,
@@ -62,6 +66,11 @@ export interface Infrastructure {
   metrics?: SmsMetrics;
   /** Scheduled SMS released per second (default 100). */
   releasePerSecond?: number;
+  /**
+   * A phone's keyed hashes under every configured key (PersonalDataProtector.hashes(phone, 'phone')):
+   * the suppression check also matches opt-outs an erasure kept as a hash (adapters/erased-opt-outs.ts).
+   */
+  optOutHashes?: (phone: string) => string[];
 }
 
 const noFileService: WorkflowFiles = {
@@ -144,7 +153,7 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
     sharings: new MongoSharingRepository(infra.db, infra.sensitive),
     messages,
     textedPhones: messages,
-    optOuts: new OptOutSnapshots(optOutStore, optOutStore, { maxPhones: 1_000_000, logger: infra.logger }),
+    optOuts: erasedAware(new OptOutSnapshots(optOutStore, optOutStore, { maxPhones: 1_000_000, logger: infra.logger }), infra.optOutHashes),
     recordedMessages: recordingProvider,
     providers,
     providerCache: providers,
@@ -166,4 +175,12 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
     pacer: tokenBucketPacer(infra.releasePerSecond ?? 100),
     logger: infra.logger,
   };
+}
+
+const erasedAware = (optOuts: OptOutRepository, hashes?: (phone: string) => string[]): OptOutRepository =>
+  hashes ? new ErasedOptOuts(optOuts, hashes) : optOuts;
+
+/** Messaging's part of a data erasure (domain/data-erasure.use-cases.ts). */
+export function messagingErasureDeps(db: Db, hashPhone: (phone: string) => string): MessagingErasureDeps {
+  return { personalData: new MongoMessagingPersonalData(db), hashPhone };
 }

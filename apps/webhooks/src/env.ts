@@ -73,6 +73,12 @@ const readVars = (vars: Record<string, string | undefined>) =>
       WEBHOOK_DELIVERIES_RETENTION_DAYS: env.int(30, 0),
       ...retentionSweepEnv,
       ACCOUNT_RETENTION_GROUP: env.string('webhooks-retention'),
+      /** Erasure of one person's data (data_erasure.proto): requests consumed in the webhooks service's own group, reports published. */
+      DATA_ERASURE_REQUESTED_TOPIC: env.string('data.erasure.requested'),
+      DATA_ERASURE_PROGRESS_TOPIC: env.string('data.erasure.progress'),
+      DATA_ERASURE_GROUP: env.string('webhooks-data-erasure'),
+      /** Keys of the subject hashes stored with each delivery (kit-core PersonalDataProtector). */
+      ...env.personalDataKeys(),
       LOG_LEVEL: env.logLevel(),
     },
     vars,

@@ -1,14 +1,18 @@
+import { PersonalDataProtector } from '@feedback/kit-core';
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
-import { createKafka, ensureTopics } from '@feedback/kit-kafka';
+import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes, MongoLease, MongoRetentionSettings, startRetentionJob, sweepLimits } from '@feedback/kit-stores';
 import { WebhookServiceService } from '@feedback/proto/feedback/webhooks/v1/webhooks';
+import { runErasureConsumer } from './adapters/kafka/data-erasure.consumer.js';
 import { runEventsConsumer } from './adapters/kafka/events.consumer.js';
 import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
+import { MongoDeliveryEraser } from './adapters/mongo/delivery-erasure.repository.js';
 import { webhooksIndexes } from './adapters/mongo/indexes.js';
 import { webhooksRetentionSweep } from './adapters/mongo/retention.sweep.js';
 import { startDeliverySender } from './adapters/sender/delivery.sender.js';
+import { deliverySubjects, eraseWebhookDeliveries } from './domain/data-erasure.use-cases.js';
 import { loadEnv } from './env.js';
 import { webhooksHandlers } from './grpc/webhooks.handlers.js';
 import { webhooksDeps } from './wiring.js';
@@ -21,8 +25,10 @@ const metrics = await startMetricsListener({ app: 'webhooks', host: config.METRI
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
 await ensureIndexes(mongo.db, webhooksIndexes);
 
+const personalData = new PersonalDataProtector(config.PERSONAL_DATA_KEY, config.PERSONAL_DATA_PREVIOUS_KEYS);
 const deps = webhooksDeps({
   db: mongo.db,
+  subjectHashes: (body) => deliverySubjects(body).map((s) => personalData.hash(s.value, s.kind)),
   logger,
   secretKey: config.WEBHOOKS_SECRET_KEY,
   previousSecretKeys: config.WEBHOOKS_SECRET_PREVIOUS_KEYS,
@@ -98,6 +104,23 @@ const retention = startRetentionJob({
   logger,
 });
 
+// Erasure of one person's data (docs/api.md "Personal data"): the delivery log entries about them.
+const producer = createProducer(kafka, { logger });
+await producer.connect();
+const deliveryEraser = new MongoDeliveryEraser(mongo.db);
+const erasures = await runErasureConsumer({
+  kafka,
+  producer,
+  topics: { requested: config.DATA_ERASURE_REQUESTED_TOPIC, progress: config.DATA_ERASURE_PROGRESS_TOPIC },
+  groupId: config.DATA_ERASURE_GROUP,
+  service: 'webhooks',
+  logger,
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+  erase: async (r) => ({
+    webhookDeliveries: await eraseWebhookDeliveries({ deliveries: deliveryEraser, hashes: (v, p) => personalData.hashes(v, p) }, r),
+  }),
+});
+
 // The metrics listener closes last: a scrape during the drain still answers.
 onShutdown(logger, [
   metrics,
@@ -106,5 +129,8 @@ onShutdown(logger, [
   { name: 'retention', close: () => retention.close() },
   consumer,
   retentionConsumer,
+  // Closed after the consumer that publishes with it (the list closes from its end).
+  { name: 'kafka-producer', close: () => producer.disconnect() },
+  erasures,
   { name: 'grpc', close: () => server.shutdown() },
 ]);

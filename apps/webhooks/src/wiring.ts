@@ -20,6 +20,8 @@ interface Infrastructure {
   disableAfterMs: number;
   timeoutMs: number;
   leaseMs: number;
+  /** The keyed hashes of who a delivery body is about (data erasure); none kept without it. */
+  subjectHashes?: (body: string) => string[];
 }
 
 /**
@@ -33,7 +35,7 @@ export function webhooksDeps(infra: Infrastructure): WebhooksDeps {
   const guard = addressGuard(infra.allowedCidrs);
   return {
     endpoints: new CachedEndpointRepository(new MongoEndpointRepository(infra.db), { ttlMs: ENDPOINT_CACHE_MS, maxEntries: 10_000 }),
-    deliveries: new MongoDeliveryRepository(infra.db),
+    deliveries: new MongoDeliveryRepository(infra.db, infra.subjectHashes),
     cipher: new AesSecretCipher(infra.secretKey, infra.previousSecretKeys),
     transport: httpTransport({ guard, allowHttp: infra.allowHttp, timeoutMs: infra.timeoutMs }),
     urlPolicy: urlPolicy(guard, infra.allowHttp),

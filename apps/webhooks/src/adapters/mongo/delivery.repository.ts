@@ -29,6 +29,8 @@ interface DeliveryDoc {
   finished_claim_id?: string;
   created_at: Date;
   note: string;
+  /** Keyed hashes of who the event is about (a customer id, a phone); absent on deliveries stored before they were kept. */
+  subjects?: string[];
 }
 
 /** The log keeps the latest attempts of a delivery (the schedule has ten; replays add more). */
@@ -102,7 +104,14 @@ export class MongoDeliveryRepository implements DeliveryRepository {
   private readonly outcomes: PendingOutcome[] = [];
   private writing = false;
 
-  constructor(db: Db) {
+  /**
+   * `subjectsOf`: the keyed hashes of who a delivery body is about (domain/data-erasure.use-cases.ts),
+   * stored as `subjects` so a data erasure finds the person's deliveries by index.
+   */
+  constructor(
+    db: Db,
+    private readonly subjectsOf: (body: string) => string[] = () => [],
+  ) {
     this.deliveries = db.collection<DeliveryDoc>('deliveries');
   }
 
@@ -111,6 +120,7 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     const docs = deliveries.map((d) => ({
       ...toDeliveryDoc(d),
       ...(claim ? { next_attempt_at: claim.heldUntil, claim_id: claim.claimId } : {}),
+      subjects: this.subjectsOf(d.body),
     }));
     // One insertMany for a whole batch. Unordered: a duplicate on the unique (endpoint, event)
     // index (a redelivered event) is skipped and the others still go in.
