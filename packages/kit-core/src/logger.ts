@@ -19,6 +19,16 @@ const REDACT_PATHS = [
   '*.configJson',
   'config_json',
   '*.config_json',
+  // Personal data by the names our requests and domain give it: a line that names a field so
+  // (a gRPC request, a recipient) writes [redacted] instead (docs/decisions.md "Request logging").
+  'phone',
+  '*.phone',
+  'phones',
+  'email',
+  '*.email',
+  'tckn',
+  'TCKN',
+  '*.TCKN',
 ];
 
 /**

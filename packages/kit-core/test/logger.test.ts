@@ -33,6 +33,19 @@ describe('createLogger', () => {
     expect(JSON.stringify(lines[1])).not.toMatch(/pw-1|k-2/);
   });
 
+  it('never writes personal data under the names it is given', () => {
+    const { lines, stream } = capture();
+    const log = createLogger('svc', 'info', {}, stream);
+    log.info({ phone: '+905321234567', outcome: 'failed' }, 'opt-out confirmation not sent');
+    log.info(
+      { customer: { phone: '905321234568', email: 'ada@example.com' }, schema: { TCKN: '10000000146' }, phones: ['905321234569'] },
+      'x',
+    );
+    log.info({ email: 'bob@example.com', tckn: '10000000147' }, 'y');
+    expect(JSON.stringify(lines)).not.toMatch(/90532123456|example\.com|1000000014/);
+    expect(lines[0]).toMatchObject({ phone: '[redacted]', outcome: 'failed' });
+  });
+
   it('leaves plain values untouched and redacts nested secrets with the patched redactor', () => {
     const pinoRequire = createRequire(createRequire(import.meta.url).resolve('pino'));
     expect(readFileSync(pinoRequire.resolve('@pinojs/redact'), 'utf8')).toContain('Patched (feedback-service');
