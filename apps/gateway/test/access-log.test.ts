@@ -26,7 +26,10 @@ describe('request log lines', () => {
       features: [
         {
           routes: () => async (app) => {
-            const querystring = Type.Object({ phone: Type.Optional(Type.String()), page_token: Type.Optional(Type.String()) });
+            const querystring = Type.Object({
+              phone: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+              page_token: Type.Optional(Type.String()),
+            });
             app.get('/v1/things/:phone', { schema: { querystring } }, async () => ({ ok: true }));
           },
         },
