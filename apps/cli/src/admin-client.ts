@@ -173,6 +173,10 @@ export function adminClient(opts: AdminClientOptions) {
     getRetention: (accountId: string) => call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/retention`),
     putRetention: (accountId: string, body: Record<string, number | string>) =>
       call<Record<string, unknown>>('PUT', `/accounts/${enc(accountId)}/retention`, body),
+    requestErasure: (accountId: string, body: Record<string, string>) =>
+      call<Record<string, unknown>>('POST', `/accounts/${enc(accountId)}/data_erasures`, body),
+    getErasure: (accountId: string, id: string) =>
+      call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/data_erasures/${enc(id)}`),
     addDomain: (accountId: string, domain: string) => call<Domain>('POST', `/accounts/${enc(accountId)}/domains`, { domain }),
     listDomains: (accountId: string) => call<{ data: Domain[] }>('GET', `/accounts/${enc(accountId)}/domains`),
     removeDomain: (accountId: string, domain: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/domains/${enc(domain)}`),

@@ -1,5 +1,6 @@
 import { accountCommands, nodeCommands } from './accounts.commands.js';
 import type { Command } from './command.js';
+import { erasureCommands } from './erasures.commands.js';
 import { channelCommands, flowCommands, responseCommands } from './flows.commands.js';
 import { domainCommands, linkCommands } from './links.commands.js';
 import { retentionCommands } from './retention.commands.js';
@@ -20,6 +21,7 @@ export const ALL_COMMANDS: Command[] = [
   ...bindingCommands,
   ...smsProviderCommands,
   ...retentionCommands,
+  ...erasureCommands,
   ...smsMessageCommands,
   ...responseCommands,
   ...webhookCommands,
