@@ -38,6 +38,16 @@ const readVars = (vars: Record<string, string | undefined>) =>
        * move to the others; at least the broker's group.min.session.timeout.ms (6 s by default).
        */
       SMS_DISPATCH_SESSION_TIMEOUT_MS: env.int(30_000, 6_000),
+      /**
+       * The small sharings' lane (README "Fair dispatch between accounts"): a sharing of at most this
+       * many recipients (a scheduled slice too) is published to SMS_DISPATCH_PRIORITY_TOPIC, read by
+       * its own consumer group, so it never queues behind a large sharing's backlog; 0: no lane.
+       */
+      SMS_DISPATCH_PRIORITY_MAX_RECIPIENTS: env.int(100, 0),
+      /** Default `<SMS_DISPATCH_TOPIC>.priority`. */
+      SMS_DISPATCH_PRIORITY_TOPIC: z.string().min(1).optional(),
+      /** Default `<SMS_DISPATCH_GROUP>.priority`. */
+      SMS_DISPATCH_PRIORITY_GROUP: z.string().min(1).optional(),
       SURVEY_GRPC_ADDR: env.string(localAddr('SURVEY_GRPC_PORT')),
       SHORTENER_GRPC_ADDR: env.string(localAddr('SHORTENER_GRPC_PORT')),
       /** The file service, for CSV workflows (BindDirectory, file.uploaded). */

@@ -34,6 +34,8 @@ import { placeholderLink } from './domain/sms-text.js';
 import { deploymentProvider, deploymentSender, messagingDeps, messagingErasureDeps } from './wiring.js';
 
 // Starts the messaging service: its adapters are built and wired in wiring.ts.
+/** Partitions of the small sharings' lane (sms.dispatch.priority), all read at once by each replica. */
+const PRIORITY_PARTITIONS = 6;
 const config = loadEnv();
 const logger = createLogger('messaging', config.LOG_LEVEL);
 // First: a process stuck connecting to its stores still shows it on its metrics port.
@@ -55,9 +57,20 @@ const sms = deploymentProvider({
 });
 
 const kafka = createKafka({ ...config.kafka, clientId: 'messaging', logger });
-const topics = { dispatch: config.SMS_DISPATCH_TOPIC, status: config.SMS_STATUS_TOPIC, completed: config.SHARING_COMPLETED_TOPIC };
+// The small sharings' lane: its own topic and group, named after the main ones unless set.
+const dispatchPriority = {
+  topic: config.SMS_DISPATCH_PRIORITY_TOPIC ?? `${config.SMS_DISPATCH_TOPIC}.priority`,
+  maxRecipients: config.SMS_DISPATCH_PRIORITY_MAX_RECIPIENTS,
+};
+const topics = {
+  dispatch: config.SMS_DISPATCH_TOPIC,
+  status: config.SMS_STATUS_TOPIC,
+  completed: config.SHARING_COMPLETED_TOPIC,
+  ...(dispatchPriority.maxRecipients > 0 && { dispatchPriority }),
+};
 await ensureTopics(kafka, [
   { topic: topics.dispatch, numPartitions: 6 },
+  { topic: dispatchPriority.topic, numPartitions: PRIORITY_PARTITIONS },
   { topic: topics.status, numPartitions: 3 },
   { topic: topics.completed, numPartitions: 3 },
   { topic: config.FILE_UPLOADED_TOPIC, numPartitions: 3 },
@@ -163,6 +176,23 @@ const consumer = await runDispatchConsumer({
   // Without its consumer the service would silently stop sending: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });
+// The small sharings' lane: every partition at once and no accept gate, so an event there waits
+// neither for a large sharing's backlog nor for another partition's slow provider. Read even when
+// the lane is off (0), so what an earlier setting published there still goes out.
+const priorityConsumer = await runDispatchConsumer({
+  kafka,
+  topic: dispatchPriority.topic,
+  groupId: config.SMS_DISPATCH_PRIORITY_GROUP ?? `${config.SMS_DISPATCH_GROUP}.priority`,
+  deps,
+  logger,
+  maxAttempts: config.SMS_DISPATCH_MAX_ATTEMPTS,
+  concurrency: config.SMS_DISPATCH_CONCURRENCY,
+  batchSize: config.SMS_DISPATCH_BATCH_SIZE,
+  partitions: PRIORITY_PARTITIONS,
+  sessionTimeoutMs: config.SMS_DISPATCH_SESSION_TIMEOUT_MS,
+  background: true,
+  onCrash: () => process.kill(process.pid, 'SIGTERM'),
+});
 const scheduler = startStepScheduler({
   deps,
   intervalMs: config.SMS_SCHEDULER_INTERVAL_MS,
@@ -232,6 +262,7 @@ onShutdown(logger, [
   { name: 'sms-scheduler', close: () => scheduler.close() },
   { name: 'retention', close: () => retention.close() },
   consumer,
+  priorityConsumer,
   csvConsumer,
   retentionConsumer,
   erasureConsumer,

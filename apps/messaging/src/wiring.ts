@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errors, systemClock, type Logger } from '@feedback/kit-core';
 import type { Producer } from '@feedback/kit-kafka';
 import type { Db } from 'mongodb';
-import { kafkaDispatchPublisher } from './adapters/kafka/dispatch.publisher.js';
+import { kafkaDispatchPublisher, type PriorityLane } from './adapters/kafka/dispatch.publisher.js';
 import { kafkaStatusEvents } from './adapters/kafka/status.publisher.js';
 import { kafkaCompletionEvents } from './adapters/kafka/completion.publisher.js';
 import { SecretBox } from './adapters/crypto/secret-box.js';
@@ -46,7 +46,8 @@ export interface Infrastructure {
   sensitive: SensitiveAttributes;
   producer: Producer;
   /** `completed`: sharing.completed. */
-  topics: { dispatch: string; status: string; completed: string };
+  /** `dispatchPriority`: the small sharings' lane (dispatch.publisher.ts); without it every event goes to `dispatch`. */
+  topics: { dispatch: string; status: string; completed: string; dispatchPriority?: PriorityLane };
   survey: SurveyChannels & SurveyLinks;
   shortener: LinkShortener;
   /** The configured provider; the recording provider (built here) when none is given. */
@@ -159,7 +160,7 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
     providerCache: providers,
     accountProviders,
     providerSettings: accountProviderFormat,
-    dispatch: meteredDispatch(kafkaDispatchPublisher(infra.producer, infra.topics.dispatch), metrics),
+    dispatch: meteredDispatch(kafkaDispatchPublisher(infra.producer, infra.topics.dispatch, infra.topics.dispatchPriority), metrics),
     statusEvents: kafkaStatusEvents(infra.producer, infra.topics.status),
     completions: kafkaCompletionEvents(infra.producer, infra.topics.completed),
     channels: infra.survey,

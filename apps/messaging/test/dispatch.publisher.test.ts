@@ -1,3 +1,4 @@
+import { nameBasedUuid } from '@feedback/kit-core';
 import type { OutgoingMessage, Producer } from '@feedback/kit-kafka';
 import { describe, expect, it } from 'vitest';
 import { decodeDispatch, kafkaDispatchPublisher } from '../src/adapters/kafka/dispatch.publisher.js';
@@ -6,8 +7,11 @@ import type { DispatchEvent } from '../src/domain/sharing.js';
 /** Records each produce request instead of sending it. */
 function recordingProducer() {
   const requests: OutgoingMessage[][] = [];
-  const producer = { publish: async (_topic: string, messages: OutgoingMessage[]) => void requests.push(messages) } as unknown as Producer;
-  return { producer, requests };
+  const topics: string[] = [];
+  const producer = {
+    publish: async (topic: string, messages: OutgoingMessage[]) => void (requests.push(messages), topics.push(topic)),
+  } as unknown as Producer;
+  return { producer, requests, topics };
 }
 
 const event = (i: number, attributes: Record<string, string> = {}): DispatchEvent => ({
@@ -36,7 +40,12 @@ describe('publishing a sharing’s sms.dispatch events', () => {
     );
     expect(requests.map((r) => r.length)).toEqual([5_000]);
     expect(decodeDispatch(requests[0]![42]!.value as Buffer).recipient.phone).toBe(event(42).recipient.phone);
-    expect(requests[0]![42]).toMatchObject({ key: event(42).recipient.phone, eventId: `sms.dispatch:sh-1.${event(42).recipient.phone}` });
+    expect(requests[0]![42]).toMatchObject({
+      key: event(42).recipient.phone,
+      eventId: `sms.dispatch:${nameBasedUuid(`sh-1.${event(42).recipient.phone}`)}`,
+    });
+    // The event id reaches logs: no phone in it.
+    expect(requests[0]!.some((m) => m.eventId!.includes('90532'))).toBe(false);
   });
 
   it('splits large events into requests below the broker’s 1 MB batch limit, in order', async () => {
@@ -63,5 +72,22 @@ describe('a batch of events', () => {
     expect(requests.map((r) => r.length)).toEqual([1]);
     await kafkaDispatchPublisher(producer, 'sms.dispatch').batch().send();
     expect(requests).toHaveLength(1);
+  });
+});
+
+describe('the small sharings’ lane', () => {
+  it('sends a publish of at most maxRecipients events to the priority topic, a larger one to the main topic', async () => {
+    const { producer, topics, requests } = recordingProducer();
+    const lane = { topic: 'sms.dispatch.priority', maxRecipients: 100 };
+    const send = async (n: number) => {
+      const batch = kafkaDispatchPublisher(producer, 'sms.dispatch', lane).batch();
+      batch.add(Array.from({ length: n }, (_, i) => event(i)));
+      await batch.send();
+    };
+    await send(1);
+    await send(100);
+    await send(101);
+    expect(topics).toEqual(['sms.dispatch.priority', 'sms.dispatch.priority', 'sms.dispatch']);
+    expect(requests.map((r) => r.length)).toEqual([1, 100, 101]);
   });
 });

@@ -1,7 +1,9 @@
+import { nameBasedUuid } from '@feedback/kit-core';
 import type { OutgoingMessage, Producer } from '@feedback/kit-kafka';
 import { SmsDispatch } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { DispatchPublisher } from '../../domain/ports.js';
 import type { DispatchEvent } from '../../domain/sharing.js';
+import { messageId } from '../../domain/sms-message.js';
 
 const CONTENT_TYPE = 'application/x-protobuf; messageType=feedback.messaging.v1.SmsDispatch';
 /**
@@ -12,14 +14,28 @@ const CONTENT_TYPE = 'application/x-protobuf; messageType=feedback.messaging.v1.
 const REQUEST_BYTES = 900 * 1024;
 
 /**
- * Protobuf `SmsDispatch` keyed by phone; the event id is the message id, so a repeated publish is
- * recognisable. Events are encoded as they are added, requests bounded by REQUEST_BYTES.
+ * The small sharings' lane (docs/decisions.md "Fair dispatch between accounts"): a publish of at
+ * most `maxRecipients` events (a sharing, or a scheduled step's slice) goes to `topic`, which its
+ * own consumer reads, so it never waits behind the partitions' backlog of another account's
+ * large sharing. 0: every event goes to the main topic.
  */
-export function kafkaDispatchPublisher(producer: Producer, topic: string): DispatchPublisher {
+export interface PriorityLane {
+  topic: string;
+  maxRecipients: number;
+}
+
+/**
+ * Protobuf `SmsDispatch` keyed by phone. The event id is a name-based UUID of the message id (the
+ * same for a repeated publish, so it stays recognisable), never the message id itself, which holds
+ * the phone and would reach logs. Events are encoded as they are added, requests bounded by
+ * REQUEST_BYTES; the topic is chosen when the lot is sent, by its size.
+ */
+export function kafkaDispatchPublisher(producer: Producer, topic: string, priority?: PriorityLane): DispatchPublisher {
   return {
     batch() {
       const requests: OutgoingMessage[][] = [[]];
       let bytes = 0;
+      let count = 0;
       return {
         add(events) {
           for (const e of events) {
@@ -32,19 +48,24 @@ export function kafkaDispatchPublisher(producer: Producer, topic: string): Dispa
             requests.at(-1)!.push({
               key: e.recipient.phone,
               value,
-              eventId: `sms.dispatch:${e.sharingId}.${e.recipient.phone}`,
+              eventId: dispatchEventId(e),
               contentType: CONTENT_TYPE,
             });
             bytes += value.length;
+            count++;
           }
         },
         async send() {
-          for (const request of requests) if (request.length > 0) await producer.publish(topic, request);
+          const to = priority && count <= priority.maxRecipients ? priority.topic : topic;
+          for (const request of requests) if (request.length > 0) await producer.publish(to, request);
         },
       };
     },
   };
 }
+
+/** `sms.dispatch:<UUID of the message id>`: stable across repeats, without the phone. */
+export const dispatchEventId = (e: DispatchEvent) => `sms.dispatch:${nameBasedUuid(messageId(e.sharingId, e.recipient.phone, e.reminder))}`;
 
 function encodeDispatch(e: DispatchEvent): Uint8Array {
   return SmsDispatch.encode({
