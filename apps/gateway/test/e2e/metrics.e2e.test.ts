@@ -124,9 +124,10 @@ describe('metrics after an integrator used every service', () => {
   });
 
   it('messaging counts the records its consumers finished, and reports their lag', async () => {
-    const dispatch = { app: 'messaging', group: 'messaging-sms-dispatch', topic: 'sms.dispatch' };
+    // The fixture's sharing has one phone: the small sharings' lane (apps/messaging/README.md "Fair dispatch between accounts").
+    const dispatch = { app: 'messaging', group: 'messaging-sms-dispatch.priority', topic: 'sms.dispatch.priority' };
     await eventually(
-      'an sms.dispatch record counted',
+      'an sms.dispatch.priority record counted',
       async () => (await grew('messaging', 'kafka_consumer_records_total', dispatch)) >= 1,
     );
     await eventually(
@@ -135,7 +136,7 @@ describe('metrics after an integrator used every service', () => {
         (await grew('messaging', 'kafka_consumer_records_total', { app: 'messaging', group: 'messaging-csv', topic: 'file.uploaded' })) >=
         1,
     );
-    const lag = (await scrape('messaging')).filter((s) => s.name === 'kafka_consumer_lag' && s.labels.topic === 'sms.dispatch');
+    const lag = (await scrape('messaging')).filter((s) => s.name === 'kafka_consumer_lag' && s.labels.topic === dispatch.topic);
     expect(lag.length).toBeGreaterThanOrEqual(1);
     for (const s of lag) {
       expect(s.labels).toMatchObject(dispatch);
@@ -143,7 +144,7 @@ describe('metrics after an integrator used every service', () => {
       expect(s.value).toBeGreaterThanOrEqual(0);
     }
     expect(
-      await grew('messaging', 'kafka_producer_records_total', { app: 'messaging', topic: 'sms.dispatch', result: 'ok' }),
+      await grew('messaging', 'kafka_producer_records_total', { app: 'messaging', topic: dispatch.topic, result: 'ok' }),
     ).toBeGreaterThanOrEqual(1);
   });
 
