@@ -109,9 +109,15 @@ describe('dispatching one recipient', () => {
   });
 
   it('a retriable provider refusal throws after publishing the status; the retry sends', async () => {
-    const provider = new ScriptedProvider([{ outcome: 'rejected', retriable: true, reason: 'HTTP 503' }, { outcome: 'accepted' }]);
+    const provider = new ScriptedProvider([
+      { outcome: 'rejected', retriable: true, reason: 'HTTP 503: {"to":"905321234567"}' },
+      { outcome: 'accepted' },
+    ]);
     const { deps, statuses } = await setup(provider);
-    await expect(dispatchOne(deps, event('905321234567'))).rejects.toBeInstanceOf(RetriableSendError);
+    const err = await dispatchOne(deps, event('905321234567')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetriableSendError);
+    // Logged with each retry: no message id and no answer body, so no phone.
+    expect((err as Error).message).toBe('provider scripted refused the message for now: HTTP 503');
     expect(await dispatchOne(deps, event('905321234567'))).toBe('sent');
     expect(statuses.map((s) => [s.status, s.attempts])).toEqual([
       ['retryable', 1],

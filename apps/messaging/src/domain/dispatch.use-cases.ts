@@ -419,8 +419,10 @@ function finishing(r: ProviderResult): { status: 'sent' | 'retryable' | 'unknown
 /** The event's result: a retriable refusal is an error, so the consumer retries it with backoff. */
 function resultOf(r: ProviderResult, provider: SmsProvider): DispatchResult {
   const { status, error } = finishing(r);
-  // The message id holds the phone: not in an error that is logged.
-  return status === 'retryable' ? new RetriableSendError(`provider ${provider.name} refused the message for now: ${error}`) : status;
+  // Logged with every retry: neither the message id (it holds the phone) nor the provider's answer
+  // body (it may echo the phone or the text), only what comes before its first colon ("HTTP 503").
+  const why = (error ?? '').split(':')[0]!.slice(0, 100);
+  return status === 'retryable' ? new RetriableSendError(`provider ${provider.name} refused the message for now: ${why}`) : status;
 }
 
 /** The encoding and segments of a text as the provider sends it (gsm7-tr only where it declares the shift table). */

@@ -99,7 +99,8 @@ async function confirm(deps: Pick<MessagingDeps, 'logger'>, rules: InboundRules,
     segments,
   };
   const answer = await rules.provider.send(sms).catch((err: Error) => ({ outcome: 'unknown' as const, reason: err.message }));
-  if (answer.outcome !== 'accepted') deps.logger.warn({ phone, outcome: answer.outcome }, 'opt-out confirmation not sent');
+  // Without the phone: logs carry no personal data.
+  if (answer.outcome !== 'accepted') deps.logger.warn({ outcome: answer.outcome }, 'opt-out confirmation not sent');
 }
 
 const isSource = (s: string): s is OptOutSource => (OPT_OUT_SOURCES as readonly string[]).includes(s);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '@feedback/kit-core';
+import { nameBasedUuid, type Logger } from '@feedback/kit-core';
 import { receiveDeliveryReport, type DeliveryRule } from '../../domain/delivery-report.js';
 import type { MessagingDeps } from '../../domain/ports.js';
 import { verifyInboundSms, verifyMessageId } from './dlr-signature.js';
@@ -60,7 +60,8 @@ export async function startDlrServer(opts: DlrServerOptions): Promise<RunningDlr
         if (!verifyMessageId(opts.secret, messageId, url.searchParams.get('sig') ?? '')) return reply(403, 'bad signature');
         const fields = { ...Object.fromEntries(url.searchParams), ...(req.method === 'POST' ? await readBody(req) : {}) };
         const outcome = await receiveDeliveryReport(opts.deps, { messageId, fields }, fallback);
-        log.debug({ messageId, outcome }, 'delivery report');
+        // The message id is `<sharing>.<phone>`: logged as its name-based UUID, never as it is.
+        log.debug({ message: nameBasedUuid(messageId), outcome }, 'delivery report');
         if (outcome === 'unknown_message') return reply(404, 'unknown message');
         if (outcome === 'missing_status') return reply(400, 'missing status field');
         return reply(200, outcome);
