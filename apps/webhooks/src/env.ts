@@ -79,6 +79,10 @@ const readVars = (vars: Record<string, string | undefined>) =>
       DATA_ERASURE_GROUP: env.string('webhooks-data-erasure'),
       /** Keys of the subject hashes stored with each delivery (kit-core PersonalDataProtector). */
       ...env.personalDataKeys(),
+      /** Endpoints an account may have: a create past it is 409 / 13050. */
+      WEBHOOKS_MAX_ENDPOINTS_PER_ACCOUNT: env.int(20, 1),
+      /** Test events an account may send per clock minute: past it, 429 with Retry-After. */
+      WEBHOOKS_TEST_SENDS_PER_MINUTE: env.int(10, 1),
       LOG_LEVEL: env.logLevel(),
     },
     vars,

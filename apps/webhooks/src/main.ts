@@ -38,6 +38,8 @@ const deps = webhooksDeps({
   disableAfterMs: config.WEBHOOKS_DISABLE_AFTER_MS,
   timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
   leaseMs: config.WEBHOOKS_LEASE_MS,
+  maxEndpointsPerAccount: config.WEBHOOKS_MAX_ENDPOINTS_PER_ACCOUNT,
+  testSendsPerMinute: config.WEBHOOKS_TEST_SENDS_PER_MINUTE,
 });
 const kafka = createKafka({ ...config.kafka, clientId: 'webhooks', logger });
 const topics = {

@@ -7,6 +7,7 @@ import { addressGuard } from './adapters/http/address-guard.js';
 import { httpTransport, urlPolicy } from './adapters/http/webhook.transport.js';
 import { MongoDeliveryRepository } from './adapters/mongo/delivery.repository.js';
 import { MongoEndpointRepository } from './adapters/mongo/endpoint.repository.js';
+import { MongoTestSendCounter } from './adapters/mongo/test-send.counter.js';
 import type { WebhooksDeps } from './domain/ports.js';
 
 interface Infrastructure {
@@ -22,6 +23,8 @@ interface Infrastructure {
   leaseMs: number;
   /** The keyed hashes of who a delivery body is about (data erasure); none kept without it. */
   subjectHashes?: (body: string) => string[];
+  maxEndpointsPerAccount: number;
+  testSendsPerMinute: number;
 }
 
 /**
@@ -36,6 +39,7 @@ export function webhooksDeps(infra: Infrastructure): WebhooksDeps {
   return {
     endpoints: new CachedEndpointRepository(new MongoEndpointRepository(infra.db), { ttlMs: ENDPOINT_CACHE_MS, maxEntries: 10_000 }),
     deliveries: new MongoDeliveryRepository(infra.db, infra.subjectHashes),
+    testSends: new MongoTestSendCounter(infra.db),
     cipher: new AesSecretCipher(infra.secretKey, infra.previousSecretKeys),
     transport: httpTransport({ guard, allowHttp: infra.allowHttp, timeoutMs: infra.timeoutMs }),
     urlPolicy: urlPolicy(guard, infra.allowHttp),
@@ -44,6 +48,8 @@ export function webhooksDeps(infra: Infrastructure): WebhooksDeps {
       disableAfterMs: infra.disableAfterMs,
       rotationOverlapMs: 24 * 3_600_000,
       leaseMs: infra.leaseMs,
+      maxEndpointsPerAccount: infra.maxEndpointsPerAccount,
+      testSendsPerMinute: infra.testSendsPerMinute,
     },
     clock: systemClock,
     newId: randomUUID,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEventsConsumer } from '../src/adapters/kafka/events.consumer.js';
 import { MongoDeliveryRepository } from '../src/adapters/mongo/delivery.repository.js';
 import { MongoEndpointRepository } from '../src/adapters/mongo/endpoint.repository.js';
+import { MongoTestSendCounter } from '../src/adapters/mongo/test-send.counter.js';
 import { createEndpoint } from '../src/domain/endpoint.use-cases.js';
 import { dropTestDb, kafka, logger, openTestDb, testCipher, uniq, waitFor } from './stack.js';
 
@@ -24,9 +25,17 @@ describe('events consumer', () => {
     deps = {
       endpoints: new MongoEndpointRepository(mongo.db),
       deliveries: new MongoDeliveryRepository(mongo.db),
+      testSends: new MongoTestSendCounter(mongo.db),
       cipher: testCipher(),
       urlPolicy: async () => null,
-      settings: { retrySchedule: [1000], disableAfterMs: 86_400_000, rotationOverlapMs: 86_400_000, leaseMs: 60_000 },
+      settings: {
+        retrySchedule: [1000],
+        disableAfterMs: 86_400_000,
+        rotationOverlapMs: 86_400_000,
+        leaseMs: 60_000,
+        maxEndpointsPerAccount: 20,
+        testSendsPerMinute: 10,
+      },
       clock: systemClock,
       newId: randomUUID,
     };

@@ -88,9 +88,15 @@ export class CachedEndpointRepository implements EndpointRepository {
     return this.bySubscription.get(`${accountId}\u0000${type}`, () => this.inner.subscribed(accountId, type));
   }
 
-  async update(accountId: string, id: string, patch: Parameters<EndpointRepository['update']>[2], now: Date): Promise<Endpoint | null> {
+  async update(
+    accountId: string,
+    id: string,
+    patch: Parameters<EndpointRepository['update']>[2],
+    now: Date,
+    guard?: Parameters<EndpointRepository['update']>[4],
+  ): Promise<Endpoint | null> {
     try {
-      return await this.inner.update(accountId, id, patch, now);
+      return await this.inner.update(accountId, id, patch, now, guard);
     } finally {
       this.dropAccount(accountId, id);
     }
@@ -102,6 +108,10 @@ export class CachedEndpointRepository implements EndpointRepository {
     } finally {
       this.dropAccount(accountId, id);
     }
+  }
+
+  count(accountId: string): Promise<number> {
+    return this.inner.count(accountId);
   }
 
   async markFailing(id: string, at: Date): Promise<Date> {

@@ -1,11 +1,11 @@
-import { errors, nameBasedUuid } from '@feedback/kit-core';
+import { AppError, errors, nameBasedUuid } from '@feedback/kit-core';
 import { bodyOf } from './event-mapping.js';
 import type { WebhooksDeps } from './ports.js';
 import { newSecret } from './signature.js';
 import { validDescription, validEvents, validUrl } from './validate-endpoint.js';
-import { TEST_EVENT, type Delivery, type Endpoint, type Page, type StoredSecret } from './webhook.js';
+import { OPERATOR_DISABLED, TEST_EVENT, type Delivery, type Endpoint, type Page, type StoredSecret } from './webhook.js';
 
-type Deps = Pick<WebhooksDeps, 'endpoints' | 'deliveries' | 'cipher' | 'urlPolicy' | 'settings' | 'clock' | 'newId'>;
+type Deps = Pick<WebhooksDeps, 'endpoints' | 'deliveries' | 'testSends' | 'cipher' | 'urlPolicy' | 'settings' | 'clock' | 'newId'>;
 
 export interface EndpointInput {
   url: string;
@@ -20,6 +20,22 @@ export interface EndpointPatch {
   description?: string;
 }
 
+/** Who asks for a change: the operator's `enabled` outranks the account's. */
+export type Requester = 'account' | 'operator';
+
+/** 409 with its own code: the account has as many endpoints as the deployment allows. */
+export const TOO_MANY_ENDPOINTS_CODE = 13050;
+
+const TEST_WINDOW_MS = 60_000;
+
+const tooManyEndpoints = (max: number) =>
+  new AppError(
+    'conflict',
+    'Too many webhook endpoints',
+    { endpoints: `an account has at most ${max} webhook endpoints; delete one first` },
+    TOO_MANY_ENDPOINTS_CODE,
+  );
+
 const clampPage = (size: number) => (size <= 0 ? 50 : Math.min(size, 200));
 
 async function mustFind(deps: Pick<Deps, 'endpoints'>, accountId: string, id: string): Promise<Endpoint> {
@@ -33,6 +49,8 @@ export async function createEndpoint(deps: Deps, accountId: string, input: Endpo
   const url = await validUrl(input.url, deps.urlPolicy);
   const events = validEvents(input.events);
   const description = validDescription(input.description);
+  const max = deps.settings.maxEndpointsPerAccount;
+  if ((await deps.endpoints.count(accountId)) >= max) throw tooManyEndpoints(max);
   const id = deps.newId();
   const now = deps.clock.now();
   const secret = newSecret();
@@ -50,6 +68,12 @@ export async function createEndpoint(deps: Deps, accountId: string, input: Endpo
     updatedAt: now,
   };
   await deps.endpoints.insert(endpoint);
+  // Counted again after the insert: of creates racing past the check above, one that then sees
+  // more than the limit takes itself back, so the account never keeps more than the limit.
+  if ((await deps.endpoints.count(accountId)) > max) {
+    await deps.endpoints.delete(accountId, id);
+    throw tooManyEndpoints(max);
+  }
   return { endpoint, secret };
 }
 
@@ -59,21 +83,41 @@ export function listEndpoints(deps: Pick<Deps, 'endpoints'>, accountId: string, 
   return deps.endpoints.list(accountId, clampPage(pageSize), cursor);
 }
 
-export async function updateEndpoint(deps: Deps, accountId: string, id: string, patch: EndpointPatch): Promise<Endpoint> {
+export async function updateEndpoint(
+  deps: Deps,
+  accountId: string,
+  id: string,
+  patch: EndpointPatch,
+  by: Requester = 'account',
+): Promise<Endpoint> {
   const changes: Parameters<Deps['endpoints']['update']>[2] = {};
   if (patch.url !== undefined) changes.url = await validUrl(patch.url, deps.urlPolicy);
   if (patch.events !== undefined) changes.events = validEvents(patch.events);
   if (patch.description !== undefined) changes.description = validDescription(patch.description);
   if (patch.enabled !== undefined) {
     changes.enabled = patch.enabled;
-    // Enabled again by its account: the failures before do not count toward the next disabling.
-    changes.disabledReason = '';
+    // Enabled again: the failures before do not count toward the next disabling.
     if (patch.enabled) changes.failingSince = null;
+    if (by === 'operator') changes.disabledReason = patch.enabled ? '' : OPERATOR_DISABLED;
+    else {
+      const current = await mustFind(deps, accountId, id);
+      if (current.disabledReason === OPERATOR_DISABLED) {
+        if (patch.enabled) throw operatorDisabled();
+        // Turned off by its account as well: still the operator's to turn on.
+        delete changes.enabled;
+      } else changes.disabledReason = '';
+    }
   }
-  const updated = await deps.endpoints.update(accountId, id, changes, deps.clock.now());
-  if (!updated) throw errors.notFound('endpoint_id', id);
-  return updated;
+  // The account's on/off holds only if the operator did not turn it off meanwhile.
+  const guard = by === 'account' && changes.enabled !== undefined ? { unlessDisabledReason: OPERATOR_DISABLED } : undefined;
+  const updated = await deps.endpoints.update(accountId, id, changes, deps.clock.now(), guard);
+  if (updated) return updated;
+  if (guard && (await mustFind(deps, accountId, id)).disabledReason === OPERATOR_DISABLED) throw operatorDisabled();
+  throw errors.notFound('endpoint_id', id);
 }
+
+const operatorDisabled = () =>
+  new AppError('permission_denied', undefined, { enabled: 'the operator disabled this endpoint; only the operator can enable it again' });
 
 export async function deleteEndpoint(deps: Pick<Deps, 'endpoints' | 'deliveries'>, accountId: string, id: string): Promise<void> {
   if (!(await deps.endpoints.delete(accountId, id))) throw errors.notFound('endpoint_id', id);
@@ -101,9 +145,21 @@ export function signingSecrets(deps: Pick<Deps, 'cipher'>, endpoint: Endpoint, n
     .map((s) => deps.cipher.open(s.sealed, endpoint.id));
 }
 
+/**
+ * A test event, at most `testSendsPerMinute` per account per clock minute: past it, 429 whose
+ * `retry_after` field (seconds to the window's end) the gateway turns into Retry-After.
+ */
 export async function sendTestEvent(deps: Deps, accountId: string, id: string): Promise<Delivery> {
   const endpoint = await mustFind(deps, accountId, id);
   const now = deps.clock.now();
+  const windowStart = Math.floor(now.getTime() / TEST_WINDOW_MS) * TEST_WINDOW_MS;
+  const windowEnd = windowStart + TEST_WINDOW_MS;
+  const limit = deps.settings.testSendsPerMinute;
+  if ((await deps.testSends.hit(accountId, new Date(windowStart), new Date(windowEnd))) > limit)
+    throw new AppError('rate_limited', undefined, {
+      test: `at most ${limit} test events a minute per account`,
+      retry_after: String(Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000))),
+    });
   const eventId = `webhook.test:${deps.newId()}`;
   const delivery = newDelivery(
     endpoint,

@@ -15,12 +15,23 @@ export interface EndpointRepository {
     id: string,
     patch: Partial<Pick<Endpoint, 'url' | 'events' | 'enabled' | 'description' | 'disabledReason' | 'secrets' | 'failingSince'>>,
     now: Date,
+    /** Changes nothing (answers null) if the endpoint's disabled reason is this one. */
+    guard?: { unlessDisabledReason: string },
   ): Promise<Endpoint | null>;
   delete(accountId: string, id: string): Promise<boolean>;
+  /** How many endpoints the account has. */
+  count(accountId: string): Promise<number>;
   /** Sets failingSince to `at` unless set; answers the value it has now. */
   markFailing(id: string, at: Date): Promise<Date>;
   markHealthy(id: string): Promise<void>;
+  /** Turns it off with the service's reason; one the operator turned off keeps its reason. */
   disable(id: string, reason: string, now: Date): Promise<void>;
+}
+
+/** Test events sent per account, counted per window (atomically: racing requests each count). */
+export interface TestSendCounter {
+  /** Counts one more for the account in the window starting at `windowStart`; answers the window's count. */
+  hit(accountId: string, windowStart: Date, windowEnd: Date): Promise<number>;
 }
 
 export interface AttemptOutcome {
@@ -116,12 +127,17 @@ export interface WebhookSettings {
   rotationOverlapMs: number;
   /** How long a claimed delivery is held by its sender. */
   leaseMs: number;
+  /** Endpoints an account may have (WEBHOOKS_MAX_ENDPOINTS_PER_ACCOUNT). */
+  maxEndpointsPerAccount: number;
+  /** Test events an account may send per minute (WEBHOOKS_TEST_SENDS_PER_MINUTE). */
+  testSendsPerMinute: number;
 }
 
 /** What the webhooks service's use cases are given; wiring.ts builds the real one. */
 export interface WebhooksDeps {
   endpoints: EndpointRepository;
   deliveries: DeliveryRepository;
+  testSends: TestSendCounter;
   cipher: SecretCipher;
   transport: WebhookTransport;
   urlPolicy: UrlPolicy;

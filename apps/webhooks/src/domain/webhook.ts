@@ -9,6 +9,8 @@ export const EVENT_TYPES = [
 ] as const;
 /** Sent by SendTestEvent only, whatever the endpoint subscribed to. */
 export const TEST_EVENT = 'webhook.test';
+/** The disabled reason of an endpoint the operator turned off: only the operator turns it on again. */
+export const OPERATOR_DISABLED = 'operator';
 export type EventType = (typeof EVENT_TYPES)[number] | typeof TEST_EVENT;
 
 /** A secret sealed by the SecretCipher port: the domain never holds a key. */
@@ -32,7 +34,7 @@ export interface Endpoint {
   events: string[];
   description: string;
   enabled: boolean;
-  /** Why the service disabled it; '' otherwise. */
+  /** Why the service disabled it, OPERATOR_DISABLED when the operator did; '' otherwise. */
   disabledReason: string;
   /** Start of the current run of failed attempts; null after a success. */
   failingSince: Date | null;

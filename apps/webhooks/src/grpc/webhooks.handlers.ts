@@ -74,12 +74,18 @@ export function webhooksHandlers(deps: WebhooksDeps): WebhookServiceServer {
     }),
     updateEndpoint: unary(async (req) => ({
       endpoint: view(
-        await updateEndpoint(deps, req.accountId, req.endpointId, {
-          ...(req.url !== undefined ? { url: req.url } : {}),
-          ...(req.events !== undefined ? { events: req.events.types } : {}),
-          ...(req.enabled !== undefined ? { enabled: req.enabled } : {}),
-          ...(req.description !== undefined ? { description: req.description } : {}),
-        }),
+        await updateEndpoint(
+          deps,
+          req.accountId,
+          req.endpointId,
+          {
+            ...(req.url !== undefined ? { url: req.url } : {}),
+            ...(req.events !== undefined ? { events: req.events.types } : {}),
+            ...(req.enabled !== undefined ? { enabled: req.enabled } : {}),
+            ...(req.description !== undefined ? { description: req.description } : {}),
+          },
+          req.byOperator ? 'operator' : 'account',
+        ),
       ),
     })),
     deleteEndpoint: unary(async (req) => {

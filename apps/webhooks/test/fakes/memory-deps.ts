@@ -15,16 +15,21 @@ export function memoryDeps(now: { value: Date }, answer: (url: string) => SendRe
     findById: async (id) => (endpoints.has(id) ? structuredClone(endpoints.get(id)!) : null),
     list: async (a) => ({ items: [...endpoints.values()].filter((e) => e.accountId === a), nextCursor: '' }),
     subscribed: async (a, t) => [...endpoints.values()].filter((e) => e.accountId === a && e.enabled && e.events.includes(t)),
-    update: async (a, id, patch, at) => {
+    update: async (a, id, patch, at, guard) => {
       const e = endpoints.get(id);
       if (!e || e.accountId !== a) return null;
+      if (guard && e.disabledReason === guard.unlessDisabledReason) return null;
       Object.assign(e, patch, { updatedAt: at });
       return structuredClone(e);
     },
     delete: async (a, id) => endpoints.get(id)?.accountId === a && endpoints.delete(id),
+    count: async (a) => [...endpoints.values()].filter((e) => e.accountId === a).length,
     markFailing: async (id, at) => (endpoints.get(id)!.failingSince ??= at),
     markHealthy: async (id) => void (endpoints.get(id)!.failingSince = null),
-    disable: async (id, reason) => void Object.assign(endpoints.get(id)!, { enabled: false, disabledReason: reason, failingSince: null }),
+    disable: async (id, reason) => {
+      const e = endpoints.get(id)!;
+      if (e.disabledReason !== 'operator') Object.assign(e, { enabled: false, disabledReason: reason, failingSince: null });
+    },
   };
   const deliveryRepo: DeliveryRepository = {
     insertNew: async (ds, claim) => {
@@ -55,9 +60,17 @@ export function memoryDeps(now: { value: Date }, answer: (url: string) => SendRe
     replay: async () => null,
     deleteForEndpoint: async () => undefined,
   };
+  const testWindows = new Map<string, number>();
   const deps: WebhooksDeps = {
     endpoints: endpointRepo,
     deliveries: deliveryRepo,
+    testSends: {
+      hit: async (a, start) => {
+        const key = `${a}:${start.getTime()}`;
+        testWindows.set(key, (testWindows.get(key) ?? 0) + 1);
+        return testWindows.get(key)!;
+      },
+    },
     cipher: testCipher(),
     transport: {
       send: async (url, headers, body) => {
@@ -66,7 +79,14 @@ export function memoryDeps(now: { value: Date }, answer: (url: string) => SendRe
       },
     },
     urlPolicy: async () => null,
-    settings: { retrySchedule: [5_000, 30_000], disableAfterMs: 86_400_000, rotationOverlapMs: 86_400_000, leaseMs: 60_000 },
+    settings: {
+      retrySchedule: [5_000, 30_000],
+      disableAfterMs: 86_400_000,
+      rotationOverlapMs: 86_400_000,
+      leaseMs: 60_000,
+      maxEndpointsPerAccount: 20,
+      testSendsPerMinute: 10,
+    },
     clock: { now: () => now.value },
     newId: randomUUID,
     random: () => 0.5,

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
+import { AppError } from '@feedback/kit-core';
+import type { FastifyReply } from 'fastify';
 import { principalOf, type Authenticator } from '../../http/auth.js';
 import { errorResponses } from '../../http/common.schemas.js';
 import {
@@ -17,6 +19,17 @@ import {
 } from './webhooks.schemas.js';
 import type { WebhooksPort } from './webhooks.port.js';
 import { deliveriesPageView, deliveryView, endpointsPageView, endpointView } from './webhooks.views.js';
+
+/**
+ * The webhooks service's 429 names the seconds to wait in its `retry_after` field: a header for
+ * the caller (as the gateway's other limits answer), not a field at fault.
+ */
+function retryAfterOf(err: unknown, reply: FastifyReply): unknown {
+  if (!(err instanceof AppError) || err.kind !== 'rate_limited' || err.fields.retry_after === undefined) return err;
+  const { retry_after: seconds, ...fields } = err.fields;
+  reply.header('retry-after', seconds);
+  return new AppError(err.kind, err.message, fields, err.code);
+}
 
 export interface WebhookEndpointsRoutesDeps {
   webhooks: WebhooksPort;
@@ -40,9 +53,9 @@ export const webhookEndpointsRoutes =
           summary: 'Register a webhook endpoint',
           operationId: 'createWebhookEndpoint',
           description:
-            'Answers 201 with the endpoint and its signing `secret`, shown only here. Deliveries follow Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature). A URL the deployment refuses (plain http, a private or metadata address) answers 400 naming `url`.',
+            'Answers 201 with the endpoint and its signing `secret`, shown only here. Deliveries follow Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature). A URL the deployment refuses (plain http, a private or metadata address, a name resolving to one) answers 400 naming `url`. An account has at most WEBHOOKS_MAX_ENDPOINTS_PER_ACCOUNT endpoints (20 by default): past it, 409 / 13050.',
           body: CreateEndpointBody,
-          response: { 201: EndpointWithSecretSchema, ...errorResponses(400, 401, 403) },
+          response: { 201: EndpointWithSecretSchema, ...errorResponses(400, 401, 403, 409) },
         },
       },
       async (req, reply) => {
@@ -105,7 +118,8 @@ export const webhookEndpointsRoutes =
           ...common,
           summary: 'Change a webhook endpoint',
           operationId: 'updateWebhookEndpoint',
-          description: 'Only the fields given change. `enabled: true` turns on an endpoint the service disabled (410, failing for a day).',
+          description:
+            'Only the fields given change. `enabled: true` turns on an endpoint the service disabled (410, failing for a day); one the operator disabled (`disabled_reason: "operator"`) only the operator turns on: 403 / 13013 naming `enabled`.',
           params: EndpointParams,
           body: UpdateEndpointBody,
           response: { 200: EndpointAnswerSchema, ...errorResponses(400, 401, 403, 404) },
@@ -120,6 +134,7 @@ export const webhookEndpointsRoutes =
           ...(b.events !== undefined ? { events: { types: b.events } } : {}),
           ...(b.enabled !== undefined ? { enabled: b.enabled } : {}),
           ...(b.description !== undefined ? { description: b.description } : {}),
+          byOperator: false,
         });
         return { endpoint: endpointView(res.endpoint!) };
       },
@@ -172,13 +187,18 @@ export const webhookEndpointsRoutes =
           ...common,
           summary: 'Send a webhook.test event to the endpoint',
           operationId: 'testWebhookEndpoint',
-          description: 'Answers 202 with the queued delivery; its attempts show in the delivery log.',
+          description:
+            'Answers 202 with the queued delivery; its attempts show in the delivery log. At most WEBHOOKS_TEST_SENDS_PER_MINUTE (10 by default) per account per clock minute: past it, 429 / 13005 with Retry-After.',
           params: EndpointParams,
-          response: { 202: DeliveryAnswerSchema, ...errorResponses(400, 401, 403, 404) },
+          response: { 202: DeliveryAnswerSchema, ...errorResponses(400, 401, 403, 404, 429) },
         },
       },
       async (req, reply) => {
-        const res = await deps.webhooks.sendTestEvent({ accountId: account(req), endpointId: req.params.endpoint_id });
+        const res = await deps.webhooks
+          .sendTestEvent({ accountId: account(req), endpointId: req.params.endpoint_id })
+          .catch((err: unknown) => {
+            throw retryAfterOf(err, reply);
+          });
         return reply.status(202).send({ delivery: deliveryView(res.delivery!) });
       },
     );

@@ -18,8 +18,8 @@ import { deliveriesPageView, deliveryView, endpointsPageView, endpointView } fro
 
 /**
  * What an operator needs of an account's webhooks (feedbackctl webhooks ...): its endpoints, an
- * endpoint's delivery log, turning an endpoint the service disabled on again (or one off), and a
- * replay. Creating endpoints and their secrets stays with the account's own API token.
+ * endpoint's delivery log, turning an endpoint the service disabled on again (or one off: the
+ * operator's off outranks the account's on), and a replay. Creating endpoints and their secrets stays with the account's own API token.
  */
 export const webhooksAdminRoutes =
   (deps: { webhooks: WebhooksPort; accounts: AccountRepository }): FastifyPluginAsyncTypebox =>
@@ -58,7 +58,7 @@ export const webhooksAdminRoutes =
           summary: 'Turn an account’s webhook endpoint on or off',
           operationId: 'setAccountWebhookEndpointEnabled',
           description:
-            '`enabled: true` turns on an endpoint the service disabled (410, failing for a day); its disabled reason is cleared.',
+            '`enabled: false` disables the endpoint with `disabled_reason: "operator"`: its account cannot turn it on again (403). `enabled: true` turns on an endpoint the operator or the service disabled (410, failing for a day); its disabled reason is cleared.',
           params: withEndpoint,
           body: Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false }),
           response: { 200: EndpointAnswerSchema, ...errorResponses(400, 401, 404) },
@@ -70,6 +70,7 @@ export const webhooksAdminRoutes =
           accountId: req.params.account_id,
           endpointId: req.params.endpoint_id,
           enabled: req.body.enabled,
+          byOperator: true,
         });
         return { endpoint: endpointView(res.endpoint!) };
       },

@@ -1,6 +1,6 @@
 import type { Binary, Collection, Db } from 'mongodb';
 import type { EndpointRepository } from '../../domain/ports.js';
-import type { Endpoint, Page } from '../../domain/webhook.js';
+import { OPERATOR_DISABLED, type Endpoint, type Page } from '../../domain/webhook.js';
 import { afterCursor, cursorOf } from './page-cursor.js';
 
 interface SecretDoc {
@@ -102,7 +102,13 @@ export class MongoEndpointRepository implements EndpointRepository {
     return (await this.endpoints.find({ account_id: accountId, events: type, enabled: true }).toArray()).map(toEndpoint);
   }
 
-  async update(accountId: string, id: string, patch: Parameters<EndpointRepository['update']>[2], now: Date): Promise<Endpoint | null> {
+  async update(
+    accountId: string,
+    id: string,
+    patch: Parameters<EndpointRepository['update']>[2],
+    now: Date,
+    guard?: Parameters<EndpointRepository['update']>[4],
+  ): Promise<Endpoint | null> {
     const set: Partial<EndpointDoc> = { updated_at: now };
     if (patch.url !== undefined) set.url = patch.url;
     if (patch.events !== undefined) set.events = patch.events;
@@ -111,12 +117,17 @@ export class MongoEndpointRepository implements EndpointRepository {
     if (patch.disabledReason !== undefined) set.disabled_reason = patch.disabledReason;
     if (patch.failingSince !== undefined) set.failing_since = patch.failingSince;
     if (patch.secrets !== undefined) set.secrets = toSecretDocs(patch.secrets);
-    const d = await this.endpoints.findOneAndUpdate({ _id: id, account_id: accountId }, { $set: set }, { returnDocument: 'after' });
+    const filter = { _id: id, account_id: accountId, ...(guard ? { disabled_reason: { $ne: guard.unlessDisabledReason } } : {}) };
+    const d = await this.endpoints.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
     return d && toEndpoint(d);
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
     return (await this.endpoints.deleteOne({ _id: id, account_id: accountId })).deletedCount === 1;
+  }
+
+  count(accountId: string): Promise<number> {
+    return this.endpoints.countDocuments({ account_id: accountId });
   }
 
   async markFailing(id: string, at: Date): Promise<Date> {
@@ -130,8 +141,9 @@ export class MongoEndpointRepository implements EndpointRepository {
   }
 
   async disable(id: string, reason: string, now: Date): Promise<void> {
+    // An attempt ending after the operator turned it off must not replace the operator's reason.
     await this.endpoints.updateOne(
-      { _id: id },
+      { _id: id, disabled_reason: { $ne: OPERATOR_DISABLED } },
       { $set: { enabled: false, disabled_reason: reason, failing_since: null, updated_at: now } },
     );
   }

@@ -16,4 +16,6 @@ export const webhooksIndexes: IndexSpec = {
     { key: { account_id: 1, created_at: 1 }, name: 'account_created' },
     { key: { created_at: 1 }, name: 'created' },
   ],
+  // Counts of test events per account and minute: housekeeping only, the window is in the id.
+  test_sends: [{ key: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 }],
 };

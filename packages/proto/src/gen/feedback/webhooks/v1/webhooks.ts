@@ -27,7 +27,10 @@ export interface Endpoint {
   events: string[];
   description: string;
   enabled: boolean;
-  /** Why the service disabled it (410, failing for a day); empty when enabled or disabled by the account. */
+  /**
+   * Why the service disabled it (410, failing for a day), or "operator" when the operator did (only
+   * the operator enables it again); empty when enabled or disabled by the account.
+   */
   disabledReason: string;
   /** ISO 8601, UTC, milliseconds. */
   createdAt: string;
@@ -84,7 +87,14 @@ export interface UpdateEndpointRequest {
   url?: string | undefined;
   events?: EventTypes | undefined;
   enabled?: boolean | undefined;
-  description?: string | undefined;
+  description?:
+    | string
+    | undefined;
+  /**
+   * The operator (admin API) asks: its `enabled: false` sets disabled_reason "operator", which
+   * only an operator's `enabled: true` clears.
+   */
+  byOperator: boolean;
 }
 
 export interface UpdateEndpointResponse {
@@ -1062,6 +1072,7 @@ function createBaseUpdateEndpointRequest(): UpdateEndpointRequest {
     events: undefined,
     enabled: undefined,
     description: undefined,
+    byOperator: false,
   };
 }
 
@@ -1084,6 +1095,9 @@ export const UpdateEndpointRequest: MessageFns<UpdateEndpointRequest> = {
     }
     if (message.description !== undefined) {
       writer.uint32(50).string(message.description);
+    }
+    if (message.byOperator !== false) {
+      writer.uint32(56).bool(message.byOperator);
     }
     return writer;
   },
@@ -1149,6 +1163,14 @@ export const UpdateEndpointRequest: MessageFns<UpdateEndpointRequest> = {
             message.description = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.byOperator = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1177,6 +1199,11 @@ export const UpdateEndpointRequest: MessageFns<UpdateEndpointRequest> = {
       events: isSet(object.events) ? EventTypes.fromJSON(object.events) : undefined,
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
       description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      byOperator: isSet(object.byOperator)
+        ? globalThis.Boolean(object.byOperator)
+        : isSet(object.by_operator)
+        ? globalThis.Boolean(object.by_operator)
+        : false,
     };
   },
 
@@ -1200,6 +1227,9 @@ export const UpdateEndpointRequest: MessageFns<UpdateEndpointRequest> = {
     if (message.description !== undefined) {
       obj.description = message.description;
     }
+    if (message.byOperator !== false) {
+      obj.byOperator = message.byOperator;
+    }
     return obj;
   },
 
@@ -1216,6 +1246,7 @@ export const UpdateEndpointRequest: MessageFns<UpdateEndpointRequest> = {
       : undefined;
     message.enabled = object.enabled ?? undefined;
     message.description = object.description ?? undefined;
+    message.byOperator = object.byOperator ?? false;
     return message;
   },
 };
