@@ -27,13 +27,11 @@ export class MongoMessagingPersonalData implements MessagingPersonalData {
 
   async forgetRecipients(accountId: string, sharingIds: string[], phones: string[]): Promise<void> {
     if (sharingIds.length > 0) {
-      await this.db
-        .collection('sharing_recipients')
-        .updateMany({ sharing_id: { $in: sharingIds }, 'recipients.phone': { $in: phones } }, {
-          $pull: { recipients: { phone: { $in: phones } } },
-        } as never);
+      const chunks = this.db.collection('sharing_recipients');
+      const pull = { $pull: { recipients: { phone: { $in: phones } } } } as never;
+      await chunks.updateMany({ sharing_id: { $in: sharingIds }, 'recipients.phone': { $in: phones } }, pull);
       // The earlier shape: one recipient per document.
-      await this.db.collection('sharing_recipients').deleteMany({ sharing_id: { $in: sharingIds }, phone: { $in: phones } });
+      await chunks.deleteMany({ sharing_id: { $in: sharingIds }, phone: { $in: phones } });
     }
     // A rejected entry holds the phone as given or normalized (opted_out, duplicate).
     const forms = phones.flatMap((p) => [p, `+${p}`]);
