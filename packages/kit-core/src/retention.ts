@@ -62,7 +62,7 @@ export interface RetentionTarget {
 }
 
 export interface SweepLimits {
-  /** Where the first round starts: a sweep counter, so passes beyond maxBatches get their turn in later sweeps. */
+  /** The sweep's number: each sweep starts maxBatches passes further on, so passes beyond maxBatches get their turn in later sweeps. */
   offset?: number;
   /** Documents per delete. */
   batchSize: number;
@@ -82,7 +82,7 @@ export async function drainPasses(
   limits: SweepLimits,
 ): Promise<Record<string, number>> {
   const deleted: Record<string, number> = {};
-  const start = work.length > 0 ? (limits.offset ?? 0) % work.length : 0;
+  const start = work.length > 0 ? ((limits.offset ?? 0) * limits.maxBatches) % work.length : 0;
   let open = [...work.slice(start), ...work.slice(0, start)];
   let batches = 0;
   while (open.length > 0 && batches < limits.maxBatches) {

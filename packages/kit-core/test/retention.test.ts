@@ -124,4 +124,11 @@ describe('a sweep', () => {
     expect(t.calls.map((c) => c.accountId)).toEqual(['a', 'b', 'c']);
     expect(t.left).toEqual([]);
   });
+
+  it('with more passes than maxBatches, each sweep starts where the previous stopped', async () => {
+    const t = fakeTarget([]);
+    const work = ['a', 'b', 'c', 'd', 'e'].map((accountId) => ({ target: t, pass: { accountId, before: daysAgo(10) } }));
+    for (const offset of [0, 1, 2]) await drainPasses(work, { ...limits(2), offset });
+    expect(t.calls.map((c) => c.accountId)).toEqual(['a', 'b', 'c', 'd', 'e', 'a']);
+  });
 });
