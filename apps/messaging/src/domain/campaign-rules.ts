@@ -12,6 +12,9 @@ export function checkTemplate(template: string, field: string): void {
   if (!template.trim() || template.length > MAX_TEMPLATE_LENGTH)
     throw errors.invalid({ [field]: `must be 1-${MAX_TEMPLATE_LENGTH} characters` });
   if (!templateNames(template).includes('link')) throw errors.invalid({ [field]: 'must contain {{link}}' });
+  // The text handed to the provider is kept (sms_messages, the outbox): a TCKN in it would rest in clear.
+  if (templateNames(template).some((n) => n.toLowerCase() === 'tckn'))
+    throw errors.invalid({ [field]: 'must not show {{tckn}}: the TCKN is never stored in clear, and the text of every SMS is' });
 }
 
 /** A campaign's send window as a caller gives it (the proto's fields); undefined: none. */
