@@ -48,6 +48,11 @@ const readVars = (vars: Record<string, string | undefined>) =>
       SMS_DISPATCH_PRIORITY_TOPIC: z.string().min(1).optional(),
       /** Default `<SMS_DISPATCH_GROUP>.priority`. */
       SMS_DISPATCH_PRIORITY_GROUP: z.string().min(1).optional(),
+      /**
+       * How long a dispatch waits for a provider that is not idempotent before it leaves the
+       * hand-over running and moves on (README "Fair dispatch between accounts"); 0: always waits.
+       */
+      SMS_HAND_OVER_WAIT_MS: env.int(500, 0),
       SURVEY_GRPC_ADDR: env.string(localAddr('SURVEY_GRPC_PORT')),
       SHORTENER_GRPC_ADDR: env.string(localAddr('SHORTENER_GRPC_PORT')),
       /** The file service, for CSV workflows (BindDirectory, file.uploaded). */

@@ -18,6 +18,7 @@ import { acceptGate } from './adapters/accept-gate.js';
 import { meteredDeliveryReports } from './adapters/metrics/metered.js';
 import { promSmsMetrics } from './adapters/metrics/sms.metrics.js';
 import { runDispatchConsumer } from './adapters/kafka/dispatch.consumer.js';
+import { InProcessHandOvers } from './adapters/hand-over.tracker.js';
 import { runFileUploadedConsumer } from './adapters/kafka/file-uploaded.consumer.js';
 import { runErasureConsumer } from './adapters/kafka/data-erasure.consumer.js';
 import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
@@ -86,7 +87,18 @@ if (!config.SMS_PROVIDER_SECRETS_KEY) logger.warn('SMS_PROVIDER_SECRETS_KEY unse
 const smsMetrics = promSmsMetrics();
 const personalData = new PersonalDataProtector(config.PERSONAL_DATA_KEY, config.PERSONAL_DATA_PREVIOUS_KEYS);
 const sensitive = sensitiveAttributes(personalData, config.SENSITIVE_CUSTOMER_ATTRIBUTES);
+// Hand-overs to a slow provider left running, so it holds its own messages only (dispatch.use-cases.ts).
+const handOvers =
+  config.SMS_HAND_OVER_WAIT_MS > 0
+    ? new InProcessHandOvers({
+        budgetMs: config.SMS_HAND_OVER_WAIT_MS,
+        maxAttempts: config.SMS_DISPATCH_MAX_ATTEMPTS,
+        capacity: 2_000,
+        logger,
+      })
+    : undefined;
 const deps = messagingDeps({
+  ...(handOvers && { handOvers }),
   db: mongo.db,
   optOutHashes: (phone) => personalData.hashes(phone, 'phone'),
   sensitive,
@@ -260,6 +272,8 @@ onShutdown(logger, [
     },
   },
   { name: 'sms-scheduler', close: () => scheduler.close() },
+  // Closed after the dispatch consumers (closers run in reverse), before the producer and the database.
+  ...(handOvers ? [handOvers] : []),
   { name: 'retention', close: () => retention.close() },
   consumer,
   priorityConsumer,

@@ -30,6 +30,7 @@ import { promSmsMetrics, type SmsMetrics } from './adapters/metrics/sms.metrics.
 import { CachedProviderResolver } from './adapters/provider.resolver.js';
 import { KANNEL_DELIVERY_RULE, type DeliveryRule } from './domain/delivery-report.js';
 import type {
+  HandOverTracker,
   LinkShortener,
   MessagingDeps,
   MessagingSettings,
@@ -45,8 +46,7 @@ export interface Infrastructure {
   /** Attributes never stored in clear (sensitive-attributes.ts). */
   sensitive: SensitiveAttributes;
   producer: Producer;
-  /** `completed`: sharing.completed. */
-  /** `dispatchPriority`: the small sharings' lane (dispatch.publisher.ts); without it every event goes to `dispatch`. */
+  /** `completed`: sharing.completed; `dispatchPriority`: the small sharings' lane (dispatch.publisher.ts), without it every event goes to `dispatch`. */
   topics: { dispatch: string; status: string; completed: string; dispatchPriority?: PriorityLane };
   survey: SurveyChannels & SurveyLinks;
   shortener: LinkShortener;
@@ -72,6 +72,8 @@ export interface Infrastructure {
    * the suppression check also matches opt-outs an erasure kept as a hash (adapters/erased-opt-outs.ts).
    */
   optOutHashes?: (phone: string) => string[];
+  /** Hand-overs to slow providers left running (adapters/hand-over.tracker.ts); none: each is awaited. */
+  handOvers?: HandOverTracker;
 }
 
 const noFileService: WorkflowFiles = {
@@ -154,6 +156,7 @@ export function messagingDeps(infra: Infrastructure): MessagingDeps {
     sharings: new MongoSharingRepository(infra.db, infra.sensitive),
     messages,
     textedPhones: messages,
+    ...(infra.handOvers && { handOvers: infra.handOvers }),
     optOuts: erasedAware(new OptOutSnapshots(optOutStore, optOutStore, { maxPhones: 1_000_000, logger: infra.logger }), infra.optOutHashes),
     recordedMessages: recordingProvider,
     providers,

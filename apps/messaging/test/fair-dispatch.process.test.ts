@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createGrpcClient } from '@feedback/kit-grpc';
 import { createKafka, createProducer, runConsumer, type ConsumedMessage, type ConsumerHandle, type Producer } from '@feedback/kit-kafka';
 import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
@@ -25,6 +28,8 @@ describe("one account's large sharing and poison event do not hold back another 
     PERSONAL_DATA_KEY: randomBytes(32).toString('base64'),
     ...processEnv(dbName),
     SMS_DISPATCH_MAX_ATTEMPTS: '6',
+    // Accounts may have their own provider (the slow one below).
+    SMS_PROVIDER_SECRETS_KEY: randomBytes(32).toString('base64'),
   };
   const priorityTopic = `${env.SMS_DISPATCH_TOPIC}.priority`;
   let mongo: MongoHandle;
@@ -33,6 +38,7 @@ describe("one account's large sharing and poison event do not hold back another 
   let dlq: ConsumerHandle | undefined;
   let proc: MessagingProcess | undefined;
   const deadLetters: ConsumedMessage[] = [];
+  let slow: Server | undefined;
 
   beforeAll(async () => {
     mongo = await connectMongo({ url: stack.mongo_url, dbName, logger });
@@ -43,6 +49,8 @@ describe("one account's large sharing and poison event do not hold back another 
     proc = await startMessagingProcess({ ...env, GRPC_PORT: String(await freePort()), DLR_PORT: String(await freePort()) }, 60_000);
   }, 90_000);
   afterAll(async () => {
+    slow?.close();
+    slow?.closeAllConnections();
     await proc?.kill('SIGKILL');
     await dlq?.stop();
     await producer?.disconnect();
@@ -163,6 +171,48 @@ describe("one account's large sharing and poison event do not hold back another 
       expect(deadLetters[0]!.headers['x-error-message']).toMatch(/custom_attributes\.\$x/);
       const { recipients } = await proc!.client.getSmsSharing({ accountId: a, sharingId: poisoned.id });
       expect(recipients.map((r) => r.status)).toEqual(['failed']);
+    },
+  );
+
+  it(
+    "B is handed over while A's own provider, which answers in 10 s, still holds A's message on B's partition",
+    { timeout: 90_000 },
+    async () => {
+      const SLOW_MS = 10_000;
+      let answeredAt: number | undefined;
+      slow = createServer((_req, res) => {
+        setTimeout(() => {
+          answeredAt = Date.now();
+          res.end('OK');
+        }, SLOW_MS);
+      });
+      slow.listen(0, '127.0.0.1');
+      await once(slow, 'listening');
+      const [a, b] = [uniq('acc-slow'), uniq('acc-b')];
+      const [campaignA, campaignB] = await Promise.all([campaignOf(a), campaignOf(b)]);
+      await proc!.client.putSmsProvider({
+        accountId: a,
+        configJson: JSON.stringify({
+          url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/send`,
+          method: 'GET',
+          sender: 'SLOW',
+          query: { to: '{to}', text: '{text}' },
+          timeout_ms: 30_000,
+        }),
+      });
+      // The same phone for both: their events are keyed alike, so they share a partition of the lane.
+      const phone = phoneBlock('534', 1)[0]!;
+      const held = await share(a, campaignA, [phone]);
+      const after = await share(b, campaignB, [phone]);
+      const bAt = await handedOver(after.id);
+      console.log(`fair dispatch: B behind A's message at a provider that answers in ${SLOW_MS / 1000} s: ${bAt - after.acceptedAt} ms`);
+      expect(answeredAt, "B waited for A's provider").toBeUndefined();
+      // A's message is not lost: recorded sent once its provider answers.
+      await waitFor(
+        "A's message sent",
+        async () => (await proc!.client.getSmsSharing({ accountId: a, sharingId: held.id })).recipients[0]?.status === 'sent',
+        SLOW_MS + 20_000,
+      );
     },
   );
 });

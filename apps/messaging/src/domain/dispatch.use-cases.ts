@@ -1,5 +1,14 @@
 import { AppError, type ErrorKind } from '@feedback/kit-core';
-import type { LinkActivation, MessagingDeps, NewMessage, OutgoingSms, ProviderResult, SmsProvider } from './ports.js';
+import type {
+  DispatchPublisher,
+  HandOverTracker,
+  LinkActivation,
+  MessagingDeps,
+  NewMessage,
+  OutgoingSms,
+  ProviderResult,
+  SmsProvider,
+} from './ports.js';
 import type { DispatchEvent, SmsCampaign } from './sharing.js';
 import { messageId, unsentRecord, type SmsMessage } from './sms-message.js';
 import { reminderTexts } from './reminder-texts.js';
@@ -10,14 +19,16 @@ import { noteSettledFirsts } from './sharing-completion.use-cases.js';
 type Deps = Pick<
   MessagingDeps,
   'campaigns' | 'sharings' | 'links' | 'shortener' | 'messages' | 'providers' | 'statusEvents' | 'clock' | 'optOuts'
->;
+> &
+  Partial<Pick<MessagingDeps, 'handOvers' | 'dispatch'>>;
 
 /**
  * `opted_out`: the phone is on the account's suppression list; its record says so and no provider
  * saw it. `skipped`: a reminder that does not go out (answered, expired, cancelled;
- * reminder-texts.ts).
+ * reminder-texts.ts). `in_flight`: claimed and being handed to a slow provider in the background
+ * (HandOverTracker); its outcome is recorded when the provider answers.
  */
-export type SendOutcome = 'sent' | 'already_handled' | 'unknown' | 'failed' | 'opted_out' | 'skipped';
+export type SendOutcome = 'sent' | 'already_handled' | 'unknown' | 'failed' | 'opted_out' | 'skipped' | 'in_flight';
 
 /** An event's outcome, or the error it failed with (the consumer retries it with backoff, or dead-letters it). */
 export type DispatchResult = SendOutcome | Error;
@@ -148,7 +159,7 @@ export async function dispatchSms(deps: Deps, events: DispatchEvent[]): Promise<
     }),
     ...[...byProvider].map(async ([provider, items]) => {
       try {
-        await handOver(deps, provider, items, existing, results);
+        await handOver(deps, provider, items, existing, events, results);
       } catch (err) {
         // Whatever a failed hand-over leaves is retried, and its claims keep it at most once.
         for (const { index } of items) results[index] ??= asError(err);
@@ -345,6 +356,7 @@ async function handOver(
   provider: SmsProvider,
   ready: (Ready & { msg: NewMessage })[],
   existing: Map<string, SmsMessage>,
+  events: DispatchEvent[],
   results: (DispatchResult | undefined)[],
 ): Promise<void> {
   let fresh = ready.filter((r) => !existing.has(r.msg.id));
@@ -373,16 +385,73 @@ async function handOver(
   });
   if (claimed.length === 0) return;
 
-  const answered = await sendAll(
-    provider,
-    claimed.map(({ msg }) => outgoing(msg, provider)),
+  const finish = async () => {
+    const answered = await sendAll(
+      provider,
+      claimed.map(({ msg }) => outgoing(msg, provider)),
+    );
+    const at = deps.clock.now();
+    await deps.messages.finishMany(claimed.map(({ msg }, k) => ({ id: msg.id, attempt: msg.attempts, at, ...finishing(answered[k]!) })));
+    claimed.forEach(({ index }, k) => (results[index] = resultOf(answered[k]!, provider)));
+    // As stored (a delivery report may have overtaken the provider's answer), also after a
+    // retriable refusal, so watchers see every attempt.
+    await deps.statusEvents.changedMany(await deps.messages.findMany(claimed.map(({ msg }) => msg.id)));
+  };
+  const [tracker, publisher] = [deps.handOvers, deps.dispatch];
+  // The idempotent provider (the recording one) needs its events redelivered after a crash to
+  // resume a claim: its hand-overs are always awaited (it answers at once anyway).
+  if (!tracker || !publisher || provider.idempotent === true) return finish();
+  const running = finish();
+  if (await finishedWithin(running, tracker.budgetMs)) return;
+  // A slow provider that is not idempotent: its claims are taken, so a redelivery would never
+  // send these again (at most once) and committing their events loses nothing. The hand-over goes
+  // on in the background, and the consumer moves on to other accounts' events.
+  const adopted = tracker.adopt(
+    running.then(
+      () => afterDetached(deps, tracker, publisher, claimed, events, results),
+      () => undefined, // the claims stay `sending`, as after a crash mid-hand-over
+    ),
   );
-  const at = deps.clock.now();
-  await deps.messages.finishMany(claimed.map(({ msg }, k) => ({ id: msg.id, attempt: msg.attempts, at, ...finishing(answered[k]!) })));
-  claimed.forEach(({ index }, k) => (results[index] = resultOf(answered[k]!, provider)));
-  // As stored (a delivery report may have overtaken the provider's answer), also after a
-  // retriable refusal, so watchers see every attempt.
-  await deps.statusEvents.changedMany(await deps.messages.findMany(claimed.map(({ msg }) => msg.id)));
+  if (!adopted) return running; // at capacity: wait, as without a tracker
+  for (const { index } of claimed) results[index] = 'in_flight';
+}
+
+/** True when `work` settled within `ms` (its failure is the caller's to see); it goes on either way. */
+async function finishedWithin(work: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * What the consumer does after an awaited hand-over, for one left running: the sharings' note of
+ * settled first messages, and a refusal for now retried by publishing its event again after a
+ * backoff (the record is `retryable`, so the next attempt claims it), until maxAttempts.
+ */
+async function afterDetached(
+  deps: Deps,
+  tracker: HandOverTracker,
+  publisher: DispatchPublisher,
+  claimed: { index: number; msg: SmsMessage }[],
+  events: DispatchEvent[],
+  results: (DispatchResult | undefined)[],
+): Promise<void> {
+  await noteSettledFirsts(
+    deps,
+    claimed.flatMap(({ index }) => (!events[index]!.reminder && settles(results[index]!) ? [events[index]!.sharingId] : [])),
+  );
+  const again = claimed.filter(({ index, msg }) => results[index] instanceof RetriableSendError && msg.attempts < tracker.maxAttempts);
+  for (const { index, msg } of again) {
+    tracker.later(Math.min(10_000, 1_000 * 2 ** (msg.attempts - 1)), async () => {
+      const batch = publisher.batch();
+      batch.add([events[index]!]);
+      await batch.send();
+    });
+  }
 }
 
 /**

@@ -448,4 +448,22 @@ export interface MessagingDeps {
   /** The accounts' suppression lists: sharings and the dispatcher leave their phones out. */
   optOuts: OptOutRepository;
   textedPhones: TextedPhones;
+  /** Hand-overs to a slow provider that is not idempotent, left running (dispatch.use-cases.ts); none: every hand-over is awaited. */
+  handOvers?: HandOverTracker;
+}
+
+/**
+ * Hand-overs a dispatch leaves running (docs/decisions.md "Fair dispatch between accounts"): a
+ * provider that is not idempotent and answers slowly holds only its own messages, not the
+ * consumer's partitions.
+ */
+export interface HandOverTracker {
+  /** How long a dispatch waits for such a hand-over before it leaves it running. */
+  budgetMs: number;
+  /** Attempts of a message a provider refused for now before it is left `retryable` (SMS_DISPATCH_MAX_ATTEMPTS). */
+  maxAttempts: number;
+  /** Takes over a running hand-over; false at capacity (the dispatch then waits for it). */
+  adopt(work: Promise<void>): boolean;
+  /** Runs `fn` after `ms` (a retry's backoff); at shutdown at once. */
+  later(ms: number, fn: () => Promise<void>): void;
 }
