@@ -4,7 +4,7 @@ import { readStackFile } from '@feedback/dev-stack';
 import { createRedis, waitForRedis, type Redis } from '@feedback/kit-stores';
 import type { ResolveRequest, ResolveResponse } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LinkResolver } from '../src/links/link.resolver.js';
+import { LinkResolver, requestHost } from '../src/links/link.resolver.js';
 import type { ResolvePort } from '../src/links/links.port.js';
 
 const logger = createLogger('gateway-test', 'silent');
@@ -53,7 +53,37 @@ describe('LinkResolver', () => {
     const second = fakeShortener({});
     expect(await new LinkResolver(second.port, redis, opts).fullUrl(c)).toBe('https://b.example/');
     expect(second.calls()).toBe(0);
-    expect(await redis.pttl(`link:v1:${c}`)).toBeGreaterThan(50_000);
+    expect(await redis.pttl(`link:v2:${c}`)).toBeGreaterThan(50_000);
+  });
+
+  it("keeps each host's answer apart: a code resolved on one host is asked again for another, which may not serve it", async () => {
+    const c = code();
+    const hosts: (string | undefined)[] = [];
+    const port: ResolvePort = {
+      async resolve({ code: asked, host }: ResolveRequest): Promise<ResolveResponse> {
+        hosts.push(host);
+        if (host === 'brand.example') throw new AppError('not_found', undefined, { code: asked });
+        return { link: { code: asked, fullUrl: 'https://d.example/', shortUrl: '', accountId: '', domain: '', createdAt: '' } };
+      },
+    };
+    const resolver = new LinkResolver(port, redis, opts);
+    expect(await resolver.fullUrl(c, undefined, 'sho.rt')).toBe('https://d.example/');
+    expect(resolver.cached(c, 'sho.rt')).toBe('https://d.example/');
+    expect(resolver.cached(c, 'brand.example')).toBeUndefined();
+    expect(await resolver.fullUrl(c, undefined, 'brand.example')).toBeNull();
+    expect(await new LinkResolver(port, redis, opts).fullUrl(c, undefined, 'brand.example')).toBeNull();
+    expect(hosts).toEqual(['sho.rt', 'brand.example', 'brand.example']);
+  });
+
+  it.each([
+    ['Brand.Example', 'brand.example'],
+    ['brand.example.:8081', 'brand.example'],
+    ['[::1]:8081', '[::1]'],
+    ['127.0.0.1:8081', '127.0.0.1'],
+    [undefined, ''],
+    [`${'a'.repeat(300)}.example`, ''],
+  ])('keys the Host %s as %s', (header, host) => {
+    expect(requestHost(header)).toBe(host);
   });
 
   it('remembers an unknown code only briefly', async () => {

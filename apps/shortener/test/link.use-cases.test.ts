@@ -217,3 +217,26 @@ describe('customer domains', () => {
     await expect(removeDomain(d, 'acc-2', 'go.acme.example')).rejects.toMatchObject({ kind: 'not_found' });
   });
 });
+
+// A customer domain carries its owner's brand: asked with the Host it was requested on, resolve
+// finds a link only where it is served.
+describe('resolve on a host', () => {
+  it('a customer domain serves only its own links; a link made without a domain is served on every other host', async () => {
+    const d = deps(['anon001', 'brand01']);
+    await addDomain(d, 'acc', 'go.brand.example');
+    const anonymous = await shorten(d, { url: 'https://attacker.example/phish' });
+    const branded = await shorten(d, { url: 'https://brand.example/offer', accountId: 'acc', domain: 'go.brand.example' });
+
+    for (const host of ['go.brand.example', 'GO.Brand.Example.', 'go.brand.example:443'])
+      await expect(resolve(d, anonymous.code, host)).rejects.toMatchObject({ kind: 'not_found' });
+    for (const host of ['sho.rt', '127.0.0.1:8081', 'shortener.internal:8081', ''])
+      expect((await resolve(d, anonymous.code, host)).fullUrl).toBe('https://attacker.example/phish');
+
+    for (const host of ['go.brand.example', 'GO.brand.example:443'])
+      expect((await resolve(d, branded.code, host)).fullUrl).toBe('https://brand.example/offer');
+    for (const host of ['sho.rt', '127.0.0.1:8081', 'other.brand.example', ''])
+      await expect(resolve(d, branded.code, host)).rejects.toMatchObject({ kind: 'not_found' });
+    // Without a host (callers that are not redirecting), no host check.
+    expect((await resolve(d, branded.code)).code).toBe('brand01');
+  });
+});

@@ -18,7 +18,7 @@ export interface LinkDeps {
   requestLogging?: RequestLogging;
   metrics: Metrics;
   /** The short link routes; left out, only /health is served. */
-  links?: LinkRoutesDeps & { links: { cached(code: string): string | undefined } };
+  links?: LinkRoutesDeps & { links: { cached(code: string, host?: string): string | undefined } };
   /** Fastify's trustProxy: whose X-Forwarded-For decides the client IP (rate limits). */
   trustProxy?: boolean | string | ((addr: string, hop: number) => boolean);
   publicUrl?: string;

@@ -7,11 +7,12 @@ import { authorizationHeader } from '../http/auth.js';
 import { ErrorBodySchema, errorResponses } from '../http/common.schemas.js';
 import type { ClientRateLimiter, ShortenPort } from './links.port.js';
 import { shortenBody, ShortenedLinkSchema } from './links.schemas.js';
+import { requestHost } from './link.resolver.js';
 import { redirectHeaders, SHORT_CODE } from './redirect.views.js';
 
 export interface LinkRoutesDeps {
   shortener: ShortenPort;
-  links: { fullUrl(code: string, requestId?: string): Promise<string | null> };
+  links: { fullUrl(code: string, requestId?: string, host?: string): Promise<string | null> };
   clicks: { record(code: string): void };
   limiter: ClientRateLimiter;
   redirectStatus: 301 | 302 | 303 | 307 | 308;
@@ -104,7 +105,7 @@ export const linkRoutes =
           operationId: 'followShortLink',
           security: [],
           description:
-            'Redirects to the full URL (302 by default, REDIRECT_STATUS); HEAD answers the same without counting a click. An unknown or malformed code (over 200 characters included) answers a small HTML page, never JSON.',
+            'Redirects to the full URL (302 by default, REDIRECT_STATUS); HEAD answers the same without counting a click. A customer domain (the Host) serves only the links made for it, and a link made for one is served only there; a link made without a domain is served on every other host. An unknown or malformed code (over 200 characters included), or one not served on this host, answers a small HTML page, never JSON.',
           response: {
             302: { description: 'Redirect; `Location` is the full URL (ASCII form).', type: 'null' },
             404: { description: 'No such link.', content: { 'text/html': { schema: { type: 'string' } } } },
@@ -113,7 +114,8 @@ export const linkRoutes =
       },
       async (req, reply) => {
         const code = req.params.code;
-        const fullUrl = SHORT_CODE.test(code) ? await deps.links.fullUrl(code, req.id) : null;
+        // The Host decides too: a customer domain serves only the links made for it.
+        const fullUrl = SHORT_CODE.test(code) ? await deps.links.fullUrl(code, req.id, requestHost(req.headers.host)) : null;
         if (fullUrl === null) return notFoundPage(reply);
         if (req.method === 'GET') deps.clicks.record(code);
         return reply.code(deps.redirectStatus).headers(redirectHeaders(fullUrl, deps.redirectStatus)).send();

@@ -2,10 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { META } from '@feedback/kit-core/runtime';
 import type { Metrics } from '../http/metrics.js';
 import { genReqId } from '../http/request-context.js';
+import { requestHost } from './link.resolver.js';
 import { redirectHeaderList, SHORT_CODE_PATH } from './redirect.views.js';
 
 export interface FastPathDeps {
-  links: { cached(code: string): string | undefined };
+  links: { cached(code: string, host?: string): string | undefined };
   clicks: { record(code: string): void };
   redirectStatus: number;
   metrics: Metrics;
@@ -28,7 +29,8 @@ export function redirectFastPath(deps: FastPathDeps) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const code = SHORT_CODE_PATH.exec(req.url ?? '')?.[1];
-    const fullUrl = code ? deps.links.cached(code) : undefined;
+    // Keyed by the Host too: a customer domain serves only its own links (link.resolver.ts).
+    const fullUrl = code ? deps.links.cached(code, requestHost(req.headers.host)) : undefined;
     if (!code || fullUrl === undefined) return false;
     const started = performance.now();
     const headers = redirectHeaderList(fullUrl, deps.redirectStatus);

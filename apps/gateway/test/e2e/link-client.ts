@@ -25,6 +25,19 @@ export function linkClient() {
     return { status: res.status, headers: res.headers, text: await res.text() };
   }
 
+  /** GET /{code} as a customer domain's visitor: with its Host (fetch does not let a caller set it). */
+  function tapOn(host: string, code: string) {
+    const url = new URL(`${base}/${code}`);
+    return new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'GET', headers: { host } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
   /** A POST /shorten from another loopback address, i.e. another client IP. */
   function shortenFrom(localAddress: string, body: string, headers: Record<string, string> = {}) {
     const url = new URL(`${base}/shorten`);
@@ -51,5 +64,5 @@ export function linkClient() {
     );
   }
 
-  return { api, base, shorten, tap, shortenFrom };
+  return { api, base, shorten, tap, tapOn, shortenFrom };
 }

@@ -3,7 +3,7 @@ import { linkClient } from './link-client.js';
 import { ERROR_KEYS } from './stack-client.js';
 import { publicError } from '../public-error.js';
 
-const { api, base, shorten, tap, shortenFrom } = linkClient();
+const { api, base, shorten, tap, tapOn, shortenFrom } = linkClient();
 const adminHeaders = { authorization: `Bearer ${api.adminToken}`, 'content-type': 'application/json' };
 const uniqueHost = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}.example.com`;
 
@@ -140,7 +140,8 @@ describe('customer domains', () => {
     );
     expect(res.status).toBe(200);
     expect(res.json.shortUrl).toBe(`https://${domain}/${res.json.id}`);
-    expect((await tap(String(res.json.id))).headers.get('location')).toBe('https://example.com/offer');
+    // Served on its domain only (links-on-domains.e2e.test.ts).
+    expect((await tapOn(domain, String(res.json.id))).location).toBe('https://example.com/offer');
   });
 
   it('belong to one account, refuse links to themselves, and need an existing account', async () => {
@@ -212,9 +213,9 @@ describe("POST /shorten on a customer domain needs its owner's API token", () =>
       const res = await shorten({ url, domain: domain.toUpperCase() }, { ...json, authorization });
       expect(res.status, authorization).toBe(200);
       expect(res.json.shortUrl).toBe(`https://${domain}/${res.json.id}`);
-      const hop = await tap(String(res.json.id));
+      const hop = await tapOn(domain, String(res.json.id));
       expect(hop.status).toBe(302);
-      expect(hop.headers.get('location')).toBe(url);
+      expect(hop.location).toBe(url);
       const stats = await api.request('GET', `/admin/v1/links/${res.json.id}`, { headers: adminHeaders });
       expect(stats.json).toMatchObject({ account_id: A.id, domain, full_url: url });
     }

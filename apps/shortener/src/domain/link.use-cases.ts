@@ -101,14 +101,38 @@ async function pickDomain(deps: Deps, accountId: string | null, requested: strin
   return oldest?.name ?? null;
 }
 
-/** Unknown and malformed codes answer the same not-found, and malformed ones never reach storage. */
-export async function resolve(deps: Pick<Deps, 'links'>, code: string): Promise<Link> {
+/**
+ * Unknown and malformed codes answer the same not-found, and malformed ones never reach storage.
+ * With the host it was requested on, a link served elsewhere is not found either (servedOn).
+ */
+export async function resolve(deps: Pick<Deps, 'links' | 'domains'>, code: string, host?: string): Promise<Link> {
   const link = LINK_LIMITS.codePattern.test(code) ? await deps.links.findByCode(code) : null;
-  if (!link) throw errors.notFound('code', code);
+  if (!link || (host !== undefined && !(await servedOn(deps, link, host)))) throw errors.notFound('code', code);
   return link;
 }
 
-export async function linkStats(deps: Pick<Deps, 'links' | 'tallies'>, code: string): Promise<{ link: Link; clicks: number }> {
+/**
+ * A customer domain carries its owner's brand, so it serves only the links made for it: a link
+ * made without a domain (an anonymous POST /shorten, or one stored before domains existed) is
+ * served on any other host (the service's own short domain, however the deployment reaches it),
+ * and a link made for a customer domain on that domain only.
+ */
+async function servedOn(deps: Pick<Deps, 'domains'>, link: Link, host: string): Promise<boolean> {
+  const name = requestHostName(host);
+  if (link.domain) return name === link.domain;
+  return name === '' || !(await deps.domains.findByName(name));
+}
+
+/** A Host header as a domain is stored: lower case, ASCII (xn--) form, no port or final dot. */
+export function requestHostName(host: string): string {
+  try {
+    return new URL(`http://${host.trim()}`).hostname.replace(/\.$/, '');
+  } catch {
+    return host.trim().toLowerCase();
+  }
+}
+
+export async function linkStats(deps: Pick<Deps, 'links' | 'domains' | 'tallies'>, code: string): Promise<{ link: Link; clicks: number }> {
   const link = await resolve(deps, code);
   const tally = await deps.tallies.get(code);
   return { link, clicks: tally?.count ?? 0 };

@@ -30,7 +30,7 @@ export function shortenerHandlers(deps: ShortenerDeps): ShortenerServiceServer {
   return {
     shorten: unary(async (req) => ({ link: link(await shorten(deps, { url: req.url, accountId: req.accountId, domain: req.domain })) })),
     shortenMany: unary(async (req) => ({ links: (await shortenMany(deps, { urls: req.urls, accountId: req.accountId })).map(link) })),
-    resolve: unary(async (req) => ({ link: link(await resolve(deps, req.code)) })),
+    resolve: unary(async (req) => ({ link: link(await resolve(deps, req.code, req.host)) })),
     getLinkStats: unary(async (req) => {
       const stats = await linkStats(deps, req.code);
       return { link: link(stats.link), clicks: stats.clicks };

@@ -76,6 +76,13 @@ export interface ShortenManyResponse {
 
 export interface ResolveRequest {
   code: string;
+  /**
+   * The Host the short URL was requested on (the link listener's Host header, a port allowed).
+   * Given, the link is found only where it is served: a link made for a customer domain on that
+   * domain only, a link made without one on any host that is not a customer domain. Not given: no
+   * host check (callers that are not redirecting).
+   */
+  host?: string | undefined;
 }
 
 export interface ResolveResponse {
@@ -765,13 +772,16 @@ export const ShortenManyResponse: MessageFns<ShortenManyResponse> = {
 };
 
 function createBaseResolveRequest(): ResolveRequest {
-  return { code: "" };
+  return { code: "", host: undefined };
 }
 
 export const ResolveRequest: MessageFns<ResolveRequest> = {
   encode(message: ResolveRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.code !== "") {
       writer.uint32(10).string(message.code);
+    }
+    if (message.host !== undefined) {
+      writer.uint32(18).string(message.host);
     }
     return writer;
   },
@@ -797,6 +807,14 @@ export const ResolveRequest: MessageFns<ResolveRequest> = {
             message.code = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.host = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -810,13 +828,19 @@ export const ResolveRequest: MessageFns<ResolveRequest> = {
   },
 
   fromJSON(object: any): ResolveRequest {
-    return { code: isSet(object.code) ? globalThis.String(object.code) : "" };
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      host: isSet(object.host) ? globalThis.String(object.host) : undefined,
+    };
   },
 
   toJSON(message: ResolveRequest): unknown {
     const obj: any = {};
     if (message.code !== "") {
       obj.code = message.code;
+    }
+    if (message.host !== undefined) {
+      obj.host = message.host;
     }
     return obj;
   },
@@ -827,6 +851,7 @@ export const ResolveRequest: MessageFns<ResolveRequest> = {
   fromPartial<I extends Exact<DeepPartial<ResolveRequest>, I>>(object: I): ResolveRequest {
     const message = createBaseResolveRequest();
     message.code = object.code ?? "";
+    message.host = object.host ?? undefined;
     return message;
   },
 };
