@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
@@ -68,9 +69,18 @@ describe('a gateway with one peer down', { timeout: 120_000 }, () => {
     expect(flow.status).toBe(200);
     expect(flow.json.id).toBe(fixture.ids.flowId);
 
-    const hop = await call('GET', `${gateway.linkUrl}/${fixture.ids.code}`);
+    // The account's links are on its customer domain, served under its own Host only.
+    const hop = await new Promise<{ status: number; location: string }>((resolve, reject) => {
+      const url = new URL(`${gateway.linkUrl}/${fixture.ids.code}`);
+      request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host: fixture.ids.domain! } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? '' }));
+      })
+        .on('error', reject)
+        .end();
+    });
     expect(hop.status).toBe(302);
-    expect(new URL(hop.headers.get('location')!).pathname).toBe(`/s/${fixture.ids.token}`);
+    expect(new URL(hop.location).pathname).toBe(`/s/${fixture.ids.token}`);
     expect(await call('GET', `${gateway.linkUrl}/health`)).toMatchObject({ status: 200 });
   });
 });

@@ -1,6 +1,7 @@
 import { readStackFile } from '@feedback/dev-stack';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stackClient } from './stack-client.js';
+import { linkClient } from './link-client.js';
 import { populatedAccount, type TenantFixture } from './tenant-fixture.js';
 import { publicError } from '../public-error.js';
 
@@ -83,7 +84,8 @@ describe('metrics after an integrator used every service', () => {
     // Flow, survey (personal link), shortener (short link), file (upload: file.uploaded), messaging
     // (an SMS sharing: sms.dispatch), then a click on the short link and an answer to the survey.
     tenant = await populatedAccount('metrics');
-    expect((await fetch(`${stack.shortener_url}/${tenant.ids.code}`, { redirect: 'manual' })).status).toBe(302);
+    // The account's links are on its customer domain, which serves them only under its own Host.
+    expect((await linkClient().tapOn(tenant.ids.domain, tenant.ids.code)).status).toBe(302);
     const answer = await fetch(`${stack.base_url}/s/${tenant.ids.token}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.base_url! },
