@@ -2,7 +2,7 @@ import { createLogger } from '@feedback/kit-core/runtime';
 import { describe, expect, it } from 'vitest';
 import { InProcessHandOvers } from '../src/adapters/hand-over.tracker.js';
 import { createCampaign } from '../src/domain/campaign.use-cases.js';
-import { dispatchSms } from '../src/domain/dispatch.use-cases.js';
+import { dispatchSms, UndeliverableEventError } from '../src/domain/dispatch.use-cases.js';
 import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/domain/ports.js';
 import type { DispatchEvent } from '../src/domain/sharing.js';
 import {
@@ -100,6 +100,26 @@ describe('a hand-over to a slow provider that is not idempotent', () => {
     await handOvers.close();
     expect((await deps.messages.findById('sh-slow.905321111111'))?.status).toBe('retryable');
     expect(deps.dispatch.events.map((e) => e.recipient.phone)).toEqual(['905321111111']);
+  });
+
+  it('a quick refusal for now is retried by publishing again too, not in place; past maxAttempts it is dead-lettered', async () => {
+    const { deps, slow, handOvers } = await setup();
+    const pending = dispatchSms(deps, [event('slow', '905321111111')]);
+    await new Promise((r) => setTimeout(r, 5));
+    slow.answer({ outcome: 'rejected', retriable: true, reason: 'HTTP 503' });
+    expect(await pending).toEqual(['retrying']);
+    await handOvers.close();
+    expect(deps.dispatch.events).toHaveLength(1);
+    // The third attempt (maxAttempts 3) refused again: no more publishing, the event is dead-lettered.
+    const record = (await deps.messages.findById('sh-slow.905321111111'))!;
+    await deps.messages.claim({ ...record, createdAt: record.createdAt }, { takeOverSending: false });
+    await deps.messages.finishMany([{ id: record.id, attempt: 2, at: clock.now(), status: 'retryable', error: 'HTTP 503' }]);
+    const last = dispatchSms(deps, [event('slow', '905321111111')]);
+    await new Promise((r) => setTimeout(r, 5));
+    slow.answer({ outcome: 'rejected', retriable: true, reason: 'HTTP 503' });
+    const [result] = await last;
+    expect(result).toBeInstanceOf(UndeliverableEventError);
+    expect(deps.dispatch.events).toHaveLength(1);
   });
 
   it('is awaited when the provider answers within the wait, as without a tracker', async () => {

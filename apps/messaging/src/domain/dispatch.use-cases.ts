@@ -26,9 +26,10 @@ type Deps = Pick<
  * `opted_out`: the phone is on the account's suppression list; its record says so and no provider
  * saw it. `skipped`: a reminder that does not go out (answered, expired, cancelled;
  * reminder-texts.ts). `in_flight`: claimed and being handed to a slow provider in the background
- * (HandOverTracker); its outcome is recorded when the provider answers.
+ * (HandOverTracker); its outcome is recorded when the provider answers. `retrying`: refused for
+ * now by such a provider; its event is published again after a backoff.
  */
-export type SendOutcome = 'sent' | 'already_handled' | 'unknown' | 'failed' | 'opted_out' | 'skipped' | 'in_flight';
+export type SendOutcome = 'sent' | 'already_handled' | 'unknown' | 'failed' | 'opted_out' | 'skipped' | 'in_flight' | 'retrying';
 
 /** An event's outcome, or the error it failed with (the consumer retries it with backoff, or dead-letters it). */
 export type DispatchResult = SendOutcome | Error;
@@ -402,7 +403,15 @@ async function handOver(
   // resume a claim: its hand-overs are always awaited (it answers at once anyway).
   if (!tracker || !publisher || provider.idempotent === true) return finish();
   const running = finish();
-  if (await finishedWithin(running, tracker.budgetMs)) return;
+  if (await finishedWithin(running, tracker.budgetMs)) {
+    // A refusal for now is retried by publishing the event again after a backoff: a retry in
+    // place would hold the consumer's fetch, every account's events with it.
+    for (const { index, msg } of claimed) {
+      if (!(results[index] instanceof RetriableSendError)) continue;
+      results[index] = retryLater(tracker, publisher, events[index]!, msg.attempts) ? 'retrying' : giveUp(msg.attempts);
+    }
+    return;
+  }
   // A slow provider that is not idempotent: its claims are taken, so a redelivery would never
   // send these again (at most once) and committing their events loses nothing. The hand-over goes
   // on in the background, and the consumer moves on to other accounts' events.
@@ -444,15 +453,24 @@ async function afterDetached(
     deps,
     claimed.flatMap(({ index }) => (!events[index]!.reminder && settles(results[index]!) ? [events[index]!.sharingId] : [])),
   );
-  const again = claimed.filter(({ index, msg }) => results[index] instanceof RetriableSendError && msg.attempts < tracker.maxAttempts);
-  for (const { index, msg } of again) {
-    tracker.later(Math.min(10_000, 1_000 * 2 ** (msg.attempts - 1)), async () => {
-      const batch = publisher.batch();
-      batch.add([events[index]!]);
-      await batch.send();
-    });
-  }
+  // Past maxAttempts it stays `retryable`, as a dead-lettered event's record does.
+  for (const { index, msg } of claimed)
+    if (results[index] instanceof RetriableSendError) retryLater(tracker, publisher, events[index]!, msg.attempts);
 }
+
+/** Publishes the event again after a backoff (1 s doubling to 10 s); false once it had maxAttempts. */
+function retryLater(tracker: HandOverTracker, publisher: DispatchPublisher, event: DispatchEvent, attempts: number): boolean {
+  if (attempts >= tracker.maxAttempts) return false;
+  tracker.later(Math.min(10_000, 1_000 * 2 ** (attempts - 1)), async () => {
+    const batch = publisher.batch();
+    batch.add([event]);
+    await batch.send();
+  });
+  return true;
+}
+
+/** The provider refused the message for now every time: dead-lettered, its record left `retryable`. */
+const giveUp = (attempts: number) => new UndeliverableEventError(`the provider refused the message for now ${attempts} times`);
 
 /**
  * An idempotent provider (the recording one) records each message once whatever it is handed,
