@@ -85,7 +85,7 @@ describe('metrics after an integrator used every service', () => {
     // (an SMS sharing: sms.dispatch), then a click on the short link and an answer to the survey.
     tenant = await populatedAccount('metrics');
     // The account's links are on its customer domain, which serves them only under its own Host.
-    expect((await linkClient().tapOn(tenant.ids.domain, tenant.ids.code)).status).toBe(302);
+    expect((await linkClient().tapOn(tenant.ids.domain!, tenant.ids.code!)).status).toBe(302);
     const answer = await fetch(`${stack.base_url}/s/${tenant.ids.token}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.base_url! },
