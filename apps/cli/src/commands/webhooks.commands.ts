@@ -20,7 +20,7 @@ export const webhookCommands: Command[] = [
   {
     group: 'webhooks',
     action: 'enable',
-    summary: 'turn on an endpoint the service disabled (it answered 410, or failed for a day)',
+    summary: 'turn on an endpoint the operator or the service disabled (it answered 410, or failed for a day)',
     options: { account, endpoint },
     example: 'feedbackctl webhooks enable --account ACCOUNT_ID --endpoint ENDPOINT_ID',
     run: (c) => c.client.setWebhookEndpointEnabled(c.need('account'), c.need('endpoint'), true),
@@ -28,7 +28,7 @@ export const webhookCommands: Command[] = [
   {
     group: 'webhooks',
     action: 'disable',
-    summary: 'stop deliveries to an endpoint until it is enabled again',
+    summary: 'stop deliveries to an endpoint (disabled_reason "operator"): its account cannot turn it on again, only `webhooks enable`',
     options: { account, endpoint },
     example: 'feedbackctl webhooks disable --account ACCOUNT_ID --endpoint ENDPOINT_ID',
     run: (c) => c.client.setWebhookEndpointEnabled(c.need('account'), c.need('endpoint'), false),
