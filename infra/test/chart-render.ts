@@ -91,6 +91,7 @@ const ENV_FRAGMENTS: Record<string, string[]> = {
   mongoSecurityEnv: Object.keys(mongoSecurityEnv),
   redisSecurityEnv: Object.keys(redisSecurityEnv),
   metricsEnv: Object.keys(metricsEnv(0)),
+  'env.personalDataKeys': ['PERSONAL_DATA_KEY', 'PERSONAL_DATA_PREVIOUS_KEYS'],
 };
 
 /** The variables apps/<app>/src/env.ts reads (its config keys; the gateway's peer addresses come from peers.ts). */

@@ -89,6 +89,16 @@ describe('deployments include the messaging service', () => {
   });
 });
 
+describe('PERSONAL_DATA_KEY in docker-compose', () => {
+  it('survey, messaging and webhooks get it, required (`:?`), with their previous keys', () => {
+    const compose = yaml.parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, K8sObject> };
+    for (const app of ['survey', 'messaging', 'webhooks']) {
+      expect(compose.services[app]!.environment.PERSONAL_DATA_KEY).toMatch(/^\$\{PERSONAL_DATA_KEY:\?/);
+      expect(compose.services[app]!.environment.PERSONAL_DATA_PREVIOUS_KEYS).toBe('${PERSONAL_DATA_PREVIOUS_KEYS:-}');
+    }
+  });
+});
+
 describe('deployments include the webhooks service', () => {
   it('docker-compose runs webhooks with a required secrets key and https only, and points the gateway at it', () => {
     const compose = yaml.parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, K8sObject> };

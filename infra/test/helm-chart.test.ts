@@ -491,6 +491,34 @@ describe('the values schema refuses what it does not know', () => {
   });
 });
 
+describe('PERSONAL_DATA_KEY: the apps that hash or seal personal data get it from the Secret; the chart never generates it', () => {
+  const env = (objects: K8sObject[], app: string, name: string) =>
+    podOf(objects, app).spec.containers[0].env?.find((e: { name: string }) => e.name === name);
+
+  it('survey, messaging and webhooks, required; its previous keys optional; no other app', () => {
+    for (const app of ['survey', 'messaging', 'webhooks']) {
+      expect(env(defaults, app, 'PERSONAL_DATA_KEY').valueFrom.secretKeyRef).toEqual({ name: 'feedback-credentials', key: 'personal-data-key' });
+      expect(env(full, app, 'PERSONAL_DATA_KEY').valueFrom.secretKeyRef).toEqual({ name: 'feedback-app-secrets', key: 'personal-data-key' });
+      expect(env(full, app, 'PERSONAL_DATA_PREVIOUS_KEYS').valueFrom.secretKeyRef).toEqual({
+        name: 'feedback-app-secrets',
+        key: 'personal-data-previous-keys',
+        optional: true,
+      });
+    }
+    for (const app of ['gateway', 'flow', 'file', 'shortener']) expect(env(defaults, app, 'PERSONAL_DATA_KEY')).toBeUndefined();
+  });
+
+  it('not given: in the Secret but empty (the pods fail loudly at start-up); given: the 32 bytes and the previous keys', () => {
+    expect(find(defaults, 'Secret', 'feedback-credentials').data['personal-data-key']).toBe('');
+    const data = find(render(helm, valuesFile('inline-secrets-values.yaml')), 'Secret', 'acme-credentials').data;
+    expect(Buffer.from(Buffer.from(data['personal-data-key'], 'base64').toString(), 'base64')).toHaveLength(32);
+    expect(Buffer.from(data['personal-data-previous-keys'], 'base64').toString().split(',')).toHaveLength(1);
+    const bad = template(helm, ['--set', 'secrets.personalDataKey=abc']);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('personalDataKey');
+  });
+});
+
 describe('webhooks: its secrets key, its delivery settings, and an egress policy of its own', () => {
   const egress = (objects: K8sObject[]) => find(objects, 'NetworkPolicy', 'feedback-webhooks-egress').spec;
   const env = (objects: K8sObject[], name: string) =>

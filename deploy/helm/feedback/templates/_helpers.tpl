@@ -159,6 +159,10 @@ false
 {{- if has .app (include "feedback.kafkaApps" $root | fromYamlArray) }}
 {{- include "feedback.kafkaEnv" $root }}
 {{- end }}
+{{- if has .app (include "feedback.personalDataApps" $root | fromYamlArray) }}
+{{ include "feedback.secretEnv" (dict "name" "PERSONAL_DATA_KEY" "secret" $appSecret "key" "personal-data-key") }}
+{{ include "feedback.secretEnv" (dict "name" "PERSONAL_DATA_PREVIOUS_KEYS" "secret" $appSecret "key" "personal-data-previous-keys" "optional" true) }}
+{{- end }}
 {{- if $spec.grpcPort }}
 - name: GRPC_PORT
   value: {{ $spec.grpcPort | quote }}
@@ -212,6 +216,11 @@ false
 {{- end }}
 {{- end -}}
 
+
+{{/* The apps that hash or seal personal data (kit-core PersonalDataProtector): they get PERSONAL_DATA_KEY. */}}
+{{- define "feedback.personalDataApps" -}}
+[survey, messaging, webhooks]
+{{- end -}}
 
 {{/* The apps that talk to Kafka (all but flow): they get the Kafka security env and mounts. */}}
 {{- define "feedback.kafkaApps" -}}
