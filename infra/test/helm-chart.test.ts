@@ -497,8 +497,14 @@ describe('PERSONAL_DATA_KEY: the apps that hash or seal personal data get it fro
 
   it('survey, messaging and webhooks, required; its previous keys optional; no other app', () => {
     for (const app of ['survey', 'messaging', 'webhooks']) {
-      expect(env(defaults, app, 'PERSONAL_DATA_KEY').valueFrom.secretKeyRef).toEqual({ name: 'feedback-credentials', key: 'personal-data-key' });
-      expect(env(full, app, 'PERSONAL_DATA_KEY').valueFrom.secretKeyRef).toEqual({ name: 'feedback-app-secrets', key: 'personal-data-key' });
+      expect(env(defaults, app, 'PERSONAL_DATA_KEY').valueFrom.secretKeyRef).toEqual({
+        name: 'feedback-credentials',
+        key: 'personal-data-key',
+      });
+      expect(env(full, app, 'PERSONAL_DATA_KEY').valueFrom.secretKeyRef).toEqual({
+        name: 'feedback-app-secrets',
+        key: 'personal-data-key',
+      });
       expect(env(full, app, 'PERSONAL_DATA_PREVIOUS_KEYS').valueFrom.secretKeyRef).toEqual({
         name: 'feedback-app-secrets',
         key: 'personal-data-previous-keys',
