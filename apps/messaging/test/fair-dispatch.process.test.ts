@@ -23,9 +23,7 @@ import { logger, stack, uniq, waitFor } from './stack.js';
 describe("one account's large sharing and poison event do not hold back another account's SMS", () => {
   const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'messaging-fair-dispatch-test', logger });
   const dbName = uniq('messaging_fair_test');
-  // A personal-data key of its own, for a messaging that requires one.
   const env: Record<string, string> = {
-    PERSONAL_DATA_KEY: randomBytes(32).toString('base64'),
     ...processEnv(dbName),
     SMS_DISPATCH_MAX_ATTEMPTS: '6',
     // Accounts may have their own provider (the slow one below).

@@ -46,6 +46,8 @@ export function processEnv(dbName: string): Record<string, string> {
     FILE_GRPC_ADDR: stack.grpc.file,
     DLR_HOST: '127.0.0.1',
     DLR_SECRET: randomBytes(32).toString('base64url'),
+    // Required by messaging (docs/decisions.md "Erasure of one person's data"): a key of the test's own.
+    PERSONAL_DATA_KEY: randomBytes(32).toString('base64'),
   };
 }
 
