@@ -25,7 +25,7 @@ describe('hashSensitiveCustomerFields, at start-up on a database of an earlier v
   beforeAll(async () => {
     mongo = await openTestDb(uniq('survey_migration').replace('-', '_'));
     await mongo.db
-      .collection<Document>('customers')
+      .collection<Document & { _id: string }>('customers')
       .insertMany([
         customer('1', { TCKN: '10000000146', tier: 'gold' }, { tckn: '10000000146', city: 'Bursa' }),
         customer('2', { TCKN: ' 20000000046 ' }, { Tckn: '20000000046', VKN: '1234567890' }),
@@ -43,7 +43,7 @@ describe('hashSensitiveCustomerFields, at start-up on a database of an earlier v
     const rewritten = [a, b].reduce((n, r) => n + (r === 'done before' ? 0 : r.rewritten), 0);
     expect(rewritten).toBe(6);
 
-    const docs = await mongo.db.collection<Document>('customers').find({}).sort({ _id: 1 }).toArray();
+    const docs = await mongo.db.collection<Document & { _id: string }>('customers').find({}).sort({ _id: 1 }).toArray();
     expect(docs.map((d) => [d.schema, d.attributes])).toEqual([
       [
         { TCKN: hash('10000000146', 'tckn'), tier: 'gold' },
@@ -60,14 +60,14 @@ describe('hashSensitiveCustomerFields, at start-up on a database of an earlier v
 
   it('is recorded once finished: the next start does nothing, unless the deployment names another field', async () => {
     expect(await hashSensitiveCustomerFields(mongo.db, { config, hasher: protector, logger })).toBe('done before');
-    await mongo.db.collection<Document>('customers').insertOne(customer('6', {}, { passport: 'U1234567' }));
+    await mongo.db.collection<Document & { _id: string }>('customers').insertOne(customer('6', {}, { passport: 'U1234567' }));
     const again = await hashSensitiveCustomerFields(mongo.db, {
       config: { sensitiveAttributes: ['vkn', 'passport'] },
       hasher: protector,
       logger,
     });
     expect(again).toEqual({ scanned: 6, rewritten: 1 });
-    expect((await mongo.db.collection<Document>('customers').findOne({ _id: '6' as never }))?.attributes).toEqual({
+    expect((await mongo.db.collection<Document & { _id: string }>('customers').findOne({ _id: '6' }))?.attributes).toEqual({
       passport: hash('U1234567', 'passport'),
     });
   });
