@@ -220,3 +220,30 @@ describe('the chart gives every app the variables it reads', () => {
     expect(Buffer.from(Buffer.from(sealed['sms-provider-secrets-key'], 'base64').toString(), 'base64')).toHaveLength(32);
   });
 });
+
+describe('retention defaults (docs/api.md "Retention")', () => {
+  const VARS = { MESSAGES_RETENTION_DAYS: '365', RESPONSES_RETENTION_DAYS: '730', WEBHOOK_DELIVERIES_RETENTION_DAYS: '30' };
+  const APPLIED_BY = {
+    MESSAGES_RETENTION_DAYS: 'messaging',
+    RESPONSES_RETENTION_DAYS: 'survey',
+    WEBHOOK_DELIVERIES_RETENTION_DAYS: 'webhooks',
+  };
+
+  it('the chart gives each default to the gateway (which shows it) and to the service that applies it, the same value', () => {
+    for (const [name, days] of Object.entries(VARS)) {
+      for (const app of ['gateway', APPLIED_BY[name as keyof typeof APPLIED_BY]!]) {
+        expect(variablesRead(app).has(name), `${app} reads ${name}`).toBe(true);
+        expect(envValue(objects, deployment(app), name), `${app} ${name}`).toBe(days);
+      }
+    }
+    expect(variablesRead('survey').has('EXPIRED_LINK_GRACE_DAYS')).toBe(true);
+    expect(envValue(objects, deployment('survey'), 'EXPIRED_LINK_GRACE_DAYS')).toBe('30');
+  });
+
+  it('docker-compose gives every app the same defaults, overridable from the shell', () => {
+    const compose = yaml.parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, K8sObject> };
+    for (const app of ['gateway', 'messaging', 'survey', 'webhooks']) {
+      for (const [name, days] of Object.entries(VARS)) expect(compose.services[app]!.environment[name]).toBe(`\${${name}:-${days}}`);
+    }
+  });
+});
