@@ -50,17 +50,24 @@ describe('sealing provider settings (AES-256-GCM)', () => {
 
   it('SMS_PROVIDER_SECRETS_KEY must be 32 bytes of base64; empty is unset', () => {
     const good = key.toString('base64');
-    expect(loadEnv({ SMS_PROVIDER_SECRETS_KEY: good }).SMS_PROVIDER_SECRETS_KEY?.equals(key)).toBe(true);
-    expect(loadEnv({ SMS_PROVIDER_SECRETS_KEY: key.toString('base64url') }).SMS_PROVIDER_SECRETS_KEY?.equals(key)).toBe(true);
-    expect(loadEnv({ SMS_PROVIDER_SECRETS_KEY: '' }).SMS_PROVIDER_SECRETS_KEY).toBeUndefined();
-    expect(loadEnv({}).SMS_PROVIDER_SECRETS_KEY).toBeUndefined();
-    expect(() => loadEnv({ SMS_PROVIDER_SECRETS_KEY: randomBytes(16).toString('base64') })).toThrow(
+    // What messaging requires besides (its personal-data key).
+    const required = { PERSONAL_DATA_KEY: randomBytes(32).toString('base64') };
+    expect(loadEnv({ ...required, SMS_PROVIDER_SECRETS_KEY: good }).SMS_PROVIDER_SECRETS_KEY?.equals(key)).toBe(true);
+    expect(loadEnv({ ...required, SMS_PROVIDER_SECRETS_KEY: key.toString('base64url') }).SMS_PROVIDER_SECRETS_KEY?.equals(key)).toBe(true);
+    expect(loadEnv({ ...required, SMS_PROVIDER_SECRETS_KEY: '' }).SMS_PROVIDER_SECRETS_KEY).toBeUndefined();
+    expect(loadEnv({ ...required }).SMS_PROVIDER_SECRETS_KEY).toBeUndefined();
+    expect(() => loadEnv({ ...required, SMS_PROVIDER_SECRETS_KEY: randomBytes(16).toString('base64') })).toThrow(
       /SMS_PROVIDER_SECRETS_KEY: must be 32 bytes/,
     );
-    expect(() => loadEnv({ SMS_PROVIDER_SECRETS_KEY: 'not base64 at all, but forty-four characters' })).toThrow(/SMS_PROVIDER_SECRETS_KEY/);
+    expect(() => loadEnv({ ...required, SMS_PROVIDER_SECRETS_KEY: 'not base64 at all, but forty-four characters' })).toThrow(
+      /SMS_PROVIDER_SECRETS_KEY/,
+    );
     expect(
-      loadEnv({ SMS_PROVIDER_SECRETS_PREVIOUS_KEYS: `${good}, ${randomBytes(32).toString('base64')}` }).SMS_PROVIDER_SECRETS_PREVIOUS_KEYS,
+      loadEnv({ ...required, SMS_PROVIDER_SECRETS_PREVIOUS_KEYS: `${good}, ${randomBytes(32).toString('base64')}` })
+        .SMS_PROVIDER_SECRETS_PREVIOUS_KEYS,
     ).toHaveLength(2);
-    expect(() => loadEnv({ SMS_PROVIDER_SECRETS_PREVIOUS_KEYS: `${good},short` })).toThrow(/SMS_PROVIDER_SECRETS_PREVIOUS_KEYS/);
+    expect(() => loadEnv({ ...required, SMS_PROVIDER_SECRETS_PREVIOUS_KEYS: `${good},short` })).toThrow(
+      /SMS_PROVIDER_SECRETS_PREVIOUS_KEYS/,
+    );
   });
 });
