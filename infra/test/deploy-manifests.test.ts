@@ -109,6 +109,8 @@ describe('deployments include the webhooks service', () => {
       GRPC_PORT: '50057',
       KAFKA_BROKERS: 'kafka:19092',
       WEBHOOKS_ALLOW_HTTP: '${WEBHOOKS_ALLOW_HTTP:-false}',
+      WEBHOOKS_MAX_ENDPOINTS_PER_ACCOUNT: '${WEBHOOKS_MAX_ENDPOINTS_PER_ACCOUNT:-20}',
+      WEBHOOKS_TEST_SENDS_PER_MINUTE: '${WEBHOOKS_TEST_SENDS_PER_MINUTE:-10}',
     });
     // Required: compose refuses to start without it (`:?`), as with DLR_SECRET and ADMIN_TOKEN.
     expect(webhooks.environment.WEBHOOKS_SECRET_KEY).toMatch(/^\$\{WEBHOOKS_SECRET_KEY:\?/);

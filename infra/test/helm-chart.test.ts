@@ -565,6 +565,10 @@ describe('webhooks: its secrets key, its delivery settings, and an egress policy
     expect(env(full, 'WEBHOOKS_ALLOWED_CIDRS').value).toBe('10.20.0.0/16,192.168.50.0/24');
     expect(env(full, 'WEBHOOKS_RETRY_SCHEDULE').value).toBe('10s,1m,10m,1h');
     expect(env(full, 'WEBHOOKS_TIMEOUT_MS').value).toBe('5000');
+    expect(env(defaults, 'WEBHOOKS_MAX_ENDPOINTS_PER_ACCOUNT').value).toBe('20');
+    expect(env(defaults, 'WEBHOOKS_TEST_SENDS_PER_MINUTE').value).toBe('10');
+    expect(env(full, 'WEBHOOKS_MAX_ENDPOINTS_PER_ACCOUNT').value).toBe('50');
+    expect(env(full, 'WEBHOOKS_TEST_SENDS_PER_MINUTE').value).toBe('5');
   });
 
   it('defaults: DNS, its stores in the cluster, and 443 to the internet but not the private ranges; nothing else', () => {

@@ -210,6 +210,10 @@ false
 {{- end }}
 - name: WEBHOOKS_TIMEOUT_MS
   value: {{ $w.timeoutMs | int64 | quote }}
+- name: WEBHOOKS_MAX_ENDPOINTS_PER_ACCOUNT
+  value: {{ $w.maxEndpointsPerAccount | int64 | quote }}
+- name: WEBHOOKS_TEST_SENDS_PER_MINUTE
+  value: {{ $w.testSendsPerMinute | int64 | quote }}
 {{- end }}
 {{- with (index $v .app).env }}
 {{ toYaml . }}
