@@ -1,3 +1,4 @@
+import { nameBasedUuid } from '@feedback/kit-core';
 import type { Producer } from '@feedback/kit-kafka';
 import { SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { StatusEvents } from '../../domain/ports.js';
@@ -24,5 +25,11 @@ function statusMessage(m: SmsMessage) {
     error: m.error ?? '',
     at: m.updatedAt.toISOString(),
   }).finish();
-  return { key: m.phone, value: Buffer.from(value), eventId: `sms.status:${m.id}:${m.status}:${m.attempts}`, contentType: CONTENT_TYPE };
+  // The event id is logged by consumers: the message id (it holds the phone) as its name-based UUID.
+  return {
+    key: m.phone,
+    value: Buffer.from(value),
+    eventId: `sms.status:${nameBasedUuid(m.id)}:${m.status}:${m.attempts}`,
+    contentType: CONTENT_TYPE,
+  };
 }
