@@ -89,7 +89,7 @@ describe('address guard', () => {
     expect(strict.refusal(address)).toBeNull();
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '2606:4700::1111', '172.32.0.1', '100.128.0.1', '::ffff:8.8.8.8'])(
+  it.each(['93.184.215.14', '8.8.8.8', '2606:4700::1111', '2001:4860:4860::8888', '172.32.0.1', '100.128.0.1', '::ffff:8.8.8.8'])(
     'allows the public %s',
     (address) => {
       expect(strict.refusal(address)).toBeNull();
@@ -147,7 +147,7 @@ describe('address guard', () => {
 
   it('the URL policy resolves a name when it is saved: any refused address refuses it; a name that does not resolve yet passes', async () => {
     const policy = urlPolicy(strict, false, resolve);
-    expect(await policy(new URL('https://internal.example/hook'))).toMatch(/internal.example resolves to 10.1.2.3 is a private/);
+    expect(await policy(new URL('https://internal.example/hook'))).toMatch(/internal.example resolves to 10.1.2.3, a private/);
     expect(await policy(new URL('https://rebind.example/hook'))).toMatch(/metadata/);
     expect(await policy(new URL('https://public.example/hook'))).toBeNull();
     expect(await policy(new URL('https://not-yet.example/hook'))).toBeNull();

@@ -101,7 +101,7 @@ describe('webhook endpoint rules end to end', () => {
     const seconds = Number(refused!.headers.get('retry-after'));
     expect(seconds).toBeGreaterThanOrEqual(1);
     expect(seconds).toBeLessThanOrEqual(60);
-    const body = await refused!.json();
+    const body = (await refused!.json()) as { errors: Record<string, string> };
     expect(body).toMatchObject({ code: 13005, errors: { test: expect.stringMatching(/at most 10/) } });
     expect(body.errors.retry_after).toBeUndefined();
   });

@@ -74,35 +74,37 @@ function ipv4At(address: ipaddr.IPv6, offset: number): ipaddr.IPv4 {
  * the allowance was not written for, so their embedded address must be public.
  */
 export function addressGuard(allowed: readonly Cidr[] = []): AddressGuard {
-  const judge = (address: Address, shown: string, useAllowed: boolean): string | null => {
+  /** What the address is, if refused: "a cloud metadata address", "a private, ... address". */
+  const judge = (address: Address, useAllowed: boolean): string | null => {
     if (METADATA.some((m) => m.kind() === address.kind() && m.toNormalizedString() === address.toNormalizedString()))
-      return `${shown} is a cloud metadata address`;
+      return 'a cloud metadata address';
     if (address.range() === 'unicast') return null;
     if (useAllowed && within(address, allowed)) return null;
-    return `${shown} is a private, loopback, link-local or reserved address`;
+    return 'a private, loopback, link-local or reserved address';
   };
+  const is = (shown: string, what: string | null) => what && `${shown} is ${what}`;
 
   return {
     refusal(text) {
       const raw = text.replace(/^\[|\]$/g, '');
       if (!wellFormed(raw)) return `${text} is not an IP address`;
       const address = ipaddr.parse(raw);
-      if (address.kind() === 'ipv4') return judge(address, raw, true);
+      if (address.kind() === 'ipv4') return is(raw, judge(address, true));
       const v6addr = address as ipaddr.IPv6;
       // An explicit zone (fe80::1%eth0) names a link: never a webhook's.
       if (v6addr.zoneId) return `${raw} is a link-local address`;
       const range = v6addr.range();
-      if (range === 'unspecified' || range === 'loopback') return judge(v6addr, raw, true);
+      if (range === 'unspecified' || range === 'loopback') return is(raw, judge(v6addr, true));
       const opaque = OPAQUE.find(([[r, bits]]) => v6addr.match(r, bits));
       if (opaque) return `${raw} is ${opaque[1]}, which may reach any IPv4 address`;
       const embedding = EMBEDDING.find(([[r, bits]]) => v6addr.match(r, bits));
       if (embedding) {
         const [, offset, form] = embedding;
         const ipv4 = ipv4At(v6addr, offset);
-        const refused = judge(ipv4, ipv4.toString(), form === 'IPv4-mapped');
-        return refused && `${raw} (${form}) embeds ${refused}`;
+        const what = judge(ipv4, form === 'IPv4-mapped');
+        return what && `${raw} (${form}) reaches ${ipv4.toString()}, ${what}`;
       }
-      return judge(v6addr, raw, true);
+      return is(raw, judge(v6addr, true));
     },
   };
 }

@@ -67,7 +67,7 @@ export function urlPolicy(guard: AddressGuard, allowHttp: boolean, resolve: Reso
       new Promise<string[]>((done) => (timer = setTimeout(() => done([]), RESOLVE_WAIT_MS))),
     ]).finally(() => clearTimeout(timer));
     const refusal = addresses.map((a) => guard.refusal(a)).find((r) => r !== null);
-    return refusal ? `${url.hostname} resolves to ${refusal}` : null;
+    return refusal ? `${url.hostname} resolves to ${refusal.replace(/ is (an? )/, ', $1')}` : null;
   };
 }
 
