@@ -21,6 +21,7 @@ describe('webhooks service killed mid-delivery', () => {
   };
   const group = uniq('webhooks-kill');
   const key = randomBytes(32).toString('base64');
+  const personalDataKey = randomBytes(32).toString('base64');
   const processes: AppProcess[] = [];
   let producer: Producer | undefined;
 
@@ -64,6 +65,8 @@ describe('webhooks service killed mid-delivery', () => {
       ...topics,
       WEBHOOKS_EVENTS_GROUP: group,
       WEBHOOKS_SECRET_KEY: key,
+      // Required since webhooks keys the subject hashes of its deliveries with it.
+      PERSONAL_DATA_KEY: personalDataKey,
       WEBHOOKS_ALLOW_HTTP: 'true',
       WEBHOOKS_ALLOWED_CIDRS: '127.0.0.0/8',
       WEBHOOKS_RETRY_SCHEDULE: '1s',
