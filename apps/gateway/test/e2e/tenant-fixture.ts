@@ -145,6 +145,14 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
   const webhookTest = await api.request('POST', `/v1/webhook_endpoints/${endpointId}/test`, { headers: apiAuth });
   if (webhookTest.status !== 202) throw new Error(`webhook test: ${webhookTest.status} ${webhookTest.text}`);
 
+  // A data erasure request (GET /v1/data_erasures/{data_erasure_id}), of a person the account never
+  // had, so nothing above is erased.
+  const erasure = await api.request('POST', '/v1/data_erasures', {
+    headers: { ...apiAuth, 'content-type': 'application/json' },
+    body: JSON.stringify({ external_id: `nobody-${tag}` }),
+  });
+  if (erasure.status !== 202) throw new Error(`data erasure: ${erasure.status} ${erasure.text}`);
+
   const ids: Record<string, string> = {
     account_id: account.id,
     token_id: account.apiTokenId,
@@ -165,6 +173,7 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
     response_id: responseId,
     endpoint_id: endpointId,
     delivery_id: String((webhookTest.json.delivery as Record<string, unknown>).id),
+    data_erasure_id: String(erasure.json.id),
   };
   return {
     accountId: account.id,
