@@ -6,6 +6,10 @@ const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:
 
 const PHONE_EXAMPLE = '+905321234567';
 
+/** kit-core's attribute rule (customer-attributes.ts), which messaging applies at accept time. */
+const ATTRIBUTE_RULE =
+  'At most 50 per phone; names of 1-64 characters without a dot, a leading $ or a control character; values of at most 1,000 characters (name and external_id 200, email an e-mail address); anything else is 400 naming the attribute.';
+
 const SmsEncodingSchema = Type.Unsafe<string>({
   type: 'string',
   enum: ['gsm7', 'gsm7-tr', 'ucs2'],
@@ -22,7 +26,10 @@ const PerPhone = (description: string, example: Record<string, string>) =>
     examples: [{ [PHONE_EXAMPLE]: example }],
   });
 
-/** The sharing body (docs/api.md "SMS sharing"); messaging checks the details (phones one by one, attribute sizes) and names the field. */
+/**
+ * The sharing body (docs/api.md "SMS sharing"); messaging checks the details (phones one by one,
+ * attribute names and values by kit-core's attribute rule) and names the field, whoever calls it.
+ */
 export const sharingBodySchema = (maxPhones: number) =>
   Type.Object(
     {
@@ -33,7 +40,8 @@ export const sharingBodySchema = (maxPhones: number) =>
       }),
       custom_attributes: Type.Optional(
         PerPhone(
-          'Keyed by the phone as written in phone_numbers: free attributes (used by the message template as {{name}}), external_id, email.',
+          'Keyed by the phone as written in phone_numbers: free attributes (used by the message template as {{name}}), external_id, email. ' +
+            ATTRIBUTE_RULE,
           {
             name: 'Ayşe',
             external_id: 'CRM-1042',
@@ -187,7 +195,7 @@ export const PreviewBody = Type.Object(
         type: 'object',
         additionalProperties: { anyOf: [{ type: 'string', maxLength: 1000 }, { type: 'number' }, { type: 'boolean' }] },
         maxProperties: 50,
-        description: "One recipient's custom attributes, as a sharing gives them ({{name}} in the template).",
+        description: `One recipient's custom attributes, as a sharing gives them ({{name}} in the template). ${ATTRIBUTE_RULE}`,
       }),
     ),
     reminder: Type.Optional(
