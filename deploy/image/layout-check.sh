@@ -67,6 +67,8 @@ stack() { node -p "const s = require('$STACK'); $1"; }
 common=(
   PATH=/usr/local/bin:/usr/bin:/bin HOME=/nonexistent NODE_ENV=production LOG_LEVEL=info
   "MONGO_URL=$(stack s.mongo_url)" "KAFKA_BROKERS=$(stack 's.kafka_brokers.join(",")')"
+  "PERSONAL_DATA_KEY=$(secret 32)" DATA_ERASURE_REQUESTED_TOPIC=layout-check.data.erasure.requested
+  DATA_ERASURE_PROGRESS_TOPIC=layout-check.data.erasure.progress ACCOUNT_RETENTION_TOPIC=layout-check.account.retention
 )
 addr() { echo "127.0.0.1:${PORT[$1]}"; }
 admin_token="$(secret 32)"
@@ -76,17 +78,20 @@ declare -A ENV=(
     S3_SECRET_KEY=$(stack s.s3.secret_key) S3_BUCKET=layout-check-files FILE_UPLOADED_TOPIC=layout-check.file.uploaded
     FILE_EXPIRED_TOPIC=layout-check.file.expired"
   [shortener]="GRPC_PORT=${PORT[shortener]} PUBLIC_SHORTENER_URL=http://$(addr links) CLICKS_TOPIC=layout-check.link.clicked
-    CLICKS_GROUP=layout-check-clicks"
+    CLICKS_GROUP=layout-check-clicks DATA_ERASURE_GROUP=layout-check-shortener-data-erasure"
   [survey]="GRPC_PORT=${PORT[survey]} FLOW_GRPC_ADDR=$(addr flow) PUBLIC_BASE_URL=http://$(addr gateway)
-    SURVEY_ANSWERED_TOPIC=layout-check.survey.answered"
+    SURVEY_ANSWERED_TOPIC=layout-check.survey.answered DATA_ERASURE_GROUP=layout-check-survey-data-erasure
+    DATA_ERASURE_PROGRESS_GROUP=layout-check-survey-data-erasure-progress ACCOUNT_RETENTION_GROUP=layout-check-survey-retention"
   [messaging]="GRPC_PORT=${PORT[messaging]} SURVEY_GRPC_ADDR=$(addr survey) SHORTENER_GRPC_ADDR=$(addr shortener)
     FILE_GRPC_ADDR=$(addr file) SMS_PROVIDER=outbox DLR_PORT=${PORT[dlr]} DLR_PUBLIC_URL=http://$(addr dlr)
     DLR_SECRET=$(secret 32) SMS_PROVIDER_SECRETS_KEY=$(secret 32) SMS_DISPATCH_TOPIC=layout-check.sms.dispatch
     SMS_STATUS_TOPIC=layout-check.sms.status SMS_DISPATCH_GROUP=layout-check-sms-dispatch
-    SHARING_COMPLETED_TOPIC=layout-check.sharing.completed FILE_UPLOADED_TOPIC=layout-check.file.uploaded FILE_UPLOADED_GROUP=layout-check-csv"
+    SHARING_COMPLETED_TOPIC=layout-check.sharing.completed FILE_UPLOADED_TOPIC=layout-check.file.uploaded FILE_UPLOADED_GROUP=layout-check-csv
+    DATA_ERASURE_GROUP=layout-check-messaging-data-erasure ACCOUNT_RETENTION_GROUP=layout-check-messaging-retention"
   [webhooks]="GRPC_PORT=${PORT[webhooks]} WEBHOOKS_SECRET_KEY=$(secret 32) SURVEY_ANSWERED_TOPIC=layout-check.survey.answered
     SMS_STATUS_TOPIC=layout-check.sms.status FILE_EXPIRED_TOPIC=layout-check.file.expired
-    SHARING_COMPLETED_TOPIC=layout-check.sharing.completed WEBHOOKS_EVENTS_GROUP=layout-check-webhooks-events"
+    SHARING_COMPLETED_TOPIC=layout-check.sharing.completed WEBHOOKS_EVENTS_GROUP=layout-check-webhooks-events
+    DATA_ERASURE_GROUP=layout-check-webhooks-data-erasure ACCOUNT_RETENTION_GROUP=layout-check-webhooks-retention"
   [gateway]="API_PORT=${PORT[gateway]} LINK_PORT=${PORT[links]} PUBLIC_BASE_URL=http://$(addr gateway)
     PUBLIC_SHORTENER_URL=http://$(addr links) ADMIN_TOKEN=$admin_token REDIS_URL=$(stack s.redis_url)
     FLOW_GRPC_ADDR=$(addr flow) FILE_GRPC_ADDR=$(addr file) SHORTENER_GRPC_ADDR=$(addr shortener)

@@ -104,7 +104,9 @@ async function grpcListeners(extra: Record<string, string> = {}) {
   };
 }
 
-const common = () => ({ MONGO_URL: stack.mongo_url, KAFKA_BROKERS: stack.kafka_brokers.join(',') });
+// One personal data key for every replica of a round, as a deployment's Secret gives them.
+const personalDataKey = randomBytes(32).toString('base64');
+const common = () => ({ MONGO_URL: stack.mongo_url, KAFKA_BROKERS: stack.kafka_brokers.join(','), PERSONAL_DATA_KEY: personalDataKey });
 
 /** A flow in the stack's flow service, for the survey and messaging calls (they ask it through the stack's survey). */
 async function stackFlow(accountId: string): Promise<string> {

@@ -97,6 +97,7 @@ describe("a survey database of an earlier version, after today's start-up", () =
       'account_newest',
       'event_pending_since',
       'link_activation',
+      'sort_key',
     ]);
   });
 

@@ -42,6 +42,7 @@ describe('call policy', () => {
       'GetResponse',
       'GetNpsSummary',
       'GetSurveyLinkStates',
+      'GetDataErasure',
     ]);
     expect(retriedMethods(FileServiceService).map((n) => n.method)).toEqual(['ListDirectories', 'ListFiles', 'GetFile', 'ReadBlob']);
     for (const n of retriedMethods(SurveyServiceService)) expect(n.service).toBe('feedback.survey.v1.SurveyService');
