@@ -1,11 +1,10 @@
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
-import { createKafka, createProducer } from '@feedback/kit-kafka';
+import { createKafka, createProducer, runErasureConsumer } from '@feedback/kit-kafka';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes } from '@feedback/kit-stores';
 import { ShortenerServiceService } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { runClickConsumer } from './adapters/kafka/click.consumer.js';
-import { runErasureConsumer } from './adapters/kafka/data-erasure.consumer.js';
 import { MongoLinkEraser } from './adapters/mongo/link-erasure.repository.js';
 import { shortenerIndexes } from './adapters/mongo/indexes.js';
 import { countClicks } from './domain/click-counting.js';

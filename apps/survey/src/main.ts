@@ -1,13 +1,12 @@
 import { PersonalDataProtector } from '@feedback/kit-core';
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { createGrpcClient, grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
-import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
+import { createKafka, createProducer, ensureTopics, runRetentionConsumer } from '@feedback/kit-kafka';
 import { outboxBacklogMetrics, startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes, MongoLease, MongoRetentionSettings, startRetentionJob, sweepLimits } from '@feedback/kit-stores';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { SurveyServiceService } from '@feedback/proto/feedback/survey/v1/survey';
 import { runErasureProgressConsumer, runErasureRequestConsumer } from './adapters/kafka/data-erasure.consumer.js';
-import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
 import { retiredSurveyIndexes, surveyIndexes } from './adapters/mongo/indexes.js';
 import { surveyRetentionSweep } from './adapters/mongo/retention.sweep.js';
 import { hashSensitiveCustomerFields } from './adapters/mongo/sensitive-fields.migration.js';

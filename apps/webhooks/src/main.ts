@@ -1,13 +1,11 @@
 import { PersonalDataProtector } from '@feedback/kit-core';
 import { createLogger, onShutdown } from '@feedback/kit-core/runtime';
 import { grpcListenOptions, startGrpcServer } from '@feedback/kit-grpc';
-import { createKafka, createProducer, ensureTopics } from '@feedback/kit-kafka';
+import { createKafka, createProducer, ensureTopics, runErasureConsumer, runRetentionConsumer } from '@feedback/kit-kafka';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, ensureIndexes, MongoLease, MongoRetentionSettings, startRetentionJob, sweepLimits } from '@feedback/kit-stores';
 import { WebhookServiceService } from '@feedback/proto/feedback/webhooks/v1/webhooks';
-import { runErasureConsumer } from './adapters/kafka/data-erasure.consumer.js';
 import { runEventsConsumer } from './adapters/kafka/events.consumer.js';
-import { runRetentionConsumer } from './adapters/kafka/retention.consumer.js';
 import { MongoDeliveryEraser } from './adapters/mongo/delivery-erasure.repository.js';
 import { webhooksIndexes } from './adapters/mongo/indexes.js';
 import { webhooksRetentionSweep } from './adapters/mongo/retention.sweep.js';

@@ -14,3 +14,5 @@ export { toConsumedMessage, type ConsumedMessage, type MessageHandler } from './
 export { deadLetterMessage, defaultDeadLetterTopic, PoisonMessageError, type FailedMessage } from './dead-letter.js';
 export { ensureTopics, type TopicSpec } from './topics.js';
 export { decodeHeaders, KAFKA_HEADERS } from './headers.js';
+export { runErasureConsumer } from './data-erasure.consumer.js';
+export { retentionOf, retentionTopicSpec, runRetentionConsumer } from './retention.consumer.js';

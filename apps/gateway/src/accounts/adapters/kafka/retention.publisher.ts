@@ -1,5 +1,5 @@
 import type { AccountRetention } from '@feedback/kit-core';
-import { createProducer, ensureTopics, type Producer } from '@feedback/kit-kafka';
+import { createProducer, ensureTopics, retentionTopicSpec, type Producer } from '@feedback/kit-kafka';
 import { AccountRetentionSet } from '@feedback/proto/feedback/accounts/v1/retention';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from '@feedback/kit-core';
@@ -18,7 +18,7 @@ export function kafkaRetentionEvents(kafka: Kafka, topic: string, logger: Logger
   let ready: Promise<Producer> | undefined;
   const connect = () => {
     ready ??= (async () => {
-      await ensureTopics(kafka, [{ topic, numPartitions: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }]);
+      await ensureTopics(kafka, [retentionTopicSpec(topic)]);
       producer = createProducer(kafka, { logger });
       await producer.connect();
       return producer;

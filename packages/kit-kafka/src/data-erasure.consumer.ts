@@ -1,5 +1,8 @@
 import type { Logger } from '@feedback/kit-core';
-import { PoisonMessageError, runConsumer, type ConsumerHandle, type Producer } from '@feedback/kit-kafka';
+import type { ConsumerHandle } from './consumer-lifecycle.js';
+import { runConsumer } from './consumer.js';
+import { PoisonMessageError } from './dead-letter.js';
+import type { Producer } from './producer.js';
 import { DataErasureProgress, DataErasureRequested, type DataErasureCounts } from '@feedback/proto/feedback/survey/v1/data_erasure';
 import type { Kafka } from 'kafkajs';
 
@@ -19,7 +22,8 @@ interface ErasureConsumerOptions {
 const NO_COUNTS: DataErasureCounts = { customers: 0, messages: 0, responses: 0, links: 0, webhookDeliveries: 0, optOutsKept: 0 };
 
 /**
- * data.erasure.requested in the service's own group, from the topic's beginning: requested while
+ * The part of a data erasure that messaging, shortener and webhooks each do (the survey service,
+ * which owns the requests, has its own consumers): data.erasure.requested in the service's own group, from the topic's beginning: requested while
  * this service was down, it is erased when the service is back. Reports data.erasure.progress
  * (as `service`) after erasing; a crash between the two redelivers the request, and the
  * survey service keeps the first report of each service.

@@ -1,5 +1,8 @@
 import type { AccountRetention, Logger, RetentionSettings } from '@feedback/kit-core';
-import { PoisonMessageError, runConsumer, type ConsumedMessage, type ConsumerHandle } from '@feedback/kit-kafka';
+import type { ConsumerHandle } from './consumer-lifecycle.js';
+import { runConsumer } from './consumer.js';
+import { PoisonMessageError } from './dead-letter.js';
+import type { ConsumedMessage } from './message-processor.js';
 import { AccountRetentionSet } from '@feedback/proto/feedback/accounts/v1/retention';
 import type { Kafka } from 'kafkajs';
 
