@@ -7,7 +7,10 @@ import { readFakeSmscMessages } from './fakesmsc-log.js';
 import { ensureKannel, logger, sleep, stack, uniq, waitFor, type KannelSettings } from './stack.js';
 import { freePort, processEnv, shareTo, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
 
-const PHONES = 60;
+// More than the small-sharing lane takes (100), so the sharing goes out in slices on the main
+// lane and the kill below lands while most of it is still to be handed over; a sharing of the
+// lane goes to Kannel in one go, sometimes before the kill.
+const PHONES = 300;
 
 /** infra/apps.sh's kannel_provider_json, run as `SMS_PROVIDER=http ./stack up` runs it. */
 function appsShKannelProvider(k: KannelSettings): string {
