@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as prettier from 'prettier';
-import { httpProviderJsonSchema } from '../apps/messaging/src/adapters/http/http-provider.config.js';
+import { httpProviderJsonSchema } from '../apps/messaging/src/providers/adapters/http/http-provider.config.js';
 
 type Json = Record<string, unknown>;
 

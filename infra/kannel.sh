@@ -127,7 +127,7 @@ EOF
   mkdir -p "$KANNEL_DIR/store"
 }
 
-# messaging's inbound-SMS URL, signed as apps/messaging/src/adapters/http/dlr-signature.ts
+# messaging's inbound-SMS URL, signed as apps/messaging/src/providers/adapters/http/dlr-signature.ts
 # inboundSmsUrl signs it (HMAC-SHA256 of "sms/mo" under DLR_SECRET, base64url, 32 characters).
 mo_url() {
   # shellcheck disable=SC2016 # JavaScript, not shell

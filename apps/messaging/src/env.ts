@@ -6,7 +6,7 @@ import { grpcServerEnv } from '@feedback/kit-grpc';
 import { isPhoneRegion } from '@feedback/kit-phone';
 import { z } from 'zod';
 import { AppError } from '@feedback/kit-core';
-import { parseSendWindow } from './domain/send-window.js';
+import { parseSendWindow } from './scheduling/domain/send-window.js';
 
 const readVars = (vars: Record<string, string | undefined>) =>
   loadConfig(

@@ -2,33 +2,33 @@ import { randomUUID } from 'node:crypto';
 import { errors, systemClock, type Logger } from '@feedback/kit-core';
 import type { Producer } from '@feedback/kit-kafka';
 import type { Db } from 'mongodb';
-import { kafkaDispatchPublisher, type PriorityLane } from './adapters/kafka/dispatch.publisher.js';
-import { kafkaStatusEvents } from './adapters/kafka/status.publisher.js';
-import { kafkaCompletionEvents } from './adapters/kafka/completion.publisher.js';
-import { SecretBox } from './adapters/crypto/secret-box.js';
-import { accountProviderConfigSchema, accountProviderFormat } from './adapters/http/account-provider.config.js';
-import { parseHttpProviderConfig } from './adapters/http/http-provider.config.js';
-import { HttpSmsProvider } from './adapters/http/http-sms.provider.js';
-import { MongoAccountProviderRepository } from './adapters/mongo/account-provider.repository.js';
-import { MongoBindingRepository } from './adapters/mongo/binding.repository.js';
-import { MongoCampaignRepository } from './adapters/mongo/campaign.repository.js';
-import { CachedCampaignRepository } from './adapters/cached-campaign.repository.js';
-import { MongoCsvImportLog } from './adapters/mongo/csv-import.repository.js';
-import { MongoJobRepository } from './adapters/mongo/job.repository.js';
-import { MongoMessageRepository } from './adapters/mongo/message.repository.js';
-import { tokenBucketPacer } from './adapters/scheduler/release.pacer.js';
-import { MongoOptOutRepository } from './adapters/mongo/opt-out.repository.js';
-import { OptOutSnapshots } from './adapters/opt-out.snapshots.js';
-import { ErasedOptOuts } from './adapters/erased-opt-outs.js';
-import { MongoMessagingPersonalData } from './adapters/mongo/messaging-personal-data.repository.js';
-import type { MessagingErasureDeps } from './domain/data-erasure.use-cases.js';
-import { MongoRecordingProvider } from './adapters/mongo/recording.provider.js';
-import type { SensitiveAttributes } from './adapters/mongo/sensitive-attributes.js';
-import { MongoSharingRepository } from './adapters/mongo/sharing.repository.js';
-import { meteredDispatch, meteredProvider } from './adapters/metrics/metered.js';
-import { promSmsMetrics, type SmsMetrics } from './adapters/metrics/sms.metrics.js';
-import { CachedProviderResolver } from './adapters/provider.resolver.js';
-import { KANNEL_DELIVERY_RULE, type DeliveryRule } from './domain/delivery-report.js';
+import { kafkaDispatchPublisher, type PriorityLane } from './dispatch/adapters/kafka/dispatch.publisher.js';
+import { kafkaStatusEvents } from './dispatch/adapters/kafka/status.publisher.js';
+import { kafkaCompletionEvents } from './status/adapters/kafka/completion.publisher.js';
+import { SecretBox } from './providers/adapters/crypto/secret-box.js';
+import { accountProviderConfigSchema, accountProviderFormat } from './providers/adapters/http/account-provider.config.js';
+import { parseHttpProviderConfig } from './providers/adapters/http/http-provider.config.js';
+import { HttpSmsProvider } from './providers/adapters/http/http-sms.provider.js';
+import { MongoAccountProviderRepository } from './providers/adapters/mongo/account-provider.repository.js';
+import { MongoBindingRepository } from './csv-workflow/adapters/mongo/binding.repository.js';
+import { MongoCampaignRepository } from './campaigns/adapters/mongo/campaign.repository.js';
+import { CachedCampaignRepository } from './campaigns/adapters/cached-campaign.repository.js';
+import { MongoCsvImportLog } from './csv-workflow/adapters/mongo/csv-import.repository.js';
+import { MongoJobRepository } from './scheduling/adapters/mongo/job.repository.js';
+import { MongoMessageRepository } from './shared/adapters/mongo/message.repository.js';
+import { tokenBucketPacer } from './scheduling/adapters/release.pacer.js';
+import { MongoOptOutRepository } from './opt-outs/adapters/mongo/opt-out.repository.js';
+import { OptOutSnapshots } from './opt-outs/adapters/opt-out.snapshots.js';
+import { ErasedOptOuts } from './opt-outs/adapters/erased-opt-outs.js';
+import { MongoMessagingPersonalData } from './erasure/adapters/mongo/messaging-personal-data.repository.js';
+import type { MessagingErasureDeps } from './erasure/domain/data-erasure.use-cases.js';
+import { MongoRecordingProvider } from './providers/adapters/mongo/recording.provider.js';
+import type { SensitiveAttributes } from './shared/adapters/mongo/sensitive-attributes.js';
+import { MongoSharingRepository } from './shared/adapters/mongo/sharing.repository.js';
+import { meteredDispatch, meteredProvider } from './shared/adapters/metrics/metered.js';
+import { promSmsMetrics, type SmsMetrics } from './shared/adapters/metrics/sms.metrics.js';
+import { CachedProviderResolver } from './providers/adapters/provider.resolver.js';
+import { KANNEL_DELIVERY_RULE, type DeliveryRule } from './status/domain/delivery-report.js';
 import type {
   HandOverTracker,
   LinkShortener,
@@ -39,7 +39,7 @@ import type {
   SurveyChannels,
   SurveyLinks,
   WorkflowFiles,
-} from './domain/ports.js';
+} from './shared/ports.js';
 
 export interface Infrastructure {
   db: Db;

@@ -5,10 +5,10 @@ import { FileServiceClient, ProcessingState } from '@feedback/proto/feedback/fil
 import type { MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filePorts } from '../src/adapters/grpc/file.client.js';
-import { runFileUploadedConsumer } from '../src/adapters/kafka/file-uploaded.consumer.js';
-import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
-import type { MessagingDeps } from '../src/domain/ports.js';
+import { filePorts } from '../src/csv-workflow/adapters/grpc/file.client.js';
+import { runFileUploadedConsumer } from '../src/csv-workflow/adapters/kafka/file-uploaded.consumer.js';
+import { messagingIndexes } from '../src/shared/adapters/mongo/indexes.js';
+import type { MessagingDeps } from '../src/shared/ports.js';
 import { messagingDeps } from '../src/wiring.js';
 import { noClicks, noLinkStates } from './fakes/memory-deps.js';
 import { caughtUp, FILE_GRPC_ADDR, FILE_UPLOADED_TOPIC, topicEnds, uploadFile } from './file-service.js';

@@ -1,11 +1,11 @@
 import { PersonalDataProtector } from '@feedback/kit-core';
 import type { MongoHandle } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErasedOptOuts } from '../src/adapters/erased-opt-outs.js';
-import { MongoMessagingPersonalData } from '../src/adapters/mongo/messaging-personal-data.repository.js';
-import { MongoOptOutRepository } from '../src/adapters/mongo/opt-out.repository.js';
-import { OptOutSnapshots } from '../src/adapters/opt-out.snapshots.js';
-import { eraseMessagingData } from '../src/domain/data-erasure.use-cases.js';
+import { ErasedOptOuts } from '../src/opt-outs/adapters/erased-opt-outs.js';
+import { MongoMessagingPersonalData } from '../src/erasure/adapters/mongo/messaging-personal-data.repository.js';
+import { MongoOptOutRepository } from '../src/opt-outs/adapters/mongo/opt-out.repository.js';
+import { OptOutSnapshots } from '../src/opt-outs/adapters/opt-out.snapshots.js';
+import { eraseMessagingData } from '../src/erasure/domain/data-erasure.use-cases.js';
 import { dropTestDb, logger, openTestDb } from './stack.js';
 
 // The erasure's writes on the stack's MongoDB-wire server, and the suppression check after them.

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { MongoHandle } from '@feedback/kit-stores';
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stripSensitiveRecipientAttributes } from '../src/adapters/mongo/sensitive-attributes.migration.js';
-import { MongoSharingRepository } from '../src/adapters/mongo/sharing.repository.js';
-import type { Recipient, SmsSharing } from '../src/domain/sharing.js';
+import { stripSensitiveRecipientAttributes } from '../src/shared/adapters/mongo/sensitive-attributes.migration.js';
+import { MongoSharingRepository } from '../src/shared/adapters/mongo/sharing.repository.js';
+import type { Recipient, SmsSharing } from '../src/shared/domain/sharing.js';
 import { dropTestDb, logger, openTestDb, testSensitive } from './stack.js';
 
 const TCKN = '10000000146';

@@ -4,11 +4,11 @@ import type { MongoHandle } from '@feedback/kit-stores';
 import { SharingCompleted } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kafkaCompletionEvents } from '../src/adapters/kafka/completion.publisher.js';
-import { MongoMessageRepository } from '../src/adapters/mongo/message.repository.js';
-import { MongoSharingRepository } from '../src/adapters/mongo/sharing.repository.js';
-import { raiseIfComplete } from '../src/domain/sharing-completion.use-cases.js';
-import { unsentRecord, type MessageStatus, type SmsMessage } from '../src/domain/sms-message.js';
+import { kafkaCompletionEvents } from '../src/status/adapters/kafka/completion.publisher.js';
+import { MongoMessageRepository } from '../src/shared/adapters/mongo/message.repository.js';
+import { MongoSharingRepository } from '../src/shared/adapters/mongo/sharing.repository.js';
+import { raiseIfComplete } from '../src/status/domain/sharing-completion.use-cases.js';
+import { unsentRecord, type MessageStatus, type SmsMessage } from '../src/shared/domain/sms-message.js';
 import { dropTestDb, logger, openTestDb, stack, testSensitive, uniq, waitFor } from './stack.js';
 
 /** The completion count on the stack's MongoDB (messaging's indexes) and its event on the stack's Kafka. */

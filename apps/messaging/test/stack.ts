@@ -7,12 +7,12 @@ import { createLogger } from '@feedback/kit-core/runtime';
 import { createGrpcClient, startGrpcServer, type GrpcClient, type RunningGrpcServer } from '@feedback/kit-grpc';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
 import { MessagingServiceClient, MessagingServiceService } from '@feedback/proto/feedback/messaging/v1/messaging';
-import { acceptGate } from '../src/adapters/accept-gate.js';
-import { startDlrServer, type RunningDlrServer } from '../src/adapters/http/dlr.server.js';
-import { messagingIndexes } from '../src/adapters/mongo/indexes.js';
-import { sensitiveAttributes } from '../src/adapters/mongo/sensitive-attributes.js';
-import { KANNEL_DELIVERY_RULE } from '../src/domain/delivery-report.js';
-import type { MessageRepository, MessagingDeps } from '../src/domain/ports.js';
+import { acceptGate } from '../src/intake/adapters/accept-gate.js';
+import { startDlrServer, type RunningDlrServer } from '../src/providers/adapters/http/dlr.server.js';
+import { messagingIndexes } from '../src/shared/adapters/mongo/indexes.js';
+import { sensitiveAttributes } from '../src/shared/adapters/mongo/sensitive-attributes.js';
+import { KANNEL_DELIVERY_RULE } from '../src/status/domain/delivery-report.js';
+import type { MessageRepository, MessagingDeps } from '../src/shared/ports.js';
 import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
 
 /** The running local stack (`./stack up`); never a mock. */

@@ -1,16 +1,16 @@
 import { unary } from '@feedback/kit-grpc';
-import type { AcceptGate } from '../adapters/accept-gate.js';
+import type { AcceptGate } from '../intake/adapters/accept-gate.js';
 import type { MessagingServiceServer } from '@feedback/proto/feedback/messaging/v1/messaging';
-import { deleteAccountProvider, getAccountProvider, putAccountProvider } from '../domain/account-provider.use-cases.js';
-import { createCampaign, updateCampaign } from '../domain/campaign.use-cases.js';
-import { cancelSharing } from '../domain/sharing-cancel.use-cases.js';
-import { bindDirectory, listBindings, unbindDirectory } from '../domain/directory-binding.use-cases.js';
-import { addOptOuts, listOptOuts, removeOptOut } from '../domain/opt-out.use-cases.js';
-import { listRecordedMessages } from '../domain/recorded-messages.use-cases.js';
-import type { MessagingDeps } from '../domain/ports.js';
-import { getSharingStatus } from '../domain/sharing-status.use-cases.js';
-import { createSharing } from '../domain/sharing.use-cases.js';
-import { previewSmsMessage } from '../domain/sms-preview.use-cases.js';
+import { deleteAccountProvider, getAccountProvider, putAccountProvider } from '../providers/domain/account-provider.use-cases.js';
+import { createCampaign, updateCampaign } from '../campaigns/domain/campaign.use-cases.js';
+import { cancelSharing } from '../intake/domain/sharing-cancel.use-cases.js';
+import { bindDirectory, listBindings, unbindDirectory } from '../csv-workflow/domain/directory-binding.use-cases.js';
+import { addOptOuts, listOptOuts, removeOptOut } from '../opt-outs/domain/opt-out.use-cases.js';
+import { listRecordedMessages } from '../status/domain/recorded-messages.use-cases.js';
+import type { MessagingDeps } from '../shared/ports.js';
+import { getSharingStatus } from '../status/domain/sharing-status.use-cases.js';
+import { createSharing } from '../intake/domain/sharing.use-cases.js';
+import { previewSmsMessage } from '../intake/domain/sms-preview.use-cases.js';
 import {
   bindingMessage,
   campaignAnswer,

@@ -9,14 +9,14 @@ import type {
   SmsCampaign as SmsCampaignMessage,
   SmsProvider as SmsProviderMessage,
 } from '@feedback/proto/feedback/messaging/v1/messaging';
-import type { AccountProvider } from '../domain/account-provider.js';
-import type { DirectoryBinding } from '../domain/directory-binding.js';
-import type { SharingStatus } from '../domain/sharing-status.use-cases.js';
-import type { RejectedPhone, SmsCampaign } from '../domain/sharing.js';
-import type { CreateSharingCommand } from '../domain/sharing.use-cases.js';
-import type { CreateCampaignCommand, UpdateCampaignCommand } from '../domain/campaign.use-cases.js';
-import type { MessagingDeps } from '../domain/ports.js';
-import { campaignWarnings } from '../domain/sms-preview.use-cases.js';
+import type { AccountProvider } from '../providers/domain/account-provider.js';
+import type { DirectoryBinding } from '../csv-workflow/domain/directory-binding.js';
+import type { SharingStatus } from '../status/domain/sharing-status.use-cases.js';
+import type { RejectedPhone, SmsCampaign } from '../shared/domain/sharing.js';
+import type { CreateSharingCommand } from '../intake/domain/sharing.use-cases.js';
+import type { CreateCampaignCommand, UpdateCampaignCommand } from '../campaigns/domain/campaign.use-cases.js';
+import type { MessagingDeps } from '../shared/ports.js';
+import { campaignWarnings } from '../intake/domain/sms-preview.use-cases.js';
 
 export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
   return {

@@ -1,7 +1,7 @@
 import { errors } from '@feedback/kit-core';
-import type { AccountProvider, AccountProviderSettings } from '../../src/domain/account-provider.js';
-import type { DirectoryBinding } from '../../src/domain/directory-binding.js';
-import { dispatchSms, type SendOutcome } from '../../src/domain/dispatch.use-cases.js';
+import type { AccountProvider, AccountProviderSettings } from '../../src/providers/domain/account-provider.js';
+import type { DirectoryBinding } from '../../src/csv-workflow/domain/directory-binding.js';
+import { dispatchSms, type SendOutcome } from '../../src/dispatch/domain/dispatch.use-cases.js';
 import type {
   AccountProviderRepository,
   BindingRepository,
@@ -28,10 +28,10 @@ import type {
   SurveyLinks,
   TextedPhones,
   WorkflowFiles,
-} from '../../src/domain/ports.js';
-import type { OptOutSource, SmsOptOut } from '../../src/domain/opt-out.js';
-import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/domain/sharing.js';
-import { REPORTABLE_STATUSES, unsentRecord, type MessageStatus, type SmsMessage } from '../../src/domain/sms-message.js';
+} from '../../src/shared/ports.js';
+import type { OptOutSource, SmsOptOut } from '../../src/opt-outs/domain/opt-out.js';
+import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/shared/domain/sharing.js';
+import { REPORTABLE_STATUSES, unsentRecord, type MessageStatus, type SmsMessage } from '../../src/shared/domain/sms-message.js';
 
 /** Short links nobody followed. */
 export const noClicks: LinkShortener['countClicked'] = async () => 0;

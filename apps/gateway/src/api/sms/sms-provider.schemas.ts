@@ -16,7 +16,7 @@ const Enum = <T extends string>(values: readonly T[], description: string) =>
 
 /**
  * The shape of an account's SMS provider: the messaging service's SMS_HTTP_PROVIDER JSON
- * (apps/messaging/src/adapters/http/http-provider.config.ts) plus `sender`. The service checks
+ * (apps/messaging/src/providers/adapters/http/http-provider.config.ts) plus `sender`. The service checks
  * the rest (regexes compile, http(s) only, {to} and {text} used) and names the field.
  */
 function providerFields(o: { response: boolean }) {

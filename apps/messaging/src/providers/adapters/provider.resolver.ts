@@ -1,0 +1,58 @@
+import type { AccountProviderSettings } from '../domain/account-provider.js';
+import type { AccountProviderRepository, ProviderCache, SmsProvider, SmsProviderResolver } from '../../shared/ports.js';
+
+export interface ProviderResolverOptions {
+  accountProviders: Pick<AccountProviderRepository, 'find'>;
+  /** The deployment's provider (SMS_PROVIDER), for accounts without their own. */
+  deployment: SmsProvider;
+  /** Makes the provider of an account's stored settings. */
+  build: (settings: AccountProviderSettings) => SmsProvider;
+  /** How long an account's provider, or its having none, is remembered (ACCOUNT_SMS_PROVIDER_CACHE_MS). */
+  ttlMs: number;
+  now?: () => number;
+}
+
+/** Far more accounts than any deployment sends for at once; the oldest entry goes first. */
+const MAX_ENTRIES = 10_000;
+
+/**
+ * The provider of each account, remembered for `ttlMs` (also that an account has none, the usual
+ * case), so a batch of SMS costs no database read and no decryption. PUT and DELETE in this
+ * process forget the account at once; other replicas follow within `ttlMs`. A failed read
+ * (database away, a document no configured key opens) is not remembered: it throws, and the
+ * dispatcher retries the event rather than send it through another provider.
+ */
+export class CachedProviderResolver implements SmsProviderResolver, ProviderCache {
+  private readonly entries = new Map<string, { at: number; provider: Promise<SmsProvider | null> }>();
+  private readonly now: () => number;
+
+  constructor(private readonly opts: ProviderResolverOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  async forAccount(accountId: string): Promise<SmsProvider> {
+    const hit = this.entries.get(accountId);
+    if (hit && this.now() - hit.at < this.opts.ttlMs) return (await hit.provider) ?? this.opts.deployment;
+    // One read for the calls that arrive while it runs; a forget() meanwhile drops it, so a
+    // read that began before a PUT is never remembered after it.
+    const entry = { at: this.now(), provider: this.load(accountId) };
+    this.entries.delete(accountId);
+    this.entries.set(accountId, entry);
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    try {
+      return (await entry.provider) ?? this.opts.deployment;
+    } catch (err) {
+      if (this.entries.get(accountId) === entry) this.entries.delete(accountId);
+      throw err;
+    }
+  }
+
+  forget(accountId: string): void {
+    this.entries.delete(accountId);
+  }
+
+  private async load(accountId: string): Promise<SmsProvider | null> {
+    const found = await this.opts.accountProviders.find(accountId);
+    return found ? this.opts.build(found.settings) : null;
+  }
+}

@@ -1,0 +1,192 @@
+import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
+import type { Collection, Db } from 'mongodb';
+import type { FinishedAttempt, MessageRepository, NewMessage, TextedPhones } from '../../ports.js';
+import type { SmsEncoding } from '../../domain/sms-encoding.js';
+import { REPORTABLE_STATUSES, unsentRecord, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
+
+interface MessageDoc {
+  /** `<sharing id>.<phone>`: the unique key that makes the first claim the only one. */
+  _id: string;
+  account_id: string;
+  sharing_id: string;
+  campaign_id: string;
+  phone: string;
+  text: string;
+  provider: string;
+  status: MessageStatus;
+  attempts: number;
+  provider_message_id: string | null;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  /** The sending provider's report rule (ReportRule); absent on records written before it was kept. */
+  dlr?: { status_param: string; delivered: string[]; failed: string[] } | null;
+  link?: string;
+  reminder?: number;
+  /** The text's cost at its provider; absent on records written before it was kept and on ones never rendered. */
+  encoding?: SmsEncoding;
+  segments?: number;
+}
+
+export class MongoMessageRepository implements MessageRepository, TextedPhones {
+  private readonly docs: Collection<MessageDoc>;
+
+  constructor(db: Db) {
+    this.docs = db.collection<MessageDoc>('sms_messages');
+  }
+
+  async claim(m: NewMessage, opts: { takeOverSending?: boolean } = {}): Promise<SmsMessage | null> {
+    const doc = firstClaim(m);
+    // The unique _id makes the first insert the one claim; MongoDB guarantees it under races.
+    if (await insertOnce(this.docs, doc)) return toMessage(doc);
+    // Taken. Only a record whose attempt certainly did not send may be taken again, and a
+    // single-document conditional update lets exactly one of the racing callers do it.
+    const again = await this.docs.findOneAndUpdate(
+      { _id: m.id, status: { $in: opts.takeOverSending ? ['retryable', 'sending'] : ['retryable'] } },
+      // The provider may be another one now (the account's own was set or removed): its rule reads the reports.
+      {
+        $set: { status: 'sending', text: m.text, provider: m.provider, dlr: dlrOf(m), ...costOf(m), updated_at: m.createdAt },
+        $inc: { attempts: 1 },
+      },
+      { returnDocument: 'after' },
+    );
+    return again ? toMessage(again) : null;
+  }
+
+  async claimMany(msgs: NewMessage[]): Promise<(SmsMessage | null)[]> {
+    const docs = msgs.map(firstClaim);
+    // One unordered insert; the unique _id lets each record be created by one claimer only.
+    const inserted = await insertManyOnce(this.docs, docs);
+    return docs.map((d, i) => (inserted[i] ? toMessage(d) : null));
+  }
+
+  async recordMany(msgs: SmsMessage[]): Promise<boolean[]> {
+    return insertManyOnce(this.docs, msgs.map(toDoc));
+  }
+
+  async finishMany(items: FinishedAttempt[]): Promise<void> {
+    if (items.length === 0) return;
+    // Conditional on our claim: a delivery report that overtook the provider's answer stays.
+    await this.docs.bulkWrite(
+      items.map((o) => ({
+        updateOne: {
+          filter: { _id: o.id, status: 'sending' as const, attempts: o.attempt },
+          update: {
+            $set: { status: o.status, provider_message_id: o.providerMessageId ?? null, error: o.error ?? null, updated_at: o.at },
+          },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  async findMany(ids: string[]): Promise<SmsMessage[]> {
+    if (ids.length === 0) return [];
+    return (await this.docs.find({ _id: { $in: ids } }).toArray()).map(toMessage);
+  }
+
+  async applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null> {
+    const doc = await this.docs.findOneAndUpdate(
+      { _id: id, status: { $in: [...REPORTABLE_STATUSES] } },
+      { $set: { status, updated_at: at } },
+      { returnDocument: 'after' },
+    );
+    return doc ? toMessage(doc) : null;
+  }
+
+  async findById(id: string): Promise<SmsMessage | null> {
+    const doc = await this.docs.findOne({ _id: id });
+    return doc ? toMessage(doc) : null;
+  }
+
+  async cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }): Promise<void> {
+    if (c.phones.length === 0) return;
+    // A record in place of each one not yet claimed: a later claim finds it taken.
+    await insertManyOnce(
+      this.docs,
+      c.phones.map((phone) => toDoc(unsentRecord({ ...c, phone, status: 'cancelled' }))),
+    );
+    // One whose attempt certainly did not send is not tried again.
+    await this.docs.updateMany({ sharing_id: c.sharingId, status: 'retryable' }, { $set: { status: 'cancelled', updated_at: c.at } });
+  }
+
+  async accountsThatTexted(phone: string): Promise<string[]> {
+    // Covered by the (phone, account_id) index.
+    const docs = await this.docs.find({ phone }, { projection: { _id: 0, account_id: 1 } }).toArray();
+    return [...new Set(docs.map((d) => d.account_id))];
+  }
+
+  async firstsByStatus(sharingId: string): Promise<Partial<Record<MessageStatus, number>>> {
+    // Index `sharing`, one pass; a first message has no `reminder` field (or 0 on none).
+    const groups = await this.docs
+      .aggregate<{ _id: { status: MessageStatus; reminder?: number | null }; n: number }>([
+        { $match: { sharing_id: sharingId } },
+        { $group: { _id: { status: '$status', reminder: '$reminder' }, n: { $sum: 1 } } },
+      ])
+      .toArray();
+    const counts: Partial<Record<MessageStatus, number>> = {};
+    for (const g of groups) if (!g._id.reminder) counts[g._id.status] = (counts[g._id.status] ?? 0) + g.n;
+    return counts;
+  }
+
+  async listBySharing(sharingId: string): Promise<SmsMessage[]> {
+    return (await this.docs.find({ sharing_id: sharingId }).sort({ _id: 1 }).toArray()).map(toMessage);
+  }
+}
+
+function firstClaim(m: NewMessage): MessageDoc {
+  return toDoc({ ...m, status: 'sending', attempts: 1, providerMessageId: null, error: null, updatedAt: m.createdAt });
+}
+
+function toDoc(m: SmsMessage): MessageDoc {
+  return {
+    _id: m.id,
+    account_id: m.accountId,
+    sharing_id: m.sharingId,
+    campaign_id: m.campaignId,
+    phone: m.phone,
+    text: m.text,
+    provider: m.provider,
+    status: m.status,
+    attempts: m.attempts,
+    provider_message_id: m.providerMessageId,
+    error: m.error,
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
+    ...(m.deliveryRule && { dlr: dlrOf(m) }),
+    ...(m.link && { link: m.link }),
+    ...(m.reminder && { reminder: m.reminder }),
+    ...costOf(m),
+  };
+}
+
+/** A text's cost, when the record has one (a message taken again by another provider may cost otherwise). */
+const costOf = (m: Pick<SmsMessage, 'encoding' | 'segments'>): Pick<MessageDoc, 'encoding' | 'segments'> =>
+  m.encoding && m.segments !== undefined ? { encoding: m.encoding, segments: m.segments } : {};
+
+const dlrOf = (m: Pick<SmsMessage, 'deliveryRule'>): MessageDoc['dlr'] =>
+  m.deliveryRule
+    ? { status_param: m.deliveryRule.statusParam, delivered: [...m.deliveryRule.delivered], failed: [...m.deliveryRule.failed] }
+    : null;
+
+function toMessage(d: MessageDoc): SmsMessage {
+  return {
+    id: d._id,
+    accountId: d.account_id,
+    sharingId: d.sharing_id,
+    campaignId: d.campaign_id,
+    phone: d.phone,
+    text: d.text,
+    provider: d.provider,
+    status: d.status,
+    attempts: d.attempts,
+    providerMessageId: d.provider_message_id,
+    error: d.error,
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
+    ...(d.dlr && { deliveryRule: { statusParam: d.dlr.status_param, delivered: d.dlr.delivered, failed: d.dlr.failed } }),
+    ...(d.link && { link: d.link }),
+    ...(d.reminder && { reminder: d.reminder }),
+    ...costOf(d),
+  };
+}

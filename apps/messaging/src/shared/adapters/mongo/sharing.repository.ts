@@ -1,0 +1,234 @@
+import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
+import type { Collection, Db } from 'mongodb';
+import type { RecipientWriter, SharingRepository } from '../../ports.js';
+import { splitSensitive, type SensitiveAttributes } from './sensitive-attributes.js';
+import type { Recipient, RejectedPhone, SmsSharing } from '../../domain/sharing.js';
+
+interface SharingDoc {
+  _id: string;
+  account_id: string;
+  campaign_id: string;
+  created_at: Date;
+  accepted: number;
+  duplicates: number;
+  rejected: RejectedPhone[];
+  /** Absent on sharings made before scheduling existed: at once. */
+  scheduled_for?: Date | null;
+  cancelled_at?: Date | null;
+  /** When sharing.completed was raised; absent until then. */
+  completed_at?: Date | null;
+  /** First messages settled as dispatchers and cancels noted them; absent until the first note. */
+  settled_firsts?: number;
+  progressed_at?: Date;
+}
+
+interface StoredRecipient {
+  phone: string;
+  input: string;
+  attributes: Record<string, string>;
+  built_in_responses: Record<string, string>;
+}
+
+/**
+ * Up to CHUNK recipients of a sharing in one document, `<sharing id>.<chunk>`: the local
+ * server's cost is per document (index entries, journal), so a 5,000-phone sharing is 5 writes
+ * instead of 5,000 before the caller gets its answer. (Documents of the earlier shape, one
+ * recipient each with its fields at the top, are still read.)
+ */
+interface RecipientChunkDoc {
+  _id: string;
+  sharing_id: string;
+  recipients?: StoredRecipient[];
+  /**
+   * A deferred sharing's sensitive attributes (the TCKN...), kept out of `attributes`: one JSON
+   * array in recipient order (`{}` for a recipient without any), sealed with AES-256-GCM under
+   * PERSONAL_DATA_KEY, bound to the sharing id. Removed once the first messages are released.
+   */
+  sensitive?: string;
+  /** The earlier shape: one recipient per document. */
+  phone?: string;
+}
+
+/** Recipients per chunk, and a size bound well below the 16 MB document limit (a CSV row's attributes may be large). */
+const CHUNK = 1_000;
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** An upper bound of a recipient's BSON size: its strings (UTF-16 length × 3 covers UTF-8) plus per-field overhead. */
+function roughSize(r: StoredRecipient): number {
+  let n = 64 + 3 * (r.phone.length + r.input.length);
+  for (const map of [r.attributes, r.built_in_responses]) for (const [k, v] of Object.entries(map)) n += 16 + 3 * (k.length + v.length);
+  return n;
+}
+
+/**
+ * Recipients in chunk documents `<sharing id>.<n>`, numbered from `first`: at most CHUNK recipients
+ * and about CHUNK_BYTES each. Sensitive attributes leave `attributes`: sealed in `sensitive` when
+ * kept, else dropped.
+ */
+function chunked(
+  sharingId: string,
+  first: number,
+  recipients: Recipient[],
+  sensitive: SensitiveAttributes,
+  keepSensitive: boolean,
+): RecipientChunkDoc[] {
+  const chunks: RecipientChunkDoc[] = [];
+  let chunk: StoredRecipient[] = [];
+  let kept: Record<string, string>[] = [];
+  let bytes = 0;
+  const close = () => {
+    if (chunk.length === 0) return;
+    const sealed = keepSensitive && kept.some((k) => Object.keys(k).length > 0);
+    chunks.push({
+      _id: `${sharingId}.${first + chunks.length}`,
+      sharing_id: sharingId,
+      recipients: chunk,
+      ...(sealed && { sensitive: sensitive.box.seal(JSON.stringify(kept), sharingId) }),
+    });
+    chunk = [];
+    kept = [];
+    bytes = 0;
+  };
+  for (const r of recipients) {
+    const [attributes, secret] = splitSensitive(r.attributes, sensitive.names);
+    const stored = { phone: r.phone, input: r.input, attributes, built_in_responses: r.builtInResponses };
+    const size = roughSize(stored) + 3 * JSON.stringify(secret).length;
+    if (chunk.length >= CHUNK || bytes + size > CHUNK_BYTES) close();
+    chunk.push(stored);
+    kept.push(secret);
+    bytes += size;
+  }
+  close();
+  return chunks;
+}
+
+export class MongoSharingRepository implements SharingRepository {
+  private readonly sharings: Collection<SharingDoc>;
+  private readonly recipients: Collection<RecipientChunkDoc>;
+
+  constructor(
+    db: Db,
+    private readonly sensitive: SensitiveAttributes,
+  ) {
+    this.sharings = db.collection<SharingDoc>('sharings');
+    this.recipients = db.collection<RecipientChunkDoc>('sharing_recipients');
+  }
+
+  writeRecipients(sharingId: string, opts: { keepSensitive?: boolean } = {}): RecipientWriter {
+    const writes: Promise<unknown>[] = [];
+    let chunks = 0;
+    return {
+      add: async (recipients) => {
+        const docs = chunked(sharingId, chunks, recipients, this.sensitive, opts.keepSensitive ?? false);
+        chunks += docs.length;
+        const write = insertManyOnce(this.recipients, docs);
+        write.catch(() => {}); // complete() reports it; until then it must not count as unhandled
+        writes.push(write);
+        // One turn of the event loop: the driver sends the write before the caller goes on.
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+      complete: async (s) => {
+        // Recipients first: a sharing that can be read is complete. Same ids on a repeat: nothing doubled.
+        await Promise.all(writes);
+        await insertOnce(this.sharings, {
+          _id: s.id,
+          account_id: s.accountId,
+          campaign_id: s.campaignId,
+          created_at: s.createdAt,
+          accepted: s.accepted,
+          duplicates: s.duplicates,
+          rejected: s.rejected,
+          scheduled_for: s.scheduledFor,
+          cancelled_at: null,
+        });
+      },
+    };
+  }
+
+  async findById(accountId: string, id: string): Promise<SmsSharing | null> {
+    const d = await this.sharings.findOne({ _id: id, account_id: accountId });
+    return d ? toSharing(d) : null;
+  }
+
+  async incomplete(q: { since: Date; now: Date; after: { createdAt: Date; id: string } | null; limit: number }): Promise<SmsSharing[]> {
+    // Index completed_created (`null` matches the sharings made before the field existed too).
+    const due = { $or: [{ scheduled_for: null }, { scheduled_for: { $lte: q.now } }] };
+    const after = q.after && {
+      $or: [{ created_at: { $gt: q.after.createdAt } }, { created_at: q.after.createdAt, _id: { $gt: q.after.id } }],
+    };
+    const docs = await this.sharings
+      .find({ completed_at: null, created_at: { $gte: q.since }, accepted: { $gt: 0 }, $and: after ? [due, after] : [due] })
+      .sort({ completed_at: 1, created_at: 1, _id: 1 })
+      .limit(q.limit)
+      .toArray();
+    return docs.map(toSharing);
+  }
+
+  async noteSettled(counts: ReadonlyMap<string, number>, at: Date): Promise<void> {
+    const ops = [...counts].filter(([, n]) => n > 0);
+    if (ops.length === 0) return;
+    await this.sharings.bulkWrite(
+      ops.map(([id, n]) => ({ updateOne: { filter: { _id: id }, update: { $inc: { settled_firsts: n }, $set: { progressed_at: at } } } })),
+      { ordered: false },
+    );
+  }
+
+  async markCompleted(id: string, at: Date): Promise<void> {
+    await this.sharings.updateOne({ _id: id, completed_at: null }, { $set: { completed_at: at } });
+  }
+
+  async cancel(accountId: string, id: string, at: Date): Promise<SmsSharing | null> {
+    // The first cancellation's time stays.
+    await this.sharings.updateOne({ _id: id, account_id: accountId, cancelled_at: { $in: [null] } }, { $set: { cancelled_at: at } });
+    return this.findById(accountId, id);
+  }
+
+  async *recipientPages(sharingId: string): AsyncIterable<Recipient[]> {
+    // A chunk document at a time (`<sharing>.<n>`, up to 1,000 recipients each).
+    for await (const d of this.recipients.find({ sharing_id: sharingId }).sort({ _id: 1 }).batchSize(2)) {
+      const stored = d.recipients ?? (d.phone ? [d as unknown as StoredRecipient] : []);
+      const kept = this.openSensitive(d);
+      yield stored.map((r, k) => ({
+        phone: r.phone,
+        input: r.input,
+        attributes: { ...r.attributes, ...kept[k] },
+        builtInResponses: r.built_in_responses ?? {},
+      }));
+    }
+  }
+
+  async dropSensitiveAttributes(sharingId: string): Promise<void> {
+    await this.recipients.updateMany({ sharing_id: sharingId, sensitive: { $exists: true } }, { $unset: { sensitive: '' } });
+  }
+
+  /**
+   * The chunk's sealed attributes, by recipient. One that no configured key opens (a key removed
+   * too early) is released without them rather than holding the scheduler on it for ever.
+   */
+  private openSensitive(d: RecipientChunkDoc): Record<string, string>[] {
+    if (!d.sensitive) return [];
+    try {
+      return JSON.parse(this.sensitive.box.open(d.sensitive, d.sharing_id)) as Record<string, string>[];
+    } catch {
+      return [];
+    }
+  }
+
+  async listRecipientPhones(sharingId: string): Promise<string[]> {
+    const docs = await this.recipients.find({ sharing_id: sharingId }).toArray();
+    return docs.flatMap((d) => d.recipients?.map((r) => r.phone) ?? (d.phone ? [d.phone] : [])).sort();
+  }
+}
+
+const toSharing = (d: SharingDoc): SmsSharing => ({
+  id: d._id,
+  accountId: d.account_id,
+  campaignId: d.campaign_id,
+  createdAt: d.created_at,
+  accepted: d.accepted,
+  duplicates: d.duplicates,
+  rejected: d.rejected,
+  scheduledFor: d.scheduled_for ?? null,
+  cancelledAt: d.cancelled_at ?? null,
+  ...(d.settled_firsts !== undefined && { settledFirsts: d.settled_firsts, progressedAt: d.progressed_at ?? null }),
+});

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { MongoHandle } from '@feedback/kit-stores';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MongoSharingRepository } from '../src/shared/adapters/mongo/sharing.repository.js';
+import type { Recipient, SmsSharing } from '../src/shared/domain/sharing.js';
+import { dropTestDb, openTestDb, testSensitive } from './stack.js';
+
+describe('sharings and their recipients on the stack MongoDB', () => {
+  let mongo: MongoHandle;
+  let repo: MongoSharingRepository;
+
+  beforeAll(async () => {
+    mongo = await openTestDb();
+    repo = new MongoSharingRepository(mongo.db, testSensitive);
+  });
+  afterAll(async () => {
+    await dropTestDb(mongo);
+  });
+
+  const sharing = (accepted: number): SmsSharing => ({
+    id: randomUUID(),
+    accountId: 'acc',
+    campaignId: 'camp',
+    createdAt: new Date(),
+    accepted,
+    duplicates: 0,
+    rejected: [],
+    scheduledFor: null,
+    cancelledAt: null,
+  });
+  const recipient = (i: number, attributes: Record<string, string> = {}): Recipient => ({
+    phone: `90532${String(i).padStart(7, '0')}`,
+    input: `0532 ${i}`,
+    attributes,
+    builtInResponses: { customerDetailInfo1: `r${i}` },
+  });
+  const chunks = (id: string) => mongo.db.collection('sharing_recipients').find({ sharing_id: id }).toArray();
+  /** As the use case stores a sharing: its recipients in `slices` parts, then the sharing. */
+  const insert = async (s: SmsSharing, recipients: Recipient[], slices = 1) => {
+    const writer = repo.writeRecipients(s.id);
+    const size = Math.max(1, Math.ceil(recipients.length / slices));
+    for (let i = 0; i < recipients.length; i += size) await writer.add(recipients.slice(i, i + size));
+    await writer.complete(s);
+  };
+
+  it('stores 2,500 recipients as a few documents, lists every phone in order, and a repeat doubles nothing', async () => {
+    const s = sharing(2_500);
+    const recipients = Array.from({ length: 2_500 }, (_, i) => recipient(2_499 - i, { name: `Ş${i}` }));
+    await insert(s, recipients);
+    await insert(s, recipients); // the create repeated after a lost answer
+    expect((await chunks(s.id)).map((c) => c.recipients.length)).toEqual([1_000, 1_000, 500]);
+    const phones = await repo.listRecipientPhones(s.id);
+    expect(phones).toHaveLength(2_500);
+    expect(phones).toEqual([...phones].sort());
+    expect(phones[0]).toBe(recipient(0).phone);
+    const stored = (await chunks(s.id)).flatMap((c) => c.recipients).find((r: { phone: string }) => r.phone === recipient(7).phone);
+    expect(stored).toEqual({
+      phone: recipient(7).phone,
+      input: '0532 7',
+      attributes: { name: 'Ş2492' },
+      built_in_responses: { customerDetailInfo1: 'r7' },
+    });
+    expect(await repo.findById('acc', s.id)).toMatchObject({ accepted: 2_500 });
+  });
+
+  it('starts a new document before one would grow past its size bound', async () => {
+    const s = sharing(40);
+    const big = { notes: 'ç'.repeat(1_000), ...Object.fromEntries(Array.from({ length: 49 }, (_, k) => [`a${k}`, 'x'.repeat(1_000)])) };
+    await insert(
+      s,
+      Array.from({ length: 40 }, (_, i) => recipient(i, big)),
+    );
+    const docs = await chunks(s.id);
+    expect(docs.length).toBeGreaterThan(1);
+    expect(docs.reduce((n, c) => n + c.recipients.length, 0)).toBe(40);
+    expect(await repo.listRecipientPhones(s.id)).toHaveLength(40);
+  });
+
+  it('numbers the chunks of recipients added in slices one after another, and a repeat in the same slices doubles nothing', async () => {
+    const s = sharing(2_500);
+    const recipients = Array.from({ length: 2_500 }, (_, i) => recipient(i));
+    await insert(s, recipients, 2);
+    await insert(s, recipients, 2);
+    const docs = (await chunks(s.id)).sort((a, b) => Number(String(a._id).split('.')[1]) - Number(String(b._id).split('.')[1]));
+    expect(docs.map((c) => [c._id, c.recipients.length])).toEqual([
+      [`${s.id}.0`, 1_000],
+      [`${s.id}.1`, 250],
+      [`${s.id}.2`, 1_000],
+      [`${s.id}.3`, 250],
+    ]);
+    expect(await repo.listRecipientPhones(s.id)).toHaveLength(2_500);
+  });
+
+  it('fails complete() when a recipients write failed, and the sharing is not stored', async () => {
+    const s = sharing(2);
+    const writer = repo.writeRecipients(s.id);
+    await writer.add([recipient(1)]);
+    await writer.add([recipient(2, { 'bad\u0000key': 'x' })]); // BSON refuses a key with a NUL byte
+    await expect(writer.complete(s)).rejects.toThrow();
+    expect(await repo.findById('acc', s.id)).toBeNull();
+  });
+
+  it('still reads recipients stored one per document (the earlier shape)', async () => {
+    const s = sharing(2);
+    await insert(s, []);
+    await mongo.db.collection<{ _id: string; [field: string]: unknown }>('sharing_recipients').insertMany([
+      { _id: `${s.id}.905320000002`, sharing_id: s.id, phone: '905320000002', input: 'b', attributes: {}, built_in_responses: {} },
+      { _id: `${s.id}.905320000001`, sharing_id: s.id, phone: '905320000001', input: 'a', attributes: {}, built_in_responses: {} },
+    ]);
+    expect(await repo.listRecipientPhones(s.id)).toEqual(['905320000001', '905320000002']);
+  });
+});
