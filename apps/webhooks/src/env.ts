@@ -40,16 +40,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
       /** Seals endpoint secrets at rest (AES-256-GCM): 32 random bytes in base64. Required. */
       WEBHOOKS_SECRET_KEY: env.key32(),
       /** Keys that sealed secrets before the current one (comma-separated): they still open them. */
-      WEBHOOKS_SECRET_PREVIOUS_KEYS: z
-        .string()
-        .default('')
-        .transform((v) =>
-          v
-            .split(',')
-            .map((k) => k.trim())
-            .filter(Boolean),
-        )
-        .pipe(z.array(env.key32())),
+      WEBHOOKS_SECRET_PREVIOUS_KEYS: env.key32List(),
       /** Plain http endpoints (on-premise networks); https only by default. */
       WEBHOOKS_ALLOW_HTTP: env.bool(false),
       /** Ranges reachable although private or loopback, e.g. 10.20.0.0/16 (the metadata address never is). */

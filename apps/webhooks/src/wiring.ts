@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { systemClock, type Logger } from '@feedback/kit-core';
+import { SecretCipher, systemClock, type Logger } from '@feedback/kit-core';
 import type { Db } from 'mongodb';
 import { CachedEndpointRepository } from './adapters/cached-endpoint.repository.js';
-import { AesSecretCipher } from './adapters/crypto/secret-cipher.js';
 import { addressGuard } from './adapters/http/address-guard.js';
 import { httpTransport, urlPolicy } from './adapters/http/webhook.transport.js';
 import { MongoDeliveryRepository } from './adapters/mongo/delivery.repository.js';
@@ -33,6 +32,16 @@ interface Infrastructure {
  */
 const ENDPOINT_CACHE_MS = 2_000;
 
+/**
+ * Endpoint secrets at rest (they must be read back to sign, so they cannot be hashed): sealed under
+ * WEBHOOKS_SECRET_KEY with the endpoint id as associated data, so a sealed secret copied to another
+ * endpoint's document does not open.
+ */
+export const webhooksSecretCipher = (current: Buffer, previous: readonly Buffer[] = []) =>
+  new SecretCipher(current, previous, {
+    settings: { key: 'WEBHOOKS_SECRET_KEY', previousKeys: 'WEBHOOKS_SECRET_PREVIOUS_KEYS', what: 'an endpoint secret' },
+  });
+
 /** The real adapters behind the domain's ports. */
 export function webhooksDeps(infra: Infrastructure): WebhooksDeps {
   const guard = addressGuard(infra.allowedCidrs);
@@ -40,7 +49,7 @@ export function webhooksDeps(infra: Infrastructure): WebhooksDeps {
     endpoints: new CachedEndpointRepository(new MongoEndpointRepository(infra.db), { ttlMs: ENDPOINT_CACHE_MS, maxEntries: 10_000 }),
     deliveries: new MongoDeliveryRepository(infra.db, infra.subjectHashes),
     testSends: new MongoTestSendCounter(infra.db),
-    cipher: new AesSecretCipher(infra.secretKey, infra.previousSecretKeys),
+    cipher: webhooksSecretCipher(infra.secretKey, infra.previousSecretKeys),
     transport: httpTransport({ guard, allowHttp: infra.allowHttp, timeoutMs: infra.timeoutMs }),
     urlPolicy: urlPolicy(guard, infra.allowHttp),
     settings: {

@@ -3,15 +3,15 @@ import { createLogger } from '@feedback/kit-core/runtime';
 import { readStackFile } from '@feedback/dev-stack';
 import { createKafka } from '@feedback/kit-kafka';
 import { connectMongo, ensureIndexes, type MongoHandle } from '@feedback/kit-stores';
-import { AesSecretCipher } from '../src/adapters/crypto/secret-cipher.js';
 import { webhooksIndexes } from '../src/adapters/mongo/indexes.js';
+import { webhooksSecretCipher } from '../src/wiring.js';
 
 /** Against the running local stack; never a mock. */
 export const stack = readStackFile();
 export const logger = createLogger('webhooks-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 export const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'webhooks-test', logger });
 export const uniq = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
-export const testCipher = () => new AesSecretCipher(randomBytes(32));
+export const testCipher = () => webhooksSecretCipher(randomBytes(32));
 
 /** Polls until the condition holds; fails naming `what` after the timeout. */
 export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {

@@ -1,11 +1,13 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, createHmac, hkdfSync } from 'node:crypto';
+import { SecretCipher } from './secret-cipher.js';
 
 /**
  * Personal data kept without its clear text. A value only ever compared for equality (a TCKN, an
  * erased person's phone on the opt-out list) is stored as a keyed hash: HMAC-SHA-256 under a key
  * derived from the deployment's PERSONAL_DATA_KEY, so a database dump alone cannot be turned
  * back into numbers by trying all 10^11 of them. A value that must be shown again is sealed with
- * AES-256-GCM under another derived key, bound to a context (the account id).
+ * AES-256-GCM under another derived key, bound to a context (the account id), by kit-core's one
+ * SecretCipher.
  *
  * Both forms name the key that made them (`keyId`), so the key can be rotated: the new key hashes
  * and seals, the previous ones (PERSONAL_DATA_PREVIOUS_KEYS) still open what they sealed, and a
@@ -17,7 +19,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
  */
 export class PersonalDataProtector {
   private readonly hashKeys = new Map<string, Buffer>();
-  private readonly sealKeys = new Map<string, Buffer>();
+  private readonly cipher: SecretCipher;
   /** The id of the key that hashes and seals now. */
   readonly currentKeyId: string;
 
@@ -26,8 +28,12 @@ export class PersonalDataProtector {
       if (key.length !== 32) throw new Error('a personal data key must be 32 bytes');
       const id = personalDataKeyId(key);
       this.hashKeys.set(id, derive(key, 'feedback personal data hash v1'));
-      this.sealKeys.set(id, derive(key, 'feedback personal data seal v1'));
     }
+    this.cipher = new SecretCipher(current, previous, {
+      settings: { key: 'PERSONAL_DATA_KEY', previousKeys: 'PERSONAL_DATA_PREVIOUS_KEYS' },
+      keyId: personalDataKeyId,
+      aesKey: (key) => derive(key, 'feedback personal data seal v1'),
+    });
     this.currentKeyId = personalDataKeyId(current);
   }
 
@@ -50,22 +56,17 @@ export class PersonalDataProtector {
   }
 
   seal(value: string, context: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.sealKeys.get(this.currentKeyId)!, iv).setAAD(Buffer.from(context));
-    const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-    return `pds1.${this.currentKeyId}.${iv.toString('base64url')}.${body.toString('base64url')}`;
+    const s = this.cipher.seal(value, context);
+    return `pds1.${s.keyId}.${s.iv.toString('base64url')}.${Buffer.concat([s.ciphertext, s.tag]).toString('base64url')}`;
   }
 
   /** The clear value; throws when the key is not configured, or the value was altered or sealed for another context. */
   open(sealed: string, context: string): string {
     const [tag, keyId, iv, body] = sealed.split('.');
     if (tag !== 'pds1' || !keyId || !iv || !body) throw new Error('not a sealed personal data value');
-    const key = this.sealKeys.get(keyId);
-    if (!key) throw new Error(`sealed under personal data key ${keyId}, which this deployment no longer has`);
     const bytes = Buffer.from(body, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
-    decipher.setAAD(Buffer.from(context)).setAuthTag(bytes.subarray(bytes.length - 16));
-    return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
+    const ciphertext = bytes.subarray(0, Math.max(0, bytes.length - 16));
+    return this.cipher.open({ keyId, iv: Buffer.from(iv, 'base64url'), ciphertext, tag: bytes.subarray(ciphertext.length) }, context);
   }
 
   private hashUnder(keyId: string, value: string, purpose: string): string {

@@ -42,6 +42,11 @@ describe('PersonalDataProtector', () => {
     expect(() => p.open([...bytes.slice(0, 3), body.toString('base64url')].join('.'), 'acc-1')).toThrow();
   });
 
+  it('opens a value sealed before the seal moved onto SecretCipher (the stored format is unchanged)', () => {
+    const sealedBefore = 'pds1.k4bb06f8e4e3a.NbcTrTTk7YvtB4ir.mb_ROAt2edwDki5rMsvlN3ykUJjdMc7hAmzQ';
+    expect(new PersonalDataProtector(randomBytes(32), [Buffer.alloc(32, 7)]).open(sealedBefore, 'acc-1')).toBe('12345678901');
+  });
+
   it('refuses a key that is not 32 bytes', () => {
     expect(() => new PersonalDataProtector(randomBytes(16))).toThrow(/32 bytes/);
   });
