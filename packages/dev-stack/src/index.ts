@@ -4,3 +4,4 @@ export { startRedisServer } from './redis-server.js';
 export { makeTestCertificates, type TestCertificates } from './test-certificates.js';
 export { startAppProcess, type AppName, type AppProcess, type LogLine } from './app-process.js';
 export { repoPath } from './repo-root.js';
+export { explainFinds, queryPlan } from './query-plan.js';

@@ -1,3 +1,4 @@
+export * from './keyset-page.js';
 export * from './mongo.js';
 export * from './redis.js';
 export * from './retention.js';
