@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { explainFinds } from '@feedback/dev-stack';
+import { pageQueryOf } from '@feedback/kit-core';
 import type { MongoHandle } from '@feedback/kit-stores';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoDeliveryRepository } from '../src/adapters/mongo/delivery.repository.js';
 import { MongoEndpointRepository } from '../src/adapters/mongo/endpoint.repository.js';
 import { newDelivery } from '../src/domain/endpoint.use-cases.js';
 import type { Endpoint } from '../src/domain/webhook.js';
-import { dropTestDb, openTestDb, testCipher } from './stack.js';
+import { dropTestDb, openTestDb, stack, testCipher } from './stack.js';
+
+/** A page request of the delivery log, as the use case checks one. */
+const page = (pageSize: number, pageToken = '') =>
+  pageQueryOf({ pageSize, pageToken }, { list: 'webhook_deliveries', default: 50, max: 200 });
 
 // The delivery log and its claims against the real MongoDB-compatible server.
 describe('delivery repository', () => {
@@ -51,19 +58,42 @@ describe('delivery repository', () => {
         newDelivery(e, 'ev-2', 'survey.answered', '{}', now),
       ]),
     ).toMatchObject([{ eventId: 'ev-2' }]);
-    const page = await deliveries.list('acc', e.id, 50, '');
-    expect(page.items.map((d) => d.eventId).sort()).toEqual(['ev-1', 'ev-2']);
-    expect(await deliveries.list('other', e.id, 50, '')).toEqual({ items: [], nextCursor: '' });
+    const listed = await deliveries.list('acc', e.id, page(50));
+    expect(listed.items.map((d) => d.eventId).sort()).toEqual(['ev-1', 'ev-2']);
+    expect(await deliveries.list('other', e.id, page(50))).toEqual({ items: [], nextPageToken: '' });
   });
 
-  it('pages newest first with a cursor', async () => {
+  it('pages newest first with a page token', async () => {
     const e = await endpoint();
     for (let i = 0; i < 5; i++) await deliveries.insertNew([newDelivery(e, `p-${i}`, 'survey.answered', '{}', new Date(Date.now() + i))]);
-    const first = await deliveries.list('acc', e.id, 2, '');
-    const second = await deliveries.list('acc', e.id, 2, first.nextCursor);
-    const third = await deliveries.list('acc', e.id, 2, second.nextCursor);
+    const first = await deliveries.list('acc', e.id, page(2));
+    const second = await deliveries.list('acc', e.id, page(2, first.nextPageToken));
+    const third = await deliveries.list('acc', e.id, page(2, second.nextPageToken));
     expect([...first.items, ...second.items, ...third.items].map((d) => d.eventId)).toEqual(['p-4', 'p-3', 'p-2', 'p-1', 'p-0']);
-    expect(third.nextCursor).toBe('');
+    expect(third.nextPageToken).toBe('');
+  });
+
+  it('reads a page after a token from an index, not by scanning the collection', async () => {
+    const e = await endpoint();
+    const other = await endpoint();
+    const at = new Date();
+    await deliveries.insertNew(Array.from({ length: 30 }, (_, i) => newDelivery(e, `x-${i}`, 'survey.answered', '{}', at)));
+    await deliveries.insertNew(Array.from({ length: 30 }, (_, i) => newDelivery(other, `y-${i}`, 'survey.answered', '{}', at)));
+    const first = await deliveries.list('acc', e.id, page(10));
+    const client = await MongoClient.connect(stack.mongo_url, { monitorCommands: true });
+    try {
+      const monitored = new MongoDeliveryRepository(client.db(mongo.db.databaseName));
+      const plans = await explainFinds(client, () => monitored.list('acc', e.id, page(10, first.nextPageToken)));
+      expect(plans.length).toBeGreaterThan(0);
+      for (const plan of plans) {
+        expect(plan.stages).toContain('IXSCAN');
+        expect(plan.stages).not.toContain('COLLSCAN');
+        expect(plan.indexes).toEqual(['account_endpoint_created']);
+        expect(plan.docsExamined).toBeLessThanOrEqual(30);
+      }
+    } finally {
+      await client.close();
+    }
   });
 
   it('a due delivery is claimed by one of several racing claimers; a lapsed claim is taken again', async () => {

@@ -1,3 +1,4 @@
+import type { PageQuery } from '@feedback/kit-core';
 import type { EndpointRepository } from '../domain/ports.js';
 import type { Endpoint } from '../domain/webhook.js';
 
@@ -80,8 +81,8 @@ export class CachedEndpointRepository implements EndpointRepository {
     return this.byId.get(id, () => this.inner.findById(id));
   }
 
-  list(accountId: string, limit: number, cursor: string) {
-    return this.inner.list(accountId, limit, cursor);
+  list(accountId: string, page: PageQuery) {
+    return this.inner.list(accountId, page);
   }
 
   subscribed(accountId: string, type: string): Promise<Endpoint[]> {

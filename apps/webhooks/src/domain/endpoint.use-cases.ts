@@ -1,9 +1,9 @@
-import { AppError, errors, nameBasedUuid } from '@feedback/kit-core';
+import { AppError, errors, nameBasedUuid, pageQueryOf, type Page, type PageRequest, type PageRule } from '@feedback/kit-core';
 import { bodyOf } from './event-mapping.js';
 import type { WebhooksDeps } from './ports.js';
 import { newSecret } from './signature.js';
 import { validDescription, validEvents, validUrl } from './validate-endpoint.js';
-import { OPERATOR_DISABLED, TEST_EVENT, type Delivery, type Endpoint, type Page, type StoredSecret } from './webhook.js';
+import { OPERATOR_DISABLED, TEST_EVENT, type Delivery, type Endpoint, type StoredSecret } from './webhook.js';
 
 type Deps = Pick<WebhooksDeps, 'endpoints' | 'deliveries' | 'testSends' | 'cipher' | 'urlPolicy' | 'settings' | 'clock' | 'newId'>;
 
@@ -36,7 +36,9 @@ const tooManyEndpoints = (max: number) =>
     TOO_MANY_ENDPOINTS_CODE,
   );
 
-const clampPage = (size: number) => (size <= 0 ? 50 : Math.min(size, 200));
+// A size out of range is clamped: the gateway's schema already refuses one.
+const ENDPOINTS_PAGE: PageRule = { list: 'webhook_endpoints', default: 50, max: 200 };
+const DELIVERIES_PAGE: PageRule = { list: 'webhook_deliveries', default: 50, max: 200 };
 
 async function mustFind(deps: Pick<Deps, 'endpoints'>, accountId: string, id: string): Promise<Endpoint> {
   const endpoint = await deps.endpoints.find(accountId, id);
@@ -79,8 +81,8 @@ export async function createEndpoint(deps: Deps, accountId: string, input: Endpo
 
 export const getEndpoint = (deps: Pick<Deps, 'endpoints'>, accountId: string, id: string) => mustFind(deps, accountId, id);
 
-export function listEndpoints(deps: Pick<Deps, 'endpoints'>, accountId: string, pageSize: number, cursor: string): Promise<Page<Endpoint>> {
-  return deps.endpoints.list(accountId, clampPage(pageSize), cursor);
+export async function listEndpoints(deps: Pick<Deps, 'endpoints'>, accountId: string, page: PageRequest): Promise<Page<Endpoint>> {
+  return deps.endpoints.list(accountId, pageQueryOf(page, ENDPOINTS_PAGE));
 }
 
 export async function updateEndpoint(
@@ -202,11 +204,10 @@ export async function listDeliveries(
   deps: Pick<Deps, 'endpoints' | 'deliveries'>,
   accountId: string,
   endpointId: string,
-  pageSize: number,
-  cursor: string,
+  page: PageRequest,
 ): Promise<Page<Delivery>> {
   await mustFind(deps, accountId, endpointId);
-  return deps.deliveries.list(accountId, endpointId, clampPage(pageSize), cursor);
+  return deps.deliveries.list(accountId, endpointId, pageQueryOf(page, DELIVERIES_PAGE));
 }
 
 export async function replayDelivery(deps: Deps, accountId: string, endpointId: string, deliveryId: string): Promise<Delivery> {

@@ -1,5 +1,5 @@
-import type { Clock, Logger } from '@feedback/kit-core';
-import type { Attempt, Delivery, DeliveryStatus, Endpoint, Page, SealedSecret } from './webhook.js';
+import type { Clock, Logger, Page, PageQuery } from '@feedback/kit-core';
+import type { Attempt, Delivery, DeliveryStatus, Endpoint, SealedSecret } from './webhook.js';
 
 /** Endpoints of accounts. Lookups by account answer null for another account's id. */
 export interface EndpointRepository {
@@ -7,7 +7,8 @@ export interface EndpointRepository {
   find(accountId: string, id: string): Promise<Endpoint | null>;
   /** The sender's lookup (a delivery already names its account's endpoint). */
   findById(id: string): Promise<Endpoint | null>;
-  list(accountId: string, limit: number, cursor: string): Promise<Page<Endpoint>>;
+  /** Newest first (kit-core paging). */
+  list(accountId: string, page: PageQuery): Promise<Page<Endpoint>>;
   /** Enabled endpoints of the account subscribed to the type. */
   subscribed(accountId: string, type: string): Promise<Endpoint[]>;
   update(
@@ -49,7 +50,8 @@ export interface DeliveryRepository {
    */
   insertNew(deliveries: Delivery[], claim?: { claimId: string; heldUntil: Date }): Promise<Delivery[]>;
   find(accountId: string, endpointId: string, id: string): Promise<Delivery | null>;
-  list(accountId: string, endpointId: string, limit: number, cursor: string): Promise<Page<Delivery>>;
+  /** Newest first (kit-core paging). */
+  list(accountId: string, endpointId: string, page: PageQuery): Promise<Page<Delivery>>;
   /**
    * Takes up to `limit` of the oldest due pending deliveries for `leaseMs` under `claimId`
    * (atomically per delivery: of several claimers, one gets each); a claim not finished by then is

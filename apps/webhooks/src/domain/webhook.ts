@@ -83,8 +83,3 @@ export interface Delivery {
   createdAt: Date;
   note: string;
 }
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string;
-}

@@ -69,8 +69,8 @@ export function webhooksHandlers(deps: WebhooksDeps): WebhookServiceServer {
     }),
     getEndpoint: unary(async (req) => ({ endpoint: view(await getEndpoint(deps, req.accountId, req.endpointId)) })),
     listEndpoints: unary(async (req) => {
-      const page = await listEndpoints(deps, req.accountId, req.pageSize, req.pageToken);
-      return { endpoints: page.items.map(view), nextPageToken: page.nextCursor };
+      const page = await listEndpoints(deps, req.accountId, req);
+      return { endpoints: page.items.map(view), nextPageToken: page.nextPageToken };
     }),
     updateEndpoint: unary(async (req) => ({
       endpoint: view(
@@ -98,8 +98,8 @@ export function webhooksHandlers(deps: WebhooksDeps): WebhookServiceServer {
     }),
     sendTestEvent: unary(async (req) => ({ delivery: toDeliveryMessage(await sendTestEvent(deps, req.accountId, req.endpointId)) })),
     listDeliveries: unary(async (req) => {
-      const page = await listDeliveries(deps, req.accountId, req.endpointId, req.pageSize, req.pageToken);
-      return { deliveries: page.items.map(toDeliveryMessage), nextPageToken: page.nextCursor };
+      const page = await listDeliveries(deps, req.accountId, req.endpointId, req);
+      return { deliveries: page.items.map(toDeliveryMessage), nextPageToken: page.nextPageToken };
     }),
     replayDelivery: unary(async (req) => ({
       delivery: toDeliveryMessage(await replayDelivery(deps, req.accountId, req.endpointId, req.deliveryId)),

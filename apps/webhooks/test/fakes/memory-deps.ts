@@ -13,7 +13,7 @@ export function memoryDeps(now: { value: Date }, answer: (url: string) => SendRe
     insert: async (e) => void endpoints.set(e.id, structuredClone(e)),
     find: async (a, id) => (endpoints.get(id)?.accountId === a ? structuredClone(endpoints.get(id)!) : null),
     findById: async (id) => (endpoints.has(id) ? structuredClone(endpoints.get(id)!) : null),
-    list: async (a) => ({ items: [...endpoints.values()].filter((e) => e.accountId === a), nextCursor: '' }),
+    list: async (a) => ({ items: [...endpoints.values()].filter((e) => e.accountId === a), nextPageToken: '' }),
     subscribed: async (a, t) => [...endpoints.values()].filter((e) => e.accountId === a && e.enabled && e.events.includes(t)),
     update: async (a, id, patch, at, guard) => {
       const e = endpoints.get(id);
@@ -44,7 +44,7 @@ export function memoryDeps(now: { value: Date }, answer: (url: string) => SendRe
       return added;
     },
     find: async (_a, _e, id) => deliveries.get(id) ?? null,
-    list: async (_a, e) => ({ items: [...deliveries.values()].filter((d) => d.endpointId === e), nextCursor: '' }),
+    list: async (_a, e) => ({ items: [...deliveries.values()].filter((d) => d.endpointId === e), nextPageToken: '' }),
     claimDue: async (at, leaseMs, claim, limit) => {
       const due = [...deliveries.values()].filter((x) => x.status === 'pending' && x.nextAttemptAt! <= at).slice(0, limit);
       for (const d of due) Object.assign(d, { claim, nextAttemptAt: new Date(at.getTime() + leaseMs) });

@@ -1,7 +1,8 @@
+import type { Page, PageQuery } from '@feedback/kit-core';
+import { keysetPage } from '@feedback/kit-stores';
 import { MongoBulkWriteError, type Collection, type Db, type UpdateFilter } from 'mongodb';
 import type { AttemptOutcome, DeliveryRepository } from '../../domain/ports.js';
-import type { Attempt, Delivery, DeliveryStatus, Page } from '../../domain/webhook.js';
-import { afterCursor, cursorOf } from './page-cursor.js';
+import type { Attempt, Delivery, DeliveryStatus } from '../../domain/webhook.js';
 
 interface AttemptDoc {
   at: Date;
@@ -141,14 +142,11 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     return d && toDelivery(d);
   }
 
-  async list(accountId: string, endpointId: string, limit: number, cursor: string): Promise<Page<Delivery>> {
-    const docs = await this.deliveries
-      .find({ account_id: accountId, endpoint_id: endpointId, ...afterCursor<DeliveryDoc>(cursor) })
-      .sort({ created_at: -1, _id: -1 })
-      .limit(limit + 1)
-      .toArray();
-    const page = docs.slice(0, limit);
-    return { items: page.map(toDelivery), nextCursor: docs.length > limit ? cursorOf(page[page.length - 1]!) : '' };
+  /** From the account_endpoint_created index (indexes.ts). */
+  async list(accountId: string, endpointId: string, page: PageQuery): Promise<Page<Delivery>> {
+    const filter = { account_id: accountId, endpoint_id: endpointId };
+    const { items, nextPageToken } = await keysetPage(this.deliveries, page, { filter, order: { date: 'created_at' } });
+    return { items: items.map(toDelivery), nextPageToken };
   }
 
   async claimDue(now: Date, leaseMs: number, claimId: string, limit: number): Promise<Delivery[]> {

@@ -1,7 +1,8 @@
+import type { Page, PageQuery } from '@feedback/kit-core';
+import { keysetPage } from '@feedback/kit-stores';
 import type { Binary, Collection, Db } from 'mongodb';
 import type { EndpointRepository } from '../../domain/ports.js';
-import { OPERATOR_DISABLED, type Endpoint, type Page } from '../../domain/webhook.js';
-import { afterCursor, cursorOf } from './page-cursor.js';
+import { OPERATOR_DISABLED, type Endpoint } from '../../domain/webhook.js';
 
 interface SecretDoc {
   key_id: string;
@@ -88,14 +89,13 @@ export class MongoEndpointRepository implements EndpointRepository {
     return d && toEndpoint(d);
   }
 
-  async list(accountId: string, limit: number, cursor: string): Promise<Page<Endpoint>> {
-    const docs = await this.endpoints
-      .find({ account_id: accountId, ...afterCursor<EndpointDoc>(cursor) })
-      .sort({ created_at: -1, _id: -1 })
-      .limit(limit + 1)
-      .toArray();
-    const page = docs.slice(0, limit);
-    return { items: page.map(toEndpoint), nextCursor: docs.length > limit ? cursorOf(page[page.length - 1]!) : '' };
+  /** From the account_created index (indexes.ts). */
+  async list(accountId: string, page: PageQuery): Promise<Page<Endpoint>> {
+    const { items, nextPageToken } = await keysetPage(this.endpoints, page, {
+      filter: { account_id: accountId },
+      order: { date: 'created_at' },
+    });
+    return { items: items.map(toEndpoint), nextPageToken };
   }
 
   async subscribed(accountId: string, type: string): Promise<Endpoint[]> {
