@@ -33,10 +33,15 @@ stop_server() { "$HERE/$1.sh" stop; }
 up() {
   local record=""
   [ "${1:-}" = "--record" ] && record="$2"
-  # Provision first (slow, once), then start (seconds).
-  for s in "${SERVERS[@]}"; do "$HERE/$s.sh" provision; done
+  # Provision first (slow, once: downloads and a Go build, side by side), then start (seconds).
+  local s failed=0
+  for s in "${SERVERS[@]}"; do in_background "provision $s" "$HERE/$s.sh" provision; done
+  for s in "${SERVERS[@]}"; do background_wait "provision $s" || failed=1; done
+  [ "$failed" = 0 ] || die "could not provision the infrastructure (above)"
   reserve_grpc_ports
+  local start="$EPOCHREALTIME"
   start_each start_server "$record" "${SERVERS[@]}"
+  record_timing "start infrastructure" "$start"
   write_stack_json
 }
 

@@ -36,10 +36,15 @@ provision() {
   local cmd="apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kannel kannel-extras"
   command -v apt-get >/dev/null 2>&1 || die "Kannel is required: install kannel and kannel-extras (fakesmsc) with your package manager."
   [ "$(id -u)" = 0 ] || die "Kannel is not installed and this needs root; run: sudo sh -c '$cmd'"
-  log "installing kannel and kannel-extras from Debian (once): bearerbox, smsbox, fakesmsc"
-  apt-get update -qq >/dev/null || die "apt-get update failed; run: $cmd"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kannel kannel-extras >"$LOG_DIR/kannel-install.log" 2>&1 \
-    || { tail -n 20 "$LOG_DIR/kannel-install.log" >&2; die "could not install Kannel; run: $cmd"; }
+  require flock "It is in util-linux."
+  {
+    flock 8
+    command -v bearerbox >/dev/null 2>&1 && fakesmsc_bin >/dev/null && return 0 # installed while this waited
+    log "installing kannel and kannel-extras from Debian (once): bearerbox, smsbox, fakesmsc"
+    apt-get update -qq >/dev/null || die "apt-get update failed; run: $cmd"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kannel kannel-extras >"$LOG_DIR/kannel-install.log" 2>&1 \
+      || { tail -n 20 "$LOG_DIR/kannel-install.log" >&2; die "could not install Kannel; run: $cmd"; }
+  } 8>"$(apt_lock_file)"
   # Debian's package enables its own init service on the default ports; ours runs from .local.
   stop_debian_service
   log "installed: $(dpkg-query -W -f '${Package} ${Version}, ' kannel kannel-extras 2>/dev/null | sed 's/, $//')"

@@ -84,9 +84,63 @@ fresh_venv() { # fresh_venv DIR LOG_NAME PACKAGE==VERSION... : a new virtual env
 ensure_apt_tool() { # ensure_apt_tool CMD PACKAGE: installs a Debian package when CMD is missing
   command -v "$1" >/dev/null 2>&1 && return 0
   command -v apt-get >/dev/null 2>&1 || die "'$1' is required: install the '$2' package with your package manager."
-  log "installing $2 from Debian (once)"
-  { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2"; } >"$LOG_DIR/apt-$2.log" 2>&1 \
-    || { tail -n 20 "$LOG_DIR/apt-$2.log" >&2; die "could not install $2; run 'apt-get install -y $2'"; }
+  require flock "It is in util-linux."
+  # One install at a time (apt_lock_file): provisions that run side by side would meet dpkg's lock.
+  {
+    flock 8
+    command -v "$1" >/dev/null 2>&1 && return 0 # installed while this waited
+    log "installing $2 from Debian (once)"
+    { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2"; } >"$LOG_DIR/apt-$2.log" 2>&1 \
+      || { tail -n 20 "$LOG_DIR/apt-$2.log" >&2; die "could not install $2; run 'apt-get install -y $2'"; }
+  } 8>"$(apt_lock_file)"
+}
+
+# The lock every apt-get install of these scripts holds (flock): ./stack test provisions side by side.
+apt_lock_file() { echo "$CACHE_DIR/apt.lock"; }
+
+# Where ./stack test's time goes: with TIMINGS_FILE set, each timed part appends
+# "NAME<TAB>start<TAB>end<TAB>exit code" (epoch seconds) to it; scripts/test-summary.mjs prints the table.
+# record_timing NAME START [EXIT_CODE]: the part NAME began at START ($EPOCHREALTIME) and ends now.
+record_timing() {
+  [ -z "${TIMINGS_FILE:-}" ] || printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$EPOCHREALTIME" "${3:-0}" >>"$TIMINGS_FILE"
+}
+
+# timed NAME CMD...: runs CMD as the part NAME; CMD's exit code. CMD runs as a condition, where errexit
+# (set -e) is off: a shell function that relies on it is timed with record_timing around it instead.
+timed() {
+  local name="$1" start="$EPOCHREALTIME" rc=0
+  shift
+  "$@" || rc=$?
+  record_timing "$name" "$start" "$rc"
+  return "$rc"
+}
+
+# in_background NAME CMD...: starts `timed NAME CMD...` as a background job, its output in
+# $LOG_DIR/bg-<name>.log; background_wait NAME collects it.
+declare -gA BACKGROUND_PIDS=()
+in_background() {
+  local name="$1" logf
+  shift
+  logf="$LOG_DIR/bg-${name//[^A-Za-z0-9._-]/_}.log"
+  timed "$name" "$@" >"$logf" 2>&1 </dev/null &
+  BACKGROUND_PIDS[$name]=$!
+}
+
+# background_wait NAME: waits for that job; on failure prints the end of its log. Its exit code.
+background_wait() {
+  local name="$1" rc=0 logf
+  logf="$LOG_DIR/bg-${name//[^A-Za-z0-9._-]/_}.log"
+  [ -n "${BACKGROUND_PIDS[$name]:-}" ] || die "no background job named '$name'"
+  wait "${BACKGROUND_PIDS[$name]}" || rc=$?
+  unset "BACKGROUND_PIDS[$name]"
+  if [ "$rc" -ne 0 ]; then
+    tail -n 400 "$logf" >&2
+    log "$name failed (exit code $rc; whole log: $logf)"
+  else
+    # What it said it did ("installing ... (once)"), now that it cannot interleave with other output.
+    grep -F '[infra]' "$logf" >&2 || true
+  fi
+  return "$rc"
 }
 
 pid_file() { echo "$RUN_DIR/$1.pid"; }

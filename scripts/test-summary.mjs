@@ -3,8 +3,10 @@
 import { readFileSync } from 'node:fs';
 
 // FILES: one vitest JSON report, or several separated by commas (e.g. runs of separate vitest
-// projects); their counts are added up.
-const [files, checksFailed = '0', vitestRc = '0'] = process.argv.slice(2);
+// projects); their counts are added up. TIMINGS (optional): ./stack test's parts, one
+// "name<TAB>start<TAB>end<TAB>exit code" line each (infra/lib.sh timed), printed as a table first.
+const [files, checksFailed = '0', vitestRc = '0', timingsFile] = process.argv.slice(2);
+if (timingsFile) printTimings(timingsFile);
 const reports = [];
 let missing = 0;
 for (const file of files.split(',')) {
@@ -30,3 +32,26 @@ if (checksFailed === '1') console.error('test-summary: a check (proto, typecheck
 if (brokenSuites) console.error(`test-summary: ${brokenSuites} test file(s) failed outside their tests (loading or a hook)`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || (vitestRc !== '0' && passed === 0) ? 1 : 0);
+
+/** Where the run's time went: when each part started (from the run's start), how long it took. */
+function printTimings(file) {
+  let lines;
+  try {
+    lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return;
+  }
+  const parts = lines
+    .map((l) => l.split('\t'))
+    .map(([name, start, end, rc]) => ({ name, start: Number(start), seconds: Number(end) - Number(start), rc }))
+    .sort((a, b) => a.start - b.start);
+  if (parts.length === 0) return;
+  const t0 = parts[0].start;
+  const clock = (s) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+  console.log('Time per part (start is minutes:seconds into the run; parts overlap where run side by side):');
+  console.log(`  ${'start'.padStart(6)}  ${'seconds'.padStart(8)}  part`);
+  for (const p of parts)
+    console.log(
+      `  ${clock(p.start - t0).padStart(6)}  ${p.seconds.toFixed(1).padStart(8)}  ${p.name}${p.rc === '0' ? '' : ` (exit code ${p.rc})`}`,
+    );
+}
