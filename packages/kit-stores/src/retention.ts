@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   AccountRetention,
   Logger,
@@ -10,7 +9,9 @@ import type {
 } from '@feedback/kit-core';
 import { env } from '@feedback/kit-core/runtime';
 import type { Collection, Db, Document, Filter } from 'mongodb';
+import type { MongoLease } from './mongo-lease.js';
 import { isDuplicateKeyError } from './mongo.js';
+import { startPeriodicJob } from './periodic-job.js';
 
 /**
  * The retention sweep's variables, the same in every service that has one (docs/api.md
@@ -119,43 +120,10 @@ export function mongoRetentionTarget<T extends Document>(
   };
 }
 
-interface LeaseDoc {
-  _id: string;
-  owner: string;
-  until: Date;
-}
-
-/** A lease one replica holds at a time (collection `retention_lease`), as messaging's scheduler leads. */
-export class MongoLease {
-  private readonly docs: Collection<LeaseDoc>;
-
-  constructor(
-    db: Db,
-    private readonly id = 'retention',
-  ) {
-    this.docs = db.collection<LeaseDoc>('retention_lease');
-  }
-
-  async lead(owner: string, now: Date, until: Date): Promise<boolean> {
-    try {
-      // Taken when free (expired) or already ours; the unique _id makes one of two racing upserts fail.
-      const d = await this.docs.findOneAndUpdate(
-        { _id: this.id, $or: [{ owner }, { until: { $lt: now } }] },
-        { $set: { owner, until } },
-        { upsert: true, returnDocument: 'after' },
-      );
-      return d?.owner === owner;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
-  }
-}
-
 /**
  * Runs `sweep` every `intervalMs` on the one replica holding the lease (held a little over two
- * intervals, renewed each sweep, so a stopped leader's replica takes over within that). One sweep
- * at a time; `close` waits for the one under way.
+ * intervals, renewed each sweep, so a stopped leader's replica takes over within that): a
+ * periodic job (periodic-job.ts), first run after one interval. `close` waits for the sweep under way.
  */
 export function startRetentionJob(o: {
   lease: MongoLease;
@@ -163,29 +131,16 @@ export function startRetentionJob(o: {
   sweep: (offset: number) => Promise<Record<string, number>>;
   logger: Logger;
 }): { close(): Promise<void> } {
-  const owner = randomUUID();
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
   let sweeps = 0;
-  const tick = async () => {
-    try {
-      const now = new Date();
-      if (!(await o.lease.lead(owner, now, new Date(now.getTime() + 2 * o.intervalMs + 60_000)))) return;
+  return startPeriodicJob({
+    name: 'retention-sweep',
+    everyMs: o.intervalMs,
+    runAtStart: false,
+    lease: o.lease,
+    logger: o.logger,
+    run: async () => {
       const deleted = await o.sweep(sweeps++);
       if (Object.values(deleted).some((n) => n > 0)) o.logger.info({ deleted }, 'retention sweep deleted expired records');
-    } catch (err) {
-      o.logger.warn({ err }, 'retention sweep failed; retried on the next');
-    }
-  };
-  const timer = setInterval(() => {
-    if (!stopped) running = running.then(tick);
-  }, o.intervalMs);
-  timer.unref();
-  return {
-    async close() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
     },
-  };
+  });
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@feedback/kit-core';
+import { startPeriodicJob } from '@feedback/kit-stores';
 import { attemptDelivery, claimDue, tryDelivery } from '../../domain/delivery.use-cases.js';
 import type { AttemptOutcome, Claim, DeliveryHandoff, NewAttempts, WebhooksDeps } from '../../domain/ports.js';
 import type { Delivery } from '../../domain/webhook.js';
@@ -41,17 +42,15 @@ function wakeUp() {
       pending = true;
       resolve?.();
     },
-    /** Resolves on fire(), after `ms` if given, or when `signal` aborts. */
-    async wait(signal: AbortSignal, ms?: number) {
+    /** Resolves on fire(), or when `signal` aborts. */
+    async wait(signal: AbortSignal) {
       if (!pending && !signal.aborted)
         await new Promise<void>((done) => {
           const finish = () => {
-            if (timer) clearTimeout(timer);
             signal.removeEventListener('abort', finish);
             resolve = undefined;
             done();
           };
-          const timer = ms === undefined ? undefined : setTimeout(finish, ms);
           signal.addEventListener('abort', finish);
           resolve = finish;
         });
@@ -78,8 +77,8 @@ const FIRST_ATTEMPT_WAIT_MS = 1_000;
  * with several replicas each delivery goes to one of them. The queue holds up to MAX_HELD while it
  * moves, three times `concurrency` once it stalls, so a claimed delivery starts well within its
  * lease; one whose lease got too short to finish in is left alone, and is due again when the lease
- * ends. The claimer looks again at once after a full batch or wake(), else after `idleMs`, so an
- * idle process asks the database a few times a second. close() stops and waits for the attempts
+ * ends. The claimer (a kit-stores periodic job) looks again at once after a full batch or wake(),
+ * else after `idleMs`, so an idle process asks the database a few times a second. close() stops and waits for the attempts
  * in flight.
  */
 export function startDeliverySender(opts: DeliverySenderOptions) {
@@ -87,7 +86,6 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
   const stop = new AbortController();
   const queue: (Held & { queuedAt: number })[] = [];
   const inFlight = new Set<Promise<void>>();
-  const stored = wakeUp();
   const slotFreed = wakeUp();
 
   const attempt = async (held: Held) => {
@@ -157,36 +155,34 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
       stored,
     };
   };
-  const claimer = async () => {
-    while (!stop.signal.aborted) {
-      // Claims in batches of at least `concurrency` (a claim per delivery would cost a claim's
-      // queries per attempt), while the queue still has work for the slots: no slot waits for a claim.
+  // Claims in batches of at least `concurrency` (a claim per delivery would cost a claim's
+  // queries per attempt), while the queue still has work for the slots: no slot waits for a claim.
+  // A full claim (or a wait for a slot) runs again at once; a short one waits `idleMs` unless woken.
+  const claimer = startPeriodicJob({
+    name: 'webhook-sender',
+    everyMs: opts.idleMs,
+    logger,
+    run: async (signal) => {
       const limit = Math.min(CLAIM_BATCH, room());
       if (queue.length > 4 * concurrency || limit < Math.min(concurrency, CLAIM_BATCH)) {
-        await slotFreed.wait(stop.signal);
-        continue;
+        await slotFreed.wait(signal);
+        return true;
       }
-      try {
-        const claim = await claimDue(deps, limit);
-        take(claim);
-        if (claim.deliveries.length < limit) await stored.wait(stop.signal, opts.idleMs);
-      } catch (err) {
-        logger.warn({ err }, 'claiming webhook deliveries failed; retrying');
-        await sleep(opts.idleMs, undefined, { signal: stop.signal }).catch(() => {});
-      }
-    }
-  };
-  const claiming = claimer();
+      const claim = await claimDue(deps, limit);
+      take(claim);
+      return claim.deliveries.length >= limit;
+    },
+  });
 
   return {
     name: 'webhook-sender',
     room,
     attemptNew,
     /** Deliveries were stored due now: look for them now rather than after the idle wait. */
-    wake: () => stored.fire(),
+    wake: () => claimer.wake(),
     async close() {
       stop.abort();
-      await claiming;
+      await claimer.stop();
       // What was claimed but not started is retaken after its lease (here or by another replica).
       for (const held of queue.splice(0)) held.first?.done();
       await Promise.all(inFlight);
