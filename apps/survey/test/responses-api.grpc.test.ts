@@ -1,7 +1,11 @@
+import { explainFinds } from '@feedback/dev-stack';
+import { pageQueryOf } from '@feedback/kit-core';
 import type { QuestionInput } from '@feedback/proto/feedback/flow/v1/flow';
 import { ChannelKind, type Answer } from '@feedback/proto/feedback/survey/v1/survey';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerInput, planStages, startSurveyService, uniq, type TestSurveyService } from './stack.js';
+import { MongoResponseRepository } from '../src/adapters/mongo/response.repository.js';
+import { customerInput, planStages, stack, startSurveyService, uniq, type TestSurveyService } from './stack.js';
 
 const questions: QuestionInput[] = [
   { key: 'nps', body: { en: 'Recommend us?' }, style: 'nps', options: [] },
@@ -87,6 +91,23 @@ describe('the responses API of the survey service over gRPC', () => {
     });
     expect([...first.responses, ...second.responses].map((r) => r.id)).toEqual([ids[1], ids[0]]);
     expect(second.nextPageToken).toBe('');
+  });
+
+  it('reads a page after a token from an index, not by scanning the collection', async () => {
+    const first = await svc.client.listResponses({ accountId: account, ...noFilters, flowId, pageSize: 1 });
+    const page = pageQueryOf({ pageSize: 1, pageToken: first.nextPageToken }, { list: 'responses', default: 50, max: 200 });
+    const client = await MongoClient.connect(stack.mongo_url, { monitorCommands: true });
+    try {
+      const responses = new MongoResponseRepository(client.db(svc.mongo.db.databaseName));
+      const [plan, ...more] = await explainFinds(client, () => responses.list({ accountId: account, flowId }, page));
+      expect(more).toEqual([]);
+      expect(plan?.stages).toContain('IXSCAN');
+      expect(plan?.stages).not.toContain('COLLSCAN');
+      expect(plan?.indexes).toEqual(['account_flow_newest']);
+      expect(plan?.docsExamined).toBeLessThan(ids.length);
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers each response with its customer, and nothing to another account', async () => {

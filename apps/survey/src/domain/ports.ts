@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@feedback/kit-core';
+import type { Clock, Logger, Page, PageQuery } from '@feedback/kit-core';
 import type { Channel } from './channel.js';
 import type { Customer, CustomerChanges, IdentifierKind } from './customer.js';
 import type { Flow } from './flow.js';
@@ -82,15 +82,11 @@ export interface ResponseFilter {
   before?: string;
 }
 
-export interface ResponsePage extends ResponseFilter {
-  limit: number;
-}
-
 export interface ResponseRepository {
   /** 'duplicate' when that activation of the link has a response already (a second submit). */
   insert(response: SurveyResponse): Promise<'created' | 'duplicate'>;
-  /** Newest first. */
-  list(page: ResponsePage): Promise<SurveyResponse[]>;
+  /** Newest first, ties by id (kit-core paging); the page's key and `before` both bound it, the lower holds. */
+  list(filter: ResponseFilter, page: PageQuery): Promise<Page<SurveyResponse>>;
   findById(accountId: string, id: string): Promise<SurveyResponse | null>;
   /** The answers of every response the filter selects, streamed (any order): for tallies over many responses. */
   answersOf(filter: ResponseFilter): AsyncIterable<AnswerValue[]>;

@@ -1,26 +1,15 @@
-import { errors } from '@feedback/kit-core';
+import { errors, pageQueryOf, type PageRule } from '@feedback/kit-core';
 import { isUuid } from './ids.js';
 import type { Customer } from './customer.js';
 import type { SurveyDeps } from './ports.js';
 import type { ListedResponse, ResponseCustomer, SurveyResponse } from './response.js';
 import { selectResponses, type ResponseFilterInput } from './response-filters.js';
 
-const PAGE_SIZE = { default: 50, max: 200 };
+// A size outside 1-200 is refused naming page_size, as the public list's schema does.
+const RESPONSES_PAGE: PageRule = { list: 'responses', default: 50, max: 200, strict: true };
 
 /** Newest first, ties broken by id: the order ListResponses pages through. */
 export const responseSortKey = (r: Pick<SurveyResponse, 'answeredAt' | 'id'>) => `${r.answeredAt.toISOString()}|${r.id}`;
-
-const encodeToken = (key: string) => Buffer.from(JSON.stringify({ k: key })).toString('base64url');
-
-function decodeToken(token: string): string {
-  try {
-    const { k } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { k?: unknown };
-    if (typeof k === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z\|[0-9a-f-]{36}$/.test(k)) return k;
-  } catch {
-    // falls through to the error below
-  }
-  throw errors.invalid({ page_token: 'is not a page token of this list' });
-}
 
 interface ResponseListQuery extends Partial<Omit<ResponseFilterInput, 'accountId' | 'flowId'>> {
   accountId: string;
@@ -54,9 +43,8 @@ async function withCustomers(
  * unknown flow_id or channel_id answers NOT_FOUND, like the flow or channel itself would.
  */
 export async function listResponses(deps: Pick<SurveyDeps, 'responses' | 'flows' | 'channels' | 'customers'>, q: ResponseListQuery) {
-  if (q.pageSize < 0 || q.pageSize > PAGE_SIZE.max) throw errors.invalid({ page_size: `must be 1-${PAGE_SIZE.max}` });
-  const limit = q.pageSize || PAGE_SIZE.default;
-  const after = q.pageToken ? decodeToken(q.pageToken) : undefined;
+  // The page before the filters: a bad page_size or page_token is 400 whatever the filters find.
+  const page = pageQueryOf(q, RESPONSES_PAGE);
   const selection = await selectResponses(deps, {
     accountId: q.accountId,
     flowId: q.flowId,
@@ -67,15 +55,8 @@ export async function listResponses(deps: Pick<SurveyDeps, 'responses' | 'flows'
   });
   const { filter } = selection;
   if (!filter) return { responses: [] as ListedResponse[], nextPageToken: '' };
-  // The page token and `until` both bound the page from above: the lower of the two holds.
-  const before = after && (!filter.before || after < filter.before) ? after : filter.before;
-  const page = await deps.responses.list({ ...filter, ...(before ? { before } : {}), limit: limit + 1 });
-  const responses = page.slice(0, limit);
-  const last = responses.at(-1);
-  return {
-    responses: await withCustomers(deps, q.accountId, responses),
-    nextPageToken: page.length > limit && last ? encodeToken(responseSortKey(last)) : '',
-  };
+  const { items, nextPageToken } = await deps.responses.list(filter, page);
+  return { responses: await withCustomers(deps, q.accountId, items), nextPageToken };
 }
 
 /** One response of the account; unknown, malformed and foreign ids alike are NOT_FOUND. */

@@ -1,4 +1,4 @@
-import { PersonalDataProtector } from '@feedback/kit-core';
+import { pageOf, PersonalDataProtector, type PageQuery } from '@feedback/kit-core';
 import { createLogger } from '@feedback/kit-core/runtime';
 import type { Channel } from '../../src/domain/channel.js';
 import { identifierOf, type Customer, type CustomerChanges, type IdentifierKind } from '../../src/domain/customer.js';
@@ -11,7 +11,6 @@ import type {
   LinkActivation,
   LinkRepository,
   ResponseFilter,
-  ResponsePage,
   ResponseRepository,
   SurveyDeps,
   SurveyEvents,
@@ -165,10 +164,8 @@ export class MemoryResponses implements ResponseRepository {
         (!f.before || responseSortKey(r) < f.before),
     );
   }
-  async list(p: ResponsePage) {
-    return this.selected(p)
-      .sort((a, b) => (responseSortKey(a) < responseSortKey(b) ? 1 : -1))
-      .slice(0, p.limit);
+  async list(f: ResponseFilter, page: PageQuery) {
+    return pageOf(this.selected(f), page, (r) => ({ at: r.answeredAt, id: r.id }));
   }
   async findById(accountId: string, id: string) {
     return this.items.find((r) => r.accountId === accountId && r.id === id) ?? null;

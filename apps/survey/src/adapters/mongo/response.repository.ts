@@ -1,6 +1,7 @@
-import { backlogByDate, isDuplicateKeyError } from '@feedback/kit-stores';
+import type { Page, PageKey, PageQuery } from '@feedback/kit-core';
+import { backlogByDate, isDuplicateKeyError, keysetPage } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
-import type { ResponseFilter, ResponsePage, ResponseRepository } from '../../domain/ports.js';
+import type { ResponseFilter, ResponseRepository } from '../../domain/ports.js';
 import type { AnswerValue, SurveyResponse } from '../../domain/response.js';
 import { responseSortKey } from '../../domain/responses.use-cases.js';
 
@@ -57,6 +58,8 @@ const toResponse = (d: ResponseDoc): SurveyResponse => ({
   answeredAt: d.answered_at,
 });
 
+const sortKey = (key: PageKey) => responseSortKey({ answeredAt: key.at, id: key.id });
+
 /**
  * The query names exactly the fields of one index (indexes.ts: per account, flow, channel or
  * customer) and a range of its sort_key: the local server (SecantusDB) scans the whole collection
@@ -107,24 +110,15 @@ export class MongoResponseRepository implements ResponseRepository {
     }
   }
 
-  async list(p: ResponsePage): Promise<SurveyResponse[]> {
-    const { query, rest } = indexedQuery(p);
-    if (!rest) return (await this.responses.find(query).sort({ sort_key: -1 }).limit(p.limit).toArray()).map(toResponse);
-    // Read down the index until the page is full; a customer has few responses.
-    const page: SurveyResponse[] = [];
-    const cursor = this.responses
-      .find(query)
-      .sort({ sort_key: -1 })
-      .batchSize(Math.min(p.limit * 2, 1_000));
-    try {
-      for await (const doc of cursor) {
-        if (rest(doc)) page.push(toResponse(doc));
-        if (page.length >= p.limit) break;
-      }
-    } finally {
-      await cursor.close();
-    }
-    return page;
+  /** One range of sort_key per page; with `rest`, read down the index until the page is full (a customer has few responses). */
+  async list(f: ResponseFilter, page: PageQuery): Promise<Page<SurveyResponse>> {
+    const { query, rest } = indexedQuery(f);
+    const { items, nextPageToken } = await keysetPage(this.responses, page, {
+      filter: query,
+      order: { date: 'answered_at', field: 'sort_key', sortKey },
+      ...(rest ? { accept: rest } : {}),
+    });
+    return { items: items.map(toResponse), nextPageToken };
   }
 
   async findById(accountId: string, id: string): Promise<SurveyResponse | null> {
