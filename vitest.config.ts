@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { tierFiles } from './vitest.tiers.js';
 
 export default defineConfig({
   test: {
@@ -11,14 +12,14 @@ export default defineConfig({
       // schemathesis over the OpenAPI documents (a time budget nothing else may share; `./stack fuzz`
       // alone), then the fault tests (they kill -9 and restart the stack's servers; `./stack faults`).
       {
-        test: { name: 'solo-fuzz', root: 'apps/gateway', include: ['test/fuzz/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 180_000 },
+        test: { name: 'solo-fuzz', include: tierFiles('fuzz'), testTimeout: 300_000, hookTimeout: 180_000 },
       },
       {
         test: {
           name: 'solo-faults',
-          root: 'apps/gateway',
-          // The messaging fault tests (several dispatchers, one killed or cut off) run here too.
-          include: ['test/faults/**/*.test.ts', '../messaging/test/**/*.faults.test.ts'],
+          // Every *.faults.test.ts of the repository: the gateway's (test/faults/) and messaging's
+          // (several dispatchers, one killed or cut off).
+          include: tierFiles('faults'),
           testTimeout: 300_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # schemathesis (PyPI), the API fuzzer that `./stack test` runs over both listeners' OpenAPI
-# documents (gateway test fuzz/schemathesis.test.ts; docs/reliability.md). Installed with pip
+# documents (gateway test fuzz/schemathesis.fuzz.test.ts; docs/reliability.md). Installed with pip
 # into a virtual environment in the cache, once, like SecantusDB (infra/mongo.sh).
 #   infra/schemathesis.sh provision   install it (idempotent)
 #   infra/schemathesis.sh bin         print the path of the `st` command (provisions first)

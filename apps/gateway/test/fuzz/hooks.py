@@ -1,4 +1,4 @@
-"""schemathesis hooks of the cross-tenant run (fuzz/schemathesis.test.ts; docs/reliability.md).
+"""schemathesis hooks of the cross-tenant run (fuzz/schemathesis.fuzz.test.ts; docs/reliability.md).
 
 FUZZ_FOREIGN_IDS and FUZZ_FOREIGN_SECRETS (JSON lists) hold account A's ids and names while the
 run authenticates as account B: any 2xx to a request naming one of A's ids, or any answer that

@@ -19,7 +19,7 @@ function get(port: number, path: string, authorization: string | string[]): Prom
   });
 }
 
-// The authentication hook of every token route, over HTTP (authenticate.test.ts has the parser's cases).
+// The authentication hook of every token route, over HTTP (authenticate.unit.test.ts has the parser's cases).
 describe('the Authorization header', () => {
   const { secret, token } = tokenWithSecret({ id: 't1', accountId: 'a1', kind: 'api' });
   const { secret: integrationSecret, token: integration } = tokenWithSecret({ id: 't2', accountId: 'a1', kind: 'integration' });
