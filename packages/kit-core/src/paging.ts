@@ -41,8 +41,8 @@ export interface PageQuery {
 }
 
 const VERSION = 1;
-/** Ids are short (uuids, prefixed uuids, composite keys): a longer one is no key this code made. */
-const MAX_ID = 300;
+/** Ids are short (uuids, composite keys): a longer one is no key this code made, and tokens stay under the API's 500 characters. */
+const MAX_ID = 200;
 
 /** A check over the token's content, so that a token edited by hand is refused, not misread. */
 const checkOf = (body: string) => createHash('sha256').update(body).digest('base64url').slice(0, 8);
