@@ -1,44 +1,35 @@
 import type { PageQuery } from '@feedback/kit-core';
+import { LRUCache } from 'lru-cache';
 import type { EndpointRepository } from '../domain/ports.js';
 import type { Endpoint } from '../domain/webhook.js';
 
-/** A lookup in flight or done, shared by every caller until it expires or is dropped. */
-interface Entry<T> {
-  value: Promise<T>;
-  expiresAt: number;
-}
+/**
+ * Lookups living `ttlMs`, at most `maxEntries` (least recently used go first). The promise is what
+ * is kept: concurrent lookups of one key share one query, and a failed one is dropped so the next
+ * caller asks again.
+ */
+class Lookups<T> {
+  private readonly cache: LRUCache<string, Promise<T>>;
 
-/** A map of lookups living `ttlMs`; past `maxEntries` the oldest go first. */
-class TtlMap<T> {
-  private readonly entries = new Map<string, Entry<T>>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
+  constructor(ttlMs: number, maxEntries: number) {
+    this.cache = new LRUCache<string, Promise<T>>({ max: maxEntries, ttl: ttlMs });
+  }
 
   get(key: string, load: () => Promise<T>): Promise<T> {
-    const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > Date.now()) return hit.value;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
     const value = load();
-    const entry = { value, expiresAt: Date.now() + this.ttlMs };
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    // A failed lookup is not kept: the next caller asks again.
-    value.catch(() => this.entries.get(key) === entry && this.entries.delete(key));
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries) break;
-      this.entries.delete(oldest);
-    }
+    this.cache.set(key, value);
+    value.catch(() => this.cache.peek(key) === value && this.cache.delete(key));
     return value;
   }
 
   delete(key: string): void {
-    this.entries.delete(key);
+    this.cache.delete(key);
   }
 
   deleteWhere(test: (key: string) => boolean): void {
-    for (const key of this.entries.keys()) if (test(key)) this.entries.delete(key);
+    for (const key of [...this.cache.keys()]) if (test(key)) this.cache.delete(key);
   }
 }
 
@@ -51,15 +42,15 @@ class TtlMap<T> {
  * Concurrent lookups of one key share one query.
  */
 export class CachedEndpointRepository implements EndpointRepository {
-  private readonly byId: TtlMap<Endpoint | null>;
-  private readonly bySubscription: TtlMap<Endpoint[]>;
+  private readonly byId: Lookups<Endpoint | null>;
+  private readonly bySubscription: Lookups<Endpoint[]>;
 
   constructor(
     private readonly inner: EndpointRepository,
     opts: { ttlMs: number; maxEntries: number },
   ) {
-    this.byId = new TtlMap(opts.ttlMs, opts.maxEntries);
-    this.bySubscription = new TtlMap(opts.ttlMs, opts.maxEntries);
+    this.byId = new Lookups(opts.ttlMs, opts.maxEntries);
+    this.bySubscription = new Lookups(opts.ttlMs, opts.maxEntries);
   }
 
   private dropAccount(accountId: string, id?: string): void {
