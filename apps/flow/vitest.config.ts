@@ -1,3 +1,4 @@
 import { defineConfig } from 'vitest/config';
+import { excludeSoloTiers } from '../../vitest.tiers.js';
 
-export default defineConfig({ test: { name: 'flow' } });
+export default defineConfig({ test: { name: 'flow', exclude: excludeSoloTiers } });

@@ -1,3 +1,4 @@
 import { defineConfig } from 'vitest/config';
+import { excludeSoloTiers } from '../../vitest.tiers.js';
 
-export default defineConfig({ test: { name: 'shortener', testTimeout: 90_000, hookTimeout: 60_000 } });
+export default defineConfig({ test: { name: 'shortener', exclude: excludeSoloTiers, testTimeout: 90_000, hookTimeout: 60_000 } });

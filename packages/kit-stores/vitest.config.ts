@@ -1,3 +1,4 @@
 import { defineConfig } from 'vitest/config';
+import { excludeSoloTiers } from '../../vitest.tiers.js';
 
-export default defineConfig({ test: { name: 'kit-stores', testTimeout: 120000 } });
+export default defineConfig({ test: { name: 'kit-stores', exclude: excludeSoloTiers, testTimeout: 120000 } });

@@ -88,7 +88,7 @@ export async function startGrpcServer(opts: GrpcServerOptions): Promise<RunningG
   } = opts;
   // Channelz stays on here (LEAN_CHANNEL_OPTIONS is for clients): grpc-js 1.14's forceShutdown
   // only cuts the sessions its channelz bookkeeping tracks, so without it the grace period
-  // would not end stuck calls (test/shutdown.test.ts).
+  // would not end stuck calls (test/shutdown.unit.test.ts).
   const server = new Server({
     'grpc.max_connection_age_ms': maxConnectionAgeMs,
     'grpc.max_connection_age_grace_ms': maxConnectionAgeGraceMs,

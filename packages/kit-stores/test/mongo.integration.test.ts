@@ -42,7 +42,7 @@ describe('mongo', () => {
   });
 
   // The primitive for "exactly one wins" on a record that does not exist yet; a conditional
-  // findOneAndUpdate on an existing one is covered by mongo-conformance.test.ts.
+  // findOneAndUpdate on an existing one is covered by mongo-conformance.integration.test.ts.
   it('lets exactly one of 20 concurrent claimers win an insertOnce claim', async () => {
     const claims = mongo.db.collection<{ _id: string; claimed_by: string }>('claims');
     const claimers = Array.from({ length: 20 }, (_, i) => `worker-${i}`);
