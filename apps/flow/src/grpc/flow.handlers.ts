@@ -1,19 +1,9 @@
-import type { Flow as FlowMessage, FlowServiceServer, GetFlowResponse } from '@feedback/proto/feedback/flow/v1/flow';
+import type { FlowServiceServer, GetFlowResponse } from '@feedback/proto/feedback/flow/v1/flow';
 import type { Flow } from '../domain/flow.js';
 import { createFlow, getFlow } from '../domain/flow.use-cases.js';
 import type { FlowDeps } from '../domain/ports.js';
 import { unary } from '@feedback/kit-grpc';
-
-function toMessage(flow: Flow): FlowMessage {
-  return {
-    id: flow.id,
-    accountId: flow.accountId,
-    name: flow.name,
-    createdAt: flow.createdAt.toISOString(),
-    // The domain's questions are the message's shape; the HTTP view picks its fields once (gateway flows.views.ts).
-    questions: flow.questions,
-  };
-}
+import { flowDefinitionOf, flowMessage } from './flow.messages.js';
 
 /** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
 export function flowHandlers(deps: FlowDeps): FlowServiceServer {
@@ -23,14 +13,14 @@ export function flowHandlers(deps: FlowDeps): FlowServiceServer {
   const answerOf = (flow: Flow) => {
     let answer = answers.get(flow);
     if (!answer) {
-      answer = { flow: toMessage(flow) };
+      answer = { flow: flowMessage(flow) };
       answers.set(flow, answer);
     }
     return answer;
   };
   return {
     createFlow: unary(async (req) => ({
-      flow: toMessage(await createFlow(deps, req.accountId, { name: req.name, questions: req.questions })),
+      flow: flowMessage(await createFlow(deps, req.accountId, flowDefinitionOf(req))),
     })),
     getFlow: unary(async (req) => answerOf(await getFlow(deps, req.accountId, req.flowId))),
   };
