@@ -45,6 +45,15 @@ export const Uuid = (description: string) =>
     description,
   });
 
+/**
+ * Every list route's page, as the services take it (kit-core paging): 0 is the list's default size,
+ * '' the first page. The schemas state each list's size range; the token is the service's to check.
+ */
+export const pageRequest = (q: { page_size?: string; page_token?: string }) => ({
+  pageSize: Number(q.page_size ?? 0),
+  pageToken: q.page_token ?? '',
+});
+
 /** The characters of a page token (base64url); only a next_page_token the same list answered is valid. */
 export const PageToken = () =>
   Type.String({

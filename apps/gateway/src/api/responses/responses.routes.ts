@@ -3,7 +3,7 @@ import { errors } from '@feedback/kit-core';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
 import { principalOf, type Authenticator } from '../../http/auth.js';
-import { errorResponses } from '../../http/common.schemas.js';
+import { errorResponses, pageRequest } from '../../http/common.schemas.js';
 import { responsesCsv } from './responses-csv.js';
 import type { FlowQuestionsPort, ResponsesPort } from './responses.port.js';
 import {
@@ -72,8 +72,7 @@ export const responsesRoutes =
       async (req) => {
         const page = await deps.surveys.listResponses({
           ...filterFields(principalOf(req).accountId, req.query),
-          pageSize: Number(req.query.page_size ?? 0),
-          pageToken: req.query.page_token ?? '',
+          ...pageRequest(req.query),
         });
         return { data: page.responses.map(surveyResponseView), next_page_token: page.nextPageToken || null };
       },

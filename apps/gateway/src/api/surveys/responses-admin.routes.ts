@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAccount } from '../../accounts/domain/accounts.use-cases.js';
 import type { AccountRepository } from '../../accounts/domain/ports.js';
-import { AccountParams, errorResponses } from '../../http/common.schemas.js';
+import { AccountParams, errorResponses, pageRequest } from '../../http/common.schemas.js';
 import type { SurveysPort } from './surveys.port.js';
 import { ResponseListSchema, ResponsesQuery } from './surveys.schemas.js';
 import { responseView } from './surveys.views.js';
@@ -30,8 +30,7 @@ export const responsesAdminRoutes =
         const { responses, nextPageToken } = await deps.surveys.listResponses({
           accountId: req.params.account_id,
           flowId: req.query.flow_id ?? '',
-          pageSize: Number(req.query.page_size ?? 0),
-          pageToken: req.query.page_token ?? '',
+          ...pageRequest(req.query),
           channelId: req.query.channel_id ?? '',
           customerExternalId: req.query.customer_external_id ?? '',
           since: req.query.since ?? '',

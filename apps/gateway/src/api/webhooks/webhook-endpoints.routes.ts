@@ -3,7 +3,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import { AppError } from '@feedback/kit-core';
 import type { FastifyReply } from 'fastify';
 import { principalOf, type Authenticator } from '../../http/auth.js';
-import { errorResponses } from '../../http/common.schemas.js';
+import { errorResponses, pageRequest } from '../../http/common.schemas.js';
 import {
   CreateEndpointBody,
   DeliveriesPageSchema,
@@ -14,7 +14,6 @@ import {
   EndpointsPageSchema,
   EndpointWithSecretSchema,
   PageQuery,
-  pageRequest,
   UpdateEndpointBody,
 } from './webhooks.schemas.js';
 import type { WebhooksPort } from './webhooks.port.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
 import { requireAccount } from '../../accounts/domain/accounts.use-cases.js';
 import type { AccountRepository } from '../../accounts/domain/ports.js';
-import { AccountParams, errorResponses } from '../../http/common.schemas.js';
+import { AccountParams, errorResponses, pageRequest } from '../../http/common.schemas.js';
 import {
   DeliveriesPageSchema,
   DeliveryAnswerSchema,
@@ -11,7 +11,6 @@ import {
   EndpointParams,
   EndpointsPageSchema,
   PageQuery,
-  pageRequest,
 } from './webhooks.schemas.js';
 import type { WebhooksPort } from './webhooks.port.js';
 import { deliveriesPageView, deliveryView, endpointsPageView, endpointView } from './webhooks.views.js';

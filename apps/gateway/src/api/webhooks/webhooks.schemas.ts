@@ -48,12 +48,6 @@ export const PageQuery = Type.Object({
   page_token: Type.Optional(PageToken()),
 });
 
-/** A list call's page from PageQuery (default 50). */
-export const pageRequest = (q: { page_size?: string; page_token?: string }) => ({
-  pageSize: Number(q.page_size ?? 50),
-  pageToken: q.page_token ?? '',
-});
-
 const DateTime = (description?: string) =>
   Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'], ...(description ? { description } : {}) });
 const NullableDate = (description: string) => Type.Union([DateTime(), Type.Null()], { description });
