@@ -38,12 +38,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
        * Customer fields kept only as keyed hashes (comma-separated custom attribute or schema names,
        * compared without case); `tckn` always is, whatever this says.
        */
-      SENSITIVE_CUSTOMER_ATTRIBUTES: env
-        .list('tckn')
-        .refine(
-          (names) => names.every((n) => /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(n)),
-          'must be attribute names (letters, digits, _ and -)',
-        ),
+      SENSITIVE_CUSTOMER_ATTRIBUTES: env.sensitiveAttributes(),
       ...env.personalDataKeys(),
       /** Erasure requests (data_erasure.proto): published, consumed in its own group, and the services' reports. */
       DATA_ERASURE_REQUESTED_TOPIC: env.string('data.erasure.requested'),

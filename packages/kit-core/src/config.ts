@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { attributeNameProblem } from './customer-attributes.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -106,4 +107,16 @@ export const env = {
    * PersonalDataProtector (TCKN and other sensitive values hashed and sealed at rest).
    */
   personalDataKeys: () => ({ PERSONAL_DATA_KEY: env.key32(), PERSONAL_DATA_PREVIOUS_KEYS: env.key32List() }),
+  /**
+   * SENSITIVE_CUSTOMER_ATTRIBUTES: comma-separated custom attribute names kept only protected
+   * (kit-core `sensitiveNames` adds the TCKN and compares without case). Each must be a name the
+   * attribute rule (customer-attributes.ts) accepts, so the list names attributes a request can send.
+   */
+  sensitiveAttributes: () =>
+    env.list('tckn').superRefine((names, ctx) => {
+      for (const n of names) {
+        const problem = attributeNameProblem(n);
+        if (problem) ctx.addIssue({ code: 'custom', message: `must be attribute names: "${n}": ${problem}` });
+      }
+    }),
 };

@@ -75,6 +75,17 @@ export class PersonalDataProtector {
   }
 }
 
+/** Sensitive whatever the configuration says: the Turkish national identity number. */
+export const ALWAYS_SENSITIVE = 'tckn';
+
+/**
+ * The lower-cased names of the attributes kept only protected (SENSITIVE_CUSTOMER_ATTRIBUTES):
+ * the TCKN always, and the configured names, compared without case.
+ */
+export function sensitiveNames(configured: readonly string[] = []): ReadonlySet<string> {
+  return new Set([ALWAYS_SENSITIVE, ...configured.map((n) => n.toLowerCase())]);
+}
+
 /** Whether a stored string is one of this module's hashes (a migration tells done from to-do). */
 export const isPersonalDataHash = (v: unknown): v is string => typeof v === 'string' && v.startsWith('pdh1.');
 /** Whether a stored string is one of this module's sealed values. */

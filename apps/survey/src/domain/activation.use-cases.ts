@@ -1,4 +1,4 @@
-import { errors } from '@feedback/kit-core';
+import { errors, sensitiveNames } from '@feedback/kit-core';
 import type { Channel } from './channel.js';
 import { getChannel } from './channel.use-cases.js';
 import type { Customer } from './customer.js';
@@ -6,7 +6,7 @@ import { checkAttributes, CUSTOMER_LIMITS, parseIdentifiers, requireSomeIdentifi
 import { resolveCustomer, type CustomerFacts } from './customer-resolution.js';
 import { DAY_MS, type SurveyLink } from './link.js';
 import type { LinkActivation, SurveyConfig, SurveyDeps } from './ports.js';
-import { hashSensitive, sensitiveNames } from './sensitive-fields.js';
+import { hashSensitive } from './sensitive-fields.js';
 
 export interface ActivationRequest {
   accountId: string;
@@ -68,7 +68,7 @@ export function checkActivation(deps: Pick<SurveyDeps, 'config' | 'personalData'
     throw errors.invalid({ 'customer.name': `must be at most ${CUSTOMER_LIMITS.nameLength} characters` });
   const schema = checkAttributes('customer.schema', input.schema);
   const builtInResponses = checkAttributes('built_in_responses', req.builtInResponses);
-  const sensitive = sensitiveNames(config);
+  const sensitive = sensitiveNames(config.sensitiveAttributes);
   return {
     facts: {
       ids,

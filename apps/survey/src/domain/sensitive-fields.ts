@@ -1,19 +1,11 @@
 import { isPersonalDataHash } from '@feedback/kit-core';
-import type { PersonalDataHasher, SurveyConfig } from './ports.js';
+import type { PersonalDataHasher } from './ports.js';
 
 /*
  * Sensitive customer fields (the TCKN, and whatever the deployment adds) are only ever compared
  * for equality and never shown back, so a customer keeps only their keyed hash: a database dump
  * does not give the numbers back, not even by trying all 10^11 TCKNs (the key is not in it).
  */
-
-/** Sensitive whatever the configuration says: the Turkish national identity number. */
-export const ALWAYS_SENSITIVE = 'tckn';
-
-/** The lower-cased names of the sensitive fields. */
-export function sensitiveNames(config: Pick<SurveyConfig, 'sensitiveAttributes'>): ReadonlySet<string> {
-  return new Set([ALWAYS_SENSITIVE, ...(config.sensitiveAttributes ?? []).map((n) => n.toLowerCase())]);
-}
 
 // A plain boolean: kit-core's type guard would narrow a string that is not a hash to `never`.
 const isHash = (v: string): boolean => isPersonalDataHash(v);

@@ -1,15 +1,8 @@
-import type { Logger } from '@feedback/kit-core';
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { sensitiveNames, type Logger } from '@feedback/kit-core';
+import { runRecordedMigration, type MigrationPass } from '@feedback/kit-stores';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import type { PersonalDataHasher, SurveyConfig } from '../../domain/ports.js';
-import { hashSensitive, sensitiveNames } from '../../domain/sensitive-fields.js';
-
-interface MigrationDoc {
-  _id: string;
-  /** The sensitive names the pass covered: a deployment that names another field runs it again. */
-  names: string[];
-  done_at: Date;
-}
+import { hashSensitive } from '../../domain/sensitive-fields.js';
 
 const MIGRATION_ID = 'customers.sensitive-fields-hashed';
 
@@ -22,7 +15,7 @@ const MIGRATION_ID = 'customers.sensitive-fields-hashed';
  * rewritten by an update conditional on the clear value it read, so a field that another replica
  * (or a newer write) changed meanwhile is left alone, and a repeat changes nothing. A pass that
  * is stopped (or fails) leaves no mark, so the next start does it again; only a finished pass is
- * recorded in `migrations`.
+ * recorded in `migrations` (kit-stores runRecordedMigration).
  */
 export async function hashSensitiveCustomerFields(
   db: Db,
@@ -34,18 +27,27 @@ export async function hashSensitiveCustomerFields(
     signal?: AbortSignal;
   },
 ): Promise<{ scanned: number; rewritten: number } | 'done before'> {
-  const names = sensitiveNames(opts.config);
-  const listed = [...names].sort();
-  const migrations = db.collection<MigrationDoc>('migrations');
-  const mark = await migrations.findOne({ _id: MIGRATION_ID });
-  if (mark && listed.every((n) => mark.names.includes(n))) return 'done before';
+  const names = sensitiveNames(opts.config.sensitiveAttributes);
+  return runRecordedMigration(db, {
+    id: MIGRATION_ID,
+    names,
+    logger: opts.logger,
+    doneMessage: 'sensitive customer fields hashed',
+    pass: () => hashPass(db, names, opts),
+  });
+}
 
+async function hashPass(
+  db: Db,
+  names: ReadonlySet<string>,
+  opts: { hasher: Pick<PersonalDataHasher, 'hash'>; batch?: number; signal?: AbortSignal },
+): Promise<MigrationPass> {
   const customers = db.collection<Document>('customers');
   let after: Document['_id'] = null;
   let scanned = 0;
   let rewritten = 0;
   for (;;) {
-    if (opts.signal?.aborted) return { scanned, rewritten };
+    if (opts.signal?.aborted) return { scanned, rewritten, stopped: true };
     const docs = await customers
       .find<Document>(after === null ? {} : { _id: { $gt: after } }, { projection: { schema: 1, attributes: 1 } })
       .sort({ _id: 1 })
@@ -68,12 +70,5 @@ export async function hashSensitiveCustomerFields(
     );
     if (ops.length > 0) rewritten += (await customers.bulkWrite(ops, { ordered: false })).modifiedCount;
   }
-  try {
-    await migrations.updateOne({ _id: MIGRATION_ID }, { $set: { names: listed, done_at: new Date() } }, { upsert: true });
-  } catch (err) {
-    // Two replicas finishing together: both upsert, one wins the _id; the mark is there either way.
-    if (!isDuplicateKeyError(err)) throw err;
-  }
-  opts.logger.info({ scanned, rewritten, names: listed }, 'sensitive customer fields hashed');
   return { scanned, rewritten };
 }

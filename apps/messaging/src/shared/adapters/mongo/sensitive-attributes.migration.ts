@@ -1,5 +1,5 @@
 import type { Logger } from '@feedback/kit-core';
-import { isDuplicateKeyError } from '@feedback/kit-stores';
+import { runRecordedMigration, type MigrationPass } from '@feedback/kit-stores';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import { splitSensitive, type SensitiveAttributes } from './sensitive-attributes.js';
 
@@ -20,24 +20,30 @@ interface StoredDoc extends Document {
  * Safe with several replicas at once and with the scheduler beside it: each document is rewritten
  * by an update conditional on the clear values it read, so the second replica's update, or one
  * after a release forgot the sealed copy, finds nothing to change. Only a finished pass is
- * recorded (in `migrations`); a stopped or failed one is done again at the next start.
+ * recorded (in `migrations`, kit-stores runRecordedMigration); a stopped or failed one is done
+ * again at the next start.
  */
 export async function stripSensitiveRecipientAttributes(
   db: Db,
   opts: { sensitive: SensitiveAttributes; logger: Logger; batch?: number; signal?: AbortSignal },
 ): Promise<{ scanned: number; rewritten: number } | 'done before'> {
-  const names = [...opts.sensitive.names].sort();
-  const migrations = db.collection<{ _id: string; names: string[]; done_at: Date }>('migrations');
-  const mark = await migrations.findOne({ _id: MIGRATION_ID });
-  if (mark && names.every((n) => mark.names.includes(n))) return 'done before';
+  return runRecordedMigration(db, {
+    id: MIGRATION_ID,
+    names: opts.sensitive.names,
+    logger: opts.logger,
+    doneMessage: 'sensitive recipient attributes taken out',
+    pass: () => stripPass(db, opts),
+  });
+}
 
+async function stripPass(db: Db, opts: { sensitive: SensitiveAttributes; batch?: number; signal?: AbortSignal }): Promise<MigrationPass> {
   const recipients = db.collection<StoredDoc>('sharing_recipients');
   const jobs = db.collection<StoredDoc>('sms_jobs');
   let after: string | null = null;
   let scanned = 0;
   let rewritten = 0;
   for (;;) {
-    if (opts.signal?.aborted) return { scanned, rewritten };
+    if (opts.signal?.aborted) return { scanned, rewritten, stopped: true };
     const docs = await recipients
       .find(after === null ? {} : { _id: { $gt: after } })
       .sort({ _id: 1 })
@@ -64,13 +70,6 @@ export async function stripSensitiveRecipientAttributes(
     });
     rewritten += (await recipients.bulkWrite(ops, { ordered: false })).modifiedCount;
   }
-  try {
-    await migrations.updateOne({ _id: MIGRATION_ID }, { $set: { names, done_at: new Date() } }, { upsert: true });
-  } catch (err) {
-    // Two replicas finishing together: one upsert wins the _id; the mark is there either way.
-    if (!isDuplicateKeyError(err)) throw err;
-  }
-  opts.logger.info({ scanned, rewritten, names }, 'sensitive recipient attributes taken out');
   return { scanned, rewritten };
 }
 

@@ -1,4 +1,4 @@
-import type { PersonalDataProtector } from '@feedback/kit-core';
+import { sensitiveNames, type PersonalDataProtector } from '@feedback/kit-core';
 
 /**
  * Custom attributes that never rest in clear in this service's documents: the TCKN always, and
@@ -14,7 +14,7 @@ export interface SensitiveAttributes {
 }
 
 export function sensitiveAttributes(box: SensitiveAttributes['box'], configured: readonly string[]): SensitiveAttributes {
-  return { names: new Set(['tckn', ...configured.map((n) => n.toLowerCase())]), box };
+  return { names: sensitiveNames(configured), box };
 }
 
 /** [the attributes that may be stored, the sensitive ones]. */
