@@ -203,11 +203,11 @@ describe('the chart gives every app the variables it reads', () => {
     }
   });
 
-  it('every key of the shared ConfigMap is read by at least one app', () => {
-    const readByAny = new Set(APPS.flatMap((app) => [...variablesRead(app)]));
+  it.each(APPS)('%s: every key of its ConfigMap is read by it (each app gets its own settings only)', (app) => {
+    const reads = variablesRead(app);
     const withExtra = render(helm, valuesFile('full-values.yaml'));
-    for (const config of [find(objects, 'ConfigMap', 'feedback-config'), find(withExtra, 'ConfigMap', 'feedback-config')]) {
-      expect(Object.keys(config.data).filter((k) => !readByAny.has(k))).toEqual([]);
+    for (const config of [find(objects, 'ConfigMap', `feedback-${app}-config`), find(withExtra, 'ConfigMap', `feedback-${app}-config`)]) {
+      expect(Object.keys(config.data).filter((k) => !reads.has(k))).toEqual([]);
     }
   });
 

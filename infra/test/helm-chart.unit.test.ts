@@ -50,7 +50,8 @@ describe('the chart renders one Deployment per app and what each needs', () => {
         'HorizontalPodAutoscaler/feedback-messaging',
         'ServiceAccount/feedback',
         'Secret/feedback-credentials',
-        'ConfigMap/feedback-config',
+        // Each app's own settings, nothing of the others'.
+        ...APPS.map((a) => `ConfigMap/feedback-${a}-config`),
         'ConfigMap/feedback-sms-limits',
       ].sort(),
     );
@@ -233,7 +234,7 @@ describe('availability and scaling', () => {
       flow: 6,
       shortener: 6,
     });
-    const fixed = render(helm, ['--set', 'gateway.autoscaling.enabled=false', '--set', 'gateway.replicaCount=3']);
+    const fixed = render(helm, ['--set', 'apps.gateway.autoscaling.enabled=false', '--set', 'apps.gateway.replicas=3']);
     expect(byKind(fixed, 'HorizontalPodAutoscaler').map((h) => h.metadata.name)).toEqual(['feedback-messaging']);
     expect(find(fixed, 'Deployment', 'feedback-gateway').spec.replicas).toBe(3);
   });
@@ -331,13 +332,16 @@ describe('gRPC calls spread over pods: headless Services, dns:/// addresses', ()
       selector: podLabels(defaults, 'messaging'),
       ports: [{ name: 'dlr', port: 8091, targetPort: 'dlr', protocol: 'TCP' }],
     });
-    expect(find(defaults, 'ConfigMap', 'feedback-config').data.DLR_PUBLIC_URL).toBe('http://feedback-messaging.feedback.svc:8091');
+    expect(find(defaults, 'ConfigMap', 'feedback-messaging-config').data.DLR_PUBLIC_URL).toBe(
+      'http://feedback-messaging.feedback.svc:8091',
+    );
   });
 
   it('every *_GRPC_ADDR is dns:/// of the headless Service, in the cluster domain (cluster.local unless set)', () => {
+    // The gateway calls all six: its ConfigMap holds every address.
     const addrs = (objects: K8sObject[]) =>
       Object.fromEntries(
-        Object.entries(find(objects, 'ConfigMap', 'feedback-config').data as Record<string, string>).filter(([k]) =>
+        Object.entries(find(objects, 'ConfigMap', 'feedback-gateway-config').data as Record<string, string>).filter(([k]) =>
           k.endsWith('_GRPC_ADDR'),
         ),
       );
@@ -379,8 +383,8 @@ describe('ingress, secrets, configuration', () => {
     });
     expect(links.metadata.annotations).toEqual({ 'cert-manager.io/cluster-issuer': 'letsencrypt' });
     // Behind an ingress the gateway believes one hop of X-Forwarded-For (per-IP limits see the client).
-    expect(find(full, 'ConfigMap', 'feedback-config').data.TRUST_PROXY).toBe('1');
-    expect(find(defaults, 'ConfigMap', 'feedback-config').data.TRUST_PROXY).toBe('false');
+    expect(find(full, 'ConfigMap', 'feedback-gateway-config').data.TRUST_PROXY).toBe('1');
+    expect(find(defaults, 'ConfigMap', 'feedback-gateway-config').data.TRUST_PROXY).toBe('false');
   });
 
   it('every secret reference names a key that exists (the chart\u2019s Secret) or an operator Secret as configured', () => {
@@ -414,9 +418,11 @@ describe('ingress, secrets, configuration', () => {
 
   it('no credential in a ConfigMap: the store URLs and keys are read from Secrets', () => {
     for (const [, objects] of renderings()) {
-      const config = find(objects, 'ConfigMap', 'feedback-config').data;
-      for (const key of ['MONGO_URL', 'REDIS_URL', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'ADMIN_TOKEN', 'DLR_SECRET', 'SMS_HTTP_PROVIDER']) {
-        expect(config[key], key).toBeUndefined();
+      for (const app of APPS) {
+        const config = find(objects, 'ConfigMap', `feedback-${app}-config`).data;
+        for (const key of ['MONGO_URL', 'REDIS_URL', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'ADMIN_TOKEN', 'DLR_SECRET', 'SMS_HTTP_PROVIDER']) {
+          expect(config[key], `${app} ${key}`).toBeUndefined();
+        }
       }
     }
   });
@@ -433,8 +439,8 @@ describe('ingress, secrets, configuration', () => {
 
 describe('the values schema refuses what it does not know', () => {
   it.each([
-    ['a misspelt app', ['--set', 'gatway.replicaCount=2'], 'gatway'],
-    ['a misspelt key of an app', ['--set', 'gateway.replicaCout=2'], 'replicaCout'],
+    ['a misspelt app', ['--set', 'apps.gatway.replicas=2'], 'gatway'],
+    ['a misspelt key of an app', ['--set', 'apps.gateway.replicaCout=2'], 'replicaCout'],
     ['a misspelt setting', ['--set', 'config.logLevl=debug'], 'logLevl'],
     ['a misspelt ingress key', ['--set', 'ingress.api.tlsSecret=x'], 'tlsSecret'],
     ['an unknown log level', ['--set', 'config.logLevel=verbose'], 'logLevel'],
@@ -444,10 +450,10 @@ describe('the values schema refuses what it does not know', () => {
     // Kubernetes' own types (infra/chart-schema.ts copies them from its strict schemas).
     ['a misspelt container security field', ['--set', 'containerSecurityContext.readOnlyRootFilesytem=true'], 'readOnlyRootFilesytem'],
     ['a misspelt pod security field', ['--set', 'podSecurityContext.runAsNonRot=true'], 'runAsNonRot'],
-    ['a misspelt toleration field', ['--set-json', 'survey.tolerations=[{"key":"a","operater":"Exists"}]'], 'operater'],
-    ['a misspelt affinity field', ['--set-json', 'flow.affinity={"podAntiAfinity":{}}'], 'podAntiAfinity'],
-    ['a misspelt NetworkPolicy peer', ['--set-json', 'networkPolicy.gatewayFrom=[{"namespaceSelectr":{}}]'], 'namespaceSelectr'],
-    ['a misspelt env var field', ['--set-json', 'file.env=[{"name":"A","vaule":"b"}]'], 'vaule'],
+    ['a misspelt toleration field', ['--set-json', 'apps.survey.tolerations=[{"key":"a","operater":"Exists"}]'], 'operater'],
+    ['a misspelt affinity field', ['--set-json', 'apps.flow.affinity={"podAntiAfinity":{}}'], 'podAntiAfinity'],
+    ['a misspelt NetworkPolicy peer', ['--set-json', 'apps.gateway.from=[{"namespaceSelectr":{}}]'], 'namespaceSelectr'],
+    ['a misspelt env var field', ['--set-json', 'apps.file.extraEnv=[{"name":"A","vaule":"b"}]'], 'vaule'],
     // The messaging service's own rule for SMS_HTTP_PROVIDER.
     [
       'a misspelt SMS provider key',
@@ -467,20 +473,26 @@ describe('the values schema refuses what it does not know', () => {
 
   it('while the same values spelt right render', () => {
     expect(
-      template(helm, ['--set', 'gateway.autoscaling.enabled=false', '--set', 'gateway.replicaCount=2', '--set', 'config.logLevel=debug'])
-        .status,
+      template(helm, [
+        '--set',
+        'apps.gateway.autoscaling.enabled=false',
+        '--set',
+        'apps.gateway.replicas=2',
+        '--set',
+        'config.logLevel=debug',
+      ]).status,
     ).toBe(0);
     const spelt = template(helm, [
       '--set',
       'containerSecurityContext.readOnlyRootFilesystem=true',
       '--set-json',
-      'survey.tolerations=[{"key":"a","operator":"Exists"}]',
+      'apps.survey.tolerations=[{"key":"a","operator":"Exists"}]',
       '--set-json',
-      'flow.affinity={"podAntiAffinity":{}}',
+      'apps.flow.affinity={"podAntiAffinity":{}}',
       '--set-json',
-      'networkPolicy.gatewayFrom=[{"namespaceSelector":{}}]',
+      'apps.gateway.from=[{"namespaceSelector":{}}]',
       '--set-json',
-      'file.env=[{"name":"A","value":"b"}]',
+      'apps.file.extraEnv=[{"name":"A","value":"b"}]',
       '--set',
       'smsProvider.kind=http',
       '--set-json',
@@ -555,7 +567,7 @@ describe('webhooks: its secrets key, its delivery settings, and an egress policy
   });
 
   it('the gateway finds it through WEBHOOKS_GRPC_ADDR; its delivery settings reach it', () => {
-    expect(find(defaults, 'ConfigMap', 'feedback-config').data.WEBHOOKS_GRPC_ADDR).toBe(
+    expect(find(defaults, 'ConfigMap', 'feedback-gateway-config').data.WEBHOOKS_GRPC_ADDR).toBe(
       'dns:///feedback-webhooks-grpc.feedback.svc.cluster.local:50057',
     );
     expect(env(defaults, 'WEBHOOKS_ALLOW_HTTP').value).toBe('false');
@@ -626,7 +638,7 @@ describe('webhooks: its secrets key, its delivery settings, and an egress policy
       ],
     });
     expect(rules.at(-1)).toEqual({ ports: [{ port: 3128, protocol: 'TCP' }], to: [{ ipBlock: { cidr: '10.0.0.53/32' } }] });
-    const off = render(helm, ['--set', 'networkPolicy.webhooksEgress.enabled=false']);
+    const off = render(helm, ['--set', 'apps.webhooks.egress.enabled=false']);
     expect(byKind(off, 'NetworkPolicy').map((p) => p.metadata.name)).not.toContain('feedback-webhooks-egress');
     expect(byKind(render(helm, ['--set', 'networkPolicy.enabled=false']), 'NetworkPolicy')).toEqual([]);
   });

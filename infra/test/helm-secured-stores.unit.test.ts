@@ -125,7 +125,7 @@ describe('chart: secured Kafka, MongoDB and Redis', () => {
     try {
       const d = deployment(full, 'gateway');
       const container = pod(d).containers[0];
-      const vars: Record<string, string> = { ...find(full, 'ConfigMap', 'feedback-config').data };
+      const vars: Record<string, string> = { ...find(full, 'ConfigMap', 'feedback-gateway-config').data };
       for (const e of container.env as { name: string; value?: string }[]) vars[e.name] = e.value ?? 'x'.repeat(43);
       vars.MONGO_URL = 'mongodb://feedback:pw@mongo-0:27017/?tls=true';
       vars.REDIS_URL = 'rediss://default:pw@redis:6380';

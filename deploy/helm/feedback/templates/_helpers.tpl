@@ -11,55 +11,6 @@ The release's base name; every object is named <fullname>-<app> or <fullname>-<r
 {{- end -}}
 {{- end -}}
 
-{{/*
-The seven apps, in the order their objects are rendered.
-*/}}
-{{- define "feedback.appNames" -}}
-[gateway, survey, messaging, file, flow, shortener, webhooks]
-{{- end -}}
-
-{{/*
-What the templates need to know of each app: its ports, and for a gRPC service the apps that call it
-(its NetworkPolicy admits those only). The ports are the apps' own defaults in the image.
-*/}}
-{{- define "feedback.apps" -}}
-gateway:
-  ports:
-    - { name: api, containerPort: 8080, servicePort: 80 }
-    - { name: links, containerPort: 8081, servicePort: 81 }
-survey:
-  grpcPort: 50053
-  callers: [gateway, messaging]
-  ports:
-    - { name: grpc, containerPort: 50053, servicePort: 50053, appProtocol: grpc }
-messaging:
-  grpcPort: 50056
-  callers: [gateway]
-  ports:
-    - { name: grpc, containerPort: 50056, servicePort: 50056, appProtocol: grpc }
-    - { name: dlr, containerPort: 8091, servicePort: 8091 }
-file:
-  grpcPort: 50054
-  callers: [gateway, messaging]
-  ports:
-    - { name: grpc, containerPort: 50054, servicePort: 50054, appProtocol: grpc }
-flow:
-  grpcPort: 50052
-  callers: [gateway, survey]
-  ports:
-    - { name: grpc, containerPort: 50052, servicePort: 50052, appProtocol: grpc }
-shortener:
-  grpcPort: 50055
-  callers: [gateway, messaging]
-  ports:
-    - { name: grpc, containerPort: 50055, servicePort: 50055, appProtocol: grpc }
-webhooks:
-  grpcPort: 50057
-  callers: [gateway]
-  ports:
-    - { name: grpc, containerPort: 50057, servicePort: 50057, appProtocol: grpc }
-{{- end -}}
-
 {{- define "feedback.selectorLabels" -}}
 app.kubernetes.io/name: {{ .root.Chart.Name }}
 app.kubernetes.io/instance: {{ .root.Release.Name }}
@@ -77,14 +28,15 @@ app.kubernetes.io/part-of: feedback
 app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- end -}}
 
-{{/* The image: repository:tag, @digest when one is given. Never `latest`. */}}
+{{/* The image of an app: (dict "root" $ "app" ROW), the row's image over the top-level one. Never `latest`. */}}
 {{- define "feedback.image" -}}
-{{- $tag := .Values.image.tag | default .Chart.AppVersion | toString -}}
+{{- $image := merge (deepCopy ((.app).image | default dict)) .root.Values.image -}}
+{{- $tag := $image.tag | default .root.Chart.AppVersion | toString -}}
 {{- if eq $tag "latest" -}}
 {{- fail "image.tag: latest is refused; pin a version (or set image.digest)" -}}
 {{- end -}}
-{{- printf "%s:%s" .Values.image.repository $tag -}}
-{{- with .Values.image.digest }}@{{ . }}{{ end -}}
+{{- printf "%s:%s" $image.repository $tag -}}
+{{- with $image.digest }}@{{ . }}{{ end -}}
 {{- end -}}
 
 {{- define "feedback.serviceAccountName" -}}
@@ -122,8 +74,8 @@ gRPC address of an app for its callers: (dict "root" $ "app" NAME). dns:/// make
 address of the headless Service (one per ready pod) and balance over them (round_robin, kit-grpc).
 */}}
 {{- define "feedback.grpcAddr" -}}
-{{- $spec := index (include "feedback.apps" .root | fromYaml) .app -}}
-{{- printf "dns:///%s.%s.svc.%s:%d" (include "feedback.grpcServiceName" .) .root.Release.Namespace .root.Values.clusterDomain (int $spec.grpcPort) -}}
+{{- $grpc := (index .root.Values.apps .app).ports.grpc -}}
+{{- printf "dns:///%s.%s.svc.%s:%d" (include "feedback.grpcServiceName" .) .root.Release.Namespace .root.Values.clusterDomain (int ($grpc.servicePort | default $grpc.port)) -}}
 {{- end -}}
 
 {{- define "feedback.trustProxy" -}}
@@ -136,99 +88,138 @@ false
 {{- end -}}
 {{- end -}}
 
-{{- define "feedback.dlrPublicUrl" -}}
-{{- .Values.smsProvider.dlrPublicUrl | default (printf "http://%s-messaging.%s.svc:8091" (include "feedback.fullname" .) .Release.Namespace) -}}
+{{/*
+The shared settings, by the variable the apps read: each app takes those its `settings` list names.
+Values are strings (a ConfigMap's data).
+*/}}
+{{- define "feedback.settings" -}}
+{{- $c := .Values.config -}}
+LOG_LEVEL: {{ $c.logLevel | quote }}
+LOG_REQUESTS: {{ $c.logRequests | quote }}
+PUBLIC_BASE_URL: {{ .Values.publicBaseUrl | quote }}
+PUBLIC_SHORTENER_URL: {{ .Values.publicShortenerUrl | quote }}
+DEFAULT_PHONE_REGION: {{ $c.defaultPhoneRegion | quote }}
+DEFAULT_LINK_TTL_DAYS: {{ $c.defaultLinkTtlDays | toString | quote }}
+CUSTOMER_SCHEMA_ATTRIBUTES: {{ join "," $c.customerSchemaAttributes | quote }}
+DISPLAY_TIME_ZONE: {{ $c.displayTimeZone | quote }}
+FILE_RETENTION_SECONDS: {{ $c.fileRetentionSeconds | int64 | toString | quote }}
+MAX_UPLOAD_BYTES: {{ $c.maxUploadBytes | int64 | toString | quote }}
+REDIRECT_STATUS: {{ $c.redirectStatus | toString | quote }}
+TRUST_PROXY: {{ include "feedback.trustProxy" . | quote }}
+SMS_MAX_PHONES_PER_SHARING: {{ $c.maxPhonesPerSharing | toString | quote }}
+MESSAGES_RETENTION_DAYS: {{ $c.retention.messagesDays | toString | quote }}
+RESPONSES_RETENTION_DAYS: {{ $c.retention.responsesDays | toString | quote }}
+WEBHOOK_DELIVERIES_RETENTION_DAYS: {{ $c.retention.webhookDeliveriesDays | toString | quote }}
+EXPIRED_LINK_GRACE_DAYS: {{ $c.retention.expiredLinkGraceDays | toString | quote }}
 {{- end -}}
 
-{{/* The env of one app besides the shared ConfigMap: (dict "root" $ "app" NAME). Secrets by reference only. */}}
+{{/* A value of an app's `env` as a variable: lists joined with commas, numbers without exponent. */}}
+{{- define "feedback.envValue" -}}
+{{- if kindIs "slice" . -}}{{ join "," . }}
+{{- else if kindIs "float64" . -}}{{ . | int64 }}
+{{- else -}}{{ . }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The ConfigMap data of one app, as YAML: (dict "root" $ "name" NAME "app" ROW). Its settings, the stores it
+uses, the addresses of the enabled services it calls, and its ports' URLs. Secrets are never here.
+*/}}
+{{- define "feedback.appConfig" -}}
+{{- $root := .root -}}
+{{- $v := $root.Values -}}
+{{- $app := .app -}}
+{{- $uses := $app.uses | default dict -}}
+{{- $data := dict -}}
+{{- $settings := include "feedback.settings" $root | fromYaml -}}
+{{- range $app.settings -}}
+{{- if not (hasKey $settings .) }}{{ fail (printf "apps.%s.settings: %s is no shared setting (README.md \"Settings\")" $.name .) }}{{ end -}}
+{{- $_ := set $data . (get $settings .) -}}
+{{- end -}}
+{{- if $uses.kafka }}{{ $_ := set $data "KAFKA_BROKERS" (join "," $v.kafka.brokers) }}{{ end -}}
+{{- if $uses.s3 -}}
+{{- $_ := set $data "S3_ENDPOINT" $v.s3.endpoint -}}
+{{- $_ := set $data "S3_REGION" $v.s3.region -}}
+{{- $_ := set $data "S3_BUCKET" $v.s3.bucket -}}
+{{- end -}}
+{{- range $callee := $app.calls -}}
+{{- $row := index $v.apps $callee -}}
+{{- if not $row }}{{ fail (printf "apps.%s.calls: there is no app %s" $.name $callee) }}{{ end -}}
+{{- if $row.enabled -}}
+{{- if not ($row.ports | default dict).grpc }}{{ fail (printf "apps.%s.calls: %s has no grpc port" $.name $callee) }}{{ end -}}
+{{- $_ := set $data (printf "%s_GRPC_ADDR" (upper $callee | replace "-" "_")) (include "feedback.grpcAddr" (dict "root" $root "app" $callee)) -}}
+{{- end -}}
+{{- end -}}
+{{- range $port, $p := $app.ports -}}
+{{- with $p.urlEnv -}}
+{{- $_ := set $data . (printf "http://%s-%s.%s.svc:%d" (include "feedback.fullname" $root) $.name $root.Release.Namespace (int ($p.servicePort | default $p.port))) -}}
+{{- end -}}
+{{- end -}}
+{{- if $uses.smsProvider -}}
+{{- $_ := set $data "SMS_PROVIDER" $v.smsProvider.kind -}}
+{{- $_ := set $data "SMS_TURKISH_SHIFT_TABLE" ($v.smsProvider.turkishShiftTable | default false | toString) -}}
+{{- with $v.smsProvider.dlrPublicUrl }}{{ $_ := set $data "DLR_PUBLIC_URL" . }}{{ end -}}
+{{- end -}}
+{{- toYaml $data -}}
+{{- end -}}
+
+{{/* The env of one app besides its ConfigMap: (dict "root" $ "name" NAME "app" ROW). Secrets by reference only. */}}
 {{- define "feedback.appEnv" -}}
 {{- $root := .root -}}
 {{- $v := $root.Values -}}
+{{- $app := .app -}}
+{{- $uses := $app.uses | default dict -}}
 {{- $chartSecret := include "feedback.secretName" $root -}}
 {{- $appSecret := $v.secrets.existingSecret | default $chartSecret -}}
-{{- $spec := index (include "feedback.apps" $root | fromYaml) .app -}}
-- name: MONGO_DB
-  value: {{ .app }}
 - name: METRICS_PORT
   value: {{ $v.metrics.port | quote }}
+{{- range $port, $p := $app.ports }}
+{{- with $p.env }}
+- name: {{ . }}
+  value: {{ $p.port | toString | quote }}
+{{- end }}
+{{- end }}
+{{- if $uses.mongodb }}
+- name: MONGO_DB
+  value: {{ .name | quote }}
 {{ include "feedback.secretEnv" (dict "name" "MONGO_URL" "secret" ($v.mongodb.existingSecret | default $chartSecret) "key" (ternary $v.mongodb.existingSecretKey "mongo-url" (ne $v.mongodb.existingSecret ""))) }}
 {{- if $v.mongodb.tls.caSecret }}
 - name: MONGO_TLS_CA_FILE
   value: /etc/feedback/tls/mongodb-ca/ca.crt
 {{- end }}
-{{- if has .app (include "feedback.kafkaApps" $root | fromYamlArray) }}
+{{- end }}
+{{- if $uses.kafka }}
 {{- include "feedback.kafkaEnv" $root }}
 {{- end }}
-{{- if has .app (include "feedback.personalDataApps" $root | fromYamlArray) }}
-{{ include "feedback.secretEnv" (dict "name" "PERSONAL_DATA_KEY" "secret" $appSecret "key" "personal-data-key") }}
-{{ include "feedback.secretEnv" (dict "name" "PERSONAL_DATA_PREVIOUS_KEYS" "secret" $appSecret "key" "personal-data-previous-keys" "optional" true) }}
-{{- end }}
-{{- if $spec.grpcPort }}
-- name: GRPC_PORT
-  value: {{ $spec.grpcPort | quote }}
-{{- end }}
-{{- if eq .app "gateway" }}
-- name: API_PORT
-  value: "8080"
-- name: LINK_PORT
-  value: "8081"
-{{ include "feedback.secretEnv" (dict "name" "ADMIN_TOKEN" "secret" $appSecret "key" "admin-token") }}
+{{- if $uses.redis }}
 {{ include "feedback.secretEnv" (dict "name" "REDIS_URL" "secret" ($v.redis.existingSecret | default $chartSecret) "key" (ternary $v.redis.existingSecretKey "redis-url" (ne $v.redis.existingSecret ""))) }}
 {{- if $v.redis.tls.caSecret }}
 - name: REDIS_TLS_CA_FILE
   value: /etc/feedback/tls/redis-ca/ca.crt
 {{- end }}
+{{- end }}
+{{- if $uses.s3 }}
+{{ include "feedback.secretEnv" (dict "name" "S3_ACCESS_KEY" "secret" ($v.s3.existingSecret | default $chartSecret) "key" (ternary $v.s3.accessKeyKey "s3-access-key" (ne $v.s3.existingSecret ""))) }}
+{{ include "feedback.secretEnv" (dict "name" "S3_SECRET_KEY" "secret" ($v.s3.existingSecret | default $chartSecret) "key" (ternary $v.s3.secretKeyKey "s3-secret-key" (ne $v.s3.existingSecret ""))) }}
+{{- end }}
+{{- if and $uses.smsProvider (eq $v.smsProvider.kind "http") }}
+{{ include "feedback.secretEnv" (dict "name" "SMS_HTTP_PROVIDER" "secret" ($v.smsProvider.existingSecret | default $chartSecret) "key" (ternary $v.smsProvider.existingSecretKey "sms-http-provider" (ne $v.smsProvider.existingSecret ""))) }}
+{{- end }}
+{{- if $uses.smsLimits }}
 {{- /* The sms-limits ConfigMap, mounted as a directory (never subPath: kubelet then refreshes it), reloaded live. */}}
 - name: SMS_LIMITS_FILE
   value: /etc/feedback/sms-limits/sms-limits.yaml
 {{- end }}
-{{- if eq .app "file" }}
-{{ include "feedback.secretEnv" (dict "name" "S3_ACCESS_KEY" "secret" ($v.s3.existingSecret | default $chartSecret) "key" (ternary $v.s3.accessKeyKey "s3-access-key" (ne $v.s3.existingSecret ""))) }}
-{{ include "feedback.secretEnv" (dict "name" "S3_SECRET_KEY" "secret" ($v.s3.existingSecret | default $chartSecret) "key" (ternary $v.s3.secretKeyKey "s3-secret-key" (ne $v.s3.existingSecret ""))) }}
+{{- range $name, $ref := $app.secretEnv }}
+{{ include "feedback.secretEnv" (dict "name" $name "secret" $appSecret "key" $ref.key "optional" $ref.optional) }}
 {{- end }}
-{{- if eq .app "messaging" }}
-- name: DLR_PORT
-  value: "8091"
-{{ include "feedback.secretEnv" (dict "name" "DLR_SECRET" "secret" $appSecret "key" "dlr-secret") }}
-{{ include "feedback.secretEnv" (dict "name" "SMS_PROVIDER_SECRETS_KEY" "secret" $appSecret "key" "sms-provider-secrets-key" "optional" true) }}
-{{ include "feedback.secretEnv" (dict "name" "SMS_PROVIDER_SECRETS_PREVIOUS_KEYS" "secret" $appSecret "key" "sms-provider-secrets-previous-keys" "optional" true) }}
-{{- if eq $v.smsProvider.kind "http" }}
-{{ include "feedback.secretEnv" (dict "name" "SMS_HTTP_PROVIDER" "secret" ($v.smsProvider.existingSecret | default $chartSecret) "key" (ternary $v.smsProvider.existingSecretKey "sms-http-provider" (ne $v.smsProvider.existingSecret ""))) }}
+{{- range $name, $value := $app.env }}
+- name: {{ $name }}
+  value: {{ include "feedback.envValue" $value | quote }}
 {{- end }}
-{{- end }}
-{{- if eq .app "webhooks" }}
-{{- $w := $v.webhooks }}
-{{ include "feedback.secretEnv" (dict "name" "WEBHOOKS_SECRET_KEY" "secret" $appSecret "key" "webhooks-secret-key") }}
-{{ include "feedback.secretEnv" (dict "name" "WEBHOOKS_SECRET_PREVIOUS_KEYS" "secret" $appSecret "key" "webhooks-secret-previous-keys" "optional" true) }}
-- name: WEBHOOKS_ALLOW_HTTP
-  value: {{ $w.allowHttp | default false | quote }}
-- name: WEBHOOKS_ALLOWED_CIDRS
-  value: {{ join "," $w.allowedCidrs | quote }}
-{{- with $w.retrySchedule }}
-- name: WEBHOOKS_RETRY_SCHEDULE
-  value: {{ . | quote }}
-{{- end }}
-- name: WEBHOOKS_TIMEOUT_MS
-  value: {{ $w.timeoutMs | int64 | quote }}
-- name: WEBHOOKS_MAX_ENDPOINTS_PER_ACCOUNT
-  value: {{ $w.maxEndpointsPerAccount | int64 | quote }}
-- name: WEBHOOKS_TEST_SENDS_PER_MINUTE
-  value: {{ $w.testSendsPerMinute | int64 | quote }}
-{{- end }}
-{{- with (index $v .app).env }}
+{{- with $app.extraEnv }}
 {{ toYaml . }}
 {{- end }}
-{{- end -}}
-
-
-{{/* The apps that hash or seal personal data (kit-core PersonalDataProtector): they get PERSONAL_DATA_KEY. */}}
-{{- define "feedback.personalDataApps" -}}
-[survey, messaging, webhooks]
-{{- end -}}
-
-{{/* The apps that talk to Kafka (all but flow): they get the Kafka security env and mounts. */}}
-{{- define "feedback.kafkaApps" -}}
-[gateway, survey, messaging, file, shortener, webhooks]
 {{- end -}}
 
 {{/*
@@ -275,16 +266,17 @@ them at start-up. Files come from the Secrets mounted by feedback.securityVolume
 {{- end -}}
 
 {{/*
-Secrets the stores' and brokers' security settings read as files: (dict "root" $ "app" NAME "part"
+Secrets the stores' and brokers' security settings read as files: (dict "root" $ "app" ROW "part"
 "volumes"|"mounts"). Each is mounted read-only under /etc/feedback, only in the apps that read it; key
 files are 0440 (group-readable through the pod's fsGroup).
 */}}
 {{- define "feedback.securityVolumes" -}}
 {{- $v := .root.Values -}}
+{{- $uses := .app.uses | default dict -}}
 {{- $list := list -}}
-{{- with $v.mongodb.tls.caSecret }}{{ $list = append $list (dict "name" "mongodb-ca" "dir" "tls/mongodb-ca" "secret" . "items" (list (dict "key" $v.mongodb.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
-{{- if and (eq .app "gateway") $v.redis.tls.caSecret }}{{ $list = append $list (dict "name" "redis-ca" "dir" "tls/redis-ca" "secret" $v.redis.tls.caSecret "items" (list (dict "key" $v.redis.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
-{{- if has .app (include "feedback.kafkaApps" .root | fromYamlArray) -}}
+{{- if and $uses.mongodb $v.mongodb.tls.caSecret }}{{ $list = append $list (dict "name" "mongodb-ca" "dir" "tls/mongodb-ca" "secret" $v.mongodb.tls.caSecret "items" (list (dict "key" $v.mongodb.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
+{{- if and $uses.redis $v.redis.tls.caSecret }}{{ $list = append $list (dict "name" "redis-ca" "dir" "tls/redis-ca" "secret" $v.redis.tls.caSecret "items" (list (dict "key" $v.redis.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
+{{- if $uses.kafka -}}
 {{- $k := $v.kafka -}}
 {{- if and $k.tls.enabled $k.tls.caSecret }}{{ $list = append $list (dict "name" "kafka-ca" "dir" "tls/kafka-ca" "secret" $k.tls.caSecret "items" (list (dict "key" $k.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
 {{- if and $k.tls.enabled $k.tls.clientCertSecret }}{{ $list = append $list (dict "name" "kafka-client" "dir" "tls/kafka-client" "secret" $k.tls.clientCertSecret "items" (list (dict "key" $k.tls.clientCertKey "path" "tls.crt") (dict "key" $k.tls.clientKeyKey "path" "tls.key"))) }}{{ end -}}
