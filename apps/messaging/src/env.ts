@@ -6,7 +6,7 @@ import { grpcServerEnv } from '@feedback/kit-grpc';
 import { isPhoneRegion } from '@feedback/kit-phone';
 import { z } from 'zod';
 import { AppError } from '@feedback/kit-core';
-import { parseSendWindow } from './scheduling/domain/send-window.js';
+import { parseSendWindow } from './shared/domain/send-window.js';
 
 const readVars = (vars: Record<string, string | undefined>) =>
   loadConfig(
@@ -163,6 +163,8 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
   const config = readVars(vars);
   return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config) };
 };
+
+export type MessagingEnv = ReturnType<typeof loadEnv>;
 
 /** What a bad value is: the fields an invalid error names, or the JSON error. */
 function describe(err: unknown): string {

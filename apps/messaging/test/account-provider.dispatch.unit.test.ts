@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/campaigns/domain/campaign.use-cases.js';
 import { receiveDeliveryReport } from '../src/status/domain/delivery-report.js';
 import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
-import type { LinkActivation, OutgoingSms, ProviderResult, SmsProvider } from '../src/shared/ports.js';
+import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/providers/ports.js';
+import type { LinkActivation } from '../src/shared/ports.js';
 import type { DispatchEvent } from '../src/shared/domain/sharing.js';
 import type { ReportRule } from '../src/shared/domain/sms-message.js';
 import {

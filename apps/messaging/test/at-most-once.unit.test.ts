@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyDeliveryReport, deliveryStatusFor, KANNEL_DELIVERY_RULE } from '../src/status/domain/delivery-report.js';
-import { RetriableSendError } from '../src/dispatch/domain/dispatch.use-cases.js';
+import { RetriableSendError } from '../src/dispatch/domain/dispatch-results.js';
 import { sendOne, MemoryMessages, ScriptedProvider } from './fakes/memory-deps.js';
 
 const clock = { now: () => new Date('2026-11-23T10:00:00Z') };

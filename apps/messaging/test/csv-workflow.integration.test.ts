@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filePorts } from '../src/csv-workflow/adapters/grpc/file.client.js';
 import { runFileUploadedConsumer } from '../src/csv-workflow/adapters/kafka/file-uploaded.consumer.js';
 import { messagingIndexes } from '../src/shared/adapters/mongo/indexes.js';
-import type { MessagingDeps } from '../src/shared/ports.js';
+import type { CsvWorkflowDeps } from '../src/csv-workflow/ports.js';
+import type { MessagingFeatures } from '../src/features.js';
 import { messagingDeps } from '../src/wiring.js';
 import { noClicks, noLinkStates } from './fakes/memory-deps.js';
 import { caughtUp, FILE_GRPC_ADDR, FILE_UPLOADED_TOPIC, topicEnds, uploadFile } from './file-service.js';
@@ -30,7 +31,8 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
   let files: GrpcClient<FileServiceClient>;
   let server: RunningGrpcServer;
   let client: GrpcClient<MessagingServiceClient>;
-  let deps: MessagingDeps;
+  let features: MessagingFeatures;
+  let deps: CsvWorkflowDeps;
   let campaignId: string;
   const consumers: ConsumerHandle[] = [];
 
@@ -43,7 +45,7 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
     admin = kafka.admin();
     await admin.connect();
     files = createGrpcClient(FileServiceClient, FILE_GRPC_ADDR, { deadlineMs: 10_000 });
-    deps = messagingDeps({
+    features = messagingDeps({
       db: mongo.db,
       sensitive: testSensitive,
       producer,
@@ -54,7 +56,8 @@ describe('CSV workflow against the stack file service, Kafka and MongoDB', () =>
       settings: { defaultRegion: 'TR', maxPhones: 100, defaultSendWindow: null },
       logger,
     });
-    ({ server, client } = await serveMessaging(deps));
+    deps = features.csvWorkflow;
+    ({ server, client } = await serveMessaging(features));
     const { campaign } = await client.createSmsCampaign({
       accountId: account,
       name: 'CSV',

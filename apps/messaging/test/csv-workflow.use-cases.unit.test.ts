@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { csvRecords } from '../src/csv-workflow/adapters/csv/csv-records.js';
 import { runCsvWorkflow } from '../src/csv-workflow/domain/csv-workflow.use-cases.js';
 import type { CsvImport } from '../src/csv-workflow/domain/directory-binding.js';
-import type { ClaimedFile, CsvImportLog, MessagingDeps, WorkflowFiles } from '../src/shared/ports.js';
+import type { ClaimedFile, CsvImportLog, CsvWorkflowDeps, WorkflowFiles } from '../src/csv-workflow/ports.js';
+import type { OptOutRepository } from '../src/opt-outs/ports.js';
 import {
   campaignOf,
   MemoryBindings,
@@ -76,12 +77,8 @@ async function setup() {
     findByFile: async (id) => imports.find((i) => i.fileId === id) ?? null,
   };
   let ids = 0;
-  const deps: Pick<MessagingDeps, 'campaigns' | 'clock' | 'newId' | 'settings' | 'bindings' | 'imports' | 'logger' | 'optOuts'> & {
-    files: FakeFiles;
-    sharings: MemorySharings;
-    dispatch: MemoryDispatch;
-    jobs: MemoryJobs;
-  } = {
+  // What createSharing is handed (the workflow's `intake`), the same ports as the workflow's own.
+  const intake = {
     campaigns,
     sharings: new MemorySharings(),
     dispatch: new MemoryDispatch(),
@@ -90,6 +87,17 @@ async function setup() {
     clock: { now: () => new Date('2026-11-23T10:00:00Z') },
     newId: () => `sharing-${++ids}`,
     settings: { defaultRegion: 'TR', maxPhones: 3, defaultSendWindow: null },
+  };
+  const deps: Pick<CsvWorkflowDeps, 'campaigns' | 'clock' | 'newId' | 'settings' | 'bindings' | 'imports' | 'logger'> & {
+    files: FakeFiles;
+    sharings: MemorySharings;
+    dispatch: MemoryDispatch;
+    jobs: MemoryJobs;
+    optOuts: OptOutRepository;
+    intake: typeof intake;
+  } = {
+    ...intake,
+    intake,
     bindings: bindingRepo,
     files: new FakeFiles(),
     imports: importLog,
@@ -159,7 +167,8 @@ describe('the CSV workflow', () => {
 
   it('fails the file when the campaign is gone', async () => {
     const { deps } = await setup();
-    deps.campaigns = new MemoryCampaigns();
+    // Gone for the workflow and for createSharing, which it hands the file's rows.
+    deps.campaigns = deps.intake.campaigns = new MemoryCampaigns();
     deps.files.upload('customers.csv', 'phone\n05321234567\n');
     expect(await runCsvWorkflow(deps, uploaded())).toMatchObject({
       outcome: 'failed',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bindDirectory, listBindings, unbindDirectory } from '../src/csv-workflow/domain/directory-binding.use-cases.js';
-import type { MessagingDeps } from '../src/shared/ports.js';
+import type { CsvWorkflowDeps } from '../src/csv-workflow/ports.js';
 import { directoriesOnly, MemoryBindings, MemoryCampaigns } from './fakes/memory-deps.js';
 
 const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
@@ -22,7 +22,7 @@ async function setup() {
   await campaigns.insert({ ...base, id: CAMPAIGN, accountId: 'acc-1' });
   await campaigns.insert({ ...base, id: OTHER_CAMPAIGN, accountId: 'acc-1' });
   let t = Date.parse('2026-11-25T06:00:00Z');
-  const deps: Pick<MessagingDeps, 'campaigns' | 'files' | 'clock'> & { bindings: MemoryBindings } = {
+  const deps: Pick<CsvWorkflowDeps, 'campaigns' | 'files' | 'clock'> & { bindings: MemoryBindings } = {
     campaigns,
     bindings: new MemoryBindings(),
     files: directoriesOnly(async (accountId, directoryId) => accountId === 'acc-1' && directoryId.startsWith('dir-')),

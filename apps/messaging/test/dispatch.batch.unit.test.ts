@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/campaigns/domain/campaign.use-cases.js';
-import { dispatchSms, RetriableSendError, UndeliverableEventError } from '../src/dispatch/domain/dispatch.use-cases.js';
-import type { LinkActivation, OutgoingSms, ProviderResult } from '../src/shared/ports.js';
+import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
+import { RetriableSendError, UndeliverableEventError } from '../src/dispatch/domain/dispatch-results.js';
+import type { OutgoingSms, ProviderResult } from '../src/providers/ports.js';
+import type { LinkActivation } from '../src/shared/ports.js';
 import type { DispatchEvent } from '../src/shared/domain/sharing.js';
 import type { SmsMessage } from '../src/shared/domain/sms-message.js';
 import {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/campaigns/domain/campaign.use-cases.js';
 import { AppError } from '@feedback/kit-core';
-import { dispatchSms, RetriableSendError, UndeliverableEventError } from '../src/dispatch/domain/dispatch.use-cases.js';
-import type { LinkActivation, SmsProvider, SurveyChannels, SurveyLinks } from '../src/shared/ports.js';
+import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
+import { RetriableSendError, UndeliverableEventError } from '../src/dispatch/domain/dispatch-results.js';
+import type { SurveyChannels } from '../src/campaigns/ports.js';
+import type { SmsProvider } from '../src/providers/ports.js';
+import type { LinkActivation, SurveyLinks } from '../src/shared/ports.js';
 import type { DispatchEvent } from '../src/shared/domain/sharing.js';
 import type { SmsMessage } from '../src/shared/domain/sms-message.js';
 import {

@@ -2,8 +2,9 @@ import { createLogger } from '@feedback/kit-core/runtime';
 import { describe, expect, it } from 'vitest';
 import { InProcessHandOvers } from '../src/dispatch/adapters/hand-over.tracker.js';
 import { createCampaign } from '../src/campaigns/domain/campaign.use-cases.js';
-import { dispatchSms, UndeliverableEventError } from '../src/dispatch/domain/dispatch.use-cases.js';
-import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/shared/ports.js';
+import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
+import { UndeliverableEventError } from '../src/dispatch/domain/dispatch-results.js';
+import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/providers/ports.js';
 import type { DispatchEvent } from '../src/shared/domain/sharing.js';
 import {
   MemoryCampaigns,
@@ -46,6 +47,7 @@ async function setup() {
   const noted: [string, number][] = [];
   const sharings = new MemorySharings();
   sharings.noteSettled = async (counts) => void noted.push(...counts);
+  const dispatch = new MemoryDispatch();
   const deps = {
     campaigns,
     links: {
@@ -59,8 +61,8 @@ async function setup() {
     sharings,
     statusEvents: { changedMany: async () => undefined },
     clock,
-    dispatch: new MemoryDispatch(),
-    handOvers,
+    dispatch,
+    handOvers: { tracker: handOvers, republish: dispatch },
   };
   return { deps, slow, fast, handOvers, noted };
 }

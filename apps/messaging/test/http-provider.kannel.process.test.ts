@@ -6,7 +6,7 @@ import type { RunningDlrServer } from '../src/providers/adapters/http/dlr.server
 import { parseHttpProviderConfig } from '../src/providers/adapters/http/http-provider.config.js';
 import { HttpSmsProvider } from '../src/providers/adapters/http/http-sms.provider.js';
 import { MongoMessageRepository } from '../src/shared/adapters/mongo/message.repository.js';
-import { RetriableSendError } from '../src/dispatch/domain/dispatch.use-cases.js';
+import { RetriableSendError } from '../src/dispatch/domain/dispatch-results.js';
 import { messageId } from '../src/shared/domain/sms-message.js';
 import { readFakeSmscMessages } from './fakesmsc-log.js';
 import { sendOne } from './fakes/memory-deps.js';

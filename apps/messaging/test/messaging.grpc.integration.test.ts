@@ -6,7 +6,10 @@ import { SmsStatusChanged, type MessagingServiceClient } from '@feedback/proto/f
 import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDispatchConsumer } from '../src/dispatch/adapters/kafka/dispatch.consumer.js';
-import type { LinkShortener, MessagingDeps, SurveyChannels, SurveyLinks } from '../src/shared/ports.js';
+import type { MessagingFeatures } from '../src/features.js';
+import type { SurveyChannels } from '../src/campaigns/ports.js';
+import type { LinkShortener } from '../src/dispatch/ports.js';
+import type { SurveyLinks } from '../src/shared/ports.js';
 import { messagingDeps } from '../src/wiring.js';
 import { noClicks, noLinkStates } from './fakes/memory-deps.js';
 import { dropTestDb, logger, openTestDb, serveMessaging, stack, testSensitive, uniq, waitFor } from './stack.js';
@@ -30,7 +33,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
   let server: RunningGrpcServer;
   let client: GrpcClient<MessagingServiceClient>;
   let consumer: ConsumerHandle;
-  let deps: MessagingDeps;
+  let deps: MessagingFeatures;
   const statuses: SmsStatusChanged[] = [];
   const deadLetters: string[] = [];
   let watcher: Consumer;
@@ -55,7 +58,14 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       logger,
     });
     ({ server, client } = await serveMessaging(deps));
-    consumer = await runDispatchConsumer({ kafka, topic: topics.dispatch, groupId: uniq('dispatch'), deps, logger, retryBackoffMs: 100 });
+    consumer = await runDispatchConsumer({
+      kafka,
+      topic: topics.dispatch,
+      groupId: uniq('dispatch'),
+      deps: deps.dispatch,
+      logger,
+      retryBackoffMs: 100,
+    });
     watcher = kafka.consumer({ groupId: uniq('watch') });
     await watcher.connect();
     await watcher.subscribe({ topics: [topics.status, `${topics.dispatch}.dlq`], fromBeginning: true });
@@ -152,7 +162,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
         c.recipients as { phone: string; input: string; attributes: Record<string, string>; built_in_responses: Record<string, string> }[],
     );
     expect(recipients).toHaveLength(2);
-    const again = deps.dispatch.batch();
+    const again = deps.intake.dispatch.batch();
     again.add(
       recipients.map((r) => ({
         sharingId: res.sharingId,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
 import { isOptOutRequest } from '../src/opt-outs/domain/opt-out.js';
 import { addOptOuts, listOptOuts, receiveInboundSms, removeOptOut } from '../src/opt-outs/domain/opt-out.use-cases.js';
-import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/shared/ports.js';
+import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/providers/ports.js';
 import type { DispatchEvent } from '../src/shared/domain/sharing.js';
 import type { SmsMessage } from '../src/shared/domain/sms-message.js';
 import { createSharing } from '../src/intake/domain/sharing.use-cases.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CachedProviderResolver } from '../src/providers/adapters/provider.resolver.js';
 import type { AccountProvider, AccountProviderSettings } from '../src/providers/domain/account-provider.js';
-import type { SmsProvider } from '../src/shared/ports.js';
+import type { SmsProvider } from '../src/providers/ports.js';
 
 const deployment: SmsProvider = { name: 'outbox', send: async () => ({ outcome: 'accepted' }) };
 

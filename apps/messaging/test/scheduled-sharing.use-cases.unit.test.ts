@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '@feedback/kit-core';
 import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
 import type { MessagingSettings, SurveyLinkState } from '../src/shared/ports.js';
-import type { SendWindow } from '../src/scheduling/domain/send-window.js';
+import type { SendWindow } from '../src/shared/domain/send-window.js';
 import { runDueSteps } from '../src/scheduling/domain/scheduled-steps.use-cases.js';
 import { cancelSharing } from '../src/intake/domain/sharing-cancel.use-cases.js';
 import type { CampaignReminder, SmsCampaign } from '../src/shared/domain/sharing.js';

@@ -1,6 +1,6 @@
 import { AppError } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
-import { nextSendTime, parseIsoDuration, parseSendAt, parseSendWindow, type SendWindow } from '../src/scheduling/domain/send-window.js';
+import { nextSendTime, parseIsoDuration, parseSendAt, parseSendWindow, type SendWindow } from '../src/shared/domain/send-window.js';
 
 const utc = (iso: string) => new Date(iso);
 

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
-import type { MessagingSettings, ProviderResult } from '../src/shared/ports.js';
+import type { ProviderResult } from '../src/providers/ports.js';
+import type { MessagingSettings } from '../src/shared/ports.js';
 import { runDueSteps } from '../src/scheduling/domain/scheduled-steps.use-cases.js';
 import { cancelSharing } from '../src/intake/domain/sharing-cancel.use-cases.js';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@feedback/kit-core';
-import type { MessagingDeps } from '../src/shared/ports.js';
+import type { IntakeDeps } from '../src/intake/ports.js';
 import { createSharing, type SharingRequest } from '../src/intake/domain/sharing.use-cases.js';
 import { campaignOf, MemoryCampaigns, MemoryDispatch, MemoryOptOuts, MemoryJobs, MemorySharings } from './fakes/memory-deps.js';
 
@@ -9,7 +9,7 @@ const CAMPAIGN = '6f1c2a5e-8a43-4c1b-9a57-2f0c3d1e4b5a';
 async function setup(maxPhones = 10_000) {
   const campaigns = new MemoryCampaigns();
   await campaigns.insert(campaignOf({ id: CAMPAIGN, accountId: 'acc-1', messageTemplate: 'Hi {{name}} {{link}}' }));
-  const deps: Pick<MessagingDeps, 'campaigns' | 'clock' | 'newId' | 'settings'> & {
+  const deps: Pick<IntakeDeps, 'campaigns' | 'clock' | 'newId' | 'settings'> & {
     sharings: MemorySharings;
     dispatch: MemoryDispatch;
     optOuts: MemoryOptOuts;

@@ -4,7 +4,7 @@ import { meteredDeliveryReports, meteredDispatch, meteredProvider } from '../src
 import { failureReason, promSmsMetrics, type SmsMetrics } from '../src/shared/adapters/metrics/sms.metrics.js';
 import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
 import { createSharing } from '../src/intake/domain/sharing.use-cases.js';
-import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/shared/ports.js';
+import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/providers/ports.js';
 import type { DeliveryStatus } from '../src/shared/domain/sms-message.js';
 import { applyDeliveryReport, KANNEL_DELIVERY_RULE } from '../src/status/domain/delivery-report.js';
 import {

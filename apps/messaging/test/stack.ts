@@ -12,7 +12,8 @@ import { startDlrServer, type RunningDlrServer } from '../src/providers/adapters
 import { messagingIndexes } from '../src/shared/adapters/mongo/indexes.js';
 import { sensitiveAttributes } from '../src/shared/adapters/mongo/sensitive-attributes.js';
 import { KANNEL_DELIVERY_RULE } from '../src/status/domain/delivery-report.js';
-import type { MessageRepository, MessagingDeps } from '../src/shared/ports.js';
+import type { MessagingFeatures } from '../src/features.js';
+import type { MessageRepository } from '../src/shared/ports.js';
 import { messagingHandlers } from '../src/grpc/messaging.handlers.js';
 
 /** The running local stack (`./stack up`); never a mock. */
@@ -92,7 +93,7 @@ export function startKannelRuleDlrServer(messages: MessageRepository, secret: st
 
 /** The messaging gRPC service in this process over `deps` (real adapters), and a client of it. */
 export async function serveMessaging(
-  deps: MessagingDeps,
+  deps: MessagingFeatures,
 ): Promise<{ server: RunningGrpcServer; client: GrpcClient<MessagingServiceClient> }> {
   const server = await startGrpcServer({
     host: '127.0.0.1',

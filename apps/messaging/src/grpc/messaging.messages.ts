@@ -5,6 +5,8 @@ import type {
   CreateSmsSharingRequest,
   DirectoryBinding as DirectoryBindingMessage,
   GetSmsSharingResponse,
+  ListSmsMessagesResponse,
+  ListSmsOptOutsResponse,
   RejectedPhone as RejectedPhoneMessage,
   SmsCampaign as SmsCampaignMessage,
   SmsProvider as SmsProviderMessage,
@@ -15,7 +17,9 @@ import type { SharingStatus } from '../status/domain/sharing-status.use-cases.js
 import type { RejectedPhone, SmsCampaign } from '../shared/domain/sharing.js';
 import type { CreateSharingCommand } from '../intake/domain/sharing.use-cases.js';
 import type { CreateCampaignCommand, UpdateCampaignCommand } from '../campaigns/domain/campaign.use-cases.js';
-import type { MessagingDeps } from '../shared/ports.js';
+import type { CampaignDeps } from '../campaigns/ports.js';
+import type { OptOutPage } from '../opt-outs/domain/opt-out.js';
+import type { RecordedMessagePage } from '../providers/ports.js';
 import { campaignWarnings } from '../intake/domain/sms-preview.use-cases.js';
 
 export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
@@ -38,10 +42,7 @@ export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
 
 /** A created or updated campaign with what its template costs more than it seems. */
 /** The campaign with what its templates cost when it is more than it seems (sms-preview.use-cases.ts). */
-export function campaignAnswer(
-  deps: Pick<MessagingDeps, 'settings'>,
-  c: SmsCampaign,
-): { campaign: SmsCampaignMessage; warnings: string[] } {
+export function campaignAnswer(deps: Pick<CampaignDeps, 'settings'>, c: SmsCampaign): { campaign: SmsCampaignMessage; warnings: string[] } {
   return { campaign: campaignMessage(c), warnings: campaignWarnings(deps, c) };
 }
 
@@ -129,4 +130,27 @@ export function bindingMessage(b: DirectoryBinding): DirectoryBindingMessage {
 /** Settings as the use cases answer them: masked already. */
 export function providerMessage(p: AccountProvider): SmsProviderMessage {
   return { configJson: JSON.stringify(p.settings), createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString() };
+}
+
+export function recordedMessagesMessage(page: RecordedMessagePage): ListSmsMessagesResponse {
+  return {
+    messages: page.items.map((m) => ({
+      messageId: m.messageId,
+      sharingId: m.sharingId,
+      phone: m.phone,
+      text: m.text,
+      status: m.status,
+      createdAt: m.createdAt.toISOString(),
+      encoding: m.encoding ?? '',
+      segments: m.segments ?? 0,
+    })),
+    nextCursor: page.nextCursor ?? '',
+  };
+}
+
+export function optOutsMessage(page: OptOutPage): ListSmsOptOutsResponse {
+  return {
+    optOuts: page.items.map((o) => ({ phone: o.phone, source: o.source, createdAt: o.createdAt.toISOString() })),
+    nextCursor: page.nextCursor ?? '',
+  };
 }

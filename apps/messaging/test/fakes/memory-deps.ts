@@ -1,34 +1,31 @@
 import { errors } from '@feedback/kit-core';
 import type { AccountProvider, AccountProviderSettings } from '../../src/providers/domain/account-provider.js';
 import type { DirectoryBinding } from '../../src/csv-workflow/domain/directory-binding.js';
-import { dispatchSms, type SendOutcome } from '../../src/dispatch/domain/dispatch.use-cases.js';
+import { dispatchSms } from '../../src/dispatch/domain/dispatch.use-cases.js';
+import { type SendOutcome } from '../../src/dispatch/domain/dispatch-results.js';
+import type { CampaignRepository } from '../../src/campaigns/ports.js';
+import type { BindingRepository, WorkflowFiles } from '../../src/csv-workflow/ports.js';
+import type { DispatchDeps, DispatchPublisher, LinkShortener } from '../../src/dispatch/ports.js';
+import type { OptOutRepository, TextedPhones } from '../../src/opt-outs/ports.js';
 import type {
   AccountProviderRepository,
-  BindingRepository,
-  CampaignRepository,
-  Clock,
-  CompletionEvents,
-  DispatchPublisher,
-  FinishedAttempt,
-  LinkShortener,
-  JobRepository,
-  SharingJob,
-  MessageRepository,
-  MessagingDeps,
-  NewMessage,
-  OptOutRepository,
   ProviderCache,
   OutgoingSms,
   ProviderResult,
-  RecipientWriter,
-  SharingCompletion,
-  SharingRepository,
   SmsProvider,
   SmsProviderResolver,
+} from '../../src/providers/ports.js';
+import type { JobRepository, SharingJob } from '../../src/scheduling/ports.js';
+import type {
+  Clock,
+  FinishedAttempt,
+  MessageRepository,
+  NewMessage,
+  RecipientWriter,
+  SharingRepository,
   SurveyLinks,
-  TextedPhones,
-  WorkflowFiles,
 } from '../../src/shared/ports.js';
+import type { CompletionEvents, SharingCompletion } from '../../src/status/ports.js';
 import type { OptOutSource, SmsOptOut } from '../../src/opt-outs/domain/opt-out.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/shared/domain/sharing.js';
 import { REPORTABLE_STATUSES, unsentRecord, type MessageStatus, type SmsMessage } from '../../src/shared/domain/sms-message.js';
@@ -41,7 +38,7 @@ export const noLinkStates: SurveyLinks['statesOf'] = async (_accountId, _channel
 
 /** What dispatchSms is handed. */
 export type DispatchPorts = Pick<
-  MessagingDeps,
+  DispatchDeps,
   'campaigns' | 'links' | 'shortener' | 'messages' | 'providers' | 'statusEvents' | 'clock' | 'optOuts' | 'sharings'
 >;
 

@@ -1,4 +1,4 @@
-import type { CampaignRepository } from '../../shared/ports.js';
+import type { CampaignRepository } from '../ports.js';
 import type { SmsCampaign } from '../../shared/domain/sharing.js';
 
 /**

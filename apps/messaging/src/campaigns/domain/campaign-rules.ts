@@ -1,5 +1,5 @@
 import { errors } from '@feedback/kit-core';
-import { parseIsoDuration, parseSendWindow, type SendWindow } from '../../scheduling/domain/send-window.js';
+import { parseIsoDuration, parseSendWindow, type SendWindow } from '../../shared/domain/send-window.js';
 import type { CampaignReminder } from '../../shared/domain/sharing.js';
 import { templateNames } from '../../shared/domain/sms-template.js';
 

@@ -1,9 +1,9 @@
 import { errors } from '@feedback/kit-core';
 import { checkTemplate, remindersOf, sendWindowOf, type SendWindowInput } from './campaign-rules.js';
-import type { MessagingDeps } from '../../shared/ports.js';
+import type { CampaignDeps } from '../ports.js';
 import type { SmsCampaign } from '../../shared/domain/sharing.js';
 
-type Deps = Pick<MessagingDeps, 'campaigns' | 'channels' | 'clock' | 'newId'>;
+type Deps = Pick<CampaignDeps, 'campaigns' | 'channels' | 'clock' | 'newId'>;
 
 /** A reminder as a caller gives it: an empty template means the campaign's. */
 export interface ReminderInput {
@@ -63,6 +63,13 @@ export async function createCampaign(deps: Deps, cmd: CreateCampaignCommand): Pr
   return campaign;
 }
 
+/** The account's campaigns, newest first (ListSmsCampaigns answers no more than this many). */
+export const MAX_LISTED_CAMPAIGNS = 1_000;
+
+export async function listCampaigns(deps: Pick<CampaignDeps, 'campaigns'>, accountId: string): Promise<SmsCampaign[]> {
+  return deps.campaigns.listByAccount(accountId, MAX_LISTED_CAMPAIGNS);
+}
+
 /** What an update changes; an absent field stays as it is (`sendWindow: null` clears it). */
 export interface UpdateCampaignCommand {
   accountId: string;
@@ -76,7 +83,7 @@ export interface UpdateCampaignCommand {
  * Changes a campaign's delivery rules. Sharings already made follow the new window and
  * reminders from their next step on (a reminder not yet due uses the campaign as it then is).
  */
-export async function updateCampaign(deps: Pick<MessagingDeps, 'campaigns'>, cmd: UpdateCampaignCommand): Promise<SmsCampaign> {
+export async function updateCampaign(deps: Pick<CampaignDeps, 'campaigns'>, cmd: UpdateCampaignCommand): Promise<SmsCampaign> {
   const found = await deps.campaigns.findById(cmd.accountId, cmd.campaignId);
   if (!found) throw errors.notFound('campaign_id', cmd.campaignId);
   const changes: Partial<Pick<SmsCampaign, 'sendWindow' | 'reminders' | 'transliterate'>> = {};

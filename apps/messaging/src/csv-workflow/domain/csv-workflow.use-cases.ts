@@ -1,15 +1,14 @@
 import { AppError } from '@feedback/kit-core';
 import { CsvFormatError, readCustomerRows, type CustomerRows } from './customer-csv.js';
 import type { CsvImport } from './directory-binding.js';
-import type { ClaimedFile, MessagingDeps } from '../../shared/ports.js';
+import type { ClaimedFile, CsvWorkflowDeps } from '../ports.js';
 import type { RejectedPhone } from '../../shared/domain/sharing.js';
 import { createSharing } from '../../intake/domain/sharing.use-cases.js';
 
 /** The file service's and the workflow's own ports, and what createSharing needs. */
-type Deps = Pick<
-  MessagingDeps,
-  'bindings' | 'files' | 'imports' | 'logger' | 'campaigns' | 'sharings' | 'dispatch' | 'clock' | 'newId' | 'settings' | 'optOuts' | 'jobs'
->;
+type Deps = Pick<CsvWorkflowDeps, 'bindings' | 'files' | 'imports' | 'logger' | 'clock' | 'newId' | 'settings'> & {
+  intake: Parameters<typeof createSharing>[0];
+};
 
 /** What a `file.uploaded` event says about the upload. */
 export interface UploadedFile {
@@ -102,7 +101,7 @@ async function share(
   const attributes: Record<string, Record<string, string>> = {};
   for (const r of rows) attributes[r.phone] ??= r.attributes; // a repeated phone is a duplicate: the first row's attributes
   const rowRejections: RejectedPhone[] = rejected.map((r) => ({ phone: r.phone, reason: r.reason, row: r.line }));
-  const summary = await createSharing(deps, {
+  const summary = await createSharing(deps.intake, {
     accountId: file.accountId,
     campaignId,
     sharingId,

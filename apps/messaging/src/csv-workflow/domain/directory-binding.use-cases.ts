@@ -1,8 +1,8 @@
 import { errors } from '@feedback/kit-core';
 import { DEFAULT_BOUND_FILE_NAME, type DirectoryBinding } from './directory-binding.js';
-import type { MessagingDeps } from '../../shared/ports.js';
+import type { CsvWorkflowDeps } from '../ports.js';
 
-type Deps = Pick<MessagingDeps, 'campaigns' | 'bindings' | 'files' | 'clock'>;
+type Deps = Pick<CsvWorkflowDeps, 'campaigns' | 'bindings' | 'files' | 'clock'>;
 
 export interface BindCommand {
   accountId: string;

@@ -1,5 +1,5 @@
 import type { Logger } from '@feedback/kit-core';
-import type { HandOverTracker } from '../../shared/ports.js';
+import type { HandOverTracker } from '../ports.js';
 
 export interface HandOverTrackerOptions {
   budgetMs: number;

@@ -1,9 +1,9 @@
 import { errors } from '@feedback/kit-core';
-import type { MessagingDeps } from '../../shared/ports.js';
+import type { IntakeDeps } from '../ports.js';
 import { noteSettledFirsts } from '../../status/domain/sharing-completion.use-cases.js';
 import { messageId } from '../../shared/domain/sms-message.js';
 
-type Deps = Pick<MessagingDeps, 'sharings' | 'jobs' | 'messages' | 'statusEvents' | 'clock'>;
+type Deps = Pick<IntakeDeps, 'sharings' | 'jobs' | 'messages' | 'statusEvents' | 'clock'>;
 
 export interface CancelOutcome {
   /** Recipients that will not be texted (status cancelled). */

@@ -1,10 +1,11 @@
 import { ATTRIBUTE_LIMITS, attributeNameProblem, attributeProblem, errors, nameBasedUuid, type AppError } from '@feedback/kit-core';
 import { normalizePhoneList } from '@feedback/kit-phone';
-import type { MessagingDeps, SharingJob } from '../../shared/ports.js';
-import { nextSendTime, parseSendAt } from '../../scheduling/domain/send-window.js';
+import type { IntakeDeps } from '../ports.js';
+import type { SharingJob } from '../../scheduling/ports.js';
+import { nextSendTime, parseSendAt } from '../../shared/domain/send-window.js';
 import type { Recipient, RejectedPhone, SharingSummary, SmsCampaign, SmsSharing } from '../../shared/domain/sharing.js';
 
-type Deps = Pick<MessagingDeps, 'campaigns' | 'sharings' | 'dispatch' | 'jobs' | 'clock' | 'newId' | 'settings' | 'optOuts'>;
+type Deps = Pick<IntakeDeps, 'campaigns' | 'sharings' | 'dispatch' | 'jobs' | 'clock' | 'newId' | 'settings' | 'optOuts'>;
 
 /**
  * The sharing request (docs/api.md "SMS sharing"), typed: the gRPC handler decodes it from

@@ -1,10 +1,10 @@
 import { attributeProblem, errors } from '@feedback/kit-core';
-import type { MessagingDeps } from '../../shared/ports.js';
+import type { IntakeDeps } from '../ports.js';
 import type { SmsCampaign } from '../../shared/domain/sharing.js';
 import { smsCost, type SmsCost } from '../../shared/domain/sms-encoding.js';
 import { costSettings, renderSms, templateWarnings } from '../../shared/domain/sms-text.js';
 
-type Deps = Pick<MessagingDeps, 'campaigns' | 'settings'>;
+type Deps = Pick<IntakeDeps, 'campaigns' | 'settings'>;
 
 /** The sharing's rules for one phone's attributes (sharing.use-cases.ts). */
 const MAX_ATTRIBUTES = 50;

@@ -1,4 +1,4 @@
-import type { OptOutRepository } from '../../shared/ports.js';
+import type { OptOutRepository } from '../ports.js';
 
 /**
  * The suppression lists, also matching phones whose opt-out was kept as a keyed hash by a data

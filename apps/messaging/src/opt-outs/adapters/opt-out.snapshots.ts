@@ -1,5 +1,5 @@
 import type { Logger } from '@feedback/kit-core';
-import type { OptOutRepository } from '../../shared/ports.js';
+import type { OptOutRepository } from '../ports.js';
 import type { OptOutChanges } from './mongo/opt-out.repository.js';
 import { REMOVALS_KEPT_MS } from './mongo/opt-out.repository.js';
 

@@ -2,7 +2,8 @@ import { errors } from '@feedback/kit-core';
 import { normalizePhone, normalizePhoneList } from '@feedback/kit-phone';
 import { phoneOf, phonePage } from '../../shared/domain/phone-page.js';
 import { isOptOutRequest, OPT_OUT_SOURCES, type OptOutPage, type OptOutSource } from './opt-out.js';
-import type { MessagingDeps, OutgoingSms, SmsProvider } from '../../shared/ports.js';
+import type { OptOutDeps } from '../ports.js';
+import type { OutgoingSms, SmsProvider } from '../../providers/ports.js';
 import { smsCost } from '../../shared/domain/sms-encoding.js';
 
 /** Phones one AddSmsOptOuts call may carry. */
@@ -16,7 +17,7 @@ export const MAX_OPT_OUTS_PER_CALL = 1_000;
  * `already` counts the phones that were on the list before.
  */
 export async function addOptOuts(
-  deps: Pick<MessagingDeps, 'optOuts' | 'clock' | 'settings'>,
+  deps: Pick<OptOutDeps, 'optOuts' | 'clock' | 'settings'>,
   cmd: { accountId: string; phoneNumbers: string[]; source: string },
 ): Promise<{ added: number; already: number }> {
   if (!isSource(cmd.source)) throw errors.invalid({ source: `must be one of ${OPT_OUT_SOURCES.join(', ')}` });
@@ -40,7 +41,7 @@ export async function addOptOuts(
 
 /** GET /v1/sms_opt_outs: newest first, a page at a time; `phone` in any notation selects one phone's entry. */
 export async function listOptOuts(
-  deps: Pick<MessagingDeps, 'optOuts' | 'settings'>,
+  deps: Pick<OptOutDeps, 'optOuts' | 'settings'>,
   q: { accountId: string; phone?: string; limit?: number; cursor?: string },
 ): Promise<OptOutPage> {
   const { phone, limit } = phonePage(q, deps.settings.defaultRegion);
@@ -48,10 +49,7 @@ export async function listOptOuts(
 }
 
 /** DELETE /v1/sms_opt_outs/{phone}: NOT_FOUND (phone, as written) when it is not on the list. */
-export async function removeOptOut(
-  deps: Pick<MessagingDeps, 'optOuts' | 'settings'>,
-  q: { accountId: string; phone: string },
-): Promise<void> {
+export async function removeOptOut(deps: Pick<OptOutDeps, 'optOuts' | 'settings'>, q: { accountId: string; phone: string }): Promise<void> {
   if (!(await deps.optOuts.remove(q.accountId, phoneOf(q.phone, deps.settings.defaultRegion)))) throw errors.notFound('phone', q.phone);
 }
 
@@ -72,7 +70,7 @@ export interface InboundRules {
  * accounts it was added for (none for any other message).
  */
 export async function receiveInboundSms(
-  deps: Pick<MessagingDeps, 'optOuts' | 'textedPhones' | 'clock' | 'settings' | 'logger'>,
+  deps: Pick<OptOutDeps, 'optOuts' | 'textedPhones' | 'clock' | 'settings' | 'logger'>,
   rules: InboundRules,
   sms: { from: string; text: string },
 ): Promise<{ optedOut: boolean; accounts: string[] }> {
@@ -87,7 +85,7 @@ export async function receiveInboundSms(
 }
 
 /** The confirmation is a courtesy: its failure is logged, the opt-out stands. */
-async function confirm(deps: Pick<MessagingDeps, 'logger'>, rules: InboundRules, phone: string, at: Date): Promise<void> {
+async function confirm(deps: Pick<OptOutDeps, 'logger'>, rules: InboundRules, phone: string, at: Date): Promise<void> {
   const { encoding, segments } = smsCost(rules.reply, { turkishShift: rules.provider.turkishShiftTable === true });
   const sms: OutgoingSms = {
     messageId: `opt-out.${phone}.${at.getTime()}`,

@@ -1,5 +1,5 @@
 import type { AccountProviderSettings } from '../domain/account-provider.js';
-import type { AccountProviderRepository, ProviderCache, SmsProvider, SmsProviderResolver } from '../../shared/ports.js';
+import type { AccountProviderRepository, ProviderCache, SmsProvider, SmsProviderResolver } from '../ports.js';
 
 export interface ProviderResolverOptions {
   accountProviders: Pick<AccountProviderRepository, 'find'>;

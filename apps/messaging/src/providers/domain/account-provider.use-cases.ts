@@ -1,8 +1,8 @@
 import { errors } from '@feedback/kit-core';
 import { maskSettings, type AccountProvider } from './account-provider.js';
-import type { MessagingDeps } from '../../shared/ports.js';
+import type { ProviderDeps } from '../ports.js';
 
-type Deps = Pick<MessagingDeps, 'accountProviders' | 'providerSettings' | 'providerCache' | 'clock'>;
+type Deps = Pick<ProviderDeps, 'accountProviders' | 'providerSettings' | 'providerCache' | 'clock'>;
 
 /**
  * Sets the account's own SMS provider (replacing one it had): its SMS go through it from now on

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ReleasePacer } from '../../shared/ports.js';
+import type { ReleasePacer } from '../ports.js';
 
 /**
  * A token bucket of `perSecond` tokens, at most one second's worth held: releases at a window's

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@feedback/kit-core';
-import type { MessagingDeps } from '../../shared/ports.js';
+import type { StatusDeps } from '../../status/ports.js';
+import type { SchedulingDeps } from '../ports.js';
 import { runDueSteps, STEP_LEASE_MS } from '../domain/scheduled-steps.use-cases.js';
 import { newSweepState, raiseCompletedSharings } from '../../status/domain/sharing-completion.use-cases.js';
 
@@ -11,7 +12,14 @@ import { newSweepState, raiseCompletedSharings } from '../../status/domain/shari
  * tick under way: a step cut short by a stop is taken again once its lease runs out, a sweep cut
  * short runs again on the next leader's.
  */
-export function startStepScheduler(o: { deps: MessagingDeps; intervalMs: number; completionEveryMs: number; logger: Logger }): {
+export function startStepScheduler(o: {
+  deps: SchedulingDeps;
+  /** What the sharing.completed sweep is given. */
+  completion: StatusDeps;
+  intervalMs: number;
+  completionEveryMs: number;
+  logger: Logger;
+}): {
   close(): Promise<void>;
 } {
   const owner = randomUUID();
@@ -29,7 +37,7 @@ export function startStepScheduler(o: { deps: MessagingDeps; intervalMs: number;
     sweptAt = Date.now();
     try {
       const now = o.deps.clock.now();
-      if (await o.deps.jobs.lead(owner, now, new Date(now.getTime() + STEP_LEASE_MS))) await raiseCompletedSharings(o.deps, sweep);
+      if (await o.deps.jobs.lead(owner, now, new Date(now.getTime() + STEP_LEASE_MS))) await raiseCompletedSharings(o.completion, sweep);
     } catch (err) {
       o.logger.warn({ err }, 'sharing.completed sweep failed; retried on the next');
     }

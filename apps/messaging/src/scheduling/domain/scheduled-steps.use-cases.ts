@@ -1,7 +1,7 @@
-import type { MessagingDeps, SharingJob } from '../../shared/ports.js';
-import { nextSendTime } from './send-window.js';
+import type { SharingJob, SchedulingDeps } from '../ports.js';
+import { nextSendTime } from '../../shared/domain/send-window.js';
 
-type Deps = Pick<MessagingDeps, 'jobs' | 'campaigns' | 'sharings' | 'dispatch' | 'pacer' | 'clock' | 'settings'>;
+type Deps = Pick<SchedulingDeps, 'jobs' | 'campaigns' | 'sharings' | 'dispatch' | 'pacer' | 'clock' | 'settings'>;
 
 /** How long a taken step, and the scheduler's lead, stay a process's without being renewed. */
 export const STEP_LEASE_MS = 30_000;

@@ -1,4 +1,4 @@
-import type { SendWindow } from '../../scheduling/domain/send-window.js';
+import type { SendWindow } from './send-window.js';
 
 /** A second SMS to the recipients who have not answered: `after` the sharing's first messages were due. */
 export interface CampaignReminder {

@@ -1,7 +1,7 @@
-import type { MessagingDeps } from '../../shared/ports.js';
+import type { StatusDeps } from '../ports.js';
 import type { DeliveryStatus, ReportRule, SmsMessage } from '../../shared/domain/sms-message.js';
 
-type Deps = Pick<MessagingDeps, 'messages' | 'clock'>;
+type Deps = Pick<StatusDeps, 'messages' | 'clock'>;
 
 /** How a provider's report codes map to our statuses; codes in neither list are progress only. */
 export interface DeliveryRule {

@@ -1,7 +1,8 @@
 import { phonePage } from '../../shared/domain/phone-page.js';
-import type { MessagingDeps, RecordedMessagePage } from '../../shared/ports.js';
+import type { StatusDeps } from '../ports.js';
+import type { RecordedMessagePage } from '../../providers/ports.js';
 
-type Deps = Pick<MessagingDeps, 'recordedMessages' | 'settings'>;
+type Deps = Pick<StatusDeps, 'recordedMessages' | 'settings'>;
 
 /** GET /admin/v1/accounts/{account_id}/sms_messages?phone=: the phone may be written any way a caller writes it. */
 export async function listRecordedMessages(

@@ -1,8 +1,8 @@
-import type { MessagingDeps } from '../../shared/ports.js';
+import type { StatusDeps } from '../ports.js';
 import type { SmsSharing } from '../../shared/domain/sharing.js';
 import { SETTLED_STATUSES, type SettledStatus } from '../../shared/domain/sms-message.js';
 
-type Deps = Pick<MessagingDeps, 'sharings' | 'messages' | 'completions' | 'clock'>;
+type Deps = Pick<StatusDeps, 'sharings' | 'messages' | 'completions' | 'clock'>;
 
 /**
  * Raises `sharing.completed` when every accepted recipient's first message is settled

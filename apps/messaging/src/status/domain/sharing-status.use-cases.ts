@@ -1,10 +1,10 @@
 import { errors } from '@feedback/kit-core';
-import type { MessagingDeps } from '../../shared/ports.js';
+import type { StatusDeps } from '../ports.js';
 import type { SmsSharing } from '../../shared/domain/sharing.js';
 import type { SmsEncoding } from '../../shared/domain/sms-encoding.js';
 import type { MessageStatus, SmsMessage } from '../../shared/domain/sms-message.js';
 
-type Deps = Pick<MessagingDeps, 'sharings' | 'messages' | 'campaigns' | 'links' | 'shortener' | 'clock'>;
+type Deps = Pick<StatusDeps, 'sharings' | 'messages' | 'campaigns' | 'links' | 'shortener' | 'clock'>;
 
 /** A recipient without a message record: waiting for the sharing's send time, or for the dispatcher. */
 export type WaitingStatus = 'scheduled' | 'queued';

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
-import type { CampaignRepository } from '../../../shared/ports.js';
-import type { SendWindow } from '../../../scheduling/domain/send-window.js';
+import type { CampaignRepository } from '../../ports.js';
+import type { SendWindow } from '../../../shared/domain/send-window.js';
 import type { CampaignReminder, SmsCampaign } from '../../../shared/domain/sharing.js';
 
 interface CampaignDoc {

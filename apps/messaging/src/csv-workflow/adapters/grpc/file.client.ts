@@ -1,6 +1,6 @@
 import { callMetadata, statusToAppError, type GrpcClient } from '@feedback/kit-grpc';
 import { ProcessingOutcome, type File, type FileServiceClient, type ReadBlobResponse } from '@feedback/proto/feedback/file/v1/file';
-import type { ClaimedFile, WorkflowFiles } from '../../../shared/ports.js';
+import type { ClaimedFile, WorkflowFiles } from '../../ports.js';
 import { csvRecords } from '../csv/csv-records.js';
 
 export interface FilePortsOptions {

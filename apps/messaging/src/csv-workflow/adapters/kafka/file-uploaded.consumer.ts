@@ -3,13 +3,13 @@ import { PoisonMessageError, runConsumer, type ConsumerHandle } from '@feedback/
 import { FileUploaded } from '@feedback/proto/feedback/file/v1/file';
 import type { Kafka } from 'kafkajs';
 import { runCsvWorkflow, type UploadedFile } from '../../domain/csv-workflow.use-cases.js';
-import type { MessagingDeps } from '../../../shared/ports.js';
+import type { CsvWorkflowDeps } from '../../ports.js';
 
 export interface FileUploadedConsumerOptions {
   kafka: Kafka;
   topic: string;
   groupId: string;
-  deps: MessagingDeps;
+  deps: CsvWorkflowDeps;
   logger: Logger;
   /** A new group starts at the topic's beginning unless told otherwise (tests start at the end). */
   fromBeginning?: boolean;

@@ -1,7 +1,7 @@
 import { upsertAndRead } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { DirectoryBinding } from '../../domain/directory-binding.js';
-import type { BindingRepository } from '../../../shared/ports.js';
+import type { BindingRepository } from '../../ports.js';
 import { boundFile, boundFileDoc, type BoundFile, type BoundFileDoc } from './bound-file.doc.js';
 
 /** directory_id and file_name are unique together (indexes.ts): one binding per directory and name. */

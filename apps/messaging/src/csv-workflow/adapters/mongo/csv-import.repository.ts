@@ -1,7 +1,7 @@
 import { insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { CsvImport } from '../../domain/directory-binding.js';
-import type { CsvImportLog } from '../../../shared/ports.js';
+import type { CsvImportLog } from '../../ports.js';
 import { boundFile, boundFileDoc, type BoundFileDoc } from './bound-file.doc.js';
 
 /** The outcome and counts are stored under the domain's names; the rest in the documents' snake case. */

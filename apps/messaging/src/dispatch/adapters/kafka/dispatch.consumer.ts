@@ -1,8 +1,9 @@
 import type { Logger } from '@feedback/kit-core';
 import { PoisonMessageError, runConsumer, type ConsumerHandle } from '@feedback/kit-kafka';
 import type { Kafka } from 'kafkajs';
-import { dispatchSms, UndeliverableEventError } from '../../domain/dispatch.use-cases.js';
-import type { MessagingDeps } from '../../../shared/ports.js';
+import { dispatchSms } from '../../domain/dispatch.use-cases.js';
+import { UndeliverableEventError } from '../../domain/dispatch-results.js';
+import type { DispatchDeps } from '../../ports.js';
 import { decodeDispatch } from './dispatch.publisher.js';
 import type { AcceptGate } from '../../../intake/adapters/accept-gate.js';
 
@@ -10,7 +11,7 @@ export interface DispatchConsumerOptions {
   kafka: Kafka;
   topic: string;
   groupId: string;
-  deps: MessagingDeps;
+  deps: DispatchDeps;
   logger: Logger;
   /** Attempts before a failing event (provider or peer down) is dead-lettered; default 6. */
   maxAttempts?: number;

@@ -2,7 +2,7 @@ import { insertManyOnce } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
 import { newestFirstPage } from '../../../shared/adapters/mongo/newest-first.page.js';
 import type { OptOutPage, OptOutSource, SmsOptOut } from '../../domain/opt-out.js';
-import type { OptOutRepository } from '../../../shared/ports.js';
+import type { OptOutRepository } from '../../ports.js';
 
 /** A phone taken off an account's list, kept a day so other processes' snapshots see it go. */
 interface RemovalDoc {

@@ -1,6 +1,6 @@
 import { errors } from '@feedback/kit-core';
 import { z } from 'zod';
-import type { ProviderSettingsFormat } from '../../../shared/ports.js';
+import type { ProviderSettingsFormat } from '../../ports.js';
 import { httpProviderConfigSchema, regexIssues, senderSchema } from './http-provider.config.js';
 
 /**

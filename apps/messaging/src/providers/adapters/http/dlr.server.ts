@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nameBasedUuid, type Logger } from '@feedback/kit-core';
 import { receiveDeliveryReport, type DeliveryRule } from '../../../status/domain/delivery-report.js';
-import type { MessagingDeps } from '../../../shared/ports.js';
+import type { StatusDeps } from '../../../status/ports.js';
 import { verifyInboundSms, verifyMessageId } from './dlr-signature.js';
 
 export interface DlrServerOptions {
@@ -15,7 +15,7 @@ export interface DlrServerOptions {
    */
   statusParam: string;
   rule: DeliveryRule;
-  deps: Pick<MessagingDeps, 'messages' | 'clock'>;
+  deps: Pick<StatusDeps, 'messages' | 'clock'>;
   logger: Logger;
   /** Inbound SMS (`/sms/mo`, signed: dlr-signature.ts inboundSmsUrl); without it the path is 404. */
   inbound?: (sms: { from: string; text: string }) => Promise<unknown>;

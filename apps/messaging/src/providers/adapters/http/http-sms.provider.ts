@@ -1,5 +1,5 @@
 import { KANNEL_DELIVERY_RULE } from '../../../status/domain/delivery-report.js';
-import type { OutgoingSms, ProviderResult, SmsProvider } from '../../../shared/ports.js';
+import type { OutgoingSms, ProviderResult, SmsProvider } from '../../ports.js';
 import type { ReportRule } from '../../../shared/domain/sms-message.js';
 import { dlrUrl } from './dlr-signature.js';
 import type { HttpProviderConfig } from './http-provider.config.js';

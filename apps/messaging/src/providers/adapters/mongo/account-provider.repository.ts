@@ -1,7 +1,7 @@
 import { upsertAndRead } from '@feedback/kit-stores';
 import { Binary, type Collection, type Db } from 'mongodb';
 import type { AccountProvider, AccountProviderSettings } from '../../domain/account-provider.js';
-import type { AccountProviderRepository } from '../../../shared/ports.js';
+import type { AccountProviderRepository } from '../../ports.js';
 import type { Sealed, SecretBox } from '../crypto/secret-box.js';
 
 interface AccountProviderDoc {

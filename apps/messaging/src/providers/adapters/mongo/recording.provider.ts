@@ -2,14 +2,7 @@ import { systemClock, type Clock } from '@feedback/kit-core';
 import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
 import { newestFirstPage } from '../../../shared/adapters/mongo/newest-first.page.js';
-import type {
-  RecordedMessage,
-  RecordedMessagePage,
-  RecordedMessages,
-  OutgoingSms,
-  ProviderResult,
-  SmsProvider,
-} from '../../../shared/ports.js';
+import type { RecordedMessage, RecordedMessagePage, RecordedMessages, OutgoingSms, ProviderResult, SmsProvider } from '../../ports.js';
 import type { SmsEncoding } from '../../../shared/domain/sms-encoding.js';
 
 interface RecordedDoc {

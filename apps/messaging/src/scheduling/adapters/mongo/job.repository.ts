@@ -1,6 +1,6 @@
 import { insertManyOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
-import type { JobRepository, SharingJob } from '../../../shared/ports.js';
+import type { JobRepository, SharingJob } from '../../ports.js';
 
 interface JobDoc {
   /** `<sharing id>.j<reminder>`; `scheduler` is the lead's lease. */

@@ -1,5 +1,5 @@
 import { counter } from '@feedback/kit-metrics';
-import type { ProviderResult } from '../../ports.js';
+import type { ProviderResult } from '../../../providers/ports.js';
 import type { DeliveryStatus } from '../../domain/sms-message.js';
 
 /**

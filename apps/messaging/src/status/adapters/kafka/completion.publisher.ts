@@ -1,6 +1,6 @@
 import type { Producer } from '@feedback/kit-kafka';
 import { SharingCompleted } from '@feedback/proto/feedback/messaging/v1/messaging';
-import type { CompletionEvents, SharingCompletion } from '../../../shared/ports.js';
+import type { CompletionEvents, SharingCompletion } from '../../ports.js';
 
 const CONTENT_TYPE = 'application/x-protobuf; messageType=feedback.messaging.v1.SharingCompleted';
 

@@ -1,8 +1,8 @@
-import type { MessagingDeps } from '../../shared/ports.js';
+import type { DispatchDeps } from '../ports.js';
 import type { DispatchEvent, SmsCampaign } from '../../shared/domain/sharing.js';
 import { messageId } from '../../shared/domain/sms-message.js';
 
-type Deps = Pick<MessagingDeps, 'sharings' | 'messages' | 'links'>;
+type Deps = Pick<DispatchDeps, 'sharings' | 'messages' | 'links'>;
 
 /** A reminder's text and link, or why it does not go out. */
 export type ReminderText = { text: string; link: string } | { skipped: string };

@@ -1,0 +1,31 @@
+import type { Clock, Logger } from '@feedback/kit-core';
+import type { OptOutPage, OptOutSource } from './domain/opt-out.js';
+import type { MessagingSettings } from '../shared/ports.js';
+
+/** The accounts' suppression lists (collection `sms_opt_outs`, one entry per account and phone). */
+export interface OptOutRepository {
+  /** Puts the phones (normalized) on the account's list; per phone, false when it was there already (left as it was). */
+  addMany(e: { accountId: string; phones: string[]; source: OptOutSource; at: Date }): Promise<boolean[]>;
+  /** The phones among `phones` that are on the account's list, in one indexed query. */
+  findOptedOut(accountId: string, phones: string[]): Promise<Set<string>>;
+  /** Newest first; `phone` normalized digits. */
+  list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<OptOutPage>;
+  /** False when the phone was not on the account's list. */
+  remove(accountId: string, phone: string): Promise<boolean>;
+}
+
+/** Who texted a phone, from the message records (an inbound STOP applies to each of them). */
+export interface TextedPhones {
+  /** The accounts with a message record to the phone (normalized), each once. */
+  accountsThatTexted(phone: string): Promise<string[]>;
+}
+
+/** What the opt-out use cases are given (wiring.ts builds it). */
+export interface OptOutDeps {
+  optOuts: OptOutRepository;
+  /** An inbound STOP opts its sender out of every account that texted it. */
+  textedPhones: TextedPhones;
+  clock: Clock;
+  settings: MessagingSettings;
+  logger: Logger;
+}
