@@ -123,7 +123,7 @@ describe('the OpenAPI documents', () => {
     expect(oneKind.length).toBeGreaterThanOrEqual(10);
     for (const { what, op } of oneKind) expect(op.responses, what).toHaveProperty('403');
     // Flow details take either kind: no token is of the wrong kind there.
-    expect(apiDoc.paths['/external/v1/flows/{flowId}']!.get!.responses).not.toHaveProperty('403');
+    expect(apiDoc.paths['/external/v1/flows/{flow_id}']!.get!.responses).not.toHaveProperty('403');
   });
 
   it('documents 414 on every route with a path parameter', () => {
@@ -153,7 +153,7 @@ describe('the OpenAPI documents', () => {
     expect(ids.length - new Set(ids).size, 'repeated operationIds').toBe(0);
     // The ones the docs and a generated client name.
     expect(linkDoc.paths['/shorten']!.post!.operationId).toBe('shortenUrl');
-    expect(apiDoc.paths['/external/v1/flows/{flowId}']!.get!.operationId).toBe('getFlow');
+    expect(apiDoc.paths['/external/v1/flows/{flow_id}']!.get!.operationId).toBe('getFlow');
   });
 
   it('names the shared schemas after their $id, not def-N', () => {
@@ -171,7 +171,7 @@ describe('the OpenAPI documents', () => {
     );
     expect(Object.keys(linkDoc.components.schemas ?? {}).sort()).toEqual(['ErrorBody', 'ShortenedLink']);
     expect(Object.keys(apiDoc.components.schemas ?? {}).filter((name) => /^def-\d+$/.test(name))).toEqual([]);
-    const flow = apiDoc.paths['/external/v1/flows/{flowId}']!.get!.responses['200']!.content!['application/json'] as { schema: unknown };
+    const flow = apiDoc.paths['/external/v1/flows/{flow_id}']!.get!.responses['200']!.content!['application/json'] as { schema: unknown };
     expect(flow.schema).toEqual({ $ref: '#/components/schemas/Flow' });
   });
 });

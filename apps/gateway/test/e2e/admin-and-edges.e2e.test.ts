@@ -143,7 +143,7 @@ describe('operations endpoints', () => {
     expect(doc.json.openapi).toBe('3.0.3');
     const paths = Object.keys(doc.json.paths as object);
     for (const p of [
-      '/external/v1/flows/{flowId}',
+      '/external/v1/flows/{flow_id}',
       '/admin/v1/accounts',
       '/admin/v1/accounts/{account_id}/tokens',
       '/admin/v1/accounts/{account_id}/flows',

@@ -22,7 +22,7 @@ const FLOW = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe('GET /external/v1/flows/{flowId}', () => {
+describe('GET /external/v1/flows/{flow_id}', () => {
   let owner: Awaited<ReturnType<typeof api.newAccount>>;
   let other: Awaited<ReturnType<typeof api.newAccount>>;
   let flowId: string;

@@ -62,7 +62,7 @@ export async function tour(stack: Stack, label: string): Promise<Tour> {
   const withIntegrationToken = createClient<paths>({ baseUrl: stack.baseUrl, headers: { authorization: `Bearer ${integrationToken}` } });
   const flowAsIntegrator = ok(
     'getFlow',
-    await withIntegrationToken.GET('/external/v1/flows/{flowId}', { params: { path: { flowId: flow.id } } }),
+    await withIntegrationToken.GET('/external/v1/flows/{flow_id}', { params: { path: { flow_id: flow.id } } }),
   );
   const customer = { external_id: `C-${label}`, phone_number: '+905321112233' };
   const personalLink = ok(

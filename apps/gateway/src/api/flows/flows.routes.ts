@@ -26,7 +26,7 @@ export const flowsRoutes =
   (deps: { flowViews: Pick<FlowViewCache, 'peek' | 'load'>; auth: Authenticator }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
-      '/external/v1/flows/:flowId',
+      '/external/v1/flows/:flow_id',
       {
         onRequest: deps.auth(['api', 'integration']),
         schema: {
@@ -35,7 +35,7 @@ export const flowsRoutes =
           operationId: 'getFlow',
           description: "One flow of the caller's account with its questions and answer options. Either token kind works.",
           security: [{ integrationToken: [] }, { apiToken: [] }],
-          params: Type.Object({ flowId: Type.String({ minLength: 1, maxLength: 100 }) }),
+          params: Type.Object({ flow_id: Type.String({ minLength: 1, maxLength: 100 }) }),
           headers: Type.Object({
             'if-none-match': Type.Optional(Type.String({ description: 'An ETag from an earlier answer: 304 when it still matches.' })),
           }),
@@ -50,9 +50,9 @@ export const flowsRoutes =
       (req, reply) => {
         const accountId = principalOf(req).accountId;
         const ifNoneMatch = req.headers['if-none-match'];
-        const hit = deps.flowViews.peek(accountId, req.params.flowId);
+        const hit = deps.flowViews.peek(accountId, req.params.flow_id);
         if (hit) return sendFlow(reply, hit, ifNoneMatch);
-        return deps.flowViews.load(accountId, req.params.flowId).then((view) => sendFlow(reply, view, ifNoneMatch));
+        return deps.flowViews.load(accountId, req.params.flow_id).then((view) => sendFlow(reply, view, ifNoneMatch));
       },
     );
   };
