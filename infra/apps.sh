@@ -137,7 +137,10 @@ start_app() { # start_app PROCESS : starts it (unless running) and waits until i
       env_vars+=" MAX_UPLOAD_BYTES=${MAX_UPLOAD_BYTES:-1073741824}" ;;
     shortener)
       env_vars="GRPC_HOST=127.0.0.1 GRPC_PORT=$grpc_port KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
-      env_vars+=" PUBLIC_SHORTENER_URL=http://127.0.0.1:$link" ;;
+      env_vars+=" PUBLIC_SHORTENER_URL=http://127.0.0.1:$link"
+      # A process killed with SIGKILL keeps its partitions until the group's session times out: 10 s
+      # here (the fault tests kill processes on purpose), 30 s in production.
+      env_vars+=" CLICKS_SESSION_TIMEOUT_MS=${CLICKS_SESSION_TIMEOUT_MS:-10000}" ;;
     survey)
       env_vars="GRPC_HOST=127.0.0.1 GRPC_PORT=$grpc_port FLOW_GRPC_ADDR=$(target FLOW_GRPC_PORT) KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
       env_vars+=" PUBLIC_BASE_URL=http://127.0.0.1:$api DEFAULT_PHONE_REGION=${DEFAULT_PHONE_REGION:-TR} DEFAULT_LINK_TTL_DAYS=${DEFAULT_LINK_TTL_DAYS:-7}" ;;
@@ -149,6 +152,8 @@ start_app() { # start_app PROCESS : starts it (unless running) and waits until i
       # Each process's delivery reports come back to its own listener.
       env_vars+=" DLR_HOST=127.0.0.1 DLR_PORT=$dlr DLR_PUBLIC_URL=http://127.0.0.1:$dlr DLR_SECRET=$(dlr_secret)"
       env_vars+=" SMS_PROVIDER_SECRETS_KEY=$(sms_provider_secrets_key)"
+      # As the shortener's clicks group: a killed dispatcher's partitions move on after 10 s, not 30 s.
+      env_vars+=" SMS_DISPATCH_SESSION_TIMEOUT_MS=${SMS_DISPATCH_SESSION_TIMEOUT_MS:-10000}"
       env_vars+=" DEFAULT_PHONE_REGION=${DEFAULT_PHONE_REGION:-TR} MAX_PHONES_PER_SHARING=${MAX_PHONES_PER_SHARING:-10000} SMS_PROVIDER=$SMS_PROVIDER" ;;
     webhooks)
       # A developer may try a receiver on the laptop: plain http, and loopback only (the metadata
