@@ -5,12 +5,12 @@ import { CachedTokenRepository } from './accounts/adapters/cached-token.reposito
 import { MongoAccountRepository } from './accounts/adapters/mongo/account.repository.js';
 import { MongoNodeRepository } from './accounts/adapters/mongo/node.repository.js';
 import { MongoTokenRepository } from './accounts/adapters/mongo/token.repository.js';
-import type { AccountsDeps } from './accounts/domain/ports.js';
+import type { AccountsDeps, IdempotencyKeys } from './accounts/domain/ports.js';
 import { MongoRetentionRepository } from './accounts/adapters/mongo/retention.repository.js';
 import type { RetentionDeps, RetentionEvents } from './accounts/domain/retention.use-cases.js';
 import { FlowViewCache } from './api/flows/flow-view.cache.js';
 import type { FlowsPort } from './api/flows/flows.port.js';
-import { MongoIdempotencyKeys, type IdempotencyKeys } from './api/sms/idempotency-keys.repository.js';
+import { MongoIdempotencyKeys } from './accounts/adapters/mongo/idempotency-keys.repository.js';
 
 interface Infrastructure {
   db: Db;

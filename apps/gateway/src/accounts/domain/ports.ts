@@ -27,3 +27,22 @@ export interface AccountsDeps {
   clock: Clock;
   newId: () => string;
 }
+
+/** A stored answer: replayed as is for the same key and request. */
+export interface StoredAnswer {
+  status: number;
+  body: string;
+  contentType: string;
+}
+
+export type IdempotencyClaim =
+  { outcome: 'claimed' } | { outcome: 'replay'; answer: StoredAnswer } | { outcome: 'mismatch' } | { outcome: 'in_flight' };
+
+/** Idempotency-Key records (Stripe's semantics; docs/decisions.md "SMS sharing"). */
+export interface IdempotencyKeys {
+  /** Claims the key for this request, or says why not (its answer to replay, another request's key, still running). */
+  claim(id: string, requestHash: string, now: Date): Promise<IdempotencyClaim>;
+  complete(id: string, answer: StoredAnswer, now: Date): Promise<void>;
+  /** Drops an unfinished claim (the request failed before an answer worth keeping), so a retry may run. */
+  release(id: string): Promise<void>;
+}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError, errorBody, type Clock } from '@feedback/kit-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../../http/auth.js';
-import type { IdempotencyKeys } from './idempotency-keys.repository.js';
+import type { IdempotencyKeys } from '../../accounts/domain/ports.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

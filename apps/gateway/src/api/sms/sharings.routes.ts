@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Clock } from '@feedback/kit-core';
 import { principalOf, type Authenticator } from '../../http/auth.js';
 import { errorResponses } from '../../http/common.schemas.js';
-import type { IdempotencyKeys } from './idempotency-keys.repository.js';
+import type { IdempotencyKeys } from '../../accounts/domain/ports.js';
 import { idempotencyHooks } from './idempotency.hooks.js';
 import { sharingLimitHook, smsAllowedHook, type SharingLimiter } from './sharing-limit.hooks.js';
 import type { SmsPort } from './sms.port.js';

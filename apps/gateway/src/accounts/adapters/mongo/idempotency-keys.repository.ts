@@ -1,23 +1,6 @@
 import { insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
-
-/** A stored answer: replayed as is for the same key and request. */
-interface StoredAnswer {
-  status: number;
-  body: string;
-  contentType: string;
-}
-
-type Claim = { outcome: 'claimed' } | { outcome: 'replay'; answer: StoredAnswer } | { outcome: 'mismatch' } | { outcome: 'in_flight' };
-
-/** Idempotency-Key records (Stripe's semantics; docs/decisions.md "SMS sharing"). */
-export interface IdempotencyKeys {
-  /** Claims the key for this request, or says why not (its answer to replay, another request's key, still running). */
-  claim(id: string, requestHash: string, now: Date): Promise<Claim>;
-  complete(id: string, answer: StoredAnswer, now: Date): Promise<void>;
-  /** Drops an unfinished claim (the request failed before an answer worth keeping), so a retry may run. */
-  release(id: string): Promise<void>;
-}
+import type { IdempotencyClaim, IdempotencyKeys, StoredAnswer } from '../../domain/ports.js';
 
 interface KeyDoc {
   _id: string;
@@ -54,7 +37,7 @@ export class MongoIdempotencyKeys implements IdempotencyKeys {
     this.keys = db.collection<KeyDoc>('idempotency_keys');
   }
 
-  async claim(id: string, requestHash: string, now: Date): Promise<Claim> {
+  async claim(id: string, requestHash: string, now: Date): Promise<IdempotencyClaim> {
     const lockedUntil = new Date(now.getTime() + this.opts.leaseMs);
     // A few rounds: the key may expire or be released between our insert and our read.
     for (let round = 0; round < 3; round++) {
