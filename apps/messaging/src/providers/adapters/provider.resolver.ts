@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { AccountProviderSettings } from '../domain/account-provider.js';
 import type { AccountProviderRepository, ProviderCache, SmsProvider, SmsProviderResolver } from '../ports.js';
 
@@ -12,7 +13,7 @@ export interface ProviderResolverOptions {
   now?: () => number;
 }
 
-/** Far more accounts than any deployment sends for at once; the oldest entry goes first. */
+/** Far more accounts than any deployment sends for at once; the least recently used entry goes first. */
 const MAX_ENTRIES = 10_000;
 
 /**
@@ -23,32 +24,35 @@ const MAX_ENTRIES = 10_000;
  * dispatcher retries the event rather than send it through another provider.
  */
 export class CachedProviderResolver implements SmsProviderResolver, ProviderCache {
-  private readonly entries = new Map<string, { at: number; provider: Promise<SmsProvider | null> }>();
-  private readonly now: () => number;
+  /** Each account's provider (null: it has none), as a read that may still run; none when `ttlMs` keeps nothing. */
+  private readonly entries: LRUCache<string, Promise<SmsProvider | null>> | null;
 
   constructor(private readonly opts: ProviderResolverOptions) {
-    this.now = opts.now ?? Date.now;
+    // lru-cache keeps an entry while its age is at most `ttl` (and reads a ttl or a start of 0 as for
+    // ever): ours go once they are ttlMs old, and its clock is ours 1 ms on (ages unchanged).
+    this.entries =
+      opts.ttlMs > 1
+        ? new LRUCache({ max: MAX_ENTRIES, ttl: opts.ttlMs - 1, ttlResolution: 0, perf: { now: shifted(opts.now ?? Date.now) } })
+        : null;
   }
 
   async forAccount(accountId: string): Promise<SmsProvider> {
-    const hit = this.entries.get(accountId);
-    if (hit && this.now() - hit.at < this.opts.ttlMs) return (await hit.provider) ?? this.opts.deployment;
+    const hit = this.entries?.get(accountId);
+    if (hit) return (await hit) ?? this.opts.deployment;
     // One read for the calls that arrive while it runs; a forget() meanwhile drops it, so a
     // read that began before a PUT is never remembered after it.
-    const entry = { at: this.now(), provider: this.load(accountId) };
-    this.entries.delete(accountId);
-    this.entries.set(accountId, entry);
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    const entry = this.load(accountId);
+    this.entries?.set(accountId, entry);
     try {
-      return (await entry.provider) ?? this.opts.deployment;
+      return (await entry) ?? this.opts.deployment;
     } catch (err) {
-      if (this.entries.get(accountId) === entry) this.entries.delete(accountId);
+      if (this.entries?.get(accountId) === entry) this.entries.delete(accountId);
       throw err;
     }
   }
 
   forget(accountId: string): void {
-    this.entries.delete(accountId);
+    this.entries?.delete(accountId);
   }
 
   private async load(accountId: string): Promise<SmsProvider | null> {
@@ -56,3 +60,5 @@ export class CachedProviderResolver implements SmsProviderResolver, ProviderCach
     return found ? this.opts.build(found.settings) : null;
   }
 }
+
+const shifted = (now: () => number) => () => now() + 1;
