@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // An operator configures an app from its README: every variable its src/env.ts reads must be named
 // there (or, for the variables a shared package adds to every app, in that package's README), and a
-// variable the README's Configuration table names must be one the app reads.
+// variable the README's Configuration table names must be one the app reads. Every README has the
+// same sections to look in, names each RPC of its service and each topic it reads or writes.
 
 const REPO = resolve(import.meta.dirname, '../..');
 // messaging's README is organised by feature and carries its own settings section by section.
@@ -44,6 +45,22 @@ function configurationTable(readme: string): string[] {
     .flatMap((l) => [...l.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!));
 }
 
+/** The RPCs of an app's own gRPC service (proto/feedback/<app>/v1); none for the gateway. */
+function rpcsOf(app: string): string[] {
+  let dir: string[];
+  try {
+    dir = readdirSync(join(REPO, `proto/feedback/${app}/v1`));
+  } catch {
+    return [];
+  }
+  return dir
+    .filter((f) => f.endsWith('.proto'))
+    .flatMap((f) => [...read(`proto/feedback/${app}/v1/${f}`).matchAll(/^\s*rpc (\w+)\(/gm)].map((m) => m[1]!));
+}
+
+/** The default names of the topics an app's src/env.ts reads (`*_TOPIC: env.string('…')`). */
+const topicsOf = (app: string) => [...read(`apps/${app}/src/env.ts`).matchAll(/_TOPIC: env\.string\('([^']+)'\)/g)].map((m) => m[1]!);
+
 describe.each(APPS)('apps/%s: settings and README', (app) => {
   const readme = read(`apps/${app}/README.md`);
 
@@ -59,5 +76,15 @@ describe.each(APPS)('apps/%s: settings and README', (app) => {
     expect(table.length).toBeGreaterThan(3);
     const settings = await settingsOf(app);
     expect(table.filter((s) => !settings.has(s))).toEqual([]);
+  });
+
+  it('has the sections every app README has, and names its RPCs and topics', () => {
+    const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
+    expect(headings).toEqual(expect.arrayContaining(['Configuration', 'Tests']));
+    expect(headings.some((h) => /^(RPCs|Where each route lives)$/.test(h))).toBe(true);
+    const rpcs = rpcsOf(app);
+    if (app !== 'gateway') expect(rpcs.length).toBeGreaterThan(1);
+    expect(rpcs.filter((r) => !new RegExp(`\\b${r}\\b`).test(readme))).toEqual([]);
+    expect(topicsOf(app).filter((t) => !readme.includes(`\`${t}\``))).toEqual([]);
   });
 });
