@@ -85,7 +85,7 @@ export async function startMessagingProcess(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`messaging exited with ${child.exitCode}:\n${out}`);
     try {
-      await client.listSmsMessages({ accountId: 'ready-check', phone: '', limit: 1, cursor: '' }, { deadlineMs: 1_000 });
+      await client.listSmsMessages({ accountId: 'ready-check', phone: '', pageSize: 1, pageToken: '' }, { deadlineMs: 1_000 });
       break;
     } catch {
       if (Date.now() > deadline) {

@@ -133,11 +133,11 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
 
     // The recording provider holds a message once the provider has it; the recipient's status turns "sent" a write later.
     await waitFor('both SMS recorded and their recipients sent', async () => {
-      const { messages } = await client.listSmsMessages({ accountId: 'acc-1', phone: '', limit: 10, cursor: '' });
+      const { messages } = await client.listSmsMessages({ accountId: 'acc-1', phone: '', pageSize: 10, pageToken: '' });
       const { recipients } = await client.getSmsSharing({ accountId: 'acc-1', sharingId: res.sharingId });
       return messages.length === 2 && recipients.length === 2 && recipients.every((r) => r.status === 'sent');
     });
-    const first = await client.listSmsMessages({ accountId: 'acc-1', phone: '0532 123 45 67', limit: 10, cursor: '' });
+    const first = await client.listSmsMessages({ accountId: 'acc-1', phone: '0532 123 45 67', pageSize: 10, pageToken: '' });
     expect(first.messages).toHaveLength(1);
     expect(first.messages[0]).toMatchObject({
       phone: '905321234567',
@@ -145,7 +145,7 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       text: 'Merhaba Çağrı, görüşünüz: http://go.local/4567',
       status: 'sent',
     });
-    const other = await client.listSmsMessages({ accountId: 'acc-1', phone: '05551112233', limit: 10, cursor: '' });
+    const other = await client.listSmsMessages({ accountId: 'acc-1', phone: '05551112233', pageSize: 10, pageToken: '' });
     expect(other.messages[0]!.text).toBe('Merhaba , görüşünüz: http://go.local/2233');
 
     const sharing = await client.getSmsSharing({ accountId: 'acc-1', sharingId: res.sharingId });

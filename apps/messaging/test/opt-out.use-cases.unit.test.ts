@@ -88,10 +88,10 @@ describe('listing and removing', () => {
     for (const p of ['+905321234567', '+905321234568', '+905321234569'])
       await addOptOuts(deps, { accountId: 'acc', phoneNumbers: [p], source: 'api' });
     await addOptOuts(deps, { accountId: 'other', phoneNumbers: ['+905321234570'], source: 'keyword' });
-    const first = await listOptOuts(deps, { accountId: 'acc', limit: 2 });
+    const first = await listOptOuts(deps, { accountId: 'acc', pageSize: 2 });
     expect(first.items.map((o) => o.phone)).toEqual(['905321234569', '905321234568']);
-    const second = await listOptOuts(deps, { accountId: 'acc', limit: 2, cursor: first.nextCursor! });
-    expect(second).toMatchObject({ items: [{ phone: '905321234567', source: 'api' }], nextCursor: null });
+    const second = await listOptOuts(deps, { accountId: 'acc', pageSize: 2, pageToken: first.nextPageToken });
+    expect(second).toMatchObject({ items: [{ phone: '905321234567', source: 'api' }], nextPageToken: '' });
     expect((await listOptOuts(deps, { accountId: 'acc', phone: '0532 123 45 68' })).items.map((o) => o.phone)).toEqual(['905321234568']);
     expect((await listOptOuts(deps, { accountId: 'acc', phone: '+905321234570' })).items).toEqual([]);
     expect((await failure(listOptOuts(deps, { accountId: 'acc', phone: '12' }))).fields).toEqual({ phone: 'too_short' });

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { explainFinds } from '@feedback/dev-stack';
+import { pageQueryOf } from '@feedback/kit-core';
 import type { MongoHandle } from '@feedback/kit-stores';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoMessageRepository } from '../src/shared/adapters/mongo/message.repository.js';
 import { MongoRecordingProvider } from '../src/providers/adapters/mongo/recording.provider.js';
 import { listRecordedMessages } from '../src/status/domain/recorded-messages.use-cases.js';
+import { SMS_MESSAGES_PAGE } from '../src/shared/domain/phone-page.js';
 import { sendOne } from './fakes/memory-deps.js';
-import { dropTestDb, openTestDb } from './stack.js';
+import { dropTestDb, openTestDb, stack } from './stack.js';
 
 describe('recording provider on the stack MongoDB', () => {
   let mongo: MongoHandle;
@@ -48,17 +52,17 @@ describe('recording provider on the stack MongoDB', () => {
     const settings = { defaultRegion: 'TR', maxPhones: 100, defaultSendWindow: null };
     const page1 = await listRecordedMessages(
       { recordedMessages: recording, settings },
-      { accountId: 'acc-1', phone: '0532 123 45 67', limit: 2 },
+      { accountId: 'acc-1', phone: '0532 123 45 67', pageSize: 2 },
     );
     expect(page1.items.map((m) => m.text)).toEqual(['third', 'second']);
     expect(page1.items[0]).toMatchObject({ phone: '905321234567', status: 'sent', accountId: 'acc-1' });
-    expect(page1.nextCursor).not.toBeNull();
+    expect(page1.nextPageToken).not.toBe('');
     const page2 = await listRecordedMessages(
       { recordedMessages: recording, settings },
-      { accountId: 'acc-1', phone: '+905321234567', limit: 2, cursor: page1.nextCursor! },
+      { accountId: 'acc-1', phone: '+905321234567', pageSize: 2, pageToken: page1.nextPageToken },
     );
     expect(page2.items.map((m) => m.text)).toEqual(['first']);
-    expect(page2.nextCursor).toBeNull();
+    expect(page2.nextPageToken).toBe('');
 
     const all = await listRecordedMessages({ recordedMessages: recording, settings }, { accountId: 'acc-1' });
     expect(all.items.map((m) => m.text)).toEqual(['third', 'other phone', 'second', 'first']);
@@ -79,12 +83,47 @@ describe('recording provider on the stack MongoDB', () => {
     at -= 1_000;
     for (const n of [6, 7]) await send(n);
     const seen: string[] = [];
-    let cursor: string | undefined;
+    let token = '';
     do {
-      const page = await tied.list({ accountId: 'acc-ties', limit: 2, ...(cursor && { cursor }) });
+      const page = await tied.list({ accountId: 'acc-ties', page: pageQueryOf({ pageSize: 2, pageToken: token }, SMS_MESSAGES_PAGE) });
       seen.push(...page.items.map((m) => m.text));
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+      token = page.nextPageToken;
+    } while (token);
     expect(seen).toEqual(['m5', 'm4', 'm3', 'm2', 'm1', 'm7', 'm6']);
+  });
+
+  it('reads a page after a token from an index, by account and by phone, not by scanning the collection', async () => {
+    const at = Date.parse('2026-11-19T10:00:00.000Z');
+    const many = new MongoRecordingProvider(mongo.db, { now: () => new Date(at) });
+    for (let n = 0; n < 30; n++)
+      await many.send({
+        messageId: `idx-${n}`,
+        accountId: 'acc-idx',
+        sharingId: 's',
+        to: `90532123${String(n % 3).padStart(4, '0')}`,
+        text: 't',
+      });
+    const client = await MongoClient.connect(stack.mongo_url, { monitorCommands: true });
+    try {
+      const monitored = new MongoRecordingProvider(client.db(mongo.db.databaseName));
+      for (const [phone, index, count] of [
+        [undefined, 'account_created', 30],
+        ['905321230001', 'account_phone_created', 10],
+      ] as const) {
+        const q = { accountId: 'acc-idx', ...(phone ? { phone } : {}) };
+        const first = await many.list({ ...q, page: pageQueryOf({ pageSize: 4 }, SMS_MESSAGES_PAGE) });
+        const second = pageQueryOf({ pageSize: 4, pageToken: first.nextPageToken }, SMS_MESSAGES_PAGE);
+        const plans = await explainFinds(client, () => monitored.list({ ...q, page: second }));
+        expect(plans.length, index).toBeGreaterThan(0);
+        for (const plan of plans) {
+          expect(plan.stages, index).toContain('IXSCAN');
+          expect(plan.stages, index).not.toContain('COLLSCAN');
+          expect(plan.indexes, index).toEqual([index]);
+          expect(plan.docsExamined, index).toBeLessThanOrEqual(count);
+        }
+      }
+    } finally {
+      await client.close();
+    }
   });
 });

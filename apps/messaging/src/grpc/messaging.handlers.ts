@@ -55,12 +55,7 @@ export function messagingHandlers(features: MessagingFeatures, gate: AcceptGate)
       return sharingStatusMessage(await getSharingStatus(status, req.accountId, req.sharingId));
     }),
     listSmsMessages: unary(async (req) => {
-      const page = await listRecordedMessages(status, {
-        accountId: req.accountId,
-        phone: req.phone,
-        limit: req.limit || undefined,
-        cursor: req.cursor || undefined,
-      });
+      const page = await listRecordedMessages(status, req);
       return recordedMessagesMessage(page);
     }),
     bindDirectory: unary(async (req) => ({ binding: bindingMessage(await bindDirectory(csvWorkflow, req)) })),
@@ -77,12 +72,7 @@ export function messagingHandlers(features: MessagingFeatures, gate: AcceptGate)
     }),
     addSmsOptOuts: unary(async (req) => addOptOuts(optOuts, req)),
     listSmsOptOuts: unary(async (req) => {
-      const page = await listOptOuts(optOuts, {
-        accountId: req.accountId,
-        phone: req.phone,
-        limit: req.limit || undefined,
-        cursor: req.cursor || undefined,
-      });
+      const page = await listOptOuts(optOuts, req);
       return optOutsMessage(page);
     }),
     deleteSmsOptOut: unary(async (req) => {

@@ -144,13 +144,13 @@ export function recordedMessagesMessage(page: RecordedMessagePage): ListSmsMessa
       encoding: m.encoding ?? '',
       segments: m.segments ?? 0,
     })),
-    nextCursor: page.nextCursor ?? '',
+    nextPageToken: page.nextPageToken,
   };
 }
 
 export function optOutsMessage(page: OptOutPage): ListSmsOptOutsResponse {
   return {
     optOuts: page.items.map((o) => ({ phone: o.phone, source: o.source, createdAt: o.createdAt.toISOString() })),
-    nextCursor: page.nextCursor ?? '',
+    nextPageToken: page.nextPageToken,
   };
 }

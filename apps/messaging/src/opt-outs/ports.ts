@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@feedback/kit-core';
+import type { Clock, Logger, PageQuery } from '@feedback/kit-core';
 import type { OptOutPage, OptOutSource } from './domain/opt-out.js';
 import type { MessagingSettings } from '../shared/ports.js';
 
@@ -9,7 +9,7 @@ export interface OptOutRepository {
   /** The phones among `phones` that are on the account's list, in one indexed query. */
   findOptedOut(accountId: string, phones: string[]): Promise<Set<string>>;
   /** Newest first; `phone` normalized digits. */
-  list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<OptOutPage>;
+  list(q: { accountId: string; phone?: string; page: PageQuery }): Promise<OptOutPage>;
   /** False when the phone was not on the account's list. */
   remove(accountId: string, phone: string): Promise<boolean>;
 }

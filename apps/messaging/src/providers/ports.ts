@@ -1,4 +1,4 @@
-import type { Clock } from '@feedback/kit-core';
+import type { Clock, Page, PageQuery } from '@feedback/kit-core';
 import type { AccountProvider, AccountProviderSettings } from './domain/account-provider.js';
 import type { SmsEncoding } from '../shared/domain/sms-encoding.js';
 import type { ReportRule } from '../shared/domain/sms-message.js';
@@ -96,15 +96,12 @@ export interface RecordedMessage {
   segments?: number;
 }
 
-export interface RecordedMessagePage {
-  items: RecordedMessage[];
-  /** Pass back as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: string | null;
-}
+/** A page of recorded messages; `nextPageToken` is '' on the last page. */
+export type RecordedMessagePage = Page<RecordedMessage>;
 
 export interface RecordedMessages {
   /** Newest first; `phone` normalized digits. */
-  list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<RecordedMessagePage>;
+  list(q: { accountId: string; phone?: string; page: PageQuery }): Promise<RecordedMessagePage>;
 }
 
 /** What an account's own provider's use cases are given (wiring.ts builds it). */

@@ -1,4 +1,4 @@
-import { errors } from '@feedback/kit-core';
+import { errors, pageOf, type PageQuery } from '@feedback/kit-core';
 import type { AccountProvider, AccountProviderSettings } from '../../src/providers/domain/account-provider.js';
 import type { DirectoryBinding } from '../../src/csv-workflow/domain/directory-binding.js';
 import { dispatchSms } from '../../src/dispatch/domain/dispatch.use-cases.js';
@@ -288,7 +288,7 @@ export class MemoryCompletions implements CompletionEvents {
   }
 }
 
-/** Suppression lists in memory, newest first as the Mongo adapter lists them; the cursor is an offset. */
+/** Suppression lists in memory, paged as the Mongo adapter pages them (newest first, ties by phone as by _id). */
 export class MemoryOptOuts implements OptOutRepository {
   readonly items: SmsOptOut[] = [];
   /** How many times `findOptedOut` was asked (one query per slice, per account of a batch). */
@@ -304,14 +304,9 @@ export class MemoryOptOuts implements OptOutRepository {
     this.queries++;
     return new Set(phones.filter((p) => this.items.some((o) => o.accountId === accountId && o.phone === p)));
   }
-  async list(q: { accountId: string; phone?: string; limit: number; cursor?: string }) {
-    const all = this.items
-      .filter((o) => o.accountId === q.accountId && (!q.phone || o.phone === q.phone))
-      .reverse()
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
-    const from = Number(q.cursor ?? 0);
-    const items = all.slice(from, from + q.limit);
-    return { items, nextCursor: from + q.limit < all.length ? String(from + q.limit) : null };
+  async list(q: { accountId: string; phone?: string; page: PageQuery }) {
+    const mine = this.items.filter((o) => o.accountId === q.accountId && (!q.phone || o.phone === q.phone));
+    return pageOf(mine, q.page, (o) => ({ at: o.createdAt, id: o.phone }));
   }
   async remove(accountId: string, phone: string) {
     const i = this.items.findIndex((o) => o.accountId === accountId && o.phone === phone);

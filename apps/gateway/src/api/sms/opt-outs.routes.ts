@@ -2,7 +2,7 @@ import { isoWithOffset } from '@feedback/kit-core';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
 import { principalOf, type Authenticator } from '../../http/auth.js';
-import { errorResponses } from '../../http/common.schemas.js';
+import { errorResponses, pageRequest } from '../../http/common.schemas.js';
 import { smsAllowedHook } from './sharing-limit.hooks.js';
 import { OptOutParams, OptOutsAddedSchema, OptOutsBody, OptOutsPageSchema } from './opt-outs.schemas.js';
 import { PhonePageQuery } from './sms.schemas.js';
@@ -63,12 +63,11 @@ export const optOutsRoutes =
         const page = await deps.sms.listSmsOptOuts({
           accountId: principalOf(req).accountId,
           phone: req.query.phone ?? '',
-          limit: Number(req.query.page_size ?? 50),
-          cursor: req.query.page_token ?? '',
+          ...pageRequest(req.query),
         });
         return {
           data: page.optOuts.map((o) => ({ phone: o.phone, source: o.source, created_at: isoWithOffset(new Date(o.createdAt)) })),
-          next_page_token: page.nextCursor || null,
+          next_page_token: page.nextPageToken || null,
         };
       },
     );

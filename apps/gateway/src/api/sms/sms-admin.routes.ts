@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { errors } from '@feedback/kit-core';
 import { requireAccount } from '../../accounts/domain/accounts.use-cases.js';
 import type { AccountRepository, NodeRepository } from '../../accounts/domain/ports.js';
-import { AccountParams, errorResponses } from '../../http/common.schemas.js';
+import { AccountParams, errorResponses, pageRequest } from '../../http/common.schemas.js';
 import { remindersIn, sendWindowIn } from './campaign-rules.schemas.js';
 import type { SmsPort } from './sms.port.js';
 import { CampaignBody, PhonePageQuery, SmsMessagesPageSchema } from './sms.schemas.js';
@@ -92,8 +92,7 @@ export const smsAdminRoutes =
         const page = await deps.sms.listSmsMessages({
           accountId: req.params.account_id,
           phone: req.query.phone ?? '',
-          limit: Number(req.query.page_size ?? 50),
-          cursor: req.query.page_token ?? '',
+          ...pageRequest(req.query),
         });
         return messagesPageView(page);
       },

@@ -94,7 +94,7 @@ export const messagesPageView = (r: ListSmsMessagesResponse) => ({
     encoding: m.encoding || null,
     segments: m.encoding ? m.segments : null,
   })),
-  next_page_token: r.nextCursor || null,
+  next_page_token: r.nextPageToken || null,
 });
 
 /** The request body in the proto's shape: attributes as text, nulls dropped (messaging re-checks them). */

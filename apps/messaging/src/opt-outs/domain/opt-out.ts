@@ -1,3 +1,5 @@
+import type { Page } from '@feedback/kit-core';
+
 /** Where an opt-out came from: the API, an inbound SMS keyword (STOP), or the survey page's button. */
 export type OptOutSource = 'api' | 'keyword' | 'survey_page';
 
@@ -12,11 +14,8 @@ export interface SmsOptOut {
   createdAt: Date;
 }
 
-export interface OptOutPage {
-  items: SmsOptOut[];
-  /** Pass back as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: string | null;
-}
+/** A page of a suppression list; `nextPageToken` is '' on the last page. */
+export type OptOutPage = Page<SmsOptOut>;
 
 /**
  * Whether an inbound SMS asks to stop: its first word is one of the keywords, compared without

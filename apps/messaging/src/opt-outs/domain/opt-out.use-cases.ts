@@ -1,6 +1,6 @@
-import { errors } from '@feedback/kit-core';
+import { errors, type PageRequest } from '@feedback/kit-core';
 import { normalizePhone, normalizePhoneList } from '@feedback/kit-phone';
-import { phoneOf, phonePage } from '../../shared/domain/phone-page.js';
+import { OPT_OUTS_PAGE, phoneOf, phonePage } from '../../shared/domain/phone-page.js';
 import { isOptOutRequest, OPT_OUT_SOURCES, type OptOutPage, type OptOutSource } from './opt-out.js';
 import type { OptOutDeps } from '../ports.js';
 import type { OutgoingSms, SmsProvider } from '../../providers/ports.js';
@@ -42,10 +42,10 @@ export async function addOptOuts(
 /** GET /v1/sms_opt_outs: newest first, a page at a time; `phone` in any notation selects one phone's entry. */
 export async function listOptOuts(
   deps: Pick<OptOutDeps, 'optOuts' | 'settings'>,
-  q: { accountId: string; phone?: string; limit?: number; cursor?: string },
+  q: { accountId: string; phone?: string } & Partial<PageRequest>,
 ): Promise<OptOutPage> {
-  const { phone, limit } = phonePage(q, deps.settings.defaultRegion);
-  return deps.optOuts.list({ accountId: q.accountId, phone, limit, cursor: q.cursor });
+  const { phone, page } = phonePage(q, deps.settings.defaultRegion, OPT_OUTS_PAGE);
+  return deps.optOuts.list({ accountId: q.accountId, ...(phone ? { phone } : {}), page });
 }
 
 /** DELETE /v1/sms_opt_outs/{phone}: NOT_FOUND (phone, as written) when it is not on the list. */

@@ -1,4 +1,5 @@
-import { phonePage } from '../../shared/domain/phone-page.js';
+import type { PageRequest } from '@feedback/kit-core';
+import { phonePage, SMS_MESSAGES_PAGE } from '../../shared/domain/phone-page.js';
 import type { StatusDeps } from '../ports.js';
 import type { RecordedMessagePage } from '../../providers/ports.js';
 
@@ -7,8 +8,8 @@ type Deps = Pick<StatusDeps, 'recordedMessages' | 'settings'>;
 /** GET /admin/v1/accounts/{account_id}/sms_messages?phone=: the phone may be written any way a caller writes it. */
 export async function listRecordedMessages(
   deps: Deps,
-  q: { accountId: string; phone?: string; limit?: number; cursor?: string },
+  q: { accountId: string; phone?: string } & Partial<PageRequest>,
 ): Promise<RecordedMessagePage> {
-  const { phone, limit } = phonePage(q, deps.settings.defaultRegion);
-  return deps.recordedMessages.list({ accountId: q.accountId, phone, limit, cursor: q.cursor });
+  const { phone, page } = phonePage(q, deps.settings.defaultRegion, SMS_MESSAGES_PAGE);
+  return deps.recordedMessages.list({ accountId: q.accountId, ...(phone ? { phone } : {}), page });
 }

@@ -1,6 +1,6 @@
-import { insertManyOnce } from '@feedback/kit-stores';
+import type { PageQuery } from '@feedback/kit-core';
+import { insertManyOnce, keysetPage } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
-import { newestFirstPage } from '../../../shared/adapters/mongo/newest-first.page.js';
 import type { OptOutPage, OptOutSource, SmsOptOut } from '../../domain/opt-out.js';
 import type { OptOutRepository } from '../../ports.js';
 
@@ -77,13 +77,14 @@ export class MongoOptOutRepository implements OptOutRepository {
     return new Set(found.map((d) => d.phone));
   }
 
-  async list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<OptOutPage> {
+  /** Index account_created; with a phone, account_phone (one entry at most). */
+  async list(q: { accountId: string; phone?: string; page: PageQuery }): Promise<OptOutPage> {
     const filter: Filter<OptOutDoc> = { account_id: q.accountId };
     if (q.phone) filter.phone = q.phone;
-    const { items, nextCursor } = await newestFirstPage(this.docs, filter, q);
+    const { items, nextPageToken } = await keysetPage(this.docs, q.page, { filter, order: { date: 'created_at' } });
     return {
       items: items.map((d) => ({ accountId: d.account_id, phone: d.phone, source: d.source, createdAt: d.created_at }) satisfies SmsOptOut),
-      nextCursor,
+      nextPageToken,
     };
   }
 

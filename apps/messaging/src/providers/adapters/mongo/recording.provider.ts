@@ -1,7 +1,6 @@
-import { systemClock, type Clock } from '@feedback/kit-core';
-import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
+import { systemClock, type Clock, type PageQuery } from '@feedback/kit-core';
+import { insertManyOnce, insertOnce, keysetPage } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
-import { newestFirstPage } from '../../../shared/adapters/mongo/newest-first.page.js';
 import type { RecordedMessage, RecordedMessagePage, RecordedMessages, OutgoingSms, ProviderResult, SmsProvider } from '../../ports.js';
 import type { SmsEncoding } from '../../../shared/domain/sms-encoding.js';
 
@@ -71,11 +70,12 @@ export class MongoRecordingProvider implements SmsProvider, RecordedMessages {
     };
   }
 
-  async list(q: { accountId: string; phone?: string; limit: number; cursor?: string }): Promise<RecordedMessagePage> {
+  /** Index account_created, or account_phone_created with a phone. */
+  async list(q: { accountId: string; phone?: string; page: PageQuery }): Promise<RecordedMessagePage> {
     const filter: Filter<RecordedDoc> = { account_id: q.accountId };
     if (q.phone) filter.phone = q.phone;
-    const { items, nextCursor } = await newestFirstPage(this.docs, filter, q);
-    return { items: items.map(toEntry), nextCursor };
+    const { items, nextPageToken } = await keysetPage(this.docs, q.page, { filter, order: { date: 'created_at' } });
+    return { items: items.map(toEntry), nextPageToken };
   }
 }
 

@@ -157,8 +157,9 @@ export interface ListSmsOptOutsRequest {
   /** Any notation; empty lists every phone. */
   phone: string;
   /** 1-500; 0 means 50. */
-  limit: number;
-  cursor: string;
+  pageSize: number;
+  /** next_page_token of the previous page; empty for the first page. */
+  pageToken: string;
 }
 
 export interface SmsOptOut {
@@ -170,7 +171,8 @@ export interface SmsOptOut {
 
 export interface ListSmsOptOutsResponse {
   optOuts: SmsOptOut[];
-  nextCursor: string;
+  /** Empty on the last page. */
+  nextPageToken: string;
 }
 
 export interface DeleteSmsOptOutRequest {
@@ -336,9 +338,9 @@ export interface ListSmsMessagesRequest {
   /** Any notation; empty lists every phone. */
   phone: string;
   /** 1-500; 0 means 50. */
-  limit: number;
-  /** next_cursor of the previous page. */
-  cursor: string;
+  pageSize: number;
+  /** next_page_token of the previous page; empty for the first page. */
+  pageToken: string;
 }
 
 export interface SmsMessage {
@@ -356,7 +358,7 @@ export interface SmsMessage {
 export interface ListSmsMessagesResponse {
   messages: SmsMessage[];
   /** Empty on the last page. */
-  nextCursor: string;
+  nextPageToken: string;
 }
 
 export interface BindDirectoryRequest {
@@ -2362,7 +2364,7 @@ export const AddSmsOptOutsResponse: MessageFns<AddSmsOptOutsResponse> = {
 };
 
 function createBaseListSmsOptOutsRequest(): ListSmsOptOutsRequest {
-  return { accountId: "", phone: "", limit: 0, cursor: "" };
+  return { accountId: "", phone: "", pageSize: 0, pageToken: "" };
 }
 
 export const ListSmsOptOutsRequest: MessageFns<ListSmsOptOutsRequest> = {
@@ -2373,11 +2375,11 @@ export const ListSmsOptOutsRequest: MessageFns<ListSmsOptOutsRequest> = {
     if (message.phone !== "") {
       writer.uint32(18).string(message.phone);
     }
-    if (message.limit !== 0) {
-      writer.uint32(24).uint32(message.limit);
+    if (message.pageSize !== 0) {
+      writer.uint32(24).uint32(message.pageSize);
     }
-    if (message.cursor !== "") {
-      writer.uint32(34).string(message.cursor);
+    if (message.pageToken !== "") {
+      writer.uint32(34).string(message.pageToken);
     }
     return writer;
   },
@@ -2416,7 +2418,7 @@ export const ListSmsOptOutsRequest: MessageFns<ListSmsOptOutsRequest> = {
               break;
             }
 
-            message.limit = reader.uint32();
+            message.pageSize = reader.uint32();
             continue;
           }
           case 4: {
@@ -2424,7 +2426,7 @@ export const ListSmsOptOutsRequest: MessageFns<ListSmsOptOutsRequest> = {
               break;
             }
 
-            message.cursor = reader.string();
+            message.pageToken = reader.string();
             continue;
           }
         }
@@ -2447,8 +2449,16 @@ export const ListSmsOptOutsRequest: MessageFns<ListSmsOptOutsRequest> = {
         ? globalThis.String(object.account_id)
         : "",
       phone: isSet(object.phone) ? globalThis.String(object.phone) : "",
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
-      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
     };
   },
 
@@ -2460,11 +2470,11 @@ export const ListSmsOptOutsRequest: MessageFns<ListSmsOptOutsRequest> = {
     if (message.phone !== "") {
       obj.phone = message.phone;
     }
-    if (message.limit !== 0) {
-      obj.limit = Math.round(message.limit);
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
     }
-    if (message.cursor !== "") {
-      obj.cursor = message.cursor;
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
     }
     return obj;
   },
@@ -2476,8 +2486,8 @@ export const ListSmsOptOutsRequest: MessageFns<ListSmsOptOutsRequest> = {
     const message = createBaseListSmsOptOutsRequest();
     message.accountId = object.accountId ?? "";
     message.phone = object.phone ?? "";
-    message.limit = object.limit ?? 0;
-    message.cursor = object.cursor ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
     return message;
   },
 };
@@ -2588,7 +2598,7 @@ export const SmsOptOut: MessageFns<SmsOptOut> = {
 };
 
 function createBaseListSmsOptOutsResponse(): ListSmsOptOutsResponse {
-  return { optOuts: [], nextCursor: "" };
+  return { optOuts: [], nextPageToken: "" };
 }
 
 export const ListSmsOptOutsResponse: MessageFns<ListSmsOptOutsResponse> = {
@@ -2596,8 +2606,8 @@ export const ListSmsOptOutsResponse: MessageFns<ListSmsOptOutsResponse> = {
     for (const v of message.optOuts) {
       SmsOptOut.encode(v!, writer.uint32(10).fork()).join();
     }
-    if (message.nextCursor !== "") {
-      writer.uint32(18).string(message.nextCursor);
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
     }
     return writer;
   },
@@ -2628,7 +2638,7 @@ export const ListSmsOptOutsResponse: MessageFns<ListSmsOptOutsResponse> = {
               break;
             }
 
-            message.nextCursor = reader.string();
+            message.nextPageToken = reader.string();
             continue;
           }
         }
@@ -2650,10 +2660,10 @@ export const ListSmsOptOutsResponse: MessageFns<ListSmsOptOutsResponse> = {
         : globalThis.Array.isArray(object?.opt_outs)
         ? object.opt_outs.map((e: any) => SmsOptOut.fromJSON(e))
         : [],
-      nextCursor: isSet(object.nextCursor)
-        ? globalThis.String(object.nextCursor)
-        : isSet(object.next_cursor)
-        ? globalThis.String(object.next_cursor)
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
         : "",
     };
   },
@@ -2663,8 +2673,8 @@ export const ListSmsOptOutsResponse: MessageFns<ListSmsOptOutsResponse> = {
     if (message.optOuts?.length) {
       obj.optOuts = message.optOuts.map((e) => SmsOptOut.toJSON(e));
     }
-    if (message.nextCursor !== "") {
-      obj.nextCursor = message.nextCursor;
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
     }
     return obj;
   },
@@ -2675,7 +2685,7 @@ export const ListSmsOptOutsResponse: MessageFns<ListSmsOptOutsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListSmsOptOutsResponse>, I>>(object: I): ListSmsOptOutsResponse {
     const message = createBaseListSmsOptOutsResponse();
     message.optOuts = object.optOuts?.map((e) => SmsOptOut.fromPartial(e)) || [];
-    message.nextCursor = object.nextCursor ?? "";
+    message.nextPageToken = object.nextPageToken ?? "";
     return message;
   },
 };
@@ -4836,7 +4846,7 @@ export const GetSmsSharingResponse: MessageFns<GetSmsSharingResponse> = {
 };
 
 function createBaseListSmsMessagesRequest(): ListSmsMessagesRequest {
-  return { accountId: "", phone: "", limit: 0, cursor: "" };
+  return { accountId: "", phone: "", pageSize: 0, pageToken: "" };
 }
 
 export const ListSmsMessagesRequest: MessageFns<ListSmsMessagesRequest> = {
@@ -4847,11 +4857,11 @@ export const ListSmsMessagesRequest: MessageFns<ListSmsMessagesRequest> = {
     if (message.phone !== "") {
       writer.uint32(18).string(message.phone);
     }
-    if (message.limit !== 0) {
-      writer.uint32(24).uint32(message.limit);
+    if (message.pageSize !== 0) {
+      writer.uint32(24).uint32(message.pageSize);
     }
-    if (message.cursor !== "") {
-      writer.uint32(34).string(message.cursor);
+    if (message.pageToken !== "") {
+      writer.uint32(34).string(message.pageToken);
     }
     return writer;
   },
@@ -4890,7 +4900,7 @@ export const ListSmsMessagesRequest: MessageFns<ListSmsMessagesRequest> = {
               break;
             }
 
-            message.limit = reader.uint32();
+            message.pageSize = reader.uint32();
             continue;
           }
           case 4: {
@@ -4898,7 +4908,7 @@ export const ListSmsMessagesRequest: MessageFns<ListSmsMessagesRequest> = {
               break;
             }
 
-            message.cursor = reader.string();
+            message.pageToken = reader.string();
             continue;
           }
         }
@@ -4921,8 +4931,16 @@ export const ListSmsMessagesRequest: MessageFns<ListSmsMessagesRequest> = {
         ? globalThis.String(object.account_id)
         : "",
       phone: isSet(object.phone) ? globalThis.String(object.phone) : "",
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
-      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
     };
   },
 
@@ -4934,11 +4952,11 @@ export const ListSmsMessagesRequest: MessageFns<ListSmsMessagesRequest> = {
     if (message.phone !== "") {
       obj.phone = message.phone;
     }
-    if (message.limit !== 0) {
-      obj.limit = Math.round(message.limit);
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
     }
-    if (message.cursor !== "") {
-      obj.cursor = message.cursor;
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
     }
     return obj;
   },
@@ -4950,8 +4968,8 @@ export const ListSmsMessagesRequest: MessageFns<ListSmsMessagesRequest> = {
     const message = createBaseListSmsMessagesRequest();
     message.accountId = object.accountId ?? "";
     message.phone = object.phone ?? "";
-    message.limit = object.limit ?? 0;
-    message.cursor = object.cursor ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
     return message;
   },
 };
@@ -5150,7 +5168,7 @@ export const SmsMessage: MessageFns<SmsMessage> = {
 };
 
 function createBaseListSmsMessagesResponse(): ListSmsMessagesResponse {
-  return { messages: [], nextCursor: "" };
+  return { messages: [], nextPageToken: "" };
 }
 
 export const ListSmsMessagesResponse: MessageFns<ListSmsMessagesResponse> = {
@@ -5158,8 +5176,8 @@ export const ListSmsMessagesResponse: MessageFns<ListSmsMessagesResponse> = {
     for (const v of message.messages) {
       SmsMessage.encode(v!, writer.uint32(10).fork()).join();
     }
-    if (message.nextCursor !== "") {
-      writer.uint32(18).string(message.nextCursor);
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
     }
     return writer;
   },
@@ -5190,7 +5208,7 @@ export const ListSmsMessagesResponse: MessageFns<ListSmsMessagesResponse> = {
               break;
             }
 
-            message.nextCursor = reader.string();
+            message.nextPageToken = reader.string();
             continue;
           }
         }
@@ -5210,10 +5228,10 @@ export const ListSmsMessagesResponse: MessageFns<ListSmsMessagesResponse> = {
       messages: globalThis.Array.isArray(object?.messages)
         ? object.messages.map((e: any) => SmsMessage.fromJSON(e))
         : [],
-      nextCursor: isSet(object.nextCursor)
-        ? globalThis.String(object.nextCursor)
-        : isSet(object.next_cursor)
-        ? globalThis.String(object.next_cursor)
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
         : "",
     };
   },
@@ -5223,8 +5241,8 @@ export const ListSmsMessagesResponse: MessageFns<ListSmsMessagesResponse> = {
     if (message.messages?.length) {
       obj.messages = message.messages.map((e) => SmsMessage.toJSON(e));
     }
-    if (message.nextCursor !== "") {
-      obj.nextCursor = message.nextCursor;
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
     }
     return obj;
   },
@@ -5235,7 +5253,7 @@ export const ListSmsMessagesResponse: MessageFns<ListSmsMessagesResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListSmsMessagesResponse>, I>>(object: I): ListSmsMessagesResponse {
     const message = createBaseListSmsMessagesResponse();
     message.messages = object.messages?.map((e) => SmsMessage.fromPartial(e)) || [];
-    message.nextCursor = object.nextCursor ?? "";
+    message.nextPageToken = object.nextPageToken ?? "";
     return message;
   },
 };
