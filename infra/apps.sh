@@ -154,7 +154,7 @@ start_app() { # start_app PROCESS : starts it (unless running) and waits until i
       env_vars+=" SMS_PROVIDER_SECRETS_KEY=$(sms_provider_secrets_key)"
       # As the shortener's clicks group: a killed dispatcher's partitions move on after 10 s, not 30 s.
       env_vars+=" SMS_DISPATCH_SESSION_TIMEOUT_MS=${SMS_DISPATCH_SESSION_TIMEOUT_MS:-10000}"
-      env_vars+=" DEFAULT_PHONE_REGION=${DEFAULT_PHONE_REGION:-TR} MAX_PHONES_PER_SHARING=${MAX_PHONES_PER_SHARING:-10000} SMS_PROVIDER=$SMS_PROVIDER" ;;
+      env_vars+=" DEFAULT_PHONE_REGION=${DEFAULT_PHONE_REGION:-TR} SMS_MAX_PHONES_PER_SHARING=${SMS_MAX_PHONES_PER_SHARING:-10000} SMS_PROVIDER=$SMS_PROVIDER" ;;
     webhooks)
       # A developer may try a receiver on the laptop: plain http, and loopback only (the metadata
       # address stays refused whatever is allowed). Short retries, so a failing receiver is seen
@@ -170,7 +170,7 @@ start_app() { # start_app PROCESS : starts it (unless running) and waits until i
       env_vars+=" PUBLIC_BASE_URL=http://127.0.0.1:$api PUBLIC_SHORTENER_URL=http://127.0.0.1:$link ADMIN_TOKEN=$(admin_token)"
       env_vars+=" SHORTENER_GRPC_ADDR=$(target SHORTENER_GRPC_PORT) REDIS_URL=redis://127.0.0.1:$REDIS_PORT KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
       env_vars+=" WEBHOOKS_GRPC_ADDR=$(target WEBHOOKS_GRPC_PORT)"
-      env_vars+=" SURVEY_GRPC_ADDR=$(target SURVEY_GRPC_PORT) MESSAGING_GRPC_ADDR=$(target MESSAGING_GRPC_PORT) SMS_MAX_PHONES_PER_SHARING=${MAX_PHONES_PER_SHARING:-10000}"
+      env_vars+=" SURVEY_GRPC_ADDR=$(target SURVEY_GRPC_PORT) MESSAGING_GRPC_ADDR=$(target MESSAGING_GRPC_PORT) SMS_MAX_PHONES_PER_SHARING=${SMS_MAX_PHONES_PER_SHARING:-10000}"
       # SMS_LIMITS_FILE unset: the default four tiers (docs/api.md "Limits"); set it to try other tiers.
       [ -n "${SMS_LIMITS_FILE:-}" ] && env_vars+=" SMS_LIMITS_FILE=$SMS_LIMITS_FILE"
       # Local callers (tests, benchmarks, curl) are not limited on POST /shorten; the limit test

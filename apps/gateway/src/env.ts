@@ -53,7 +53,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
       // SMS sharing; docs/decisions.md "SMS sharing".
       /** The tier file (JSON or YAML, reloaded when it changes); unset → the default four tiers (docs/api.md "Limits"). */
       SMS_LIMITS_FILE: z.string().optional(),
-      /** Hard cap on phone_numbers per sharing (400 above); keep it equal to messaging's MAX_PHONES_PER_SHARING. */
+      /** Hard cap on phone_numbers per sharing (400 above); messaging reads the same variable. */
       SMS_MAX_PHONES_PER_SHARING: env.int(10_000, 1),
       /** Body limit of POST .../sms_sharings (10,000 phones with attributes exceed BODY_LIMIT_BYTES). */
       SMS_SHARING_BODY_LIMIT_BYTES: env.int(3 * 1024 * 1024, 1024),

@@ -67,8 +67,8 @@ const readVars = (vars: Record<string, string | undefined>) =>
       PEER_DEADLINE_MS: env.int(5_000, 100),
       /** Region for phones written without a country code (ISO 3166 alpha-2). */
       DEFAULT_PHONE_REGION: env.string('TR').refine(isPhoneRegion, 'must be a supported ISO 3166 region code, e.g. TR'),
-      /** Hard cap on phones per sharing request (5,000 recommended). */
-      MAX_PHONES_PER_SHARING: env.int(10_000, 1),
+      /** Hard cap on phones per sharing request (5,000 recommended); the gateway reads the same variable. */
+      SMS_MAX_PHONES_PER_SHARING: env.int(10_000, 1),
       /**
        * The send window of campaigns without their own, as JSON
        * (`{"start":"09:00","end":"21:00","time_zone":"Europe/Istanbul","days":["mon",...]}`); unset: any time.

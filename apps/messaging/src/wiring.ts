@@ -327,7 +327,7 @@ export function messagingInfrastructure(o: {
     },
     settings: {
       defaultRegion: config.DEFAULT_PHONE_REGION,
-      maxPhones: config.MAX_PHONES_PER_SHARING,
+      maxPhones: config.SMS_MAX_PHONES_PER_SHARING,
       defaultSendWindow: config.SMS_DEFAULT_SEND_WINDOW,
       cost: {
         turkishShift: config.SMS_TURKISH_SHIFT_TABLE,
