@@ -144,12 +144,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
        * Custom attributes never stored in clear (comma-separated, compared without case; `tckn`
        * always is): a deferred sharing keeps them sealed until released, others not at all.
        */
-      SENSITIVE_CUSTOMER_ATTRIBUTES: env
-        .list('tckn')
-        .refine(
-          (names) => names.every((n) => /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(n)),
-          'must be attribute names (letters, digits, _ and -)',
-        ),
+      SENSITIVE_CUSTOMER_ATTRIBUTES: env.sensitiveAttributes(),
       ...env.personalDataKeys(),
       /** How long an account's provider (or its having none) is remembered; other replicas see a change within it. */
       ACCOUNT_SMS_PROVIDER_CACHE_MS: env.int(30_000, 0),

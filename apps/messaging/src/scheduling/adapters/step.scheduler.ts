@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@feedback/kit-core';
+import { startPeriodicJob } from '@feedback/kit-stores';
 import type { StatusDeps } from '../../status/ports.js';
 import type { SchedulingDeps } from '../ports.js';
 import { runDueSteps, STEP_LEASE_MS } from '../domain/scheduled-steps.use-cases.js';
 import { newSweepState, raiseCompletedSharings } from '../../status/domain/sharing-completion.use-cases.js';
 
 /**
- * Runs the scheduler's tick (scheduled-steps.use-cases.ts) every `intervalMs` in this process;
- * one tick at a time, and every `completionEveryMs` the sharing.completed sweep
+ * Runs the scheduler's tick (scheduled-steps.use-cases.ts) every `intervalMs` in this process, a
+ * kit-stores periodic job: one tick at a time, and every `completionEveryMs` the sharing.completed sweep
  * (sharing-completion.use-cases.ts), both only while this process leads. `close` waits for the
  * tick under way: a step cut short by a stop is taken again once its lease runs out, a sweep cut
  * short runs again on the next leader's.
@@ -23,8 +24,6 @@ export function startStepScheduler(o: {
   close(): Promise<void>;
 } {
   const owner = randomUUID();
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
   let sweptAt = 0;
   const sweep = newSweepState();
   const tick = async () => {
@@ -42,16 +41,5 @@ export function startStepScheduler(o: {
       o.logger.warn({ err }, 'sharing.completed sweep failed; retried on the next');
     }
   };
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running.then(tick);
-  }, o.intervalMs);
-  timer.unref();
-  return {
-    async close() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicJob({ name: 'step-scheduler', everyMs: o.intervalMs, runAtStart: false, logger: o.logger, run: tick });
 }
