@@ -29,9 +29,24 @@ resolve_replicas() {
     # Running clients know only the old processes: start every app afresh with the new count.
     log "the apps run with $recorded replica(s); restarting them with $N"
     # shellcheck disable=SC2046 # process names have no spaces
-    stop_each stop_pid "" $(processes "$recorded")
+    stop_apps "" $(processes "$recorded")
   fi
   echo "$N" >"$REPLICAS_FILE"
+}
+
+# stop_apps LIST_FILE PROCESS...: stops the PROCESSes (or those LIST_FILE lists): the gateways first
+# (they call the services), then every service process at once. Most of a stop is waiting (requests
+# drained, consumer groups left), so side by side it takes the time of the slowest, not the sum.
+stop_apps() {
+  local file="$1" p pids=()
+  shift
+  local list=("$@")
+  [ -n "$file" ] && mapfile -t list <"$file"
+  for p in "${list[@]}"; do [ "$(app_of "$p")" != gateway ] || stop_pid "$p"; done
+  for p in "${list[@]}"; do
+    if [ "$(app_of "$p")" != gateway ]; then stop_pid "$p" & pids+=($!); fi
+  done
+  for p in "${pids[@]}"; do wait "$p" || true; done
 }
 
 processes() { # processes N : every app's process names, in start order (all replicas of an app together)
@@ -229,7 +244,7 @@ up() {
 
 down() { # down [FILE] : every app process (of any replica count), or only those FILE lists
   # shellcheck disable=SC2046 # process names have no spaces
-  stop_each stop_pid "${1:-}" $(processes 9)
+  stop_apps "${1:-}" $(processes 9)
   [ -n "${1:-}" ] || rm -f "$REPLICAS_FILE"
 }
 
