@@ -3,7 +3,7 @@ import { createCampaign } from '../src/campaigns/domain/campaign.use-cases.js';
 import { AppError } from '@feedback/kit-core';
 import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
 import { RetriableSendError, UndeliverableEventError } from '../src/dispatch/domain/dispatch-results.js';
-import type { SurveyChannels } from '../src/campaigns/ports.js';
+import type { SurveyChannels } from '../src/shared/ports.js';
 import type { SmsProvider } from '../src/providers/ports.js';
 import type { LinkActivation, SurveyLinks } from '../src/shared/ports.js';
 import type { DispatchEvent } from '../src/shared/domain/sharing.js';

@@ -1,7 +1,7 @@
 import { metricsRegistry } from '@feedback/kit-metrics';
 import { describe, expect, it } from 'vitest';
-import { meteredDeliveryReports, meteredDispatch, meteredProvider } from '../src/shared/adapters/metrics/metered.js';
-import { failureReason, promSmsMetrics, type SmsMetrics } from '../src/shared/adapters/metrics/sms.metrics.js';
+import { meteredDeliveryReports, meteredDispatch, meteredProvider } from '../src/metrics/metered.js';
+import { failureReason, promSmsMetrics, type SmsMetrics } from '../src/metrics/sms.metrics.js';
 import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
 import { createSharing } from '../src/intake/domain/sharing.use-cases.js';
 import type { OutgoingSms, ProviderResult, SmsProvider } from '../src/providers/ports.js';

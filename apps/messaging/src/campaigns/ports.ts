@@ -1,6 +1,5 @@
-import type { Clock } from '@feedback/kit-core';
 import type { SmsCampaign } from '../shared/domain/sharing.js';
-import type { MessagingSettings } from '../shared/ports.js';
+import type { Clock, MessagingSettings, SurveyChannels } from '../shared/ports.js';
 
 export interface CampaignRepository {
   insert(campaign: SmsCampaign): Promise<void>;
@@ -14,19 +13,6 @@ export interface CampaignRepository {
     id: string,
     changes: Partial<Pick<SmsCampaign, 'sendWindow' | 'reminders' | 'transliterate'>>,
   ): Promise<SmsCampaign | null>;
-}
-
-/** The survey service, as messaging needs it. */
-export interface SurveyChannels {
-  /** Creates the campaign's survey channel (kind SMS); answers its id. */
-  createSmsChannel(c: {
-    accountId: string;
-    name: string;
-    nodeId: string;
-    nodeName: string;
-    flowId: string;
-    linkTtlDays: number;
-  }): Promise<string>;
 }
 
 /** What the campaign use cases are given (wiring.ts builds it). */

@@ -1,33 +1,15 @@
-import type { Clock } from '@feedback/kit-core';
 import type { CampaignRepository } from '../campaigns/ports.js';
 import type { OptOutRepository } from '../opt-outs/ports.js';
 import type { SmsProviderResolver } from '../providers/ports.js';
-import type { DispatchEvent } from '../shared/domain/sharing.js';
-import type { SmsMessage } from '../shared/domain/sms-message.js';
-import type { MessageRepository, SharingRepository, SurveyLinks } from '../shared/ports.js';
-
-/** `sms.dispatch`, one event per recipient, keyed by phone. */
-export interface DispatchPublisher {
-  batch(): DispatchBatch;
-}
-
-/** Events are prepared (encoded) as they are added; `send` publishes them all and resolves once all are acknowledged. */
-export interface DispatchBatch {
-  add(events: DispatchEvent[]): void;
-  send(): Promise<void>;
-}
-
-export interface LinkShortener {
-  /** The short URLs of `urls`, in order, made in one call (on the account's default domain when it has one). */
-  shortenMany(urls: string[], accountId: string): Promise<string[]>;
-  /** How many of the account's short links (by code) were followed at least once; others' and unknown codes count 0. */
-  countClicked(accountId: string, codes: string[]): Promise<number>;
-}
-
-/** Publishes `sms.status` when messages' statuses change, in one publish. */
-export interface StatusEvents {
-  changedMany(msgs: SmsMessage[]): Promise<void>;
-}
+import type {
+  Clock,
+  DispatchPublisher,
+  LinkShortener,
+  MessageRepository,
+  SharingRepository,
+  StatusEvents,
+  SurveyLinks,
+} from '../shared/ports.js';
 
 /**
  * Hand-overs a dispatch leaves running (docs/decisions.md "Fair dispatch between accounts"): a

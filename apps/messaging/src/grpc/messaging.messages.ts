@@ -19,7 +19,7 @@ import type { CreateSharingCommand } from '../intake/domain/sharing.use-cases.js
 import type { CreateCampaignCommand, UpdateCampaignCommand } from '../campaigns/domain/campaign.use-cases.js';
 import type { CampaignDeps } from '../campaigns/ports.js';
 import type { OptOutPage } from '../opt-outs/domain/opt-out.js';
-import type { RecordedMessagePage } from '../providers/ports.js';
+import type { RecordedMessagePage } from '../status/ports.js';
 import { campaignWarnings } from '../intake/domain/sms-preview.use-cases.js';
 
 export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {

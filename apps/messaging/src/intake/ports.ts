@@ -1,6 +1,6 @@
 import type { Clock } from '@feedback/kit-core';
 import type { CampaignRepository } from '../campaigns/ports.js';
-import type { DispatchPublisher, StatusEvents } from '../dispatch/ports.js';
+import type { DispatchPublisher, StatusEvents } from '../shared/ports.js';
 import type { OptOutRepository } from '../opt-outs/ports.js';
 import type { JobRepository } from '../scheduling/ports.js';
 import type { MessageRepository, MessagingSettings, SharingRepository } from '../shared/ports.js';

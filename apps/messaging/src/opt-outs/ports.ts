@@ -1,6 +1,6 @@
-import type { Clock, Logger, PageQuery } from '@feedback/kit-core';
+import type { Logger, PageQuery } from '@feedback/kit-core';
+import type { Clock, MessagingSettings, TextedPhones } from '../shared/ports.js';
 import type { OptOutPage, OptOutSource } from './domain/opt-out.js';
-import type { MessagingSettings } from '../shared/ports.js';
 
 /** The accounts' suppression lists (collection `sms_opt_outs`, one entry per account and phone). */
 export interface OptOutRepository {
@@ -12,12 +12,6 @@ export interface OptOutRepository {
   list(q: { accountId: string; phone?: string; page: PageQuery }): Promise<OptOutPage>;
   /** False when the phone was not on the account's list. */
   remove(accountId: string, phone: string): Promise<boolean>;
-}
-
-/** Who texted a phone, from the message records (an inbound STOP applies to each of them). */
-export interface TextedPhones {
-  /** The accounts with a message record to the phone (normalized), each once. */
-  accountsThatTexted(phone: string): Promise<string[]>;
 }
 
 /** What the opt-out use cases are given (wiring.ts builds it). */

@@ -1,7 +1,7 @@
-import type { Clock, Page, PageQuery } from '@feedback/kit-core';
-import type { AccountProvider, AccountProviderSettings } from './domain/account-provider.js';
 import type { SmsEncoding } from '../shared/domain/sms-encoding.js';
 import type { ReportRule } from '../shared/domain/sms-message.js';
+import type { Clock } from '../shared/ports.js';
+import type { AccountProvider, AccountProviderSettings } from './domain/account-provider.js';
 
 /** What is handed to a provider. */
 export interface OutgoingSms {
@@ -80,28 +80,6 @@ export interface AccountProviderRepository {
 export interface ProviderSettingsFormat {
   /** Validated, defaults filled in; anything invalid throws INVALID_ARGUMENT naming the field. */
   parse(json: string): AccountProviderSettings;
-}
-
-/** What the recording provider recorded (GET /admin/v1/accounts/{account_id}/sms_messages). */
-export interface RecordedMessage {
-  messageId: string;
-  accountId: string;
-  sharingId: string;
-  phone: string;
-  text: string;
-  status: string;
-  createdAt: Date;
-  /** Absent on messages recorded before the cost was kept. */
-  encoding?: SmsEncoding;
-  segments?: number;
-}
-
-/** A page of recorded messages; `nextPageToken` is '' on the last page. */
-export type RecordedMessagePage = Page<RecordedMessage>;
-
-export interface RecordedMessages {
-  /** Newest first; `phone` normalized digits. */
-  list(q: { accountId: string; phone?: string; page: PageQuery }): Promise<RecordedMessagePage>;
 }
 
 /** What an account's own provider's use cases are given (wiring.ts builds it). */

@@ -1,6 +1,6 @@
 import type { Clock } from '@feedback/kit-core';
 import type { CampaignRepository } from '../campaigns/ports.js';
-import type { DispatchPublisher } from '../dispatch/ports.js';
+import type { DispatchPublisher } from '../shared/ports.js';
 import type { MessagingSettings, SharingRepository } from '../shared/ports.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { SendWindow } from './domain/send-window.js';
-import type { Recipient, SmsSharing } from './domain/sharing.js';
+import type { DispatchEvent, Recipient, SmsSharing } from './domain/sharing.js';
 import type { DeliveryStatus, MessageStatus, SmsMessage } from './domain/sms-message.js';
 import type { CostSettings } from './domain/sms-text.js';
 
@@ -136,4 +136,46 @@ export interface MessagingSettings {
    * DEFAULT_COST_SETTINGS (sms-text.ts).
    */
   cost?: Partial<CostSettings>;
+}
+
+/** `sms.dispatch`, one event per recipient, keyed by phone. */
+export interface DispatchPublisher {
+  batch(): DispatchBatch;
+}
+
+/** Events are prepared (encoded) as they are added; `send` publishes them all and resolves once all are acknowledged. */
+export interface DispatchBatch {
+  add(events: DispatchEvent[]): void;
+  send(): Promise<void>;
+}
+
+/** Publishes `sms.status` when messages' statuses change, in one publish. */
+export interface StatusEvents {
+  changedMany(msgs: SmsMessage[]): Promise<void>;
+}
+
+export interface LinkShortener {
+  /** The short URLs of `urls`, in order, made in one call (on the account's default domain when it has one). */
+  shortenMany(urls: string[], accountId: string): Promise<string[]>;
+  /** How many of the account's short links (by code) were followed at least once; others' and unknown codes count 0. */
+  countClicked(accountId: string, codes: string[]): Promise<number>;
+}
+
+/** The survey service, as messaging needs it. */
+export interface SurveyChannels {
+  /** Creates the campaign's survey channel (kind SMS); answers its id. */
+  createSmsChannel(c: {
+    accountId: string;
+    name: string;
+    nodeId: string;
+    nodeName: string;
+    flowId: string;
+    linkTtlDays: number;
+  }): Promise<string>;
+}
+
+/** Who texted a phone, from the message records (an inbound STOP applies to each of them). */
+export interface TextedPhones {
+  /** The accounts with a message record to the phone (normalized), each once. */
+  accountsThatTexted(phone: string): Promise<string[]>;
 }

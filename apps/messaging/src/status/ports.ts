@@ -1,9 +1,8 @@
-import type { Clock } from '@feedback/kit-core';
+import type { Page, PageQuery } from '@feedback/kit-core';
 import type { CampaignRepository } from '../campaigns/ports.js';
-import type { LinkShortener } from '../dispatch/ports.js';
-import type { RecordedMessages } from '../providers/ports.js';
+import type { SmsEncoding } from '../shared/domain/sms-encoding.js';
 import type { SettledStatus } from '../shared/domain/sms-message.js';
-import type { MessageRepository, MessagingSettings, SharingRepository, SurveyLinks } from '../shared/ports.js';
+import type { Clock, LinkShortener, MessageRepository, MessagingSettings, SharingRepository, SurveyLinks } from '../shared/ports.js';
 
 /** A sharing whose first messages are all settled (sharing-completion.use-cases.ts). */
 export interface SharingCompletion {
@@ -21,6 +20,28 @@ export interface SharingCompletion {
  */
 export interface CompletionEvents {
   completed(c: SharingCompletion): Promise<void>;
+}
+
+/** What the recording provider recorded (GET /admin/v1/accounts/{account_id}/sms_messages). */
+export interface RecordedMessage {
+  messageId: string;
+  accountId: string;
+  sharingId: string;
+  phone: string;
+  text: string;
+  status: string;
+  createdAt: Date;
+  /** Absent on messages recorded before the cost was kept. */
+  encoding?: SmsEncoding;
+  segments?: number;
+}
+
+/** A page of recorded messages; `nextPageToken` is '' on the last page. */
+export type RecordedMessagePage = Page<RecordedMessage>;
+
+export interface RecordedMessages {
+  /** Newest first; `phone` normalized digits. */
+  list(q: { accountId: string; phone?: string; page: PageQuery }): Promise<RecordedMessagePage>;
 }
 
 /** What a sharing's status, its completion, delivery reports and recorded messages are given (wiring.ts builds it). */

@@ -5,8 +5,10 @@ import { dispatchSms } from '../../src/dispatch/domain/dispatch.use-cases.js';
 import { type SendOutcome } from '../../src/dispatch/domain/dispatch-results.js';
 import type { CampaignRepository } from '../../src/campaigns/ports.js';
 import type { BindingRepository, WorkflowFiles } from '../../src/csv-workflow/ports.js';
-import type { DispatchDeps, DispatchPublisher, LinkShortener } from '../../src/dispatch/ports.js';
-import type { OptOutRepository, TextedPhones } from '../../src/opt-outs/ports.js';
+import type { DispatchDeps } from '../../src/dispatch/ports.js';
+import type { DispatchPublisher, LinkShortener } from '../../src/shared/ports.js';
+import type { OptOutRepository } from '../../src/opt-outs/ports.js';
+import type { TextedPhones } from '../../src/shared/ports.js';
 import type {
   AccountProviderRepository,
   ProviderCache,

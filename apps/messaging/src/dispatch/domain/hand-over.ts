@@ -1,4 +1,5 @@
-import type { DispatchDeps, DispatchPublisher, HandOverTracker } from '../ports.js';
+import type { DispatchDeps, HandOverTracker } from '../ports.js';
+import type { DispatchPublisher } from '../../shared/ports.js';
 import type { SmsProvider } from '../../providers/ports.js';
 import type { NewMessage } from '../../shared/ports.js';
 import type { DispatchEvent } from '../../shared/domain/sharing.js';

@@ -1,7 +1,7 @@
 import type { PageRequest } from '@feedback/kit-core';
 import { phonePage, SMS_MESSAGES_PAGE } from '../../shared/domain/phone-page.js';
 import type { StatusDeps } from '../ports.js';
-import type { RecordedMessagePage } from '../../providers/ports.js';
+import type { RecordedMessagePage } from '../ports.js';
 
 type Deps = Pick<StatusDeps, 'recordedMessages' | 'settings'>;
 

@@ -1,6 +1,6 @@
 import type { GrpcClient } from '@feedback/kit-grpc';
 import type { ShortenerServiceClient } from '@feedback/proto/feedback/shortener/v1/shortener';
-import type { LinkShortener } from '../../ports.js';
+import type { LinkShortener } from '../../../shared/ports.js';
 
 /** A batch call (one per Kafka batch of sms.dispatch) does the work of hundreds of single ones. */
 const BATCH_DEADLINE_MS = 30_000;

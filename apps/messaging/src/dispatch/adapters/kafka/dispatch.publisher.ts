@@ -1,7 +1,7 @@
 import { nameBasedUuid } from '@feedback/kit-core';
 import type { OutgoingMessage, Producer } from '@feedback/kit-kafka';
 import { SmsDispatch } from '@feedback/proto/feedback/messaging/v1/messaging';
-import type { DispatchPublisher } from '../../ports.js';
+import type { DispatchPublisher } from '../../../shared/ports.js';
 import type { DispatchEvent } from '../../../shared/domain/sharing.js';
 import { messageId } from '../../../shared/domain/sms-message.js';
 

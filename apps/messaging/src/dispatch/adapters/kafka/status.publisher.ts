@@ -1,7 +1,7 @@
 import { nameBasedUuid } from '@feedback/kit-core';
 import type { Producer } from '@feedback/kit-kafka';
 import { SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
-import type { StatusEvents } from '../../ports.js';
+import type { StatusEvents } from '../../../shared/ports.js';
 import type { SmsMessage } from '../../../shared/domain/sms-message.js';
 
 const CONTENT_TYPE = 'application/x-protobuf; messageType=feedback.messaging.v1.SmsStatusChanged';

@@ -1,7 +1,8 @@
 import { systemClock, type Clock, type PageQuery } from '@feedback/kit-core';
 import { insertManyOnce, insertOnce, keysetPage } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
-import type { RecordedMessage, RecordedMessagePage, RecordedMessages, OutgoingSms, ProviderResult, SmsProvider } from '../../ports.js';
+import type { OutgoingSms, ProviderResult, SmsProvider } from '../../ports.js';
+import type { RecordedMessage, RecordedMessagePage, RecordedMessages } from '../../../status/ports.js';
 import type { SmsEncoding } from '../../../shared/domain/sms-encoding.js';
 
 interface RecordedDoc {

@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { AppError, kindForGrpcStatus } from '@feedback/kit-core';
 import type { GrpcClient } from '@feedback/kit-grpc';
 import { ChannelKind, LinkState, type SurveyServiceClient } from '@feedback/proto/feedback/survey/v1/survey';
-import type { SurveyChannels } from '../../../campaigns/ports.js';
+import type { SurveyChannels } from '../../ports.js';
 import type { LinkActivation, SurveyLinks, SurveyLinkState } from '../../ports.js';
 
 /** A batch call (one per Kafka batch of sms.dispatch) does the work of hundreds of single ones. */

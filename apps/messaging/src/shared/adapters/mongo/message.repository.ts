@@ -1,6 +1,6 @@
 import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
-import type { TextedPhones } from '../../../opt-outs/ports.js';
+import type { TextedPhones } from '../../ports.js';
 import type { FinishedAttempt, MessageRepository, NewMessage } from '../../ports.js';
 import type { SmsEncoding } from '../../domain/sms-encoding.js';
 import { REPORTABLE_STATUSES, unsentRecord, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';

@@ -1,6 +1,6 @@
-import type { DispatchPublisher } from '../../../dispatch/ports.js';
-import type { OutgoingSms, ProviderResult, SmsProvider } from '../../../providers/ports.js';
-import type { MessageRepository } from '../../ports.js';
+import type { DispatchPublisher } from '../shared/ports.js';
+import type { OutgoingSms, ProviderResult, SmsProvider } from '../providers/ports.js';
+import type { MessageRepository } from '../shared/ports.js';
 import type { SmsMetrics } from './sms.metrics.js';
 
 const unknown = (err: unknown): ProviderResult => ({ outcome: 'unknown', reason: (err as Error).message });

@@ -1,6 +1,6 @@
 import { counter } from '@feedback/kit-metrics';
-import type { ProviderResult } from '../../../providers/ports.js';
-import type { DeliveryStatus } from '../../domain/sms-message.js';
+import type { ProviderResult } from '../providers/ports.js';
+import type { DeliveryStatus } from '../shared/domain/sms-message.js';
 
 /**
  * What the SMS path reports to Prometheus, as a port: the metered adapters (metered.ts) call it,
