@@ -33,8 +33,8 @@ async function runBlocks(
     `echo "${MARK} vars CODE=$CODE DIRECTORY_ID=$DIRECTORY_ID SHARING_ID=$SHARING_ID LATER_ID=$LATER_ID ENDPOINT_ID=$ENDPOINT_ID"`,
   ].join('\n');
   writeFileSync(join(dir, 'try-it.sh'), script);
-  // Every curl of the README fails on an HTTP error status, as `set -e` needs.
-  writeFileSync(join(dir, '.curlrc'), 'fail-with-body\n');
+  // Every curl of the README fails on an HTTP error status, as `set -e` needs, and says why (`-s` would hide it).
+  writeFileSync(join(dir, '.curlrc'), 'fail-with-body\nshow-error\n');
   const child = spawn('bash', ['try-it.sh'], { cwd: dir, env: { ...process.env, CURL_HOME: dir }, detached: true });
   let all = '';
   child.stdout.on('data', (d: Buffer) => (all += d.toString()));
