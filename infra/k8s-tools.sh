@@ -43,7 +43,7 @@ helm_ok() { [ -x "$HELM" ] && [ "$("$HELM" version --template '{{.Version}}' 2>/
 # GOPATH, GOCACHE and go's settings (XDG_CONFIG_HOME, where go keeps its telemetry; GOENV=off) live in a
 # scratch directory of the cache: nothing is read from or left in HOME, and only the binary stays.
 go_install() {
-  local name="$1" package="$2" ldflags="$3" dest="$4" tmp
+  local name="$1" package="$2" ldflags="$3" dest="$4" tmp start="$EPOCHREALTIME"
   tmp="$(mktemp -d "$CACHE_DIR/$name-build.XXXXXX")"
   if ! env GOPATH="$tmp/gopath" GOCACHE="$tmp/gocache" GOBIN="$tmp/bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 \
     XDG_CONFIG_HOME="$tmp/config" GOENV=off \
@@ -55,6 +55,7 @@ go_install() {
   mkdir -p "$(dirname "$dest")"
   mv -f "$tmp/bin/$name" "$dest"
   chmod -R u+w "$tmp"; rm -rf "$tmp" # the module cache is read-only
+  record_timing "go install $name" "$start" # a row of ./stack test's table (infra/lib.sh)
 }
 
 provision_helm() {

@@ -73,12 +73,13 @@ require_python310() { # require_python310 WHAT : python3 3.10 or newer with venv
 }
 
 fresh_venv() { # fresh_venv DIR LOG_NAME PACKAGE==VERSION... : a new virtual environment in DIR with these packages (pip's output in $LOG_DIR/LOG_NAME.log)
-  local venv="$1" pip_log="$LOG_DIR/$2.log"
+  local venv="$1" pip_log="$LOG_DIR/$2.log" start="$EPOCHREALTIME"
   shift 2
   rm -rf "$venv"
   python3 -m venv "$venv" || die "python3 -m venv failed; install the venv module, e.g. 'apt-get install -y python3-venv'."
   "$venv/bin/pip" install -q --disable-pip-version-check "$@" >"$pip_log" 2>&1 \
     || { tail -n 20 "$pip_log" >&2; die "pip install $* failed"; }
+  record_timing "pip install ${*%%==*}" "$start"
 }
 
 ensure_apt_tool() { # ensure_apt_tool CMD PACKAGE: installs a Debian package when CMD is missing
