@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { explainFinds } from '@feedback/dev-stack';
 import type { MongoHandle } from '@feedback/kit-stores';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoSharingRepository } from '../src/shared/adapters/mongo/sharing.repository.js';
 import type { Recipient, SmsSharing } from '../src/shared/domain/sharing.js';
-import { dropTestDb, openTestDb, testSensitive } from './stack.js';
+import { dropTestDb, openTestDb, stack, testSensitive } from './stack.js';
 
 describe('sharings and their recipients on the stack MongoDB', () => {
   let mongo: MongoHandle;
@@ -108,5 +110,50 @@ describe('sharings and their recipients on the stack MongoDB', () => {
       { _id: `${s.id}.905320000001`, sharing_id: s.id, phone: '905320000001', input: 'a', attributes: {}, built_in_responses: {} },
     ]);
     expect(await repo.listRecipientPhones(s.id)).toEqual(['905320000001', '905320000002']);
+  });
+
+  it("sweeps the window's incomplete, due sharings with phones oldest first, page after page, from an index", async () => {
+    const t0 = Date.parse('2026-10-01T10:00:00.000Z');
+    const at = (s: number) => new Date(t0 + s * 1_000);
+    const put = async (n: number, s: number, extra: Partial<SmsSharing> = {}) => {
+      const made = { ...sharing(1), id: `sweep-${String(n).padStart(2, '0')}`, createdAt: at(s), ...extra };
+      await insert(made, []);
+      return made.id;
+    };
+    await put(0, -100); // before the window
+    const due: string[] = [];
+    for (let n = 1; n <= 6; n++) due.push(await put(n, 10)); // one instant
+    await put(7, 11, { scheduledFor: at(10_000) }); // not due yet
+    await put(8, 12, { accepted: 0 }); // no phone to send to
+    due.push(await put(9, 13, { scheduledFor: at(5) }));
+    due.push(await put(10, 14));
+    await mongo.db.collection<{ _id: string }>('sharings').updateOne({ _id: await put(11, 15) }, { $set: { completed_at: at(20) } });
+    const window = { since: at(0), now: at(100) };
+    const seen: string[] = [];
+    let after: { createdAt: Date; id: string } | null = { createdAt: at(-200), id: 'z' }; // a key older than the window
+    for (let page = 0; page < 10; page++) {
+      const open = await repo.incomplete({ ...window, after, limit: 4 });
+      seen.push(...open.map((s) => s.id));
+      if (open.length < 4) break;
+      after = { createdAt: open.at(-1)!.createdAt, id: open.at(-1)!.id };
+    }
+    // Other tests' sharings of this database are made now, after these: only these are compared.
+    expect(seen.filter((id) => id.startsWith('sweep-'))).toEqual(due);
+
+    const client = await MongoClient.connect(stack.mongo_url, { monitorCommands: true });
+    try {
+      const monitored = new MongoSharingRepository(client.db(mongo.db.databaseName), testSensitive);
+      const plans = await explainFinds(client, () =>
+        monitored.incomplete({ ...window, after: { createdAt: at(10), id: due[2]! }, limit: 4 }),
+      );
+      expect(plans).toHaveLength(2); // the rest of the instant, then the newer ones
+      for (const plan of plans) {
+        expect(plan.stages).toContain('IXSCAN');
+        expect(plan.stages).not.toContain('COLLSCAN');
+        expect(plan.indexes).toEqual(['completed_created_id']);
+      }
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -3,8 +3,11 @@ import type { Collection, Document, Filter, Sort } from 'mongodb';
 
 /** How a collection's documents are ordered newest first. */
 export type KeysetOrder<T> =
-  /** By a date field, ties by `_id`: the index is (…equalities, date -1, _id -1). */
-  | { date: keyof T & string }
+  /**
+   * By a date field, ties by `_id`: the index is (…equalities, date, _id). `ascending` reads oldest
+   * first (a sweep's order). A page after a key replaces the filter's own condition on the date.
+   */
+  | { date: keyof T & string; ascending?: boolean }
   /**
    * By one unique string field that starts with the date and ends with the id (`sortKey(key)`),
    * ordered like (date, _id): the index is (…equalities, field -1). A page is one range of it,
@@ -24,15 +27,16 @@ export interface KeysetPageOptions<T> {
 }
 
 /**
- * One page of a collection, newest first, by keyset: stable while new documents arrive, unlike
- * skip/offset, and read from a compound index. A page after a (date, id) key is read as two index
- * ranges, not one `$or`, which the local server (SecantusDB) answers by scanning the collection:
- * the rest of the key's instant (a bulk write puts many documents on one date), then everything
- * older. Reads `size + 1` to know whether a next page exists.
+ * One page of a collection, newest first (or oldest, for a sweep), by keyset: stable while new
+ * documents arrive, unlike skip/offset, and read from a compound index. A page after a (date, id)
+ * key is read as two index ranges, not one `$or`, which the local server (SecantusDB) answers by
+ * scanning the collection: the rest of the key's instant (a bulk write puts many documents on one
+ * date), then everything older (newer). Reads `size + 1` to know whether a next page exists.
  */
 export async function keysetPage<T extends { _id: string }>(docs: Collection<T>, q: PageQuery, o: KeysetPageOptions<T>): Promise<Page<T>> {
   const want = q.size + 1;
-  const found = 'field' in o.order ? await bySortKey(docs, q, want, o, o.order) : await byDateAndId(docs, q, want, o, o.order.date);
+  const found =
+    'field' in o.order ? await bySortKey(docs, q, want, o, o.order) : await byDateAndId(docs, q, want, o, o.order.date, o.order.ascending);
   const items = found.slice(0, q.size);
   const last = items.at(-1);
   const date = o.order.date;
@@ -48,14 +52,16 @@ async function byDateAndId<T extends { _id: string }>(
   want: number,
   o: KeysetPageOptions<T>,
   date: string,
+  ascending = false,
 ): Promise<T[]> {
-  const sort: Sort = { [date]: -1, _id: -1 };
+  const sort: Sort = ascending ? { [date]: 1, _id: 1 } : { [date]: -1, _id: -1 };
+  const past = ascending ? '$gt' : '$lt';
   if (!q.after) return read(docs, o.filter, sort, want, o.accept);
-  const ties = { ...o.filter, [date]: q.after.at, _id: { $lt: q.after.id } } as Filter<T>;
+  const ties = { ...o.filter, [date]: q.after.at, _id: { [past]: q.after.id } } as Filter<T>;
   const found = await read(docs, ties, sort, want, o.accept);
   if (found.length >= want) return found;
-  const older = { ...o.filter, [date]: { $lt: q.after.at } } as Filter<T>;
-  return [...found, ...(await read(docs, older, sort, want - found.length, o.accept))];
+  const rest = { ...o.filter, [date]: { [past]: q.after.at } } as Filter<T>;
+  return [...found, ...(await read(docs, rest, sort, want - found.length, o.accept))];
 }
 
 async function bySortKey<T extends { _id: string }>(

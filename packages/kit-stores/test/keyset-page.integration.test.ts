@@ -53,9 +53,12 @@ describe('keyset pages on the running MongoDB-wire server', () => {
     await client?.close();
   });
 
-  it('reads every item once, newest first, ties by id, by date and id or by one sort key', async () => {
+  it('reads every item once, newest first (or oldest), ties by id, by date and id or by one sort key', async () => {
     const ofA = newestFirst(all.filter((i) => i.account === 'a'));
     expect(await readAll(items, 7, { filter: { account: 'a' }, order: { date: 'created_at' } })).toEqual(ofA);
+    expect(await readAll(items, 7, { filter: { account: 'a' }, order: { date: 'created_at', ascending: true } })).toEqual(
+      [...ofA].reverse(),
+    );
     const bySortKey = { date: 'created_at', field: 'sort_key', sortKey } as const;
     expect(await readAll(items, 7, { filter: { account: 'a' }, order: bySortKey })).toEqual(ofA);
     // A filter field the index lacks, checked while reading down the index.

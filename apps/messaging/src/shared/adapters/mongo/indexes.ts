@@ -4,8 +4,9 @@ export const messagingIndexes: IndexSpec = {
   campaigns: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
   sharings: [
     { key: { account_id: 1, created_at: -1 }, name: 'account_created' },
-    // The sharing.completed sweep: the recent sharings not completed yet, oldest first.
-    { key: { completed_at: 1, created_at: 1 }, name: 'completed_created' },
+    // The sharing.completed sweep: the recent sharings not completed yet, oldest first; with the id,
+    // so that a sweep's next page (the rest of an instant) is an index range too.
+    { key: { completed_at: 1, created_at: 1, _id: 1 }, name: 'completed_created_id' },
     // The retention sweep's default pass (adapters/mongo/retention.sweep.ts); an account's uses account_created.
     { key: { created_at: 1 }, name: 'created' },
   ],

@@ -1,4 +1,4 @@
-import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
+import { insertManyOnce, insertOnce, keysetPage } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { RecipientWriter, SharingRepository } from '../../ports.js';
 import { splitSensitive, type SensitiveAttributes } from './sensitive-attributes.js';
@@ -150,18 +150,24 @@ export class MongoSharingRepository implements SharingRepository {
     return d ? toSharing(d) : null;
   }
 
+  /**
+   * Index completed_created_id (`null` matches the sharings made before the field existed too), in
+   * keyset ranges (kit-stores keysetPage): the `$or`s this query had made the local server scan the
+   * collection. Whether one is due and has phones is checked on each sharing read.
+   */
   async incomplete(q: { since: Date; now: Date; after: { createdAt: Date; id: string } | null; limit: number }): Promise<SmsSharing[]> {
-    // Index completed_created (`null` matches the sharings made before the field existed too).
-    const due = { $or: [{ scheduled_for: null }, { scheduled_for: { $lte: q.now } }] };
-    const after = q.after && {
-      $or: [{ created_at: { $gt: q.after.createdAt } }, { created_at: q.after.createdAt, _id: { $gt: q.after.id } }],
-    };
-    const docs = await this.sharings
-      .find({ completed_at: null, created_at: { $gte: q.since }, accepted: { $gt: 0 }, $and: after ? [due, after] : [due] })
-      .sort({ completed_at: 1, created_at: 1, _id: 1 })
-      .limit(q.limit)
-      .toArray();
-    return docs.map(toSharing);
+    // A key older than `since` is before every sharing of the window: the window's start.
+    const after = q.after && q.after.createdAt >= q.since ? { at: q.after.createdAt, id: q.after.id } : null;
+    const { items } = await keysetPage(
+      this.sharings,
+      { list: 'incomplete_sharings', size: q.limit, after },
+      {
+        filter: { completed_at: null, created_at: { $gte: q.since } },
+        order: { date: 'created_at', ascending: true },
+        accept: (d) => d.accepted > 0 && (d.scheduled_for == null || d.scheduled_for <= q.now),
+      },
+    );
+    return items.map(toSharing);
   }
 
   async noteSettled(counts: ReadonlyMap<string, number>, at: Date): Promise<void> {
