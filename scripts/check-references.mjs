@@ -16,12 +16,11 @@
 //     (up to the first glob or placeholder character: `apps/*/src` checks `apps/`);
 //   - any other `….md` name against the root, then the file's folder; a bare file name ending
 //     in .md must exist somewhere in the tree.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listFiles } from './repo-files.mjs';
 
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.local', 'dist', '.turbo']);
 /** Generated or third-party text: nobody writes its comments here. */
 const SKIPPED_FILES = [/^packages\/proto\/src\/gen\//, /^pnpm-lock\.yaml$/, /^patches\//];
 const SLASH_COMMENTS = /\.(?:[cm]?[jt]sx?|proto)$/;
@@ -35,32 +34,6 @@ const MD_NAME = /(?<![\w./@$-])(?:\.{1,2}\/)?[\w@+-][\w@.+-]*(?:\/[\w@.+-]+)*\.m
 const MD_LINK = /\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 
 const lineAround = (text, i) => text.slice(text.lastIndexOf('\n', i) + 1, (text.indexOf('\n', i) + 1 || text.length + 1) - 1);
-
-/** The files to read: git's (tracked and untracked, not ignored) in a repository, else a walk. */
-function listFiles(root) {
-  try {
-    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    if (resolve(execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: root, encoding: 'utf8' }).trim()) === resolve(root))
-      return out.split('\0').filter((f) => f && existsSync(join(root, f)));
-  } catch {
-    // not a repository: walk it
-  }
-  const files = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
-      const rel = dir ? `${dir}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name)) walk(rel);
-      } else if (e.isFile()) files.push(rel);
-    }
-  };
-  walk('');
-  return files;
-}
 
 /**
  * The comments of a C-like source as [offset, text] pieces; strings, template literals and regular
