@@ -1,7 +1,8 @@
 import { PersonalDataProtector } from '@feedback/kit-core';
 import { describe, expect, it } from 'vitest';
 import { ErasedOptOuts } from '../src/opt-outs/adapters/erased-opt-outs.js';
-import { eraseMessagingData, type MessagingPersonalData } from '../src/erasure/domain/data-erasure.use-cases.js';
+import { eraseMessagingData } from '../src/erasure/domain/data-erasure.use-cases.js';
+import type { MessagingPersonalData } from '../src/erasure/ports.js';
 import { MemoryOptOuts } from './fakes/memory-deps.js';
 
 const protector = new PersonalDataProtector(Buffer.alloc(32, 5));

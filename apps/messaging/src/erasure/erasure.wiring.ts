@@ -7,7 +7,8 @@ import type { Db } from 'mongodb';
 import type { MessagingEnv } from '../env.js';
 import { MongoMessagingPersonalData } from './adapters/mongo/messaging-personal-data.repository.js';
 import { messagingRetentionSweep } from './adapters/mongo/retention.sweep.js';
-import { eraseMessagingData, type MessagingErasureDeps } from './domain/data-erasure.use-cases.js';
+import { eraseMessagingData } from './domain/data-erasure.use-cases.js';
+import type { MessagingErasureDeps } from './ports.js';
 
 /** Messaging's part of a data erasure (domain/data-erasure.use-cases.ts). */
 export function messagingErasureDeps(db: Db, hashPhone: (phone: string) => string): MessagingErasureDeps {

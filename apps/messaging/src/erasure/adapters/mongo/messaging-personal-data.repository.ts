@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { MessagingPersonalData } from '../../domain/data-erasure.use-cases.js';
+import type { MessagingPersonalData } from '../../ports.js';
 
 interface OptOutDoc {
   _id: string;
