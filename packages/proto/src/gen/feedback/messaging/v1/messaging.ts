@@ -7379,7 +7379,7 @@ export const MessagingServiceService = {
   /**
    * Validates and normalizes the phones (invalid ones rejected with a reason, duplicates counted
    * and dropped), stores the sharing and publishes its sms.dispatch events before answering.
-   * INVALID_ARGUMENT: campaign_id not a UUID, more phones than MAX_PHONES_PER_SHARING, a
+   * INVALID_ARGUMENT: campaign_id not a UUID, more phones than SMS_MAX_PHONES_PER_SHARING, a
    * malformed attribute object (the field is named). NOT_FOUND (campaign_id).
    */
   createSmsSharing: {
@@ -7612,7 +7612,7 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
   /**
    * Validates and normalizes the phones (invalid ones rejected with a reason, duplicates counted
    * and dropped), stores the sharing and publishes its sms.dispatch events before answering.
-   * INVALID_ARGUMENT: campaign_id not a UUID, more phones than MAX_PHONES_PER_SHARING, a
+   * INVALID_ARGUMENT: campaign_id not a UUID, more phones than SMS_MAX_PHONES_PER_SHARING, a
    * malformed attribute object (the field is named). NOT_FOUND (campaign_id).
    */
   createSmsSharing: handleUnaryCall<CreateSmsSharingRequest, CreateSmsSharingResponse>;
@@ -7726,7 +7726,7 @@ export interface MessagingServiceClient extends Client {
   /**
    * Validates and normalizes the phones (invalid ones rejected with a reason, duplicates counted
    * and dropped), stores the sharing and publishes its sms.dispatch events before answering.
-   * INVALID_ARGUMENT: campaign_id not a UUID, more phones than MAX_PHONES_PER_SHARING, a
+   * INVALID_ARGUMENT: campaign_id not a UUID, more phones than SMS_MAX_PHONES_PER_SHARING, a
    * malformed attribute object (the field is named). NOT_FOUND (campaign_id).
    */
   createSmsSharing(
