@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,5 +40,46 @@ describe('the closing line of ./stack test', () => {
     });
     const run = spawnSync('node', [SCRIPT, '/nonexistent/report.json', '0', '1'], { encoding: 'utf8' });
     expect([run.stdout.trim(), run.status]).toEqual(['0 passed, 1 failed', 1]);
+  });
+});
+
+describe("./stack test's table of times", () => {
+  it('prints each timed part (start into the run, seconds, a failed exit code) before the closing line, which stays last', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'summary-'));
+    const report = join(dir, 'report.json');
+    writeFileSync(report, JSON.stringify({ numPassedTests: 2, numFailedTests: 0, testResults: [file('passed', 'passed', 'passed')] }));
+    const timings = join(dir, 'timings.tsv');
+    writeFileSync(timings, ['tests: main\t1100.5\t1400.5\t0', 'whole run\t1000\t1500\t0', 'check: types\t1010\t1090.25\t2', ''].join('\n'));
+    const run = spawnSync('node', [SCRIPT, report, '0', '0', timings], { encoding: 'utf8' });
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.slice(2).map((l) => l.trim().split(/\s{2,}/))).toEqual([
+      ['0:00', '500.0', 'whole run'],
+      ['0:10', '80.3', 'check: types (exit code 2)'],
+      ['1:40', '300.0', 'tests: main'],
+      ['2 passed, 0 failed'],
+    ]);
+    expect(run.status).toBe(0);
+  });
+
+  it('infra/lib.sh timed and in_background record each part with its exit code; background_wait returns the job’s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timed-'));
+    const lib = resolve(import.meta.dirname, '../lib.sh');
+    const script = `source "$1"; timed ok true; timed broken false || echo "broken: $?"
+      in_background "side job" bash -c 'exit 3'; background_wait "side job" 2>/dev/null || echo "side job: $?"`;
+    const run = spawnSync('bash', ['-c', script, 'bash', lib], {
+      encoding: 'utf8',
+      env: { ...process.env, TIMINGS_FILE: join(dir, 't.tsv'), FEEDBACK_LOCAL_DIR: dir },
+    });
+    expect(run.stdout.trim().split('\n')).toEqual(['broken: 1', 'side job: 3']);
+    const rows = readFileSync(join(dir, 't.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    expect(rows.map(([name, , , rc]) => [name, rc])).toEqual([
+      ['ok', '0'],
+      ['broken', '1'],
+      ['side job', '3'],
+    ]);
+    for (const [, start, end] of rows) expect(Number(end)).toBeGreaterThanOrEqual(Number(start));
   });
 });
