@@ -88,3 +88,15 @@ describe.each(APPS)('apps/%s: settings and README', (app) => {
     expect(topicsOf(app).filter((t) => !readme.includes(`\`${t}\``))).toEqual([]);
   });
 });
+
+describe("docs/architecture.md's Kafka table", () => {
+  const table = new Set([...read('docs/architecture.md').matchAll(/^\| `([a-z.]+)` \|/gm)].map((m) => m[1]!));
+  const used = new Set(['messaging', ...APPS].flatMap(topicsOf));
+
+  it('lists every topic an app reads or writes, and only those', () => {
+    expect(used.size).toBeGreaterThan(5);
+    expect([...used].filter((t) => !table.has(t)).sort()).toEqual([]);
+    // messaging's priority lane has no default of its own: its dispatch topic's name + `.priority`.
+    expect([...table].filter((t) => !used.has(t) && !t.endsWith('.priority')).sort()).toEqual([]);
+  });
+});
