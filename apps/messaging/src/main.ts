@@ -7,10 +7,10 @@ import { MessagingServiceService } from '@feedback/proto/feedback/messaging/v1/m
 import { loadEnv } from './env.js';
 import { messagingHandlers } from './grpc/messaging.handlers.js';
 import { acceptGate } from './intake/adapters/accept-gate.js';
+import { deploymentSms } from './providers/providers.wiring.js';
 import { messagingIndexes } from './shared/adapters/mongo/indexes.js';
 import {
   connectPeers,
-  deploymentSms,
   messagingDeps,
   messagingInfrastructure,
   messagingTopics,

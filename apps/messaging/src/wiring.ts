@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { errors, PersonalDataProtector, systemClock, type Logger } from '@feedback/kit-core';
 import type { Closer } from '@feedback/kit-core/runtime';
 import { createGrpcClient } from '@feedback/kit-grpc';
@@ -27,9 +27,7 @@ import { kafkaDispatchPublisher, type PriorityLane } from './dispatch/adapters/k
 import { kafkaStatusEvents } from './dispatch/adapters/kafka/status.publisher.js';
 import { kafkaCompletionEvents } from './status/adapters/kafka/completion.publisher.js';
 import { SecretBox } from './providers/adapters/crypto/secret-box.js';
-import { accountProviderConfigSchema, accountProviderFormat } from './providers/adapters/http/account-provider.config.js';
-import { parseHttpProviderConfig } from './providers/adapters/http/http-provider.config.js';
-import { HttpSmsProvider } from './providers/adapters/http/http-sms.provider.js';
+import { accountProviderFormat } from './providers/adapters/http/account-provider.config.js';
 import { MongoAccountProviderRepository } from './providers/adapters/mongo/account-provider.repository.js';
 import { MongoBindingRepository } from './csv-workflow/adapters/mongo/binding.repository.js';
 import { MongoCampaignRepository } from './campaigns/adapters/mongo/campaign.repository.js';
@@ -46,8 +44,7 @@ import type { SensitiveAttributes } from './shared/adapters/mongo/sensitive-attr
 import { MongoSharingRepository } from './shared/adapters/mongo/sharing.repository.js';
 import { meteredDeliveryReports, meteredDispatch, meteredProvider } from './metrics/metered.js';
 import { promSmsMetrics, type SmsMetrics } from './metrics/sms.metrics.js';
-import { CachedProviderResolver } from './providers/adapters/provider.resolver.js';
-import { KANNEL_DELIVERY_RULE, type DeliveryRule } from './status/domain/delivery-report.js';
+import { accountProviderResolver, type AccountProvidersConfig, type DeploymentSms } from './providers/providers.wiring.js';
 import type { MessagingFeatures } from './features.js';
 import type { IntakeDeps } from './intake/ports.js';
 import type { SurveyChannels } from './shared/ports.js';
@@ -75,7 +72,7 @@ export interface Infrastructure {
    * Accounts' own providers: the key that seals their settings (none: they cannot be set), how
    * long one is remembered, and where their delivery reports come ({dlr_url}).
    */
-  accountProviders?: { secrets: SecretBox; cacheMs: number; dlrBaseUrl?: string; dlrSecret?: string };
+  accountProviders?: AccountProvidersConfig;
   settings: MessagingSettings;
   logger: Logger;
   /** The file service (CSV workflows); without it BindDirectory answers UNAVAILABLE. */
@@ -103,33 +100,6 @@ const noFileService: WorkflowFiles = {
 };
 
 /**
- * The deployment's SMS provider (SMS_PROVIDER) and how the delivery reports of messages recorded
- * without a rule read. `outbox` answers no provider: messagingDeps builds the recording one, which
- * needs the database. A bad SMS_HTTP_PROVIDER throws, naming the variable.
- */
-export function deploymentProvider(c: {
-  kind: 'outbox' | 'http';
-  httpProviderJson?: string;
-  dlrBaseUrl?: string;
-  dlrSecret?: string;
-  turkishShiftTable?: boolean;
-}): {
-  provider?: SmsProvider;
-  reports: { rule: DeliveryRule; statusParam: string };
-} {
-  const kannel = { rule: KANNEL_DELIVERY_RULE, statusParam: 'status' };
-  if (c.kind !== 'http') return { reports: kannel };
-  if (!c.httpProviderJson) throw new Error('invalid configuration:\n  SMS_HTTP_PROVIDER: required when SMS_PROVIDER=http');
-  const config = parseHttpProviderConfig(c.httpProviderJson);
-  return {
-    provider: new HttpSmsProvider({ config, dlrBaseUrl: c.dlrBaseUrl, dlrSecret: c.dlrSecret, turkishShiftTable: c.turkishShiftTable }),
-    reports: config.dlr
-      ? { rule: { delivered: config.dlr.delivered, failed: config.dlr.failed }, statusParam: config.dlr.status_param }
-      : kannel,
-  };
-}
-
-/**
  * The deployment's provider alone (the configured one, else the recording one), counted: what
  * inbound SMS answer through (the opt-out confirmation), whatever provider an account has.
  */
@@ -147,23 +117,7 @@ export function messagingDeps(infra: Infrastructure): MessagingFeatures {
   const provider = meteredProvider(infra.provider ?? recordingProvider, metrics);
   const own = infra.accountProviders ?? { secrets: new SecretBox(undefined), cacheMs: 30_000 };
   const accountProviders = new MongoAccountProviderRepository(infra.db, own.secrets);
-  const providers = new CachedProviderResolver({
-    accountProviders,
-    deployment: provider,
-    ttlMs: own.cacheMs,
-    // Validated again as read: settings stored under an older, looser schema fail here, not at the provider.
-    build: (settings) => {
-      const config = accountProviderConfigSchema.parse(settings);
-      const provider = new HttpSmsProvider({
-        config,
-        name: 'account-http',
-        dlrBaseUrl: own.dlrBaseUrl,
-        dlrSecret: own.dlrSecret,
-        turkishShiftTable: config.turkish_shift_table,
-      });
-      return meteredProvider(provider, metrics);
-    },
-  });
+  const providers = accountProviderResolver({ accountProviders, deployment: provider, own, counted: (p) => meteredProvider(p, metrics) });
   const messages = new MongoMessageRepository(infra.db);
   // Every sharing and dispatch batch checks the suppression list: in memory, caught up per lookup.
   const optOutStore = new MongoOptOutRepository(infra.db);
@@ -225,23 +179,6 @@ export function messagingDeps(infra: Infrastructure): MessagingFeatures {
 
 const erasedAware = (optOuts: OptOutRepository, hashes?: (phone: string) => string[]): OptOutRepository =>
   hashes ? new ErasedOptOuts(optOuts, hashes) : optOuts;
-
-/** The deployment's provider, how its delivery reports read, and the secret their callback URLs are signed with. */
-export function deploymentSms(config: MessagingEnv, logger: Logger) {
-  // Without a configured secret the callback URLs of this process are signed with a random one:
-  // reports for messages sent before a restart are then refused (and logged).
-  const dlrSecret = config.DLR_SECRET ?? randomBytes(32).toString('base64url');
-  if (!config.DLR_SECRET) logger.warn('DLR_SECRET unset: delivery reports do not survive a restart');
-  const sms = deploymentProvider({
-    kind: config.SMS_PROVIDER,
-    httpProviderJson: config.SMS_HTTP_PROVIDER,
-    dlrBaseUrl: config.DLR_PUBLIC_URL,
-    dlrSecret,
-    turkishShiftTable: config.SMS_TURKISH_SHIFT_TABLE,
-  });
-  return { ...sms, dlrSecret };
-}
-type DeploymentSms = ReturnType<typeof deploymentSms>;
 
 /** The topics messaging publishes and reads, and how they are made at start when missing. */
 export function messagingTopics(config: MessagingEnv): {
