@@ -1,5 +1,5 @@
 import type { Logger } from '@feedback/kit-core';
-import type { Db } from 'mongodb';
+import type { Collection, Db, Document, Filter, WithId } from 'mongodb';
 import { isDuplicateKeyError } from './mongo.js';
 
 interface MigrationDoc {
@@ -42,4 +42,31 @@ export async function runRecordedMigration(
   }
   o.logger.info({ scanned, rewritten, names }, o.doneMessage);
   return { scanned, rewritten };
+}
+
+/**
+ * A pass over a whole collection in `_id` order, `batch` documents at a time (with `projection`
+ * when given): `rewrite` changes what it must of a batch and answers how many it changed. Checks
+ * `signal` between batches: a stopped pass says so, and is not recorded.
+ */
+export async function passById<T extends Document>(
+  collection: Collection<T>,
+  o: { batch: number; projection?: Document; signal?: AbortSignal; rewrite: (docs: WithId<T>[]) => Promise<number> },
+): Promise<MigrationPass> {
+  let after: unknown = null;
+  let scanned = 0;
+  let rewritten = 0;
+  for (;;) {
+    if (o.signal?.aborted) return { scanned, rewritten, stopped: true };
+    const filter = (after === null ? {} : { _id: { $gt: after } }) as Filter<T>;
+    const docs = await collection
+      .find(filter, o.projection ? { projection: o.projection } : {})
+      .sort({ _id: 1 })
+      .limit(o.batch)
+      .toArray();
+    if (docs.length === 0) return { scanned, rewritten };
+    after = docs[docs.length - 1]!._id;
+    scanned += docs.length;
+    rewritten += await o.rewrite(docs);
+  }
 }

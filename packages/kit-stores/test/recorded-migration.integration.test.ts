@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, type MongoHandle } from '../src/mongo.js';
-import { runRecordedMigration, type MigrationPass } from '../src/recorded-migration.js';
+import { passById, runRecordedMigration, type MigrationPass } from '../src/recorded-migration.js';
 import { logger, stack, uniqueName } from './stack.js';
 
 describe('runRecordedMigration (collection migrations)', () => {
@@ -39,5 +39,30 @@ describe('runRecordedMigration (collection migrations)', () => {
       runRecordedMigration(mongo.db, { id, names: ['tckn'], logger, doneMessage: 'x', pass: () => Promise.reject(new Error('boom')) }),
     ).rejects.toThrow('boom');
     expect(await mongo.db.collection('migrations').findOne({ _id: id as never })).toBeNull();
+  });
+
+  it('passById reads the whole collection in _id order, a batch at a time, and stops between batches', async () => {
+    const docs = mongo.db.collection<{ _id: string; v: number; other: string }>('pass_by_id');
+    await docs.insertMany(['e', 'a', 'd', 'b', 'c'].map((id, v) => ({ _id: id, v, other: 'x' })));
+    const seen: string[][] = [];
+    const pass = await passById(docs, {
+      batch: 2,
+      projection: { v: 1 },
+      rewrite: async (batch) => {
+        seen.push(batch.map((d) => d._id));
+        expect(batch.every((d) => d.other === undefined)).toBe(true);
+        return batch.length - 1;
+      },
+    });
+    expect(seen).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    expect(pass).toEqual({ scanned: 5, rewritten: 2 });
+
+    const stop = new AbortController();
+    const stopped = await passById(docs, {
+      batch: 2,
+      signal: stop.signal,
+      rewrite: async (batch) => (stop.abort(), batch.length),
+    });
+    expect(stopped).toEqual({ scanned: 2, rewritten: 2, stopped: true });
   });
 });

@@ -1,5 +1,5 @@
 import { sensitiveNames, type Logger } from '@feedback/kit-core';
-import { runRecordedMigration, type MigrationPass } from '@feedback/kit-stores';
+import { passById, runRecordedMigration, type MigrationPass } from '@feedback/kit-stores';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import type { PersonalDataHasher, SurveyConfig } from '../../domain/ports.js';
 import { hashSensitive } from '../../domain/sensitive-fields.js';
@@ -43,32 +43,24 @@ async function hashPass(
   opts: { hasher: Pick<PersonalDataHasher, 'hash'>; batch?: number; signal?: AbortSignal },
 ): Promise<MigrationPass> {
   const customers = db.collection<Document>('customers');
-  let after: Document['_id'] = null;
-  let scanned = 0;
-  let rewritten = 0;
-  for (;;) {
-    if (opts.signal?.aborted) return { scanned, rewritten, stopped: true };
-    const docs = await customers
-      .find<Document>(after === null ? {} : { _id: { $gt: after } }, { projection: { schema: 1, attributes: 1 } })
-      .sort({ _id: 1 })
-      .limit(opts.batch ?? 500)
-      .toArray();
-    if (docs.length === 0) break;
-    after = docs[docs.length - 1]!._id;
-    scanned += docs.length;
-    const ops: AnyBulkWriteOperation<Document>[] = docs.flatMap((d) =>
-      (['schema', 'attributes'] as const).flatMap((field) => {
-        const clear: Record<string, unknown> = d[field] ?? {};
-        const strings = Object.fromEntries(Object.entries(clear).filter((e): e is [string, string] => typeof e[1] === 'string'));
-        const hashed = hashSensitive(strings, names, opts.hasher);
-        return Object.entries(hashed)
-          .filter(([k, v]) => v !== strings[k])
-          .map(([k, v]) => ({
-            updateOne: { filter: { _id: d._id, [`${field}.${k}`]: strings[k] }, update: { $set: { [`${field}.${k}`]: v } } },
-          }));
-      }),
-    );
-    if (ops.length > 0) rewritten += (await customers.bulkWrite(ops, { ordered: false })).modifiedCount;
-  }
-  return { scanned, rewritten };
+  return passById(customers, {
+    batch: opts.batch ?? 500,
+    projection: { schema: 1, attributes: 1 },
+    signal: opts.signal,
+    rewrite: async (docs) => {
+      const ops: AnyBulkWriteOperation<Document>[] = docs.flatMap((d) =>
+        (['schema', 'attributes'] as const).flatMap((field) => {
+          const clear: Record<string, unknown> = d[field] ?? {};
+          const strings = Object.fromEntries(Object.entries(clear).filter((e): e is [string, string] => typeof e[1] === 'string'));
+          const hashed = hashSensitive(strings, names, opts.hasher);
+          return Object.entries(hashed)
+            .filter(([k, v]) => v !== strings[k])
+            .map(([k, v]) => ({
+              updateOne: { filter: { _id: d._id, [`${field}.${k}`]: strings[k] }, update: { $set: { [`${field}.${k}`]: v } } },
+            }));
+        }),
+      );
+      return ops.length > 0 ? (await customers.bulkWrite(ops, { ordered: false })).modifiedCount : 0;
+    },
+  });
 }

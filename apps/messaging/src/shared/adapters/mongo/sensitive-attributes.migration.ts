@@ -1,5 +1,5 @@
 import type { Logger } from '@feedback/kit-core';
-import { runRecordedMigration, type MigrationPass } from '@feedback/kit-stores';
+import { passById, runRecordedMigration, type MigrationPass } from '@feedback/kit-stores';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import { splitSensitive, type SensitiveAttributes } from './sensitive-attributes.js';
 
@@ -39,38 +39,29 @@ export async function stripSensitiveRecipientAttributes(
 async function stripPass(db: Db, opts: { sensitive: SensitiveAttributes; batch?: number; signal?: AbortSignal }): Promise<MigrationPass> {
   const recipients = db.collection<StoredDoc>('sharing_recipients');
   const jobs = db.collection<StoredDoc>('sms_jobs');
-  let after: string | null = null;
-  let scanned = 0;
-  let rewritten = 0;
-  for (;;) {
-    if (opts.signal?.aborted) return { scanned, rewritten, stopped: true };
-    const docs = await recipients
-      .find(after === null ? {} : { _id: { $gt: after } })
-      .sort({ _id: 1 })
-      .limit(opts.batch ?? 20)
-      .toArray();
-    if (docs.length === 0) break;
-    after = docs[docs.length - 1]!._id;
-    scanned += docs.length;
-    const found = docs.map((d) => ({ d, clear: clearPaths(d, opts.sensitive.names) })).filter((f) => f.clear.paths.length > 0);
-    if (found.length === 0) continue;
-    const waiting = new Set(
-      (
-        await jobs
-          .find({ _id: { $in: [...new Set(found.map((f) => `${f.d.sharing_id}.j0`))] }, state: { $in: ['waiting', 'running'] } })
-          .project<{ sharing_id: string }>({ sharing_id: 1 })
-          .toArray()
-      ).map((j) => j.sharing_id),
-    );
-    const ops: AnyBulkWriteOperation<StoredDoc>[] = found.map(({ d, clear }) => {
-      const keep = waiting.has(d.sharing_id) && !d.sensitive;
-      const update: Document = { $unset: Object.fromEntries(clear.paths.map(([path]) => [path, ''])) };
-      if (keep) update.$set = { sensitive: opts.sensitive.box.seal(JSON.stringify(clear.byRecipient), d.sharing_id) };
-      return { updateOne: { filter: { _id: d._id, ...Object.fromEntries(clear.paths) }, update } };
-    });
-    rewritten += (await recipients.bulkWrite(ops, { ordered: false })).modifiedCount;
-  }
-  return { scanned, rewritten };
+  return passById(recipients, {
+    batch: opts.batch ?? 20,
+    signal: opts.signal,
+    rewrite: async (docs) => {
+      const found = docs.map((d) => ({ d, clear: clearPaths(d, opts.sensitive.names) })).filter((f) => f.clear.paths.length > 0);
+      if (found.length === 0) return 0;
+      const waiting = new Set(
+        (
+          await jobs
+            .find({ _id: { $in: [...new Set(found.map((f) => `${f.d.sharing_id}.j0`))] }, state: { $in: ['waiting', 'running'] } })
+            .project<{ sharing_id: string }>({ sharing_id: 1 })
+            .toArray()
+        ).map((j) => j.sharing_id),
+      );
+      const ops: AnyBulkWriteOperation<StoredDoc>[] = found.map(({ d, clear }) => {
+        const keep = waiting.has(d.sharing_id) && !d.sensitive;
+        const update: Document = { $unset: Object.fromEntries(clear.paths.map(([path]) => [path, ''])) };
+        if (keep) update.$set = { sensitive: opts.sensitive.box.seal(JSON.stringify(clear.byRecipient), d.sharing_id) };
+        return { updateOne: { filter: { _id: d._id, ...Object.fromEntries(clear.paths) }, update } };
+      });
+      return (await recipients.bulkWrite(ops, { ordered: false })).modifiedCount;
+    },
+  });
 }
 
 /** The document's clear sensitive attributes: [path, value] pairs, and the values by recipient (sealed form). */
