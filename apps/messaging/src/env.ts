@@ -22,7 +22,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
       ...kafkaSecurityEnv,
       SMS_DISPATCH_TOPIC: env.string('sms.dispatch'),
       SMS_STATUS_TOPIC: env.string('sms.status'),
-      /** A sharing's first messages are all settled (domain/sharing-completion.use-cases.ts). */
+      /** A sharing's first messages are all settled (status/domain/sharing-completion.use-cases.ts). */
       SHARING_COMPLETED_TOPIC: env.string('sharing.completed'),
       SMS_DISPATCH_GROUP: env.string('messaging-sms-dispatch'),
       /** Attempts of one recipient (provider or peer down) before its event is dead-lettered. */
@@ -96,11 +96,11 @@ const readVars = (vars: Record<string, string | undefined>) =>
       ...retentionSweepEnv,
       ACCOUNT_RETENTION_GROUP: env.string('messaging-retention'),
       /**
-       * `outbox`: the recording provider (adapters/mongo/recording.provider.ts), which sends nothing.
+       * `outbox`: the recording provider (providers/adapters/mongo/recording.provider.ts), which sends nothing.
        * The value keeps its old name: infra/apps.sh, the Helm chart, docker-compose and deployments set it.
        */
       SMS_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
-      /** JSON, see adapters/http/http-provider.config.ts; required when SMS_PROVIDER=http. */
+      /** JSON, see providers/adapters/http/http-provider.config.ts; required when SMS_PROVIDER=http. */
       SMS_HTTP_PROVIDER: z.string().optional(),
       /**
        * The deployment's provider sends the Turkish single shift table (3GPP TS 23.038), so Turkish

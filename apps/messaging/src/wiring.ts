@@ -83,10 +83,10 @@ export interface Infrastructure {
   releasePerSecond?: number;
   /**
    * A phone's keyed hashes under every configured key (PersonalDataProtector.hashes(phone, 'phone')):
-   * the suppression check also matches opt-outs an erasure kept as a hash (adapters/erased-opt-outs.ts).
+   * the suppression check also matches opt-outs an erasure kept as a hash (opt-outs/adapters/erased-opt-outs.ts).
    */
   optOutHashes?: (phone: string) => string[];
-  /** Hand-overs to slow providers left running (adapters/hand-over.tracker.ts); none: each is awaited. */
+  /** Hand-overs to slow providers left running (dispatch/adapters/hand-over.tracker.ts); none: each is awaited. */
   handOvers?: HandOverTracker;
 }
 

@@ -2,7 +2,7 @@ import type { OptOutRepository } from '../ports.js';
 
 /**
  * The suppression lists, also matching phones whose opt-out was kept as a keyed hash by a data
- * erasure (adapters/mongo/messaging-personal-data.repository.ts): each lookup asks for the
+ * erasure (erasure/adapters/mongo/messaging-personal-data.repository.ts): each lookup asks for the
  * phones and their hashes under every configured key (PersonalDataProtector.hashes) at once, so
  * an erased person stays suppressed at acceptance and at dispatch, and a key rotation does not
  * lose them. Removing such a phone's opt-out (DELETE by the phone) removes its hashed entry too.

@@ -7,7 +7,7 @@ export const messagingIndexes: IndexSpec = {
     // The sharing.completed sweep: the recent sharings not completed yet, oldest first; with the id,
     // so that a sweep's next page (the rest of an instant) is an index range too.
     { key: { completed_at: 1, created_at: 1, _id: 1 }, name: 'completed_created_id' },
-    // The retention sweep's default pass (adapters/mongo/retention.sweep.ts); an account's uses account_created.
+    // The retention sweep's default pass (erasure/adapters/mongo/retention.sweep.ts); an account's uses account_created.
     { key: { created_at: 1 }, name: 'created' },
   ],
   sharing_recipients: [{ key: { sharing_id: 1, phone: 1 }, name: 'sharing_phone' }],
@@ -24,7 +24,7 @@ export const messagingIndexes: IndexSpec = {
     { key: { account_id: 1, phone: 1 }, name: 'account_phone', unique: true },
     { key: { account_id: 1, created_at: -1, _id: -1 }, name: 'account_created' },
   ],
-  // Phones taken off a list, for other processes' snapshots (adapters/opt-out.snapshots.ts); gone after a day.
+  // Phones taken off a list, for other processes' snapshots (opt-outs/adapters/opt-out.snapshots.ts); gone after a day.
   sms_opt_out_removals: [
     { key: { account_id: 1, removed_at: 1 }, name: 'account_removed' },
     { key: { removed_at: 1 }, name: 'expiry', expireAfterSeconds: 86_400 },
@@ -39,7 +39,7 @@ export const messagingIndexes: IndexSpec = {
     { key: { sharing_id: 1 }, name: 'sharing' },
   ],
   csv_imports: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
-  // The recording provider's records (adapters/mongo/recording.provider.ts); the collection keeps its stored name.
+  // The recording provider's records (providers/adapters/mongo/recording.provider.ts); the collection keeps its stored name.
   sms_outbox: [
     { key: { account_id: 1, phone: 1, created_at: -1, _id: -1 }, name: 'account_phone_created' },
     { key: { account_id: 1, created_at: -1, _id: -1 }, name: 'account_created' },
