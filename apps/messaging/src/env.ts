@@ -63,8 +63,8 @@ const readVars = (vars: Record<string, string | undefined>) =>
       DATA_ERASURE_REQUESTED_TOPIC: env.string('data.erasure.requested'),
       DATA_ERASURE_PROGRESS_TOPIC: env.string('data.erasure.progress'),
       DATA_ERASURE_GROUP: env.string('messaging-data-erasure'),
-      /** Deadline of every call to the survey and shortener services. */
-      PEER_DEADLINE_MS: env.int(5_000, 100),
+      /** Deadline of every call to the survey and shortener services (one name for it in every app). */
+      GRPC_DEADLINE_MS: env.int(5_000, 100),
       /** Region for phones written without a country code (ISO 3166 alpha-2). */
       DEFAULT_PHONE_REGION: env.string('TR').refine(isPhoneRegion, 'must be a supported ISO 3166 region code, e.g. TR'),
       /** Hard cap on phones per sharing request (5,000 recommended); the gateway reads the same variable. */

@@ -204,7 +204,7 @@ export function messagingTopics(config: MessagingEnv): {
 
 /** The survey, shortener and file services, as messaging's ports; closed together. */
 export function connectPeers(config: MessagingEnv, logger: Logger) {
-  const options = { deadlineMs: config.PEER_DEADLINE_MS, logger };
+  const options = { deadlineMs: config.GRPC_DEADLINE_MS, logger };
   const survey = createGrpcClient(SurveyServiceClient, config.SURVEY_GRPC_ADDR, options);
   const shortener = createGrpcClient(ShortenerServiceClient, config.SHORTENER_GRPC_ADDR, options);
   const files = createGrpcClient(FileServiceClient, config.FILE_GRPC_ADDR, options);

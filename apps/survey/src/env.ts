@@ -16,8 +16,8 @@ const readVars = (vars: Record<string, string | undefined>) =>
       ...mongoSecurityEnv,
       MONGO_DB: env.string('survey'),
       FLOW_GRPC_ADDR: env.string(localAddr('FLOW_GRPC_PORT')),
-      /** Deadline of each call to the flow service. */
-      FLOW_DEADLINE_MS: env.int(3_000, 100),
+      /** Deadline of each call to the flow service (one name for it in every app). */
+      GRPC_DEADLINE_MS: env.int(3_000, 100),
       FLOW_CACHE_ENTRIES: env.int(1_000, 1),
       KAFKA_BROKERS: env.list(localAddr('KAFKA_PORT')),
       ...kafkaSecurityEnv,

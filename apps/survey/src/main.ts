@@ -32,7 +32,7 @@ await ensureTopics(kafka, [
 ]);
 const producer = createProducer(kafka, { logger });
 await producer.connect();
-const flowClient = createGrpcClient(FlowServiceClient, config.FLOW_GRPC_ADDR, { deadlineMs: config.FLOW_DEADLINE_MS, logger });
+const flowClient = createGrpcClient(FlowServiceClient, config.FLOW_GRPC_ADDR, { deadlineMs: config.GRPC_DEADLINE_MS, logger });
 
 const personalData = new PersonalDataProtector(config.PERSONAL_DATA_KEY, config.PERSONAL_DATA_PREVIOUS_KEYS);
 const deps = surveyServiceDeps({
