@@ -279,6 +279,22 @@ export interface RecipientStatus {
   segments: number;
   /** The reminders that went out to it (their statuses), in order. */
   reminders: ReminderStatus[];
+  /**
+   * What the provider's delivery report said of a message it failed; unset otherwise (`error`
+   * keeps a reason of ours: a refusal before or by the provider).
+   */
+  errorDetail?: SmsError | undefined;
+}
+
+/**
+ * A provider's delivery report of a failed message, as it came: the report's status code (Kannel's
+ * DLR type, %d), the provider's error code (Kannel: the err: field of the SMSC's receipt) and its
+ * description (Kannel: the receipt's stat:); empty when the report has none.
+ */
+export interface SmsError {
+  status: string;
+  code: string;
+  description: string;
 }
 
 export interface ReminderStatus {
@@ -353,6 +369,9 @@ export interface SmsMessage {
   /** gsm7, gsm7-tr, ucs2 (empty for messages recorded before it was kept). */
   encoding: string;
   segments: number;
+  /** As RecipientStatus: our reason, and what a failing delivery report said. */
+  error: string;
+  errorDetail?: SmsError | undefined;
 }
 
 export interface ListSmsMessagesResponse {
@@ -472,6 +491,8 @@ export interface SmsStatusChanged {
   status: string;
   error: string;
   at: string;
+  /** Set on a `failed` raised by the provider's delivery report. */
+  errorDetail?: SmsError | undefined;
 }
 
 /**
@@ -3980,7 +4001,16 @@ export const GetSmsSharingRequest: MessageFns<GetSmsSharingRequest> = {
 };
 
 function createBaseRecipientStatus(): RecipientStatus {
-  return { phone: "", status: "", error: "", updatedAt: "", encoding: "", segments: 0, reminders: [] };
+  return {
+    phone: "",
+    status: "",
+    error: "",
+    updatedAt: "",
+    encoding: "",
+    segments: 0,
+    reminders: [],
+    errorDetail: undefined,
+  };
 }
 
 export const RecipientStatus: MessageFns<RecipientStatus> = {
@@ -4005,6 +4035,9 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
     }
     for (const v of message.reminders) {
       ReminderStatus.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.errorDetail !== undefined) {
+      SmsError.encode(message.errorDetail, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -4078,6 +4111,14 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
             message.reminders.push(ReminderStatus.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.errorDetail = SmsError.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4105,6 +4146,11 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
       reminders: globalThis.Array.isArray(object?.reminders)
         ? object.reminders.map((e: any) => ReminderStatus.fromJSON(e))
         : [],
+      errorDetail: isSet(object.errorDetail)
+        ? SmsError.fromJSON(object.errorDetail)
+        : isSet(object.error_detail)
+        ? SmsError.fromJSON(object.error_detail)
+        : undefined,
     };
   },
 
@@ -4131,6 +4177,9 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
     if (message.reminders?.length) {
       obj.reminders = message.reminders.map((e) => ReminderStatus.toJSON(e));
     }
+    if (message.errorDetail !== undefined) {
+      obj.errorDetail = SmsError.toJSON(message.errorDetail);
+    }
     return obj;
   },
 
@@ -4146,6 +4195,110 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
     message.encoding = object.encoding ?? "";
     message.segments = object.segments ?? 0;
     message.reminders = object.reminders?.map((e) => ReminderStatus.fromPartial(e)) || [];
+    message.errorDetail = (object.errorDetail !== undefined && object.errorDetail !== null)
+      ? SmsError.fromPartial(object.errorDetail)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSmsError(): SmsError {
+  return { status: "", code: "", description: "" };
+}
+
+export const SmsError: MessageFns<SmsError> = {
+  encode(message: SmsError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SmsError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSmsError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SmsError {
+    return {
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+    };
+  },
+
+  toJSON(message: SmsError): unknown {
+    const obj: any = {};
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SmsError>, I>>(base?: I): SmsError {
+    return SmsError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SmsError>, I>>(object: I): SmsError {
+    const message = createBaseSmsError();
+    message.status = object.status ?? "";
+    message.code = object.code ?? "";
+    message.description = object.description ?? "";
     return message;
   },
 };
@@ -4975,7 +5128,18 @@ export const ListSmsMessagesRequest: MessageFns<ListSmsMessagesRequest> = {
 };
 
 function createBaseSmsMessage(): SmsMessage {
-  return { messageId: "", sharingId: "", phone: "", text: "", status: "", createdAt: "", encoding: "", segments: 0 };
+  return {
+    messageId: "",
+    sharingId: "",
+    phone: "",
+    text: "",
+    status: "",
+    createdAt: "",
+    encoding: "",
+    segments: 0,
+    error: "",
+    errorDetail: undefined,
+  };
 }
 
 export const SmsMessage: MessageFns<SmsMessage> = {
@@ -5003,6 +5167,12 @@ export const SmsMessage: MessageFns<SmsMessage> = {
     }
     if (message.segments !== 0) {
       writer.uint32(64).uint32(message.segments);
+    }
+    if (message.error !== "") {
+      writer.uint32(74).string(message.error);
+    }
+    if (message.errorDetail !== undefined) {
+      SmsError.encode(message.errorDetail, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -5084,6 +5254,22 @@ export const SmsMessage: MessageFns<SmsMessage> = {
             message.segments = reader.uint32();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.errorDetail = SmsError.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5118,6 +5304,12 @@ export const SmsMessage: MessageFns<SmsMessage> = {
         : "",
       encoding: isSet(object.encoding) ? globalThis.String(object.encoding) : "",
       segments: isSet(object.segments) ? globalThis.Number(object.segments) : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      errorDetail: isSet(object.errorDetail)
+        ? SmsError.fromJSON(object.errorDetail)
+        : isSet(object.error_detail)
+        ? SmsError.fromJSON(object.error_detail)
+        : undefined,
     };
   },
 
@@ -5147,6 +5339,12 @@ export const SmsMessage: MessageFns<SmsMessage> = {
     if (message.segments !== 0) {
       obj.segments = Math.round(message.segments);
     }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.errorDetail !== undefined) {
+      obj.errorDetail = SmsError.toJSON(message.errorDetail);
+    }
     return obj;
   },
 
@@ -5163,6 +5361,10 @@ export const SmsMessage: MessageFns<SmsMessage> = {
     message.createdAt = object.createdAt ?? "";
     message.encoding = object.encoding ?? "";
     message.segments = object.segments ?? 0;
+    message.error = object.error ?? "";
+    message.errorDetail = (object.errorDetail !== undefined && object.errorDetail !== null)
+      ? SmsError.fromPartial(object.errorDetail)
+      : undefined;
     return message;
   },
 };
@@ -6997,7 +7199,16 @@ export const SmsDispatch_BuiltInResponsesEntry: MessageFns<SmsDispatch_BuiltInRe
 };
 
 function createBaseSmsStatusChanged(): SmsStatusChanged {
-  return { messageId: "", sharingId: "", accountId: "", phone: "", status: "", error: "", at: "" };
+  return {
+    messageId: "",
+    sharingId: "",
+    accountId: "",
+    phone: "",
+    status: "",
+    error: "",
+    at: "",
+    errorDetail: undefined,
+  };
 }
 
 export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
@@ -7022,6 +7233,9 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
     }
     if (message.at !== "") {
       writer.uint32(58).string(message.at);
+    }
+    if (message.errorDetail !== undefined) {
+      SmsError.encode(message.errorDetail, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -7095,6 +7309,14 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
             message.at = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.errorDetail = SmsError.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7128,6 +7350,11 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
       status: isSet(object.status) ? globalThis.String(object.status) : "",
       error: isSet(object.error) ? globalThis.String(object.error) : "",
       at: isSet(object.at) ? globalThis.String(object.at) : "",
+      errorDetail: isSet(object.errorDetail)
+        ? SmsError.fromJSON(object.errorDetail)
+        : isSet(object.error_detail)
+        ? SmsError.fromJSON(object.error_detail)
+        : undefined,
     };
   },
 
@@ -7154,6 +7381,9 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
     if (message.at !== "") {
       obj.at = message.at;
     }
+    if (message.errorDetail !== undefined) {
+      obj.errorDetail = SmsError.toJSON(message.errorDetail);
+    }
     return obj;
   },
 
@@ -7169,6 +7399,9 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
     message.status = object.status ?? "";
     message.error = object.error ?? "";
     message.at = object.at ?? "";
+    message.errorDetail = (object.errorDetail !== undefined && object.errorDetail !== null)
+      ? SmsError.fromPartial(object.errorDetail)
+      : undefined;
     return message;
   },
 };
