@@ -106,6 +106,10 @@ export interface LinkActivation {
   phone: string;
   attributes: Record<string, string>;
   builtInResponses: Record<string, string>;
+  /** Where it is sent from: the survey service keeps them with the link and copies them onto its answer. */
+  campaignId: string;
+  sharingId: string;
+  messageId: string;
 }
 
 export interface SurveyLinks {

@@ -76,6 +76,8 @@ export interface ResponseFilter {
   flowId?: string;
   channelId?: string;
   customerId?: string;
+  /** The SMS sharing whose link was answered (SendContext.sharingId). */
+  sharingId?: string;
   /** Only responses ordered at or after this key (see responseSortKey); an ISO instant bounds answered_at. */
   from?: string;
   /** Only responses ordered before this key (see responseSortKey). */

@@ -75,6 +75,16 @@ export const responseMessage = (r: SurveyResponse): ResponseMessage => ({
   answers: r.answers.map(answerMessage),
   builtInResponses: r.builtInResponses,
   answeredAt: r.answeredAt.toISOString(),
+  ...(r.context
+    ? {
+        context: {
+          campaignId: r.context.campaignId ?? '',
+          sharingId: r.context.sharingId ?? '',
+          messageId: r.context.messageId ?? '',
+          customAttributes: r.context.customAttributes,
+        },
+      }
+    : {}),
 });
 
 /** A response of the responses API: with its customer's identifiers ('' for one the customer lacks). */
@@ -91,6 +101,9 @@ export const activationRequest = (req: ActivateSurveyLinkRequest): ActivationReq
   customer: { ...EMPTY_CUSTOMER, ...req.customer },
   customAttributes: req.customAttributes,
   builtInResponses: req.builtInResponses,
+  campaignId: req.campaignId,
+  sharingId: req.sharingId,
+  messageId: req.messageId,
 });
 
 /** A failed item carries the status name its call alone would have had, and the fields in its message. */

@@ -111,6 +111,7 @@ export class MemoryLinks implements LinkRepository {
       builtInResponses: a.builtInResponses,
       activation: link.activation + 1,
       ...(a.phone !== undefined ? { phone: a.phone } : {}),
+      ...(a.context ? { context: a.context } : {}),
     });
     return { ...link };
   }
@@ -160,6 +161,7 @@ export class MemoryResponses implements ResponseRepository {
         (!f.flowId || r.flowId === f.flowId) &&
         (!f.channelId || r.channelId === f.channelId) &&
         (!f.customerId || r.customerId === f.customerId) &&
+        (!f.sharingId || r.context?.sharingId === f.sharingId) &&
         (!f.from || responseSortKey(r) >= f.from) &&
         (!f.before || responseSortKey(r) < f.before),
     );

@@ -198,6 +198,15 @@ export interface ActivateSurveyLinkRequest {
   customAttributes: { [key: string]: string };
   /** Stored with the link and, on submit, with the answers (e.g. customerDetailInfo1). */
   builtInResponses: { [key: string]: string };
+  /**
+   * Where the link is sent from (messaging: the SMS campaign, the sharing and the recipient's
+   * message); absent or empty: not sent by a sharing. Stored with the link's activation, with
+   * custom_attributes but the sensitive ones (SENSITIVE_CUSTOMER_ATTRIBUTES, the TCKN always),
+   * and copied onto the response of that activation (ResponseContext).
+   */
+  campaignId?: string | undefined;
+  sharingId?: string | undefined;
+  messageId?: string | undefined;
 }
 
 export interface ActivateSurveyLinkRequest_CustomAttributesEntry {
@@ -346,10 +355,32 @@ export interface SurveyResponse {
   builtInResponses: { [key: string]: string };
   answeredAt: string;
   /** The customer's identifiers as stored now; set by ListResponses and GetResponse only. */
-  customer?: ResponseCustomer | undefined;
+  customer?:
+    | ResponseCustomer
+    | undefined;
+  /**
+   * What the answered activation of the link was sent with; absent on responses stored before
+   * links kept it.
+   */
+  context?: ResponseContext | undefined;
 }
 
 export interface SurveyResponse_BuiltInResponsesEntry {
+  key: string;
+  value: string;
+}
+
+export interface ResponseContext {
+  /** Empty when the link was not sent by an SMS sharing. */
+  campaignId: string;
+  sharingId: string;
+  /** The SMS that carried the link (messaging's message id, as sms.* events give it). */
+  messageId: string;
+  /** The recipient's custom attributes as the activation gave them, without the sensitive ones. */
+  customAttributes: { [key: string]: string };
+}
+
+export interface ResponseContext_CustomAttributesEntry {
   key: string;
   value: string;
 }
@@ -377,6 +408,8 @@ export interface ListResponsesRequest {
   /** ISO 8601 with an offset; answered at or after since, strictly before until. */
   since: string;
   until: string;
+  /** Empty: every sharing; otherwise only the answers to links sent by this SMS sharing. */
+  sharingId?: string | undefined;
 }
 
 export interface ListResponsesResponse {
@@ -401,6 +434,7 @@ export interface GetNpsSummaryRequest {
   channelId: string;
   since: string;
   until: string;
+  sharingId?: string | undefined;
 }
 
 export interface NpsQuestionSummary {
@@ -1682,7 +1716,16 @@ export const CustomerInput_SchemaEntry: MessageFns<CustomerInput_SchemaEntry> = 
 };
 
 function createBaseActivateSurveyLinkRequest(): ActivateSurveyLinkRequest {
-  return { accountId: "", channelId: "", customer: undefined, customAttributes: {}, builtInResponses: {} };
+  return {
+    accountId: "",
+    channelId: "",
+    customer: undefined,
+    customAttributes: {},
+    builtInResponses: {},
+    campaignId: undefined,
+    sharingId: undefined,
+    messageId: undefined,
+  };
 }
 
 export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = {
@@ -1704,6 +1747,15 @@ export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = 
       ActivateSurveyLinkRequest_BuiltInResponsesEntry.encode({ key: key as any, value }, writer.uint32(42).fork())
         .join();
     });
+    if (message.campaignId !== undefined) {
+      writer.uint32(50).string(message.campaignId);
+    }
+    if (message.sharingId !== undefined) {
+      writer.uint32(58).string(message.sharingId);
+    }
+    if (message.messageId !== undefined) {
+      writer.uint32(66).string(message.messageId);
+    }
     return writer;
   },
 
@@ -1764,6 +1816,30 @@ export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = 
             if (entry5.value !== undefined) {
               message.builtInResponses[entry5.key] = entry5.value;
             }
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.messageId = reader.string();
             continue;
           }
         }
@@ -1845,6 +1921,21 @@ export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = 
           {},
         )
         : {},
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : undefined,
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : undefined,
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : undefined,
     };
   },
 
@@ -1877,6 +1968,15 @@ export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = 
         });
       }
     }
+    if (message.campaignId !== undefined) {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.sharingId !== undefined) {
+      obj.sharingId = message.sharingId;
+    }
+    if (message.messageId !== undefined) {
+      obj.messageId = message.messageId;
+    }
     return obj;
   },
 
@@ -1908,6 +2008,9 @@ export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = 
       },
       {},
     );
+    message.campaignId = object.campaignId ?? undefined;
+    message.sharingId = object.sharingId ?? undefined;
+    message.messageId = object.messageId ?? undefined;
     return message;
   },
 };
@@ -3944,6 +4047,7 @@ function createBaseSurveyResponse(): SurveyResponse {
     builtInResponses: {},
     answeredAt: "",
     customer: undefined,
+    context: undefined,
   };
 }
 
@@ -3981,6 +4085,9 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
     }
     if (message.customer !== undefined) {
       ResponseCustomer.encode(message.customer, writer.uint32(90).fork()).join();
+    }
+    if (message.context !== undefined) {
+      ResponseContext.encode(message.context, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -4089,6 +4196,14 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
             message.customer = ResponseCustomer.decode(reader, reader.uint32());
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.context = ResponseContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4170,6 +4285,7 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
         ? globalThis.String(object.answered_at)
         : "",
       customer: isSet(object.customer) ? ResponseCustomer.fromJSON(object.customer) : undefined,
+      context: isSet(object.context) ? ResponseContext.fromJSON(object.context) : undefined,
     };
   },
 
@@ -4214,6 +4330,9 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
     if (message.customer !== undefined) {
       obj.customer = ResponseCustomer.toJSON(message.customer);
     }
+    if (message.context !== undefined) {
+      obj.context = ResponseContext.toJSON(message.context);
+    }
     return obj;
   },
 
@@ -4242,6 +4361,9 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
     message.answeredAt = object.answeredAt ?? "";
     message.customer = (object.customer !== undefined && object.customer !== null)
       ? ResponseCustomer.fromPartial(object.customer)
+      : undefined;
+    message.context = (object.context !== undefined && object.context !== null)
+      ? ResponseContext.fromPartial(object.context)
       : undefined;
     return message;
   },
@@ -4330,6 +4452,267 @@ export const SurveyResponse_BuiltInResponsesEntry: MessageFns<SurveyResponse_Bui
     object: I,
   ): SurveyResponse_BuiltInResponsesEntry {
     const message = createBaseSurveyResponse_BuiltInResponsesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseResponseContext(): ResponseContext {
+  return { campaignId: "", sharingId: "", messageId: "", customAttributes: {} };
+}
+
+export const ResponseContext: MessageFns<ResponseContext> = {
+  encode(message: ResponseContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.campaignId !== "") {
+      writer.uint32(10).string(message.campaignId);
+    }
+    if (message.sharingId !== "") {
+      writer.uint32(18).string(message.sharingId);
+    }
+    if (message.messageId !== "") {
+      writer.uint32(26).string(message.messageId);
+    }
+    globalThis.Object.entries(message.customAttributes).forEach(([key, value]: [string, string]) => {
+      ResponseContext_CustomAttributesEntry.encode({ key: key as any, value }, writer.uint32(34).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResponseContext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResponseContext();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            const entry4 = ResponseContext_CustomAttributesEntry.decode(reader, reader.uint32());
+            if (entry4.value !== undefined) {
+              message.customAttributes[entry4.key] = entry4.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResponseContext {
+    return {
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : "",
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : "",
+      customAttributes: isObject(object.customAttributes)
+        ? (globalThis.Object.entries(object.customAttributes) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.custom_attributes)
+        ? (globalThis.Object.entries(object.custom_attributes) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: ResponseContext): unknown {
+    const obj: any = {};
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.sharingId !== "") {
+      obj.sharingId = message.sharingId;
+    }
+    if (message.messageId !== "") {
+      obj.messageId = message.messageId;
+    }
+    if (message.customAttributes) {
+      const entries = globalThis.Object.entries(message.customAttributes) as [string, string][];
+      if (entries.length > 0) {
+        obj.customAttributes = {};
+        entries.forEach(([k, v]) => {
+          obj.customAttributes[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResponseContext>, I>>(base?: I): ResponseContext {
+    return ResponseContext.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResponseContext>, I>>(object: I): ResponseContext {
+    const message = createBaseResponseContext();
+    message.campaignId = object.campaignId ?? "";
+    message.sharingId = object.sharingId ?? "";
+    message.messageId = object.messageId ?? "";
+    message.customAttributes = (globalThis.Object.entries(object.customAttributes ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseResponseContext_CustomAttributesEntry(): ResponseContext_CustomAttributesEntry {
+  return { key: "", value: "" };
+}
+
+export const ResponseContext_CustomAttributesEntry: MessageFns<ResponseContext_CustomAttributesEntry> = {
+  encode(message: ResponseContext_CustomAttributesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResponseContext_CustomAttributesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResponseContext_CustomAttributesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResponseContext_CustomAttributesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: ResponseContext_CustomAttributesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResponseContext_CustomAttributesEntry>, I>>(
+    base?: I,
+  ): ResponseContext_CustomAttributesEntry {
+    return ResponseContext_CustomAttributesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResponseContext_CustomAttributesEntry>, I>>(
+    object: I,
+  ): ResponseContext_CustomAttributesEntry {
+    const message = createBaseResponseContext_CustomAttributesEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? "";
     return message;
@@ -4451,6 +4834,7 @@ function createBaseListResponsesRequest(): ListResponsesRequest {
     customerExternalId: "",
     since: "",
     until: "",
+    sharingId: undefined,
   };
 }
 
@@ -4479,6 +4863,9 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
     }
     if (message.until !== "") {
       writer.uint32(66).string(message.until);
+    }
+    if (message.sharingId !== undefined) {
+      writer.uint32(74).string(message.sharingId);
     }
     return writer;
   },
@@ -4560,6 +4947,14 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
             message.until = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4606,6 +5001,11 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
         : "",
       since: isSet(object.since) ? globalThis.String(object.since) : "",
       until: isSet(object.until) ? globalThis.String(object.until) : "",
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : undefined,
     };
   },
 
@@ -4635,6 +5035,9 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
     if (message.until !== "") {
       obj.until = message.until;
     }
+    if (message.sharingId !== undefined) {
+      obj.sharingId = message.sharingId;
+    }
     return obj;
   },
 
@@ -4651,6 +5054,7 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
     message.customerExternalId = object.customerExternalId ?? "";
     message.since = object.since ?? "";
     message.until = object.until ?? "";
+    message.sharingId = object.sharingId ?? undefined;
     return message;
   },
 };
@@ -4909,7 +5313,7 @@ export const GetResponseResponse: MessageFns<GetResponseResponse> = {
 };
 
 function createBaseGetNpsSummaryRequest(): GetNpsSummaryRequest {
-  return { accountId: "", flowId: "", channelId: "", since: "", until: "" };
+  return { accountId: "", flowId: "", channelId: "", since: "", until: "", sharingId: undefined };
 }
 
 export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
@@ -4928,6 +5332,9 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
     }
     if (message.until !== "") {
       writer.uint32(42).string(message.until);
+    }
+    if (message.sharingId !== undefined) {
+      writer.uint32(50).string(message.sharingId);
     }
     return writer;
   },
@@ -4985,6 +5392,14 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
             message.until = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5016,6 +5431,11 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
         : "",
       since: isSet(object.since) ? globalThis.String(object.since) : "",
       until: isSet(object.until) ? globalThis.String(object.until) : "",
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : undefined,
     };
   },
 
@@ -5036,6 +5456,9 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
     if (message.until !== "") {
       obj.until = message.until;
     }
+    if (message.sharingId !== undefined) {
+      obj.sharingId = message.sharingId;
+    }
     return obj;
   },
 
@@ -5049,6 +5472,7 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
     message.channelId = object.channelId ?? "";
     message.since = object.since ?? "";
     message.until = object.until ?? "";
+    message.sharingId = object.sharingId ?? undefined;
     return message;
   },
 };
