@@ -72,6 +72,7 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     addSmsOptOuts: 'retry',
     listSmsOptOuts: 'retry',
     deleteSmsOptOut: 'once',
+    listSmsSharings: 'retry',
   }),
   policy(FileServiceService, {
     createDirectory: 'once',

@@ -1,3 +1,4 @@
+import type { Page } from '@feedback/kit-core';
 import type {
   Attributes,
   CreateSmsCampaignRequest,
@@ -6,7 +7,9 @@ import type {
   DirectoryBinding as DirectoryBindingMessage,
   GetSmsSharingResponse,
   ListSmsMessagesResponse,
+  ListSmsCampaignsResponse,
   ListSmsOptOutsResponse,
+  ListSmsSharingsResponse,
   RejectedPhone as RejectedPhoneMessage,
   SmsCampaign as SmsCampaignMessage,
   SmsProvider as SmsProviderMessage,
@@ -16,6 +19,7 @@ import type { DirectoryBinding } from '../csv-workflow/domain/directory-binding.
 import type { SharingStatus } from '../status/domain/sharing-status.use-cases.js';
 import type { RejectedPhone, SmsCampaign } from '../shared/domain/sharing.js';
 import type { CreateSharingCommand } from '../intake/domain/sharing.use-cases.js';
+import type { ListedSharing } from '../intake/domain/sharing-list.use-cases.js';
 import type { CreateCampaignCommand, UpdateCampaignCommand } from '../campaigns/domain/campaign.use-cases.js';
 import type { CampaignDeps } from '../campaigns/ports.js';
 import type { OptOutPage } from '../opt-outs/domain/opt-out.js';
@@ -143,6 +147,28 @@ export function recordedMessagesMessage(page: RecordedMessagePage): ListSmsMessa
       createdAt: m.createdAt.toISOString(),
       encoding: m.encoding ?? '',
       segments: m.segments ?? 0,
+    })),
+    nextPageToken: page.nextPageToken,
+  };
+}
+
+export function campaignsMessage(page: Page<SmsCampaign>): ListSmsCampaignsResponse {
+  return { campaigns: page.items.map(campaignMessage), nextPageToken: page.nextPageToken };
+}
+
+export function sharingsMessage(page: Page<ListedSharing>): ListSmsSharingsResponse {
+  return {
+    sharings: page.items.map(({ sharing: s, status }) => ({
+      sharingId: s.id,
+      campaignId: s.campaignId,
+      createdAt: s.createdAt.toISOString(),
+      status,
+      accepted: s.accepted,
+      rejected: s.rejected.length,
+      duplicate: s.duplicates,
+      scheduledFor: s.scheduledFor?.toISOString() ?? '',
+      cancelledAt: s.cancelledAt?.toISOString() ?? '',
+      completedAt: s.completedAt?.toISOString() ?? '',
     })),
     nextPageToken: page.nextPageToken,
   };

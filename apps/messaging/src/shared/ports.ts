@@ -1,3 +1,4 @@
+import type { Page, PageQuery } from '@feedback/kit-core';
 import type { SendWindow } from './domain/send-window.js';
 import type { DispatchEvent, Recipient, SmsSharing } from './domain/sharing.js';
 import type { DeliveryStatus, MessageStatus, SmsMessage } from './domain/sms-message.js';
@@ -32,6 +33,21 @@ export interface SharingRepository {
   markCompleted(id: string, at: Date): Promise<void>;
   /** Adds to each sharing's settledFirsts (by sharing id) and sets its progressedAt: one write for all. */
   noteSettled(counts: ReadonlyMap<string, number>, at: Date): Promise<void>;
+  /** A page of the account's sharings, newest first (ListSmsSharings). */
+  list(q: SharingListQuery): Promise<Page<SmsSharing>>;
+}
+
+/**
+ * The account's sharings, of one campaign when given, created in [createdAfter, createdBefore);
+ * `accept` is checked on each one read down the index (a condition no index serves: the status).
+ */
+export interface SharingListQuery {
+  accountId: string;
+  campaignId?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  accept?: (s: SmsSharing) => boolean;
+  page: PageQuery;
 }
 
 /**

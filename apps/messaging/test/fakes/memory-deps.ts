@@ -24,6 +24,7 @@ import type {
   MessageRepository,
   NewMessage,
   RecipientWriter,
+  SharingListQuery,
   SharingRepository,
   SurveyLinks,
 } from '../../src/shared/ports.js';
@@ -68,11 +69,9 @@ export class MemoryCampaigns implements CampaignRepository {
     const c = this.items.get(id);
     return c && c.accountId === accountId ? c : null;
   }
-  async listByAccount(accountId: string, limit: number) {
-    return [...this.items.values()]
-      .filter((c) => c.accountId === accountId)
-      .reverse()
-      .slice(0, limit);
+  async page(accountId: string, page: PageQuery) {
+    const mine = [...this.items.values()].filter((c) => c.accountId === accountId);
+    return pageOf(mine, page, (c) => ({ at: c.createdAt, id: c.id }));
   }
   async update(accountId: string, id: string, changes: Partial<SmsCampaign>) {
     const c = await this.findById(accountId, id);
@@ -148,6 +147,17 @@ export class MemorySharings implements SharingRepository {
   }
   async markCompleted(id: string, at: Date) {
     if (!this.completed.has(id)) this.completed.set(id, at);
+  }
+  async list(q: SharingListQuery) {
+    const found = [...this.items.values()]
+      .map((i): SmsSharing => {
+        const completedAt = this.completed.get(i.sharing.id);
+        return completedAt ? { ...i.sharing, completedAt } : { ...i.sharing };
+      })
+      .filter((s) => s.accountId === q.accountId && (!q.campaignId || s.campaignId === q.campaignId))
+      .filter((s) => (!q.createdAfter || s.createdAt >= q.createdAfter) && (!q.createdBefore || s.createdAt < q.createdBefore))
+      .filter((s) => !q.accept || q.accept(s));
+    return pageOf(found, q.page, (s) => ({ at: s.createdAt, id: s.id }));
   }
 }
 

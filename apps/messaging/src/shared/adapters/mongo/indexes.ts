@@ -4,6 +4,8 @@ export const messagingIndexes: IndexSpec = {
   campaigns: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
   sharings: [
     { key: { account_id: 1, created_at: -1 }, name: 'account_created' },
+    // ListSmsSharings of one campaign (an account's every sharing: account_created).
+    { key: { account_id: 1, campaign_id: 1, created_at: -1, _id: -1 }, name: 'account_campaign_created_id' },
     // The sharing.completed sweep: the recent sharings not completed yet, oldest first; with the id,
     // so that a sweep's next page (the rest of an instant) is an index range too.
     { key: { completed_at: 1, created_at: 1, _id: 1 }, name: 'completed_created_id' },
