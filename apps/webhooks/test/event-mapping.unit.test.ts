@@ -18,6 +18,18 @@ describe('event mapping', () => {
     expect(event?.data).toMatchObject({ message_id: 'm1', sharing_id: 's1', phone: '905321234567', status });
   });
 
+  it("sms.failed carries the delivery report's error, or our reason, as {status, code, description}", () => {
+    const reported = smsStatusEvent(
+      'sms.status:m1:failed',
+      { ...sms, status: 'failed', errorDetail: { status: '2', code: '001', description: '' } },
+      now,
+    );
+    expect(reported?.data.error).toEqual({ status: '2', code: '001', description: null });
+    const refused = smsStatusEvent('e', { ...sms, status: 'failed', error: 'refused: 400' }, now);
+    expect(refused?.data.error).toEqual({ status: null, code: null, description: 'refused: 400' });
+    expect(smsStatusEvent('e', { ...sms, status: 'delivered' }, now)?.data.error).toBeNull();
+  });
+
   it.each(['sent', 'queued', 'cancelled', 'unknown', ''])('sms.status %s raises no webhook', (status) => {
     expect(smsStatusEvent('e', { ...sms, status }, now)).toBeNull();
   });

@@ -12,6 +12,7 @@ import type {
   ListSmsSharingsResponse,
   RejectedPhone as RejectedPhoneMessage,
   SmsCampaign as SmsCampaignMessage,
+  SmsError,
   SmsProvider as SmsProviderMessage,
 } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { AccountProvider } from '../providers/domain/account-provider.js';
@@ -24,6 +25,7 @@ import type { CreateCampaignCommand, UpdateCampaignCommand } from '../campaigns/
 import type { CampaignDeps } from '../campaigns/ports.js';
 import type { OptOutPage } from '../opt-outs/domain/opt-out.js';
 import type { RecordedMessagePage } from '../status/ports.js';
+import type { DeliveryError } from '../shared/domain/sms-message.js';
 import { campaignWarnings } from '../intake/domain/sms-preview.use-cases.js';
 
 export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
@@ -93,6 +95,7 @@ export function sharingStatusMessage({ sharing, recipients, counts, segments, fu
       phone: r.phone,
       status: r.status,
       error: r.error ?? '',
+      ...(r.deliveryError && { errorDetail: smsErrorMessage(r.deliveryError) }),
       updatedAt: r.updatedAt?.toISOString() ?? '',
       encoding: r.encoding ?? '',
       segments: r.segments,
@@ -147,10 +150,14 @@ export function recordedMessagesMessage(page: RecordedMessagePage): ListSmsMessa
       createdAt: m.createdAt.toISOString(),
       encoding: m.encoding ?? '',
       segments: m.segments ?? 0,
+      error: m.error ?? '',
+      ...(m.deliveryError && { errorDetail: smsErrorMessage(m.deliveryError) }),
     })),
     nextPageToken: page.nextPageToken,
   };
 }
+
+const smsErrorMessage = (e: DeliveryError): SmsError => ({ status: e.status, code: e.code ?? '', description: e.description ?? '' });
 
 export function campaignsMessage(page: Page<SmsCampaign>): ListSmsCampaignsResponse {
   return { campaigns: page.items.map(campaignMessage), nextPageToken: page.nextPageToken };

@@ -1,7 +1,7 @@
 import type { Page, PageQuery } from '@feedback/kit-core';
 import type { SendWindow } from './domain/send-window.js';
 import type { DispatchEvent, Recipient, SmsSharing } from './domain/sharing.js';
-import type { DeliveryStatus, MessageStatus, SmsMessage } from './domain/sms-message.js';
+import type { DeliveryError, DeliveryStatus, MessageStatus, SmsMessage } from './domain/sms-message.js';
 import type { CostSettings } from './domain/sms-text.js';
 
 export type { Clock } from '@feedback/kit-core';
@@ -101,8 +101,17 @@ export interface MessageRepository {
   recordMany(msgs: SmsMessage[]): Promise<boolean[]>;
   /** Moves records the caller claimed (status "sending", same attempt) to their outcome, in one write. */
   finishMany(items: FinishedAttempt[]): Promise<void>;
-  /** Applies a delivery report; a final status ("delivered", "failed") is never overwritten. */
-  applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null>;
+  /**
+   * Applies a delivery report; a final status ("delivered", "failed") is never overwritten. One
+   * conditional update: only the report that changed the record gets it back (null otherwise),
+   * and that update also marks its `sms.status` event as owed (an outbox in the record itself),
+   * until `reportPublished`.
+   */
+  applyDeliveryReport(id: string, status: DeliveryStatus, at: Date, error?: DeliveryError): Promise<SmsMessage | null>;
+  /** The record's report event went out: no longer owed. */
+  reportPublished(id: string, status: DeliveryStatus): Promise<void>;
+  /** Records whose report event is owed since `before` or earlier (its publish failed, or its process died), oldest first. */
+  unpublishedReports(before: Date, limit: number): Promise<SmsMessage[]>;
   findById(id: string): Promise<SmsMessage | null>;
   /** Every record of the sharing, reminders' included. */
   listBySharing(sharingId: string): Promise<SmsMessage[]>;

@@ -28,10 +28,17 @@ import type {
   SharingRepository,
   SurveyLinks,
 } from '../../src/shared/ports.js';
-import type { CompletionEvents, SharingCompletion } from '../../src/status/ports.js';
+import type { CompletionEvents, ReportEvents, SharingCompletion } from '../../src/status/ports.js';
 import type { OptOutSource, SmsOptOut } from '../../src/opt-outs/domain/opt-out.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/shared/domain/sharing.js';
-import { REPORTABLE_STATUSES, unsentRecord, type MessageStatus, type SmsMessage } from '../../src/shared/domain/sms-message.js';
+import {
+  REPORTABLE_STATUSES,
+  unsentRecord,
+  type DeliveryError,
+  type DeliveryStatus,
+  type MessageStatus,
+  type SmsMessage,
+} from '../../src/shared/domain/sms-message.js';
 
 /** Short links nobody followed. */
 export const noClicks: LinkShortener['countClicked'] = async () => 0;
@@ -260,11 +267,24 @@ export class MemoryMessages implements MessageRepository {
     existing.attempts++;
     return { ...existing };
   }
-  async applyDeliveryReport(id: string, status: 'delivered' | 'failed', at: Date) {
+  /** Records whose report event is owed, and since when (the Mongo repository's `report_owed`). */
+  readonly reportsOwed = new Map<string, Date>();
+  async applyDeliveryReport(id: string, status: DeliveryStatus, at: Date, error?: DeliveryError) {
     const m = this.items.get(id);
     if (!m || !REPORTABLE_STATUSES.includes(m.status)) return null;
-    Object.assign(m, { status, updatedAt: at });
+    Object.assign(m, { status, updatedAt: at, ...(error && { deliveryError: { ...error } }) });
+    this.reportsOwed.set(id, at);
     return { ...m };
+  }
+  async reportPublished(id: string, status: DeliveryStatus) {
+    if (this.items.get(id)?.status === status) this.reportsOwed.delete(id);
+  }
+  async unpublishedReports(before: Date, limit: number) {
+    return [...this.reportsOwed]
+      .filter(([, at]) => at <= before)
+      .sort(([, a], [, b]) => a.getTime() - b.getTime())
+      .slice(0, limit)
+      .map(([id]) => ({ ...this.items.get(id)! }));
   }
   async findById(id: string) {
     return this.items.get(id) ?? null;
@@ -284,6 +304,19 @@ export class MemoryMessages implements MessageRepository {
     const counts: Partial<Record<MessageStatus, number>> = {};
     for (const m of this.items.values()) if (m.sharingId === sharingId && !m.reminder) counts[m.status] = (counts[m.status] ?? 0) + 1;
     return counts;
+  }
+}
+
+/** sms.status events of delivery reports as published, repeats included, by event id as the Kafka adapter names them; `failNext` makes that many publishes throw. */
+export class MemoryReportEvents implements ReportEvents {
+  readonly events: { eventId: string; message: SmsMessage }[] = [];
+  failNext = 0;
+  async reported(msgs: SmsMessage[]) {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('broker unavailable');
+    }
+    for (const m of msgs) this.events.push({ eventId: `${m.id}:${m.status}`, message: { ...m } });
   }
 }
 

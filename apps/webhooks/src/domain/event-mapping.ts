@@ -22,6 +22,8 @@ export interface SmsStatus {
   status: string;
   error: string;
   at: string;
+  /** feedback.messaging.v1.SmsError: what a failing delivery report said (absent otherwise). */
+  errorDetail?: { status: string; code: string; description: string } | undefined;
 }
 
 /** feedback.file.v1.FileExpired. */
@@ -78,7 +80,11 @@ const SMS_TYPES: Record<string, WebhookEvent['type']> = {
   opted_out: 'sms.opted_out',
 };
 
-/** Only delivered, failed and opted_out are webhook events; other statuses (sent, queued, ...) answer null. */
+/**
+ * Only delivered, failed and opted_out are webhook events; other statuses (sent, queued, ...) answer
+ * null. `error` is `{status, code, description}` as GET /v1/sms_sharings/{id} shows it: a delivery
+ * report's fields (empty ones null), else our reason as the description; null when there is none.
+ */
 export function smsStatusEvent(eventId: string, s: SmsStatus, now: Date): WebhookEvent | null {
   const type = SMS_TYPES[s.status];
   if (!type) return null;
@@ -92,10 +98,16 @@ export function smsStatusEvent(eventId: string, s: SmsStatus, now: Date): Webhoo
       sharing_id: s.sharingId,
       phone: s.phone,
       status: s.status,
-      ...(s.error ? { error: s.error } : {}),
+      error: smsErrorOf(s),
       at: s.at,
     },
   };
+}
+
+function smsErrorOf(s: SmsStatus): { status: string | null; code: string | null; description: string | null } | null {
+  const d = s.errorDetail;
+  if (d) return { status: d.status || null, code: d.code || null, description: d.description || s.error || null };
+  return s.error ? { status: null, code: null, description: s.error } : null;
 }
 
 export function fileExpiredEvent(eventId: string, f: ExpiredFile, now: Date): WebhookEvent {

@@ -20,6 +20,8 @@ export const messagingIndexes: IndexSpec = {
     // The retention sweep: an account's pass, the default's.
     { key: { account_id: 1, created_at: 1 }, name: 'account_created' },
     { key: { created_at: 1 }, name: 'created' },
+    // Report events not yet published (delivery-report.ts publishOwedReports): only those records are in it.
+    { key: { report_owed: 1 }, name: 'report_owed', partialFilterExpression: { report_owed: { $gte: new Date(0) } } },
   ],
   // The suppression lists: a sharing's slice of phones is one $in on the first, the list the second.
   sms_opt_outs: [
