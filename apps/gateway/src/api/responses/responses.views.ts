@@ -20,6 +20,10 @@ export function surveyResponseView(r: SurveyResponse | undefined) {
     created_at: isoWithOffset(new Date(r.answeredAt)),
     answers: Object.fromEntries(r.answers.map((a) => [a.questionKey, answerValue(a)])),
     built_in_responses: r.builtInResponses,
+    campaign_id: orNull(r.context?.campaignId),
+    sharing_id: orNull(r.context?.sharingId),
+    message_id: orNull(r.context?.messageId),
+    custom_attributes: r.context ? r.context.customAttributes : null,
   };
 }
 
