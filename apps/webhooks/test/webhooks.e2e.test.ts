@@ -110,8 +110,13 @@ describe('webhooks end to end', () => {
     const [event] = verifyAll(rx.at('/answers'), secret);
     expect(event).toMatchObject({
       type: 'survey.answered',
-      data: { flow_id: flow.id, channel_id: channel.id, answers: [{ question_key: 'nps', number: 9 }] },
+      data: { flow_id: flow.id, channel_id: channel.id, answers: { nps: 9 }, campaign_id: null, custom_attributes: {} },
     });
+    // One shape everywhere: the REST API's answers of that response are the webhook's.
+    const stored = await call('GET', `/v1/responses/${String(event!.data.response_id)}`, {
+      token: acc.apiToken,
+    });
+    expect(stored.json.answers).toEqual(event!.data.answers);
     const log = await deliveries(ep.id);
     expect(log.json.data).toHaveLength(1);
     expect(log.json.data[0]).toMatchObject({

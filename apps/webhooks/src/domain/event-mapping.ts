@@ -1,3 +1,4 @@
+import { answersByQuestion } from '@feedback/kit-core';
 import type { WebhookEvent } from './webhook.js';
 
 /** The fields of feedback.survey.v1.SurveyResponse the event carries (the proto's shape, decoded by the consumer). */
@@ -11,6 +12,8 @@ export interface AnsweredResponse {
   answers: { questionKey: string; optionKeys: string[]; text?: string | undefined; number?: number | undefined }[];
   builtInResponses: Record<string, string>;
   answeredAt: string;
+  /** Where the answered link was sent from (absent on responses stored before it was kept). */
+  context?: { campaignId: string; sharingId: string; messageId: string; customAttributes: Record<string, string> } | undefined;
 }
 
 /** feedback.messaging.v1.SmsStatusChanged. */
@@ -63,13 +66,13 @@ export function surveyAnsweredEvent(eventId: string, r: AnsweredResponse, now: D
       node_id: r.nodeId,
       customer_id: r.customerId,
       answered_at: r.answeredAt,
-      answers: r.answers.map((a) => ({
-        question_key: a.questionKey,
-        ...(a.optionKeys.length > 0 ? { option_keys: a.optionKeys } : {}),
-        ...(a.text !== undefined ? { text: a.text } : {}),
-        ...(a.number !== undefined ? { number: a.number } : {}),
-      })),
+      // Keyed by question, as GET /v1/responses/{id} gives them (until this version: an array of {question_key, ...}).
+      answers: answersByQuestion(r.answers),
       built_in_responses: r.builtInResponses,
+      campaign_id: r.context?.campaignId || null,
+      sharing_id: r.context?.sharingId || null,
+      message_id: r.context?.messageId || null,
+      custom_attributes: r.context ? r.context.customAttributes : null,
     },
   };
 }

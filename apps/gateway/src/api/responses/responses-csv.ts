@@ -1,6 +1,5 @@
-import { isoWithOffset } from '@feedback/kit-core';
+import { answerValue, isoWithOffset, type AnswerShown } from '@feedback/kit-core';
 import type { SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
-import { answerValue } from './responses.views.js';
 
 /** The built-in responses an SMS sharing may carry per phone, each a column of its own. */
 const BUILT_IN_KEYS = ['customerDetailInfo1', 'customerDetailInfo2'];
@@ -39,7 +38,7 @@ export function csvField(value: string | number): string {
 export const csvRecord = (fields: Array<string | number>) => `${fields.map(csvField).join(',')}\r\n`;
 
 /** An answer as one cell: option keys joined by ";" (keys never hold one), a number or text as it is. */
-function answerCell(value: ReturnType<typeof answerValue> | undefined): string | number {
+function answerCell(value: AnswerShown | undefined): string | number {
   if (value === undefined) return '';
   return Array.isArray(value) ? value.join(';') : value;
 }

@@ -1,12 +1,5 @@
-import { isoWithOffset } from '@feedback/kit-core';
-import type { Answer, NpsQuestionSummary, SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
-
-/** A free-text or numeric answer as its value; a choice as its option keys. */
-export function answerValue(a: Answer): number | string | string[] {
-  if (a.number !== undefined) return a.number;
-  if (a.text !== undefined) return a.text;
-  return a.optionKeys;
-}
+import { answersByQuestion, isoWithOffset } from '@feedback/kit-core';
+import type { NpsQuestionSummary, SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
 
 const orNull = (s: string | undefined) => (s ? s : null);
 
@@ -18,7 +11,7 @@ export function surveyResponseView(r: SurveyResponse | undefined) {
     channel_id: r.channelId,
     customer: { external_id: orNull(r.customer?.externalId), email: orNull(r.customer?.email), phone: orNull(r.customer?.phone) },
     created_at: isoWithOffset(new Date(r.answeredAt)),
-    answers: Object.fromEntries(r.answers.map((a) => [a.questionKey, answerValue(a)])),
+    answers: answersByQuestion(r.answers),
     built_in_responses: r.builtInResponses,
     campaign_id: orNull(r.context?.campaignId),
     sharing_id: orNull(r.context?.sharingId),
