@@ -53,6 +53,10 @@ describe('sms.status events', () => {
     } as SmsMessage;
     await kafkaReportEvents(producer, 'sms.status').reported([m, { ...m, attempts: 3 }]);
     expect(sent.map((e) => e.eventId)).toEqual([`sms.status:${nameBasedUuid(m.id)}:failed`, `sms.status:${nameBasedUuid(m.id)}:failed`]);
+    // A hand-over that finished after the report reads the record back and publishes it too: the same event.
+    await kafkaStatusEvents(producer, 'sms.status').changedMany([m, { ...m, status: 'delivered', deliveryError: undefined }]);
+    expect(sent[2]!.eventId).toBe(sent[0]!.eventId);
+    expect(sent[3]!.eventId).toBe(`sms.status:${nameBasedUuid(m.id)}:delivered`);
     expect(SmsStatusChanged.decode(sent[0]!.value as Buffer)).toMatchObject({
       status: 'failed',
       error: '',

@@ -7,14 +7,21 @@ import type { SmsMessage } from '../../../shared/domain/sms-message.js';
 
 const CONTENT_TYPE = 'application/x-protobuf; messageType=feedback.messaging.v1.SmsStatusChanged';
 
-/** `sms.status`, keyed by phone; one event id per (message, status, attempt), so a retry repeats it. */
+/**
+ * `sms.status`, keyed by phone; one event id per (message, status, attempt), so a retry repeats it.
+ * A status a delivery report set (delivered, or failed with the report's error), which a hand-over
+ * finishing after the report reads back and publishes too, carries the report's own event id: one
+ * event per message and status, whichever path publishes it.
+ */
 export function kafkaStatusEvents(producer: Producer, topic: string): StatusEvents {
   return {
     async changedMany(msgs: SmsMessage[]) {
       if (msgs.length > 0)
         await producer.publish(
           topic,
-          msgs.map((m) => statusMessage(m)),
+          msgs.map((m) =>
+            statusMessage(m, isReported(m) ? reportEventId(m) : `sms.status:${nameBasedUuid(m.id)}:${m.status}:${m.attempts}`),
+          ),
         );
     },
   };
@@ -30,13 +37,16 @@ export function kafkaReportEvents(producer: Producer, topic: string): ReportEven
       if (msgs.length > 0)
         await producer.publish(
           topic,
-          msgs.map((m) => statusMessage(m, `sms.status:${nameBasedUuid(m.id)}:${m.status}`)),
+          msgs.map((m) => statusMessage(m, reportEventId(m))),
         );
     },
   };
 }
 
-function statusMessage(m: SmsMessage, eventId = `sms.status:${nameBasedUuid(m.id)}:${m.status}:${m.attempts}`) {
+const isReported = (m: SmsMessage) => m.status === 'delivered' || (m.status === 'failed' && m.deliveryError !== undefined);
+const reportEventId = (m: SmsMessage) => `sms.status:${nameBasedUuid(m.id)}:${m.status}`;
+
+function statusMessage(m: SmsMessage, eventId: string) {
   const value = SmsStatusChanged.encode({
     messageId: m.id,
     sharingId: m.sharingId,
