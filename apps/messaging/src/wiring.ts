@@ -99,6 +99,8 @@ const noFileService: WorkflowFiles = {
     throw errors.unavailable('No file service configured');
   },
   complete: () => Promise.reject(errors.unavailable('No file service configured')),
+  setBound: () => Promise.reject(errors.unavailable('No file service configured')),
+  recordOutcome: () => Promise.reject(errors.unavailable('No file service configured')),
 };
 
 /**

@@ -88,6 +88,9 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     readBlob: 'retry',
     claimLatestFile: 'once',
     completeProcessing: 'once',
+    // Setting a binding again, or reporting the same outcome again, changes nothing.
+    setWorkflowBinding: 'retry',
+    recordProcessing: 'retry',
   }),
   policy(ShortenerServiceService, {
     // A repeat would store a second code for the URL: harmless but not the same answer.

@@ -481,10 +481,21 @@ export class RecordingCache implements ProviderCache {
   }
 }
 
-/** The file service as binding a directory asks it: whether the directory exists; the workflow's calls throw. */
-export function directoriesOnly(directoryExists: WorkflowFiles['directoryExists']): WorkflowFiles {
+/**
+ * The file service as binding a directory asks it: whether the directory exists, and the names
+ * marked bound (`bound`, as `<directory>/<name>` or `-<directory>/<name>` once unbound); the
+ * workflow's calls throw.
+ */
+export function directoriesOnly(directoryExists: WorkflowFiles['directoryExists'], bound: string[] = []): WorkflowFiles {
   const unexpected = () => {
     throw new Error('not called when binding');
   };
-  return { directoryExists, claimLatest: unexpected, records: unexpected, complete: unexpected };
+  return {
+    directoryExists,
+    claimLatest: unexpected,
+    records: unexpected,
+    complete: unexpected,
+    recordOutcome: unexpected,
+    setBound: async (q) => void bound.push(`${q.bound ? '' : '-'}${q.directoryId}/${q.filename}`),
+  };
 }

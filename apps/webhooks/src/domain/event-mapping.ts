@@ -123,6 +123,55 @@ export function fileExpiredEvent(eventId: string, f: ExpiredFile, now: Date): We
   };
 }
 
+/** feedback.file.v1.FileProcessed: the entry with its final processing (status as the public API spells it). */
+export interface ProcessedFile {
+  id: string;
+  accountId: string;
+  directoryId: string;
+  directoryName: string;
+  filename: string;
+  processing: {
+    status: 'pending' | 'processed' | 'failed';
+    sharingId: string;
+    rows: number;
+    accepted: number;
+    rejected: number;
+    errors: { row: number; reason: string }[];
+    reason: string;
+    processedAt: string;
+  };
+}
+
+/**
+ * A bound file's outcome, once per file (event id `file.processed:<file id>`): `processing` as the
+ * file entry shows it (docs/api.md "Workflows on files"), `timestamp` when it was recorded.
+ */
+export function fileProcessedEvent(eventId: string, f: ProcessedFile, now: Date): WebhookEvent {
+  const p = f.processing;
+  return {
+    id: eventId,
+    accountId: f.accountId,
+    type: 'file.processed',
+    timestamp: dateOr(p.processedAt, now),
+    data: {
+      file_id: f.id,
+      directory_id: f.directoryId,
+      directory: f.directoryName,
+      filename: f.filename,
+      processing: {
+        status: p.status,
+        sharing_id: p.sharingId || null,
+        rows: p.rows,
+        accepted: p.accepted,
+        rejected: p.rejected,
+        errors: p.errors.map((e) => ({ row: e.row, reason: e.reason })),
+        reason: p.reason || null,
+        processed_at: p.processedAt || null,
+      },
+    },
+  };
+}
+
 /**
  * A sharing whose first messages are all settled. Its counts are those of GET
  * /v1/sms_sharings/{id} that can be final (`other`: unknown, maybe sent). Messaging may raise one
