@@ -16,6 +16,7 @@ import type { Channel, ChannelKind as DomainChannelKind } from '../domain/channe
 import type { Flow } from '../domain/flow.js';
 import type { LinkState as DomainLinkState } from '../domain/link.js';
 import type { PhoneLinkState } from '../domain/link-states.use-cases.js';
+import type { NpsQuestionSummary, NpsSlice } from '../domain/nps.use-cases.js';
 import type { AnswerValue, ListedResponse, SurveyResponse } from '../domain/response.js';
 
 export const kindOf = (kind: ChannelKind): DomainChannelKind => (kind === ChannelKind.CHANNEL_KIND_SMS ? 'sms' : 'link');
@@ -91,6 +92,15 @@ export const responseMessage = (r: SurveyResponse): ResponseMessage => ({
 export const listedResponseMessage = ({ response, customer }: ListedResponse): ResponseMessage => ({
   ...responseMessage(response),
   ...(customer ? { customer: { externalId: customer.externalId ?? '', email: customer.email ?? '', phone: customer.phone ?? '' } } : {}),
+});
+
+const sliceMessage = ({ score, ...t }: NpsSlice) => ({ ...t, ...(score !== null ? { score } : {}) });
+
+export const npsQuestionMessage = ({ score, series, groups, ...t }: NpsQuestionSummary) => ({
+  ...t,
+  ...(score !== null ? { score } : {}),
+  series: (series ?? []).map(sliceMessage),
+  groups: (groups ?? []).map(sliceMessage),
 });
 
 const EMPTY_CUSTOMER = { phoneNumber: '', email: '', externalId: '', name: '', schema: {} };

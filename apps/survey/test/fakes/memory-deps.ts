@@ -173,7 +173,8 @@ export class MemoryResponses implements ResponseRepository {
     return this.items.find((r) => r.accountId === accountId && r.id === id) ?? null;
   }
   async *answersOf(f: ResponseFilter) {
-    for (const r of this.selected(f)) yield r.answers;
+    for (const r of this.selected(f))
+      yield { answers: r.answers, answeredAt: r.answeredAt, ...(r.context ? { customAttributes: r.context.customAttributes } : {}) };
   }
   async unpublished(before: Date, limit: number) {
     return this.items.filter((r) => r.pending && r.answeredAt <= before).slice(0, limit);

@@ -5,7 +5,7 @@ import type { AccountRepository } from '../../accounts/domain/ports.js';
 import { AccountParams, errorResponses } from '../../http/common.schemas.js';
 import { withChannel, type CampaignChannels } from './campaign-channels.js';
 import type { ResponsesPort } from './responses.port.js';
-import { filterFields } from './responses.routes.js';
+import { filterFields, npsBreakdown } from './responses.routes.js';
 import { NpsParams, NpsQuery, NpsSummarySchema } from './responses.schemas.js';
 import { npsView } from './responses.views.js';
 
@@ -35,9 +35,14 @@ export const npsAdminRoutes =
         await requireAccount(deps, req.params.account_id);
         const accountId = req.params.account_id;
         const { questions } = await withChannel(deps.campaigns, accountId, req.query, (channelId) =>
-          deps.surveys.getNpsSummary({ ...filterFields(accountId, req.query), channelId, flowId: req.params.flow_id }),
+          deps.surveys.getNpsSummary({
+            ...filterFields(accountId, req.query),
+            ...npsBreakdown(req.query),
+            channelId,
+            flowId: req.params.flow_id,
+          }),
         );
-        return npsView(req.params.flow_id, questions);
+        return npsView(req.params.flow_id, questions, req.query);
       },
     );
   };

@@ -40,6 +40,13 @@ export const filterFields = (accountId: string, q: Filters) => ({
   sharingId: q.sharing_id ?? '',
 });
 
+/** The NPS route's periods and groups, as the survey service names them. */
+export const npsBreakdown = (q: { interval?: string; time_zone?: string; group_by?: string }) => ({
+  interval: q.interval ?? '',
+  timeZone: q.time_zone ?? '',
+  groupBy: q.group_by ?? '',
+});
+
 const CSV_RESPONSE = {
   description:
     'text/csv (RFC 4180, UTF-8, CRLF): a header, then one record per response, newest first. Streamed: an error after the first bytes ends the download early (the last record is then missing its CRLF).',
@@ -157,7 +164,7 @@ export const responsesRoutes =
           summary: "A flow's Net Promoter Score, per nps question",
           operationId: 'getFlowNps',
           description:
-            "For every question of style nps (0-10): promoters (9-10), passives (7-8), detractors (0-6), their total and score = round(% promoters - % detractors), over the responses the filters select. 404 naming flow_id for another account's flow or an unknown one, channel_id and campaign_id likewise; sharing_id selects the answers to one SMS sharing's links.",
+            "For every question of style nps (0-10): promoters (9-10), passives (7-8), detractors (0-6), their total and score = round(% promoters - % detractors), over the responses the filters select. 404 naming flow_id for another account's flow or an unknown one, channel_id and campaign_id likewise; sharing_id selects the answers to one SMS sharing's links. interval=day|week adds each question's `series` (the periods with answers, in time_zone, default UTC); group_by=<custom attribute> adds its `groups` (one per value, at most 1,000).",
           params: NpsParams,
           querystring: NpsQuery,
           response: { 200: NpsSummarySchema, ...errorResponses(400, 401, 403, 404) },
@@ -166,9 +173,14 @@ export const responsesRoutes =
       async (req) => {
         const accountId = principalOf(req).accountId;
         const { questions } = await withChannel(deps.campaigns, accountId, req.query, (channelId) =>
-          deps.surveys.getNpsSummary({ ...filterFields(accountId, req.query), channelId, flowId: req.params.flow_id }),
+          deps.surveys.getNpsSummary({
+            ...filterFields(accountId, req.query),
+            ...npsBreakdown(req.query),
+            channelId,
+            flowId: req.params.flow_id,
+          }),
         );
-        return npsView(req.params.flow_id, questions);
+        return npsView(req.params.flow_id, questions, req.query);
       },
     );
   };

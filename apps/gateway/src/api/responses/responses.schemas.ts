@@ -39,6 +39,27 @@ export const NpsQuery = Type.Object(
     sharing_id: filters.sharing_id,
     since: filters.since,
     until: filters.until,
+    interval: Type.Optional(
+      Type.Union([Type.Literal('day'), Type.Literal('week')], {
+        description: "Each question's score per day or week (weeks start on Monday) too: `series`.",
+      }),
+    ),
+    time_zone: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "The IANA time zone of the periods' bounds, daylight saving time included (default UTC).",
+        examples: ['Europe/Istanbul'],
+      }),
+    ),
+    group_by: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "A custom attribute of the SMS sharings (a store, a region): each question's score per value of it too: `groups`.",
+        examples: ['store'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -104,19 +125,45 @@ export const SurveyResponsePageSchema = Type.Object(
   { examples: [{ data: [EXAMPLE], next_page_token: null }] },
 );
 
+const tallies = {
+  promoters: Type.Integer({ description: 'Answers 9-10.' }),
+  passives: Type.Integer({ description: 'Answers 7-8.' }),
+  detractors: Type.Integer({ description: 'Answers 0-6.' }),
+  total: Type.Integer(),
+  score: Type.Union([Type.Integer({ minimum: -100, maximum: 100 }), Type.Null()], {
+    description: '% promoters - % detractors, rounded (halves away from zero); null without answers.',
+  }),
+};
+
 export const NpsSummarySchema = Type.Object(
   {
     flow_id: Type.String(),
     questions: Type.Array(
       Type.Object({
         question_key: Type.String(),
-        promoters: Type.Integer({ description: 'Answers 9-10.' }),
-        passives: Type.Integer({ description: 'Answers 7-8.' }),
-        detractors: Type.Integer({ description: 'Answers 0-6.' }),
-        total: Type.Integer(),
-        score: Type.Union([Type.Integer({ minimum: -100, maximum: 100 }), Type.Null()], {
-          description: '% promoters - % detractors, rounded (halves away from zero); null without answers.',
-        }),
+        ...tallies,
+        series: Type.Optional(
+          Type.Array(
+            Type.Object({
+              start: Type.String({ description: "The period's first instant, ISO 8601 with the zone's offset." }),
+              ...tallies,
+            }),
+            {
+              description: 'With interval: the days or weeks that have answers, oldest first.',
+            },
+          ),
+        ),
+        groups: Type.Optional(
+          Type.Array(
+            Type.Object({
+              value: Type.Union([Type.String(), Type.Null()], { description: 'null: responses without the attribute.' }),
+              ...tallies,
+            }),
+            {
+              description: 'With group_by: one per value of the attribute, most answers first.',
+            },
+          ),
+        ),
       }),
       { description: "Every nps question of the flow, in the flow's order (none: an empty list)." },
     ),

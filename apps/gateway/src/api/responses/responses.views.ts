@@ -20,14 +20,23 @@ export function surveyResponseView(r: SurveyResponse | undefined) {
   };
 }
 
-export const npsView = (flowId: string, questions: NpsQuestionSummary[]) => ({
+type Tallied = Pick<NpsQuestionSummary, 'promoters' | 'passives' | 'detractors' | 'total' | 'score'>;
+
+const talliesView = (t: Tallied) => ({
+  promoters: t.promoters,
+  passives: t.passives,
+  detractors: t.detractors,
+  total: t.total,
+  score: t.score ?? null,
+});
+
+/** `series` and `groups` only when asked for (interval, group_by): the summary's shape stays as it was otherwise. */
+export const npsView = (flowId: string, questions: NpsQuestionSummary[], asked: { interval?: string; group_by?: string } = {}) => ({
   flow_id: flowId,
   questions: questions.map((q) => ({
     question_key: q.questionKey,
-    promoters: q.promoters,
-    passives: q.passives,
-    detractors: q.detractors,
-    total: q.total,
-    score: q.score ?? null,
+    ...talliesView(q),
+    ...(asked.interval ? { series: q.series.map((s) => ({ start: s.key, ...talliesView(s) })) } : {}),
+    ...(asked.group_by ? { groups: q.groups.map((g) => ({ value: g.key || null, ...talliesView(g) })) } : {}),
   })),
 });

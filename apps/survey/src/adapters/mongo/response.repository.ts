@@ -1,7 +1,7 @@
 import type { Page, PageKey, PageQuery } from '@feedback/kit-core';
 import { backlogByDate, isDuplicateKeyError, keysetPage } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
-import type { ResponseFilter, ResponseRepository } from '../../domain/ports.js';
+import type { ResponseFilter, ResponseRepository, ScoredResponse } from '../../domain/ports.js';
 import type { AnswerValue, SurveyResponse } from '../../domain/response.js';
 import { responseSortKey } from '../../domain/responses.use-cases.js';
 import { toContext, toContextDoc, type ContextDoc } from './link.repository.js';
@@ -143,12 +143,18 @@ export class MongoResponseRepository implements ResponseRepository {
   }
 
   /** A cursor read in batches: the driver holds one batch at a time, whatever the range's size. */
-  async *answersOf(f: ResponseFilter): AsyncIterable<AnswerValue[]> {
+  async *answersOf(f: ResponseFilter): AsyncIterable<ScoredResponse> {
     const { query, rest } = indexedQuery(f);
-    const projection = { answers: 1, flow_id: 1, channel_id: 1, sharing_id: 1 };
+    const projection = { answers: 1, answered_at: 1, custom_attributes: 1, flow_id: 1, channel_id: 1, sharing_id: 1 };
     const cursor = this.responses.find(query, { projection, batchSize: 1_000 });
     try {
-      for await (const doc of cursor) if (!rest || rest(doc)) yield (doc.answers ?? []).map(toAnswer);
+      for await (const doc of cursor)
+        if (!rest || rest(doc))
+          yield {
+            answers: (doc.answers ?? []).map(toAnswer),
+            answeredAt: doc.answered_at,
+            ...(doc.custom_attributes ? { customAttributes: doc.custom_attributes } : {}),
+          };
     } finally {
       await cursor.close();
     }

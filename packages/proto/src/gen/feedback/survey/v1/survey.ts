@@ -434,7 +434,38 @@ export interface GetNpsSummaryRequest {
   channelId: string;
   since: string;
   until: string;
-  sharingId?: string | undefined;
+  sharingId?:
+    | string
+    | undefined;
+  /**
+   * "day" or "week" (weeks start on Monday): each question's tallies per period too (series).
+   * Absent or empty: none. Anything else: INVALID_ARGUMENT naming interval.
+   */
+  interval?:
+    | string
+    | undefined;
+  /** The IANA time zone the periods' bounds are in (daylight saving time included); default UTC. */
+  timeZone?:
+    | string
+    | undefined;
+  /**
+   * A custom attribute name (a store, a region): each question's tallies per value of it
+   * (groups), of the responses that kept their send context. At most 1,000 values.
+   */
+  groupBy?: string | undefined;
+}
+
+/**
+ * The tallies of one period (key: its start, ISO 8601 with the zone's offset) or one value of
+ * the group_by attribute (key: the value; empty for responses without it).
+ */
+export interface NpsSlice {
+  key: string;
+  promoters: number;
+  passives: number;
+  detractors: number;
+  total: number;
+  score?: number | undefined;
 }
 
 export interface NpsQuestionSummary {
@@ -444,7 +475,13 @@ export interface NpsQuestionSummary {
   detractors: number;
   total: number;
   /** round(100 * (promoters - detractors) / total); absent when total is 0. */
-  score?: number | undefined;
+  score?:
+    | number
+    | undefined;
+  /** With interval: the periods that have answers, oldest first. */
+  series: NpsSlice[];
+  /** With group_by: the values, most answers first. */
+  groups: NpsSlice[];
 }
 
 export interface GetNpsSummaryResponse {
@@ -5313,7 +5350,17 @@ export const GetResponseResponse: MessageFns<GetResponseResponse> = {
 };
 
 function createBaseGetNpsSummaryRequest(): GetNpsSummaryRequest {
-  return { accountId: "", flowId: "", channelId: "", since: "", until: "", sharingId: undefined };
+  return {
+    accountId: "",
+    flowId: "",
+    channelId: "",
+    since: "",
+    until: "",
+    sharingId: undefined,
+    interval: undefined,
+    timeZone: undefined,
+    groupBy: undefined,
+  };
 }
 
 export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
@@ -5335,6 +5382,15 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
     }
     if (message.sharingId !== undefined) {
       writer.uint32(50).string(message.sharingId);
+    }
+    if (message.interval !== undefined) {
+      writer.uint32(58).string(message.interval);
+    }
+    if (message.timeZone !== undefined) {
+      writer.uint32(66).string(message.timeZone);
+    }
+    if (message.groupBy !== undefined) {
+      writer.uint32(74).string(message.groupBy);
     }
     return writer;
   },
@@ -5400,6 +5456,30 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
             message.sharingId = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.interval = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.timeZone = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.groupBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5436,6 +5516,17 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
         : isSet(object.sharing_id)
         ? globalThis.String(object.sharing_id)
         : undefined,
+      interval: isSet(object.interval) ? globalThis.String(object.interval) : undefined,
+      timeZone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : undefined,
+      groupBy: isSet(object.groupBy)
+        ? globalThis.String(object.groupBy)
+        : isSet(object.group_by)
+        ? globalThis.String(object.group_by)
+        : undefined,
     };
   },
 
@@ -5459,6 +5550,15 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
     if (message.sharingId !== undefined) {
       obj.sharingId = message.sharingId;
     }
+    if (message.interval !== undefined) {
+      obj.interval = message.interval;
+    }
+    if (message.timeZone !== undefined) {
+      obj.timeZone = message.timeZone;
+    }
+    if (message.groupBy !== undefined) {
+      obj.groupBy = message.groupBy;
+    }
     return obj;
   },
 
@@ -5473,12 +5573,173 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
     message.since = object.since ?? "";
     message.until = object.until ?? "";
     message.sharingId = object.sharingId ?? undefined;
+    message.interval = object.interval ?? undefined;
+    message.timeZone = object.timeZone ?? undefined;
+    message.groupBy = object.groupBy ?? undefined;
+    return message;
+  },
+};
+
+function createBaseNpsSlice(): NpsSlice {
+  return { key: "", promoters: 0, passives: 0, detractors: 0, total: 0, score: undefined };
+}
+
+export const NpsSlice: MessageFns<NpsSlice> = {
+  encode(message: NpsSlice, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.promoters !== 0) {
+      writer.uint32(16).uint32(message.promoters);
+    }
+    if (message.passives !== 0) {
+      writer.uint32(24).uint32(message.passives);
+    }
+    if (message.detractors !== 0) {
+      writer.uint32(32).uint32(message.detractors);
+    }
+    if (message.total !== 0) {
+      writer.uint32(40).uint32(message.total);
+    }
+    if (message.score !== undefined) {
+      writer.uint32(48).int32(message.score);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NpsSlice {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNpsSlice();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.promoters = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.passives = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.detractors = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.total = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.score = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NpsSlice {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      promoters: isSet(object.promoters) ? globalThis.Number(object.promoters) : 0,
+      passives: isSet(object.passives) ? globalThis.Number(object.passives) : 0,
+      detractors: isSet(object.detractors) ? globalThis.Number(object.detractors) : 0,
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      score: isSet(object.score) ? globalThis.Number(object.score) : undefined,
+    };
+  },
+
+  toJSON(message: NpsSlice): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.promoters !== 0) {
+      obj.promoters = Math.round(message.promoters);
+    }
+    if (message.passives !== 0) {
+      obj.passives = Math.round(message.passives);
+    }
+    if (message.detractors !== 0) {
+      obj.detractors = Math.round(message.detractors);
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.score !== undefined) {
+      obj.score = Math.round(message.score);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NpsSlice>, I>>(base?: I): NpsSlice {
+    return NpsSlice.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NpsSlice>, I>>(object: I): NpsSlice {
+    const message = createBaseNpsSlice();
+    message.key = object.key ?? "";
+    message.promoters = object.promoters ?? 0;
+    message.passives = object.passives ?? 0;
+    message.detractors = object.detractors ?? 0;
+    message.total = object.total ?? 0;
+    message.score = object.score ?? undefined;
     return message;
   },
 };
 
 function createBaseNpsQuestionSummary(): NpsQuestionSummary {
-  return { questionKey: "", promoters: 0, passives: 0, detractors: 0, total: 0, score: undefined };
+  return {
+    questionKey: "",
+    promoters: 0,
+    passives: 0,
+    detractors: 0,
+    total: 0,
+    score: undefined,
+    series: [],
+    groups: [],
+  };
 }
 
 export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
@@ -5500,6 +5761,12 @@ export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
     }
     if (message.score !== undefined) {
       writer.uint32(48).int32(message.score);
+    }
+    for (const v of message.series) {
+      NpsSlice.encode(v!, writer.uint32(58).fork()).join();
+    }
+    for (const v of message.groups) {
+      NpsSlice.encode(v!, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -5565,6 +5832,22 @@ export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
             message.score = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.series.push(NpsSlice.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.groups.push(NpsSlice.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5589,6 +5872,8 @@ export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
       detractors: isSet(object.detractors) ? globalThis.Number(object.detractors) : 0,
       total: isSet(object.total) ? globalThis.Number(object.total) : 0,
       score: isSet(object.score) ? globalThis.Number(object.score) : undefined,
+      series: globalThis.Array.isArray(object?.series) ? object.series.map((e: any) => NpsSlice.fromJSON(e)) : [],
+      groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => NpsSlice.fromJSON(e)) : [],
     };
   },
 
@@ -5612,6 +5897,12 @@ export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
     if (message.score !== undefined) {
       obj.score = Math.round(message.score);
     }
+    if (message.series?.length) {
+      obj.series = message.series.map((e) => NpsSlice.toJSON(e));
+    }
+    if (message.groups?.length) {
+      obj.groups = message.groups.map((e) => NpsSlice.toJSON(e));
+    }
     return obj;
   },
 
@@ -5626,6 +5917,8 @@ export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
     message.detractors = object.detractors ?? 0;
     message.total = object.total ?? 0;
     message.score = object.score ?? undefined;
+    message.series = object.series?.map((e) => NpsSlice.fromPartial(e)) || [];
+    message.groups = object.groups?.map((e) => NpsSlice.fromPartial(e)) || [];
     return message;
   },
 };
