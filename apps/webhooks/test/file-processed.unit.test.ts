@@ -53,7 +53,7 @@ describe('file.processed', () => {
           rejected: 1,
           errors: [{ row: 4, reason: 'not_a_number' }],
           reason: null,
-          processed_at: '2026-11-28T09:59:00.000Z',
+          processed_at: '2026-11-28T09:59:00.000+00:00',
         },
       },
     });

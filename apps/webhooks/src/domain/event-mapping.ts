@@ -1,4 +1,4 @@
-import { answersByQuestion } from '@feedback/kit-core';
+import { answersByQuestion, isoWithOffset } from '@feedback/kit-core';
 import type { WebhookEvent } from './webhook.js';
 
 /** The fields of feedback.survey.v1.SurveyResponse the event carries (the proto's shape, decoded by the consumer). */
@@ -166,7 +166,8 @@ export function fileProcessedEvent(eventId: string, f: ProcessedFile, now: Date)
         rejected: p.rejected,
         errors: p.errors.map((e) => ({ row: e.row, reason: e.reason })),
         reason: p.reason || null,
-        processed_at: p.processedAt || null,
+        // As the file entry shows it (ISO 8601 with offset), so both read the same.
+        processed_at: p.processedAt ? isoWithOffset(dateOr(p.processedAt, now)) : null,
       },
     },
   };
