@@ -134,6 +134,25 @@ describe('answers keep their context', () => {
     expect(bySharing.json.questions[0]).toMatchObject({ total: 2 });
   });
 
+  it('sums the NPS up per day in a time zone and per store', async () => {
+    const res = await get(`/v1/flows/${flowId}/nps?campaign_id=${campaignId}&interval=day&time_zone=Europe/Istanbul&group_by=store`);
+    expect(res.status, res.text).toBe(200);
+    const [q] = res.json.questions;
+    // Both answered today in Istanbul (two days only when the test runs across its midnight).
+    for (const period of q.series) expect(period.start).toMatch(/T00:00:00\.000\+03:00$/);
+    expect(q.series.reduce((n: number, p: { total: number }) => n + p.total, 0)).toBe(2);
+    expect(q.groups).toEqual([
+      { value: 'Kadikoy', promoters: 1, passives: 0, detractors: 0, total: 1, score: 100 },
+      { value: 'Moda', promoters: 0, passives: 0, detractors: 1, total: 1, score: -100 },
+    ]);
+    const sensitive = await get(`/v1/flows/${flowId}/nps?group_by=TCKN&interval=month`);
+    expect(sensitive.status).toBe(400);
+    expect(Object.keys(sensitive.json.errors)).toEqual(expect.arrayContaining(['querystring.interval']));
+    const tckn = await get(`/v1/flows/${flowId}/nps?group_by=tckn`);
+    expect(tckn.status).toBe(400);
+    expect(tckn.json.errors).toHaveProperty('group_by');
+  });
+
   it('exports the context as columns, one per custom attribute, formulas defused', async () => {
     const res = await fetch(`${stack.base_url}/v1/responses/export.csv?campaign_id=${campaignId}`, {
       headers: { authorization: `Token token=${token}` },
