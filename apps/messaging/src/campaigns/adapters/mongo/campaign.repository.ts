@@ -55,7 +55,7 @@ export class MongoCampaignRepository implements CampaignRepository {
     return d ? toCampaign(d) : null;
   }
 
-  /** Index account_created (a page's ties, campaigns of one instant, are read from its range too). */
+  /** Index account_created_id. */
   async page(accountId: string, page: PageQuery): Promise<Page<SmsCampaign>> {
     const { items, nextPageToken } = await keysetPage(this.docs, page, {
       filter: { account_id: accountId },

@@ -222,14 +222,17 @@ export class MongoSharingRepository implements SharingRepository {
   }
 
   /**
-   * Index account_created, or account_campaign_created_id for one campaign; the dates bound the
+   * Index account_created_id, or account_campaign_created_id for one campaign; the dates bound the
    * range read, the status (`accept`) is checked on each sharing read down it.
    */
   async list(q: SharingListQuery): Promise<Page<SmsSharing>> {
     const filter: Filter<SharingDoc> = { account_id: q.accountId };
     if (q.campaignId) filter.campaign_id = q.campaignId;
     if (q.createdAfter || q.createdBefore) {
-      filter.created_at = { ...(q.createdAfter && { $gte: q.createdAfter }), ...(q.createdBefore && { $lt: q.createdBefore }) };
+      // "At or after" as "after one millisecond before" (the same on BSON dates): the local server
+      // reads a $gte bound on a descending index as $gt, losing the sharings made at that instant.
+      const after = q.createdAfter && new Date(q.createdAfter.getTime() - 1);
+      filter.created_at = { ...(after && { $gt: after }), ...(q.createdBefore && { $lt: q.createdBefore }) };
     }
     const accept = q.accept;
     const { items, nextPageToken } = await keysetPage(this.sharings, q.page, {
