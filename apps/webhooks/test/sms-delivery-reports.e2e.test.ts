@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, call } from './api.js';
+import { receiver, verifyAll } from './receiver.js';
 import { waitFor } from './stack.js';
 
 // Delivery reports as webhooks, over HTTP against the running stack: an account's own SMS provider
@@ -13,11 +13,6 @@ import { waitFor } from './stack.js';
 
 /** A valid Turkish mobile number nobody else's test uses (normalized: digits without "+"). */
 const randomPhone = () => `90532${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
 
 /**
  * The operator: answers every send, then reports on it by GETting its callback URL (`dlr` in the
@@ -51,27 +46,19 @@ async function smsOperator(failing: Set<string>) {
 }
 
 describe('delivery reports end to end', () => {
-  const received: Received[] = [];
-  const receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(204).end();
-    });
-  });
+  const hooks = receiver();
+  const received = hooks.received;
   let origin: string;
   const [delivered, failed, later] = [randomPhone(), randomPhone(), randomPhone()];
   let operator: Awaited<ReturnType<typeof smsOperator>>;
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    origin = await hooks.start();
     operator = await smsOperator(new Set([failed]));
   });
   afterAll(async () => {
     await operator?.close();
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await hooks.close();
   });
 
   it(
@@ -103,9 +90,6 @@ describe('delivery reports end to end', () => {
         body: { url: `${origin}/sms`, events: ['sms.delivered', 'sms.failed'], description: 'e2e' },
       });
       expect(ep.status, ep.text).toBe(201);
-      const wh = new Webhook(ep.json.secret as string);
-      const verified = () =>
-        received.map((r) => wh.verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
 
       const shared = await call('POST', `/v1/sms_campaigns/${campaign.id}/sms_sharings`, {
         token,
@@ -126,7 +110,7 @@ describe('delivery reports end to end', () => {
       expect(second.status, second.text).toBe(200);
       await waitFor('the later sms.delivered', () => received.some((r) => r.body.includes(later)), 60_000);
 
-      const events = verified().filter((e) => e.data.sharing_id === sharingId);
+      const events = verifyAll(received, ep.json.secret as string).filter((e) => e.data.sharing_id === sharingId);
       const ids = (phone: string) =>
         new Set(received.filter((r) => r.body.includes(`"phone":"${phone}"`)).map((r) => r.headers['webhook-id']));
       expect(ids(delivered).size).toBe(1);
