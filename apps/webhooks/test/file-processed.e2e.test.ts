@@ -1,19 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readStackFile } from '@feedback/dev-stack';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, call } from './api.js';
+import { receiver, verifyAll } from './receiver.js';
 import { waitFor } from './stack.js';
 
 // A CSV upload's outcome over HTTP against the running stack, as an integrator sees it: the file
 // entry's `processing` (the file service, told by messaging's CSV workflow) and one `file.processed`
 // webhook per file, checked with the Standard Webhooks library by a receiver on 127.0.0.1.
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
 
 interface Processing {
   status: string;
@@ -45,22 +39,13 @@ async function upload(token: string, directoryId: string, text: string, filename
 }
 
 describe('file.processed end to end', () => {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(204).end();
-    });
-  });
+  const rx = receiver();
   let origin: string;
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await rx.start();
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => rx.close());
 
   it('a bound directory: the entry shows pending, then the counts, the sharing and the bad rows; a bad header fails; one webhook each', async () => {
     const account = await admin('POST', '/accounts', { name: 'file.processed e2e' });
@@ -141,11 +126,8 @@ describe('file.processed end to end', () => {
     });
 
     // One file.processed per file, signed, carrying the entry's processing.
-    await waitFor('both file.processed deliveries', () => received.length >= 2, 60_000);
-    const wh = new Webhook(ep.json.secret as string);
-    const events = received.map(
-      (r) => wh.verify(r.body, r.headers as Record<string, string>) as { type: string; data: { file_id: string; processing: Processing } },
-    );
+    await waitFor('both file.processed deliveries', () => rx.at('/files').length >= 2, 60_000);
+    const events = verifyAll(rx.at('/files'), ep.json.secret as string);
     const byFile = (id: string) => events.filter((e) => e.data.file_id === id);
     expect(byFile(good.id)).toHaveLength(1);
     expect(byFile(good.id)[0]).toMatchObject({
