@@ -61,7 +61,10 @@ class FakeFiles implements WorkflowFiles {
   /** RecordProcessing's calls, repeats included; `failNext` makes that many throw UNAVAILABLE. */
   readonly outcomes: { fileId: string; outcome: FileOutcome }[] = [];
   failNext = 0;
+  /** Files deleted since their upload: RecordProcessing answers NOT_FOUND. */
+  readonly deleted = new Set<string>();
   async recordOutcome(q: { fileId: string; outcome: FileOutcome }) {
+    if (this.deleted.has(q.fileId)) throw errors.notFound('file_id', q.fileId);
     if (this.failNext > 0 && this.failNext--) throw errors.invalid({ file_id: 'refused for the test' });
     this.outcomes.push({ fileId: q.fileId, outcome: q.outcome });
   }
@@ -180,6 +183,16 @@ describe('the CSV workflow', () => {
     expect(await runCsvWorkflow(deps, { ...uploaded(), fileId: 'f1' })).toEqual({ outcome: 'nothing_to_run' });
     expect(deps.files.outcomes).toMatchObject([{ fileId: 'f1', outcome: { status: 'processed', accepted: 1, errors: [] } }]);
     expect(deps.sharings.items.size).toBe(1);
+  });
+
+  it('ends quietly when the file was deleted before its outcome could be shown on it', async () => {
+    const { deps, imports } = await setup();
+    deps.files.upload('customers.csv', 'phone\n05321234567\n');
+    deps.files.deleted.add('f1');
+    expect(await runCsvWorkflow(deps, { ...uploaded(), fileId: 'f1' })).toMatchObject({ outcome: 'processed' });
+    expect(await runCsvWorkflow(deps, { ...uploaded(), fileId: 'f1' })).toEqual({ outcome: 'nothing_to_run' });
+    expect(imports).toHaveLength(1);
+    expect(deps.files.outcomes).toEqual([]);
   });
 
   it('fails a file without valid rows, with the reason, and makes no sharing', async () => {

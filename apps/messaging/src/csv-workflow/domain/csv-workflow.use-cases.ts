@@ -52,7 +52,7 @@ export async function runCsvWorkflow(deps: Deps, uploaded: UploadedFile): Promis
   });
   if (!file) {
     const done = uploaded.fileId ? await deps.imports.findByFile(uploaded.fileId) : null;
-    if (done) await retried(() => deps.files.recordOutcome({ accountId: done.accountId, fileId: done.fileId, outcome: outcomeOf(done) }));
+    if (done) await report(deps, done);
     return { outcome: 'nothing_to_run' };
   }
   const log = deps.logger.child({ file: file.id, sharing: claimer, campaign: binding.campaignId });
@@ -90,7 +90,7 @@ export async function runCsvWorkflow(deps: Deps, uploaded: UploadedFile): Promis
   }
   await retried(() => deps.files.complete({ accountId: file.accountId, fileId: file.id, claimer, outcome: result.outcome }));
   await deps.imports.record(result);
-  await retried(() => deps.files.recordOutcome({ accountId: file.accountId, fileId: file.id, outcome: outcomeOf(result) }));
+  await report(deps, result);
   log.info(
     {
       outcome: result.outcome,
@@ -160,6 +160,15 @@ function outcomeOf(i: CsvImport): FileOutcome {
     errors: i.errors ?? [],
     reason: logged(i.reason) ?? null,
   };
+}
+
+/** The outcome onto the file's entry; a file deleted meanwhile has no entry to show it on, which ends the matter. */
+async function report(deps: Deps, i: CsvImport): Promise<void> {
+  try {
+    await retried(() => deps.files.recordOutcome({ accountId: i.accountId, fileId: i.fileId, outcome: outcomeOf(i) }));
+  } catch (err) {
+    if (!(err instanceof AppError && err.kind === 'not_found')) throw err;
+  }
 }
 
 /** A call to the file service, tried again while it is unavailable. */
