@@ -28,6 +28,7 @@ describe('answers keep their context', () => {
   let flowId: string;
   let sharingId: string;
   let secret: string;
+  let accountId: string;
   const [ayse, can] = [phone(), phone()];
   const get = (path: string, as = token) => call('GET', path, { token: as });
 
@@ -55,6 +56,7 @@ describe('answers keep their context', () => {
   beforeAll(async () => {
     const origin = await rx.start();
     const account = await admin('POST', '/accounts', { name: 'answer context e2e' });
+    accountId = account.id;
     token = (await admin('POST', `/accounts/${account.id}/tokens`, { kind: 'api', name: 'api' })).token;
     const node = await admin('POST', `/accounts/${account.id}/nodes`, { name: 'store' });
     const flow = await admin('POST', `/accounts/${account.id}/flows`, {
@@ -123,6 +125,13 @@ describe('answers keep their context', () => {
     expect(await ids(`channel_id=${campaignId}`)).toEqual(all);
     expect(await ids(`sharing_id=${sharingId}`)).toEqual(all);
     expect(await ids(`campaign_id=${campaignId}&sharing_id=${randomUUID()}`)).toEqual([]);
+
+    // The operators' list (feedbackctl responses list) takes the same filters.
+    const listed = await call('GET', `/admin/v1/accounts/${accountId}/responses?channel_id=${campaignId}&sharing_id=${sharingId}`, {
+      admin: true,
+    });
+    expect(listed.status, listed.text).toBe(200);
+    expect((listed.json.data as ResponseView[]).map((r) => r.id).sort()).toEqual(all);
 
     const foreign = await get(`/v1/responses?campaign_id=${randomUUID()}`);
     expect(foreign.status).toBe(404);
