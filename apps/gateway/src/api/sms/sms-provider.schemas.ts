@@ -99,7 +99,11 @@ function providerFields(o: { response: boolean }) {
             }),
           ),
           description_param: opt(
-            Type.String({ minLength: 1, maxLength: 100, description: "A failing report's field with the error's description (error.description)." }),
+            Type.String({
+              minLength: 1,
+              maxLength: 100,
+              description: "A failing report's field with the error's description (error.description).",
+            }),
           ),
         },
         {
