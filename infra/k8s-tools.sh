@@ -108,15 +108,13 @@ provision_venv() {
 }
 
 # One provisioning at a time: test files that start together would each build helm otherwise.
-# helm, kubernetes-validate and hadolint: what the chart tests and the chart check need.
-provision_base() {
+provision() {
   if ! helm_ok || [ ! -f "$VENV/.complete" ]; then
     require flock "It is in util-linux."
     { flock 9; provision_helm; provision_venv; } 9>"$CACHE_DIR/k8s-tools.lock"
   fi
+  provision_rules
 }
-
-provision() { provision_base; provision_rules; }
 
 # promtool and the CRD: a lock of their own, so that the others are not held up by promtool's build.
 provision_rules() {
@@ -126,7 +124,7 @@ provision_rules() {
 }
 
 bin() {
-  provision_base >&2
+  provision >&2
   case "${1:-}" in
     helm) echo "$HELM" ;;
     kubernetes-validate | hadolint) echo "$VENV/bin/$1" ;;
@@ -208,4 +206,4 @@ status() {
   [ -f "$PROMETHEUSRULE_CRD" ] && echo "PrometheusRule CRD: $PROMETHEUSRULE_CRD" || echo "PrometheusRule CRD: not fetched"
 }
 
-run_subcommand "provision provision_base provision_rules bin check rules schema schemas_dir status" "$@"
+run_subcommand "provision bin check rules schema schemas_dir status" "$@"
