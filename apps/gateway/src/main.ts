@@ -103,12 +103,7 @@ const api = await buildApi({
       disabledAccounts: config.SMS_DISABLED_ACCOUNTS,
     }),
     webhooksFeature({ webhooks: peers.ports.webhooks, accounts: accounts.accounts }),
-    responsesFeature({
-      surveys: peers.ports.survey,
-      flows: peers.ports.flow,
-      accounts: accounts.accounts,
-      campaigns: peers.ports.messaging,
-    }),
+    responsesFeature({ surveys: peers.ports.survey, flows: peers.ports.flow, accounts: accounts.accounts }),
     privacyFeature({ privacy: peers.ports.survey, accounts: accounts.accounts }),
   ],
 });

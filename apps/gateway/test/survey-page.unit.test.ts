@@ -80,10 +80,7 @@ describe('survey page /s/{token}', () => {
         surveysFeature({
           surveys,
           shortener: { shorten: async () => ({}) },
-          sms: {
-            addSmsOptOuts: async (req) => (optedOut.push(req), { added: 1, already: 0 }),
-            listSmsCampaigns: async () => ({ campaigns: [] }),
-          },
+          sms: { addSmsOptOuts: async (req) => (optedOut.push(req), { added: 1, already: 0 }) },
           accounts: { insert: async () => {}, findById: async () => null },
           nodes: { findById: async () => null },
           displayTimeZone: 'UTC',

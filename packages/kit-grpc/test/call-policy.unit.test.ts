@@ -44,15 +44,7 @@ describe('call policy', () => {
       'GetSurveyLinkStates',
       'GetDataErasure',
     ]);
-    // And the writes whose repeat changes nothing: a binding set again, the same outcome reported again.
-    expect(retriedMethods(FileServiceService).map((n) => n.method)).toEqual([
-      'ListDirectories',
-      'ListFiles',
-      'GetFile',
-      'ReadBlob',
-      'SetWorkflowBinding',
-      'RecordProcessing',
-    ]);
+    expect(retriedMethods(FileServiceService).map((n) => n.method)).toEqual(['ListDirectories', 'ListFiles', 'GetFile', 'ReadBlob']);
     for (const n of retriedMethods(SurveyServiceService)) expect(n.service).toBe('feedback.survey.v1.SurveyService');
   });
 

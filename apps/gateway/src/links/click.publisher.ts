@@ -49,12 +49,11 @@ export class ClickPublisher {
     void this.connect();
   }
 
-  /** `at`: when the redirect was answered (a click may wait on Redis before it gets here). */
-  record(code: string, at = Date.now()): void {
+  record(code: string): void {
     if (this.size >= this.opts.maxBuffered) return this.drop();
     const times = this.pending.get(code);
-    if (times) times.push(at);
-    else this.pending.set(code, [at]);
+    if (times) times.push(Date.now());
+    else this.pending.set(code, [Date.now()]);
     this.size++;
     if (this.size >= this.opts.batchSize && !this.sending) void this.flush();
   }

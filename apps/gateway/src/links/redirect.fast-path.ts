@@ -7,8 +7,7 @@ import { redirectHeaderList, SHORT_CODE_PATH } from './redirect.views.js';
 
 export interface FastPathDeps {
   links: { cached(code: string, host?: string): string | undefined };
-  /** Every redirect answered goes here; it decides which are clicks (click-filter.ts). */
-  clicks: { record(code: string, req: IncomingMessage): void };
+  clicks: { record(code: string): void };
   redirectStatus: number;
   metrics: Metrics;
 }
@@ -38,7 +37,7 @@ export function redirectFastPath(deps: FastPathDeps) {
     headers.push(META.requestId, genReqId(req), 'content-length', '0');
     res.writeHead(deps.redirectStatus, headers);
     res.end();
-    deps.clicks.record(code, req);
+    if (req.method === 'GET') deps.clicks.record(code);
     observe[req.method].observe((performance.now() - started) / 1000);
     return true;
   };

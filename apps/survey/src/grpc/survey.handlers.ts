@@ -21,7 +21,6 @@ import {
   flowMessage,
   kindOf,
   listedResponseMessage,
-  npsQuestionMessage,
   phoneStateMessage,
   stateMessage,
 } from './survey.messages.js';
@@ -105,7 +104,7 @@ export function surveyHandlers(deps: SurveyDeps, erasureDeps?: ErasureDeps): Sur
     }),
     getResponse: unary(async (req) => ({ response: listedResponseMessage(await getResponse(deps, req.accountId, req.responseId)) })),
     getNpsSummary: unary(async (req) => ({
-      questions: (await npsSummary(deps, req)).map(npsQuestionMessage),
+      questions: (await npsSummary(deps, req)).map(({ score, ...t }) => ({ ...t, ...(score !== null ? { score } : {}) })),
     })),
     getSurveyLinkStates: unary(async (req) => ({ states: (await surveyLinkStates(deps, req)).map((s) => phoneStateMessage[s]) })),
     requestDataErasure: unary(async (req) => ({ erasure: erasureMessage(await requestDataErasure(erasure(), req)) })),

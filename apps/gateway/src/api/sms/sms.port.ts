@@ -27,8 +27,6 @@ import type {
   ListSmsMessagesResponse,
   ListSmsOptOutsRequest,
   ListSmsOptOutsResponse,
-  ListSmsSharingsRequest,
-  ListSmsSharingsResponse,
   PreviewSmsMessageRequest,
   PreviewSmsMessageResponse,
   PutSmsProviderRequest,
@@ -43,7 +41,6 @@ export interface SmsPort {
   listSmsCampaigns(req: ListSmsCampaignsRequest): Promise<ListSmsCampaignsResponse>;
   createSmsSharing(req: CreateSmsSharingRequest, opts?: { deadlineMs?: number }): Promise<CreateSmsSharingResponse>;
   getSmsSharing(req: GetSmsSharingRequest): Promise<GetSmsSharingResponse>;
-  listSmsSharings(req: ListSmsSharingsRequest): Promise<ListSmsSharingsResponse>;
   listSmsMessages(req: ListSmsMessagesRequest): Promise<ListSmsMessagesResponse>;
   bindDirectory(req: BindDirectoryRequest): Promise<BindDirectoryResponse>;
   listDirectoryBindings(req: ListDirectoryBindingsRequest): Promise<ListDirectoryBindingsResponse>;
