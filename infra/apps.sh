@@ -120,7 +120,7 @@ kannel_provider_json() { # kannel_provider_json USER PASSWORD : apps/messaging/R
       url: `http://127.0.0.1:${port}/cgi-bin/sendsms`, method: "GET",
       query: { username: user, password, from: "FEEDBACK", to: "{to}", text: "{text}", charset: "UTF-8", coding: "2", "dlr-mask": "3", "dlr-url": "{dlr_url}" },
       success: { body_regex: "^(0|3): " },
-      dlr: { url_query: "status=%d", status_param: "status", delivered: ["1"], failed: ["2", "16"] },
+      dlr: { url_query: "status=%d&answer=%A", status_param: "status", delivered: ["1"], failed: ["2", "16"], error_param: "answer" },
     }));' "$KANNEL_SENDSMS_PORT" "$1" "$2"
 }
 

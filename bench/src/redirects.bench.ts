@@ -5,6 +5,15 @@ import { compare } from './compare.js';
 import { runLoad } from './load.js';
 import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
 
+/**
+ * A phone's browser: the link listener counts only a person's first tap of a code in a minute
+ * (links/click-filter.ts), so the load is one person tapping again and again (the user-agent
+ * check and the in-process memory of recent clicks on every request, a click a minute), and
+ * the count check below is as many people as taps.
+ */
+const PHONE_BROWSER =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
 /** GET {shortener_url}/{code} through the link listener vs a bare Node server answering the same 302. */
 export async function redirectsBench(opts: { durationSec: number; rounds: number }) {
   const stack = readStackFile();
@@ -22,8 +31,11 @@ export async function redirectsBench(opts: { durationSec: number; rounds: number
   try {
     const result = await compare({
       name: 'redirects',
-      baseline: { label: 'bare node http (same 302)', load: { url: bare.url, expectStatus: 302 } },
-      subject: { label: 'link listener GET /{code}', load: { url, expectStatus: 302 } },
+      baseline: {
+        label: 'bare node http (same 302)',
+        load: { url: bare.url, expectStatus: 302, headers: { 'user-agent': PHONE_BROWSER } },
+      },
+      subject: { label: 'link listener GET /{code}', load: { url, expectStatus: 302, headers: { 'user-agent': PHONE_BROWSER } } },
       durationSec: opts.durationSec,
       rounds: opts.rounds,
       connections: 16,
@@ -33,7 +45,7 @@ export async function redirectsBench(opts: { durationSec: number; rounds: number
     );
     // Where the time goes: CPU per request of each process on the path, in one more subject run.
     const { perRequest } = await cpuPerRequest(['gateway', 'shortener', 'mongo'], () =>
-      runLoad({ url, expectStatus: 302, connections: 16, durationSec: opts.durationSec }),
+      runLoad({ url, expectStatus: 302, connections: 16, durationSec: opts.durationSec, headers: { 'user-agent': PHONE_BROWSER } }),
     );
     console.log(`CPU per request: ${formatCpuPerRequest(perRequest)} (shortener/mongo: cache misses and clicks)`);
     await verifyClicks(stack, 20_000);
@@ -43,7 +55,7 @@ export async function redirectsBench(opts: { durationSec: number; rounds: number
   }
 }
 
-/** A fresh link tapped exactly `n` times under load: its count must reach `n`, no more. */
+/** A fresh link tapped exactly `n` times under load, by `n` people: its count must reach `n`, no more. */
 async function verifyClicks(stack: ReturnType<typeof readStackFile>, n: number) {
   const created = await fetch(`${stack.shortener_url}/shorten`, {
     method: 'POST',
@@ -51,7 +63,13 @@ async function verifyClicks(stack: ReturnType<typeof readStackFile>, n: number) 
     body: JSON.stringify({ url: 'https://survey.example.com/s/count-check' }),
   });
   const { id } = (await created.json()) as { id: string };
-  const result = await autocannon({ url: `${stack.shortener_url}/${id}`, connections: 16, amount: n });
+  let people = 0;
+  const result = await autocannon({
+    url: `${stack.shortener_url}/${id}`,
+    connections: 16,
+    amount: n,
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'user-agent': `${PHONE_BROWSER} person/${++people}` } }) }],
+  });
   const redirected = result.statusCodeStats?.['302']?.count ?? 0;
   const started = Date.now();
   const read = async () => {

@@ -76,7 +76,7 @@ declare -A ENV=(
   [flow]="GRPC_PORT=${PORT[flow]}"
   [file]="GRPC_PORT=${PORT[file]} S3_ENDPOINT=$(stack s.s3.endpoint) S3_ACCESS_KEY=$(stack s.s3.access_key)
     S3_SECRET_KEY=$(stack s.s3.secret_key) S3_BUCKET=layout-check-files FILE_UPLOADED_TOPIC=layout-check.file.uploaded
-    FILE_EXPIRED_TOPIC=layout-check.file.expired"
+    FILE_EXPIRED_TOPIC=layout-check.file.expired FILE_PROCESSED_TOPIC=layout-check.file.processed"
   [shortener]="GRPC_PORT=${PORT[shortener]} PUBLIC_SHORTENER_URL=http://$(addr links) CLICKS_TOPIC=layout-check.link.clicked
     CLICKS_GROUP=layout-check-clicks DATA_ERASURE_GROUP=layout-check-shortener-data-erasure"
   [survey]="GRPC_PORT=${PORT[survey]} FLOW_GRPC_ADDR=$(addr flow) PUBLIC_BASE_URL=http://$(addr gateway)
@@ -89,7 +89,7 @@ declare -A ENV=(
     SHARING_COMPLETED_TOPIC=layout-check.sharing.completed FILE_UPLOADED_TOPIC=layout-check.file.uploaded FILE_UPLOADED_GROUP=layout-check-csv
     DATA_ERASURE_GROUP=layout-check-messaging-data-erasure ACCOUNT_RETENTION_GROUP=layout-check-messaging-retention"
   [webhooks]="GRPC_PORT=${PORT[webhooks]} WEBHOOKS_SECRET_KEY=$(secret 32) SURVEY_ANSWERED_TOPIC=layout-check.survey.answered
-    SMS_STATUS_TOPIC=layout-check.sms.status FILE_EXPIRED_TOPIC=layout-check.file.expired
+    SMS_STATUS_TOPIC=layout-check.sms.status FILE_EXPIRED_TOPIC=layout-check.file.expired FILE_PROCESSED_TOPIC=layout-check.file.processed
     SHARING_COMPLETED_TOPIC=layout-check.sharing.completed WEBHOOKS_EVENTS_GROUP=layout-check-webhooks-events
     DATA_ERASURE_GROUP=layout-check-webhooks-data-erasure ACCOUNT_RETENTION_GROUP=layout-check-webhooks-retention"
   [gateway]="API_PORT=${PORT[gateway]} LINK_PORT=${PORT[links]} PUBLIC_BASE_URL=http://$(addr gateway)

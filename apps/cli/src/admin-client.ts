@@ -153,7 +153,19 @@ export function adminClient(opts: AdminClientOptions) {
       accountId: string,
       campaign: { name: string; node_id: string; flow_id: string; message_template: string; link_ttl_days?: number },
     ) => call<SmsCampaign>('POST', `/accounts/${enc(accountId)}/sms_campaigns`, campaign),
-    listCampaigns: (accountId: string) => call<{ data: SmsCampaign[] }>('GET', `/accounts/${enc(accountId)}/sms_campaigns`),
+    listCampaigns: (accountId: string, q: { page_size?: string; page_token?: string } = {}) =>
+      call<{ data: SmsCampaign[]; next_page_token: string | null }>('GET', `/accounts/${enc(accountId)}/sms_campaigns${query(q)}`),
+    listSharings: (
+      accountId: string,
+      q: {
+        campaign_id?: string;
+        status?: string;
+        created_after?: string;
+        created_before?: string;
+        page_size?: string;
+        page_token?: string;
+      },
+    ) => call<Page>('GET', `/accounts/${enc(accountId)}/sms_sharings${query(q)}`),
     /** Changes a campaign's send window, reminders or transliteration: only the fields given. */
     updateCampaign: (accountId: string, campaignId: string, rules: Record<string, unknown>) =>
       call<SmsCampaign>('PATCH', `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}`, rules),

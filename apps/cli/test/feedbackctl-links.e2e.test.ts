@@ -44,7 +44,11 @@ describe('feedbackctl domains and links', () => {
     });
     const { id } = (await res.json()) as { id: string };
     expect(await json(cli('links', 'show', '--code', id))).toMatchObject({ id, full_url: target, clicks: 0 });
-    expect((await fetch(`${shortener_url}/${id}`, { redirect: 'manual' })).status).toBe(302);
+    // A phone's browser: fetch's own user agent is a tool's, and tools' taps are no clicks.
+    const browser = {
+      'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1',
+    };
+    expect((await fetch(`${shortener_url}/${id}`, { redirect: 'manual', headers: browser })).status).toBe(302);
     // The click is counted on its way (a moment later), so ask until it shows.
     let clicks = 0;
     for (let i = 0; i < 40 && clicks !== 1; i++) {

@@ -30,6 +30,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
       ...kafkaSecurityEnv,
       FILE_UPLOADED_TOPIC: env.string('file.uploaded'),
       FILE_EXPIRED_TOPIC: env.string('file.expired'),
+      FILE_PROCESSED_TOPIC: env.string('file.processed'),
       MAX_UPLOAD_BYTES: env.int(1024 * 1024 * 1024, 1),
       FILE_RETENTION_SECONDS: env.int(7 * DAY_SECONDS, 1),
       EXPIRY_INTERVAL_MS: env.int(60_000, 100),

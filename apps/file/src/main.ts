@@ -29,10 +29,11 @@ const s3 = createS3({
 });
 await ensureBucket(s3, config.S3_BUCKET, config.S3_REGION);
 const kafka = createKafka({ ...config.kafka, clientId: 'file', logger });
-const topics = { uploaded: config.FILE_UPLOADED_TOPIC, expired: config.FILE_EXPIRED_TOPIC };
+const topics = { uploaded: config.FILE_UPLOADED_TOPIC, expired: config.FILE_EXPIRED_TOPIC, processed: config.FILE_PROCESSED_TOPIC };
 await ensureTopics(kafka, [
   { topic: topics.uploaded, numPartitions: 3 },
   { topic: topics.expired, numPartitions: 3 },
+  { topic: topics.processed, numPartitions: 3 },
 ]);
 const producer = createProducer(kafka, { logger });
 await producer.connect();

@@ -43,7 +43,7 @@ export interface TestFileService {
   mongo: MongoHandle;
   s3: S3Client;
   bucket: string;
-  topics: { uploaded: string; expired: string };
+  topics: { uploaded: string; expired: string; processed: string };
   server: RunningGrpcServer;
   client: GrpcClient<FileServiceClient>;
   producer: Producer;
@@ -61,8 +61,8 @@ export async function startFileService(
   });
   const bucket = opts.bucket ?? uniq('file-test');
   await ensureBucket(s3, bucket, stack.s3.region);
-  const topics = { uploaded: uniq('file.uploaded'), expired: uniq('file.expired') };
-  await ensureTopics(kafka, [{ topic: topics.uploaded }, { topic: topics.expired }]);
+  const topics = { uploaded: uniq('file.uploaded'), expired: uniq('file.expired'), processed: uniq('file.processed') };
+  await ensureTopics(kafka, [{ topic: topics.uploaded }, { topic: topics.expired }, { topic: topics.processed }]);
   const producer = createProducer(kafka, { logger });
   await producer.connect();
   const deps = fileServiceDeps({

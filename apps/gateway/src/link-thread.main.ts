@@ -7,12 +7,15 @@ import { loadEnv } from './env.js';
 import { gracefulClose } from './http/graceful-close.js';
 import { createMetrics } from './http/metrics.js';
 import { parseTrustProxy } from './http/trust-proxy.js';
+import { ClickFilter } from './links/click-filter.js';
 import { ClickPublisher } from './links/click.publisher.js';
+import { clientIpOf } from './links/client-ip.js';
 import { LinkResolver } from './links/link.resolver.js';
 import { buildLink } from './links/link-listener.js';
 import type { FromLinkThread, ToLinkThread } from './links/link-thread.js';
 import { shortenerPeer } from './links/links.client.js';
 import { MainThreadTokens } from './links/main-thread-tokens.js';
+import { RecentClicks } from './links/recent-clicks.js';
 import { createShortenLimiter } from './links/shorten.limiter.js';
 
 // The wiring place of the link listener's thread, started by main.ts (links/link-thread.ts).
@@ -47,13 +50,20 @@ const clicks = new ClickPublisher(producer, {
   logger,
 });
 clicks.start();
+const trustProxy = parseTrustProxy(config.TRUST_PROXY);
+// A person's first tap of a code in a minute is a click; bots, previews and repeats are not.
+const personClicks = new ClickFilter({
+  publisher: clicks,
+  recent: new RecentClicks(redis, { windowMs: 60_000, maxChars: 32_000_000, logger }),
+  clientIp: clientIpOf(trustProxy),
+});
 // POST /shorten naming a customer domain checks an API token: the main thread looks it up.
 const tokens = new MainThreadTokens((m) => parent.postMessage(m), { timeoutMs: config.GRPC_DEADLINE_MS, logger });
 const link = await buildLink({
   logger,
   requestLogging: config.LOG_REQUESTS,
   metrics,
-  trustProxy: parseTrustProxy(config.TRUST_PROXY),
+  trustProxy,
   publicUrl: config.PUBLIC_SHORTENER_URL,
   links: {
     shortener: shortener.port,
@@ -63,7 +73,7 @@ const link = await buildLink({
       missTtlMs: 5_000,
       logger,
     }),
-    clicks,
+    clicks: personClicks,
     limiter: createShortenLimiter({
       redis,
       points: config.SHORTEN_RATE_LIMIT_POINTS,

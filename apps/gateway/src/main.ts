@@ -103,7 +103,12 @@ const api = await buildApi({
       disabledAccounts: config.SMS_DISABLED_ACCOUNTS,
     }),
     webhooksFeature({ webhooks: peers.ports.webhooks, accounts: accounts.accounts }),
-    responsesFeature({ surveys: peers.ports.survey, flows: peers.ports.flow, accounts: accounts.accounts }),
+    responsesFeature({
+      surveys: peers.ports.survey,
+      flows: peers.ports.flow,
+      accounts: accounts.accounts,
+      campaigns: peers.ports.messaging,
+    }),
     privacyFeature({ privacy: peers.ports.survey, accounts: accounts.accounts }),
   ],
 });

@@ -107,7 +107,17 @@ describe('the OpenAPI documents', () => {
       expect(op.responses, path).toHaveProperty('404');
     }
     const query = apiDoc.paths['/v1/responses']!.get!.parameters!.filter((p) => p.in === 'query').map((p) => p.name);
-    expect(query.sort()).toEqual(['channel_id', 'customer_external_id', 'flow_id', 'page_size', 'page_token', 'since', 'until']);
+    expect(query.sort()).toEqual([
+      'campaign_id',
+      'channel_id',
+      'customer_external_id',
+      'flow_id',
+      'page_size',
+      'page_token',
+      'sharing_id',
+      'since',
+      'until',
+    ]);
   });
 
   it('documents 403 on every route that takes one kind of account token (a valid token of the other kind is 403)', () => {

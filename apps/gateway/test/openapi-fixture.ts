@@ -33,7 +33,7 @@ export async function openApiListeners(opts: { publicUrl?: string; shortenerUrl?
         sharingDeadlineMs: 1000,
       }),
       webhooksFeature({ webhooks: port(), accounts: port() }),
-      responsesFeature({ surveys: port(), flows: port(), accounts: port() }),
+      responsesFeature({ surveys: port(), flows: port(), accounts: port(), campaigns: port() }),
     ],
   });
   const link = await testLink({ publicUrl: opts.shortenerUrl, links: { maxUrlLength: 2048 } });

@@ -8,6 +8,7 @@ const response = (
   answers: SurveyResponse['answers'],
   customer?: SurveyResponse['customer'],
   builtInResponses: Record<string, string> = {},
+  context?: SurveyResponse['context'],
 ): SurveyResponse => ({
   id,
   accountId: 'acc',
@@ -20,6 +21,7 @@ const response = (
   builtInResponses,
   answeredAt: '2026-11-22T09:30:00.123Z',
   ...(customer ? { customer } : {}),
+  ...(context ? { context } : {}),
 });
 
 async function text(gen: AsyncGenerator<string>) {
@@ -28,9 +30,11 @@ async function text(gen: AsyncGenerator<string>) {
   return out;
 }
 
-async function* pagesOf(...pages: SurveyResponse[][]) {
-  for (const p of pages) yield p;
-}
+/** The pages as the route gives them: a new pass over the same pages at each call. */
+const pagesOf = (...pages: SurveyResponse[][]) =>
+  async function* () {
+    for (const p of pages) yield p;
+  };
 
 describe('CSV fields (RFC 4180)', () => {
   it('quotes a field holding a comma, a quote, CR or LF, doubling quotes', () => {
@@ -82,15 +86,56 @@ describe('the responses export', () => {
         '905321234567',
         'Gold',
         "'@Istanbul",
+        '',
+        '',
+        '',
         '9',
         'price;speed',
         'Fast, "really"\r\n=1+1',
       ],
-      ['r2', '2026-11-22T09:30:00.123+00:00', 'flow-1', 'chan-1', '', '', '', '', '', '0', '', ''],
+      ['r2', '2026-11-22T09:30:00.123+00:00', 'flow-1', 'chan-1', '', '', '', '', '', '', '', '', '0', '', ''],
     ]);
   });
 
-  it('pulls a page only when the reader asks for more', async () => {
+  it('adds the send context: campaign, sharing, message, and a column per custom attribute of any record, sorted', async () => {
+    const texted = response(
+      'r1',
+      [{ questionKey: 'nps', optionKeys: [], number: 10 }],
+      undefined,
+      {},
+      {
+        campaignId: 'camp-1',
+        sharingId: 'sh-1',
+        messageId: 'sh-1.905321234567',
+        customAttributes: { store: 'Kadikoy', order_id: '=A-1' },
+      },
+    );
+    const other = response(
+      'r2',
+      [],
+      undefined,
+      {},
+      { campaignId: 'camp-1', sharingId: 'sh-2', messageId: 'm2', customAttributes: { '@tier': 'gold' } },
+    );
+    const older = response('r3', []);
+    const rows = parseCsv(await text(responsesCsv(['nps'], pagesOf([texted], [other, older]))));
+    expect(rows[0]).toEqual([...FIXED_COLUMNS, 'custom_attributes.@tier', 'custom_attributes.order_id', 'custom_attributes.store', 'nps']);
+    const at = (row: string[], column: string) => row[rows[0]!.indexOf(column)];
+    expect([at(rows[1]!, 'campaign_id'), at(rows[1]!, 'sharing_id'), at(rows[1]!, 'message_id')]).toEqual([
+      'camp-1',
+      'sh-1',
+      'sh-1.905321234567',
+    ]);
+    expect([at(rows[1]!, 'custom_attributes.order_id'), at(rows[1]!, 'custom_attributes.store'), at(rows[1]!, 'nps')]).toEqual([
+      "'=A-1",
+      'Kadikoy',
+      '10',
+    ]);
+    expect(at(rows[2]!, 'custom_attributes.@tier')).toBe('gold');
+    expect(rows[3]!.slice(FIXED_COLUMNS.length - 3)).toEqual(['', '', '', '', '', '', '']);
+  });
+
+  it('reads the pages twice, one page at a time: for the attribute columns, then for the records', async () => {
     let pulled = 0;
     async function* counted() {
       for (let i = 0; i < 3; i++) {
@@ -98,10 +143,10 @@ describe('the responses export', () => {
         yield [response(`r${i}`, [])];
       }
     }
-    const gen = responsesCsv([], counted());
-    await gen.next(); // the header
-    expect(pulled).toBe(0);
+    const gen = responsesCsv([], counted);
+    await gen.next(); // the header, once every page was seen
+    expect(pulled).toBe(3);
     await gen.next();
-    expect(pulled).toBe(1);
+    expect(pulled).toBe(4);
   });
 });

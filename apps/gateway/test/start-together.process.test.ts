@@ -279,7 +279,8 @@ const CASES: AppCase[] = [
           reminders: [],
           transliterate: false,
         });
-        for (const c of others) expect((await c.listSmsCampaigns({ accountId })).campaigns.map((x) => x.id)).toEqual([campaign!.id]);
+        for (const c of others)
+          expect((await c.listSmsCampaigns({ accountId, pageSize: 0, pageToken: '' })).campaigns.map((x) => x.id)).toEqual([campaign!.id]);
       }),
   },
   {

@@ -80,7 +80,10 @@ describe('survey page /s/{token}', () => {
         surveysFeature({
           surveys,
           shortener: { shorten: async () => ({}) },
-          sms: { addSmsOptOuts: async (req) => (optedOut.push(req), { added: 1, already: 0 }) },
+          sms: {
+            addSmsOptOuts: async (req) => (optedOut.push(req), { added: 1, already: 0 }),
+            listSmsCampaigns: async () => ({ campaigns: [] }),
+          },
           accounts: { insert: async () => {}, findById: async () => null },
           nodes: { findById: async () => null },
           displayTimeZone: 'UTC',

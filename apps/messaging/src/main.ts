@@ -8,7 +8,7 @@ import { loadEnv } from './env.js';
 import { messagingHandlers } from './grpc/messaging.handlers.js';
 import { acceptGate } from './intake/adapters/accept-gate.js';
 import { deploymentSms } from './providers/providers.wiring.js';
-import { messagingIndexes } from './shared/adapters/mongo/indexes.js';
+import { messagingIndexes, messagingRetiredIndexes } from './shared/adapters/mongo/indexes.js';
 import {
   connectPeers,
   messagingDeps,
@@ -24,7 +24,7 @@ const logger = createLogger('messaging', config.LOG_LEVEL);
 // First: a process stuck connecting to its stores still shows it on its metrics port.
 const metrics = await startMetricsListener({ app: 'messaging', host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
 const mongo = await connectMongo({ ...config.mongo, dbName: config.MONGO_DB, logger });
-await ensureIndexes(mongo.db, messagingIndexes);
+await ensureIndexes(mongo.db, messagingIndexes, messagingRetiredIndexes);
 
 // Before connecting to anything: a bad SMS_HTTP_PROVIDER fails the start at once.
 const sms = deploymentSms(config, logger);

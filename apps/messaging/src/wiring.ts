@@ -3,6 +3,7 @@ import { errors, PersonalDataProtector, systemClock, type Logger } from '@feedba
 import type { Closer } from '@feedback/kit-core/runtime';
 import { createGrpcClient } from '@feedback/kit-grpc';
 import type { Producer } from '@feedback/kit-kafka';
+import { startPeriodicJob } from '@feedback/kit-stores';
 import { FileServiceClient } from '@feedback/proto/feedback/file/v1/file';
 import { ShortenerServiceClient } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { SurveyServiceClient } from '@feedback/proto/feedback/survey/v1/survey';
@@ -24,7 +25,8 @@ import { stripSensitiveRecipientAttributes } from './shared/adapters/mongo/sensi
 import { sensitiveAttributes } from './shared/adapters/mongo/sensitive-attributes.js';
 import { placeholderLink } from './shared/domain/sms-text.js';
 import { kafkaDispatchPublisher, type PriorityLane } from './dispatch/adapters/kafka/dispatch.publisher.js';
-import { kafkaStatusEvents } from './dispatch/adapters/kafka/status.publisher.js';
+import { kafkaReportEvents, kafkaStatusEvents } from './dispatch/adapters/kafka/status.publisher.js';
+import { publishOwedReports } from './status/domain/delivery-report.js';
 import { kafkaCompletionEvents } from './status/adapters/kafka/completion.publisher.js';
 import { SecretBox } from './providers/adapters/crypto/secret-box.js';
 import { accountProviderFormat } from './providers/adapters/http/account-provider.config.js';
@@ -97,6 +99,8 @@ const noFileService: WorkflowFiles = {
     throw errors.unavailable('No file service configured');
   },
   complete: () => Promise.reject(errors.unavailable('No file service configured')),
+  setBound: () => Promise.reject(errors.unavailable('No file service configured')),
+  recordOutcome: () => Promise.reject(errors.unavailable('No file service configured')),
 };
 
 /**
@@ -170,6 +174,7 @@ export function messagingDeps(infra: Infrastructure): MessagingFeatures {
       links,
       shortener,
       completions: kafkaCompletionEvents(infra.producer, infra.topics.completed),
+      reportEvents: kafkaReportEvents(infra.producer, infra.topics.status),
       recordedMessages: recordingProvider,
       clock,
       settings,
@@ -304,7 +309,11 @@ export function startDeliveryReports(o: {
     secret: sms.dlrSecret,
     statusParam: sms.reports.statusParam,
     rule: sms.reports.rule,
-    deps: { messages: meteredDeliveryReports(features.status.messages, infra.metrics), clock: features.status.clock },
+    deps: {
+      messages: meteredDeliveryReports(features.status.messages, infra.metrics),
+      reportEvents: features.status.reportEvents,
+      clock: features.status.clock,
+    },
     logger: o.logger,
     inbound: (mo) => receiveInboundSms(features.optOuts, inboundRules, mo),
   });
@@ -344,6 +353,15 @@ export async function startBackgroundWork(o: {
     onCrash: () => process.kill(process.pid, 'SIGTERM'),
   });
   const retention = await startRetention({ kafka, db, config, logger });
+  // Report events whose publish failed or whose process died after the update (delivery-report.ts).
+  // Every replica relays: a repeat carries the same event id, and the webhooks service dedupes it.
+  const reportRelay = startPeriodicJob({
+    name: 'report-events-relay',
+    everyMs: 10_000,
+    jitter: 0.2,
+    run: () => publishOwedReports(features.status, { graceMs: 10_000, limit: 200 }),
+    logger,
+  });
   // Recipients stored in clear by earlier versions: beside serving (releases open what it seals meanwhile).
   const stopMigration = new AbortController();
   const migration = stripSensitiveRecipientAttributes(db, { sensitive: infra.sensitive, logger, signal: stopMigration.signal }).catch(
@@ -361,6 +379,7 @@ export async function startBackgroundWork(o: {
     migration: { name: 'sensitive-attributes-migration', close: () => (stopMigration.abort(), migration) },
     closers: [
       { name: 'sms-scheduler', close: () => scheduler.close() },
+      reportRelay,
       // Closed after the dispatch consumers (closers run in reverse), before the producer and the database.
       ...(infra.handOvers ? [infra.handOvers] : []),
       retention.sweep,

@@ -11,6 +11,7 @@ import {
   MemoryCampaigns,
   MemoryMessages,
   MemoryOptOuts,
+  MemoryReportEvents,
   MemorySharings,
   noClicks,
   noLinkStates,
@@ -165,7 +166,7 @@ describe('delivery reports of an account provider', () => {
     await dispatchOne(deps, event('acc-c', '905320000042'));
     const deploymentRule: ReportRule = { statusParam: 'status', delivered: ['1'], failed: ['2', '16'] };
     const report = (messageId: string, fields: Record<string, unknown>) =>
-      receiveDeliveryReport(deps, { messageId, fields }, deploymentRule);
+      receiveDeliveryReport({ ...deps, reportEvents: new MemoryReportEvents() }, { messageId, fields }, deploymentRule);
 
     // The deployment's field and codes mean nothing for account A's message.
     expect(await report('sh-acc-a.905320000041', { status: '1' })).toBe('missing_status');

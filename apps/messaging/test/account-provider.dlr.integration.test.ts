@@ -117,6 +117,31 @@ describe('an account provider over HTTP, with its delivery reports', () => {
     expect((await messages.findById(messageId(cmd.sharingId, cmd.phone)))?.provider).toBe('http');
     const res = await fetch(`${req.url.searchParams.get('dlr')!}&status=2`);
     expect([res.status, await res.text()]).toEqual([200, 'applied']);
-    expect((await messages.findById(messageId(cmd.sharingId, cmd.phone)))?.status).toBe('failed');
+    // Kannel's rule names no error field: the report's status code alone; its event went out, nothing is owed.
+    const id = messageId(cmd.sharingId, cmd.phone);
+    expect(await messages.findById(id)).toMatchObject({ status: 'failed', deliveryError: { status: '2', code: null, description: null } });
+    expect((await messages.unpublishedReports(new Date(), 100)).map((m) => m.id)).not.toContain(id);
+  });
+
+  it("a failing report keeps the error fields its provider's rule names, of an SMPP receipt only err: and stat:", async () => {
+    const config = parseHttpProviderConfig(
+      JSON.stringify({
+        url: `${rx.url}/send`,
+        method: 'GET',
+        query: { to: '{to}', text: '{text}', dlr: '{dlr_url}' },
+        dlr: { url_query: 'status=%d&answer=%A', status_param: 'status', delivered: ['1'], failed: ['2', '16'], error_param: 'answer' },
+      }),
+    );
+    const provider = new HttpSmsProvider({ config, dlrBaseUrl: dlr.url, dlrSecret: secret });
+    const cmd = { accountId: 'acc-3', sharingId: randomUUID(), campaignId: randomUUID(), phone: '905321112235', text: 'x' };
+    expect(await sendOne({ messages, provider, clock }, cmd)).toBe('sent');
+    // As Kannel fills the template in: %d and %A, the SMSC's receipt, URL-encoded.
+    const receipt = 'id:42 sub:001 dlvrd:000 submit date:2611281000 done date:2611281001 stat:UNDELIV err:00B text:Merhaba Ayse';
+    const callback = rx.got.at(-1)!.url.searchParams.get('dlr')!.replace('%d', '2').replace('%A', encodeURIComponent(receipt));
+    const res = await fetch(callback);
+    expect([res.status, await res.text()]).toEqual([200, 'applied']);
+    const stored = await messages.findById(messageId(cmd.sharingId, cmd.phone));
+    expect(stored?.deliveryError).toEqual({ status: '2', code: '00B', description: 'UNDELIV' });
+    expect(JSON.stringify(stored)).not.toContain('Merhaba Ayse');
   });
 });

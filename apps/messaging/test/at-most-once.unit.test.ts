@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyDeliveryReport, deliveryStatusFor, KANNEL_DELIVERY_RULE } from '../src/status/domain/delivery-report.js';
 import { RetriableSendError } from '../src/dispatch/domain/dispatch-results.js';
-import { sendOne, MemoryMessages, ScriptedProvider } from './fakes/memory-deps.js';
+import { sendOne, MemoryMessages, MemoryReportEvents, ScriptedProvider } from './fakes/memory-deps.js';
 
 const clock = { now: () => new Date('2026-11-23T10:00:00Z') };
 const cmd = { accountId: 'a', sharingId: 's1', campaignId: 'c', phone: '905321234567', text: 'hi' };
@@ -56,7 +56,7 @@ describe('delivery reports', () => {
   it('applies a final status once; progress and unknown messages change nothing', async () => {
     const messages = new MemoryMessages();
     await sendOne({ messages, provider: new ScriptedProvider([{ outcome: 'accepted' }]), clock }, cmd);
-    const deps = { messages, clock };
+    const deps = { messages, reportEvents: new MemoryReportEvents(), clock };
     const id = 's1.905321234567';
     expect(await applyDeliveryReport(deps, { messageId: id, code: '8' }, KANNEL_DELIVERY_RULE)).toBe('progress');
     expect(messages.items.get(id)?.status).toBe('sent');

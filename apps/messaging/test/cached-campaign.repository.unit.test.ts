@@ -23,7 +23,7 @@ describe('the cached campaign repository', () => {
     expect(await cached.findById('acc', 'c1')).toMatchObject({ id: 'c1' });
     expect(reads()).toBe(2);
     expect(await cached.findById('other', 'c1')).toBeNull();
-    expect(await cached.listByAccount('acc', 10)).toHaveLength(1);
+    expect((await cached.page('acc', { list: 'sms_campaigns', size: 10, after: null })).items).toHaveLength(1);
   });
 
   it('drops the oldest entry beyond its size', async () => {

@@ -1,9 +1,10 @@
+import { errors } from '@feedback/kit-core';
 import { createLogger } from '@feedback/kit-core/runtime';
 import { describe, expect, it } from 'vitest';
 import { csvRecords } from '../src/csv-workflow/adapters/csv/csv-records.js';
 import { runCsvWorkflow } from '../src/csv-workflow/domain/csv-workflow.use-cases.js';
 import type { CsvImport } from '../src/csv-workflow/domain/directory-binding.js';
-import type { ClaimedFile, CsvImportLog, CsvWorkflowDeps, WorkflowFiles } from '../src/csv-workflow/ports.js';
+import type { ClaimedFile, CsvImportLog, CsvWorkflowDeps, FileOutcome, WorkflowFiles } from '../src/csv-workflow/ports.js';
 import type { OptOutRepository } from '../src/opt-outs/ports.js';
 import {
   campaignOf,
@@ -57,6 +58,17 @@ class FakeFiles implements WorkflowFiles {
     if (f.state !== 'processing' || f.claimer !== q.claimer) throw new Error('not the claimer');
     f.state = q.outcome;
   }
+  /** RecordProcessing's calls, repeats included; `failNext` makes that many throw UNAVAILABLE. */
+  readonly outcomes: { fileId: string; outcome: FileOutcome }[] = [];
+  failNext = 0;
+  /** Files deleted since their upload: RecordProcessing answers NOT_FOUND. */
+  readonly deleted = new Set<string>();
+  async recordOutcome(q: { fileId: string; outcome: FileOutcome }) {
+    if (this.deleted.has(q.fileId)) throw errors.notFound('file_id', q.fileId);
+    if (this.failNext > 0 && this.failNext--) throw errors.invalid({ file_id: 'refused for the test' });
+    this.outcomes.push({ fileId: q.fileId, outcome: q.outcome });
+  }
+  async setBound() {}
 }
 
 async function setup() {
@@ -138,10 +150,49 @@ describe('the CSV workflow', () => {
     expect(deps.dispatch.events).toHaveLength(1);
     expect(deps.files.files.map((f) => f.state)).toEqual(['superseded', 'processed']);
     expect(imports).toHaveLength(1);
+    // The file's entry gets the outcome: counts, the sharing, and the refused rows by line, with no phone in them.
+    expect(deps.files.outcomes).toEqual([
+      {
+        fileId: 'f2',
+        outcome: {
+          status: 'processed',
+          sharingId: 'sharing-1',
+          rows: 4,
+          accepted: 1,
+          rejected: 2,
+          errors: [
+            { row: 3, reason: 'not_a_number' },
+            { row: 5, reason: 'empty' },
+          ],
+          reason: null,
+        },
+      },
+    ]);
 
     // The second upload's event (or a redelivery) finds nothing unprocessed: the workflow does not run.
     expect(await runCsvWorkflow(deps, uploaded())).toEqual({ outcome: 'nothing_to_run' });
     expect(deps.sharings.items.size).toBe(1);
+  });
+
+  it('sends the outcome again when a redelivered event finds the file done (its first report failed)', async () => {
+    const { deps } = await setup();
+    deps.files.upload('customers.csv', 'phone\n05321234567\n');
+    deps.files.failNext = 1;
+    await expect(runCsvWorkflow(deps, { ...uploaded(), fileId: 'f1' })).rejects.toMatchObject({ kind: 'invalid' });
+    expect(deps.files.outcomes).toEqual([]);
+    expect(await runCsvWorkflow(deps, { ...uploaded(), fileId: 'f1' })).toEqual({ outcome: 'nothing_to_run' });
+    expect(deps.files.outcomes).toMatchObject([{ fileId: 'f1', outcome: { status: 'processed', accepted: 1, errors: [] } }]);
+    expect(deps.sharings.items.size).toBe(1);
+  });
+
+  it('ends quietly when the file was deleted before its outcome could be shown on it', async () => {
+    const { deps, imports } = await setup();
+    deps.files.upload('customers.csv', 'phone\n05321234567\n');
+    deps.files.deleted.add('f1');
+    expect(await runCsvWorkflow(deps, { ...uploaded(), fileId: 'f1' })).toMatchObject({ outcome: 'processed' });
+    expect(await runCsvWorkflow(deps, { ...uploaded(), fileId: 'f1' })).toEqual({ outcome: 'nothing_to_run' });
+    expect(imports).toHaveLength(1);
+    expect(deps.files.outcomes).toEqual([]);
   });
 
   it('fails a file without valid rows, with the reason, and makes no sharing', async () => {
@@ -163,6 +214,18 @@ describe('the CSV workflow', () => {
     });
     expect(deps.files.files.map((f) => f.state)).toEqual(['failed', 'failed', 'failed']);
     expect(deps.sharings.items.size).toBe(0);
+    expect(deps.files.outcomes.map((o) => [o.outcome.status, o.outcome.rows, o.outcome.errors])).toEqual([
+      [
+        'failed',
+        2,
+        [
+          { row: 2, reason: 'not_a_number' },
+          { row: 3, reason: 'too_short' },
+        ],
+      ],
+      ['failed', 0, []],
+      ['failed', 0, []],
+    ]);
   });
 
   it('fails the file when the campaign is gone', async () => {
@@ -174,5 +237,6 @@ describe('the CSV workflow', () => {
       outcome: 'failed',
       import: { reason: expect.stringMatching(/campaign_id/) },
     });
+    expect(deps.files.outcomes[0]?.outcome).toMatchObject({ status: 'failed', reason: expect.stringMatching(/campaign_id/) });
   });
 });

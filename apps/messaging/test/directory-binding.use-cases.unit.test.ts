@@ -22,13 +22,14 @@ async function setup() {
   await campaigns.insert({ ...base, id: CAMPAIGN, accountId: 'acc-1' });
   await campaigns.insert({ ...base, id: OTHER_CAMPAIGN, accountId: 'acc-1' });
   let t = Date.parse('2026-11-25T06:00:00Z');
+  const bound: string[] = [];
   const deps: Pick<CsvWorkflowDeps, 'campaigns' | 'files' | 'clock'> & { bindings: MemoryBindings } = {
     campaigns,
     bindings: new MemoryBindings(),
-    files: directoriesOnly(async (accountId, directoryId) => accountId === 'acc-1' && directoryId.startsWith('dir-')),
+    files: directoriesOnly(async (accountId, directoryId) => accountId === 'acc-1' && directoryId.startsWith('dir-'), bound),
     clock: { now: () => new Date((t += 1000)) },
   };
-  return deps;
+  return Object.assign(deps, { bound });
 }
 
 describe('directory bindings', () => {
@@ -42,6 +43,8 @@ describe('directory bindings', () => {
       ['dir-2', 'list.csv'],
       ['dir-1', 'customers.csv'],
     ]);
+    // The file service knows each bound name, so its uploads show processing pending at once.
+    expect(deps.bound).toEqual(['dir-1/customers.csv', 'dir-2/list.csv', 'dir-3/customers.csv']);
   });
 
   it('unbinds only the campaign’s own binding of the directory and name', async () => {
@@ -61,6 +64,7 @@ describe('directory bindings', () => {
     expect(await deps.bindings.find('dir-1', 'customers.csv')).not.toBeNull();
     await unbindDirectory(deps, gone);
     expect(await deps.bindings.find('dir-1', 'customers.csv')).toBeNull();
+    expect(deps.bound).toEqual(['dir-1/customers.csv', '-dir-1/customers.csv']);
     await expect(unbindDirectory(deps, gone)).rejects.toMatchObject({ kind: 'not_found', fields: { directory_id: 'dir-1' } });
   });
 

@@ -90,6 +90,10 @@ describe('dispatching one recipient', () => {
       channelId: 'channel-1',
       phone: '905321234567',
       builtInResponses: { customerDetailInfo1: 'x' },
+      // Kept with the link and copied onto its answer (docs/api.md "Responses").
+      campaignId: campaign.id,
+      sharingId: 'sh-1',
+      messageId: 'sh-1.905321234567',
     });
     expect(statuses.map((s) => s.status)).toEqual(['sent']);
 

@@ -39,7 +39,8 @@ describe('HTTP provider against Kannel', () => {
           'dlr-url': '{dlr_url}',
         },
         success: { body_regex: '^(0|3): ' },
-        dlr: { url_query: 'status=%d', status_param: 'status', delivered: ['1'], failed: ['2', '16'] },
+        // As infra/apps.sh configures Kannel: the SMSC's receipt (%A) rides along for a failing report's error.
+        dlr: { url_query: 'status=%d&answer=%A', status_param: 'status', delivered: ['1'], failed: ['2', '16'], error_param: 'answer' },
         ...overrides,
       }),
     );

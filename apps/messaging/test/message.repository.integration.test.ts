@@ -60,6 +60,22 @@ describe('message records on the stack MongoDB: the at-most-once claim', () => {
     expect((await repo.findById(c.id))?.status).toBe('delivered');
   });
 
+  it('of 10 racing failing reports one wins, keeps its error and owes its event until it is published', async () => {
+    const c = claimOf(randomUUID(), '905321234570');
+    await repo.claim(c);
+    const at = new Date();
+    const error = { status: '2', code: '001', description: 'UNDELIV' };
+    const results = await Promise.all(Array.from({ length: 10 }, () => repo.applyDeliveryReport(c.id, 'failed', at, error)));
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    expect(await repo.findById(c.id)).toMatchObject({ status: 'failed', deliveryError: error });
+
+    const owed = async (before: Date) => (await repo.unpublishedReports(before, 100)).map((m) => m.id);
+    expect(await owed(new Date(at.getTime() - 1))).not.toContain(c.id);
+    expect(await owed(at)).toContain(c.id);
+    await repo.reportPublished(c.id, 'failed');
+    expect(await owed(new Date())).not.toContain(c.id);
+  });
+
   it('lists a sharing’s records', async () => {
     const sharingId = randomUUID();
     await repo.claim(claimOf(sharingId, '905321234500'));

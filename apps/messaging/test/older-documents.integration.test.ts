@@ -9,6 +9,8 @@ import { messageId } from '../src/shared/domain/sms-message.js';
 import { MemoryCampaigns, noClicks, noLinkStates } from './fakes/memory-deps.js';
 import { dropTestDb, openTestDb, testSensitive } from './stack.js';
 
+const noReportEvents = { reported: async () => undefined };
+
 /**
  * Documents as earlier versions of messaging wrote them, inserted raw into a fresh database and
  * read by today's repositories and use cases (docs/decisions.md "Compatible contracts and
@@ -133,8 +135,9 @@ describe('messaging reads the documents its earlier versions wrote', () => {
       updatedAt: later,
     });
     // A progress code changes nothing; Kannel's "1" (delivered) is final.
-    expect(await receiveDeliveryReport({ messages, clock }, { messageId: id, fields: { status: '8' } }, deployment)).toBe('progress');
-    expect(await receiveDeliveryReport({ messages, clock }, { messageId: id, fields: { status: '1' } }, deployment)).toBe('applied');
+    const deps = { messages, reportEvents: noReportEvents, clock };
+    expect(await receiveDeliveryReport(deps, { messageId: id, fields: { status: '8' } }, deployment)).toBe('progress');
+    expect(await receiveDeliveryReport(deps, { messageId: id, fields: { status: '1' } }, deployment)).toBe('applied');
     expect(await messages.findById(id)).toMatchObject({ status: 'delivered', updatedAt: clock.now() });
   });
 

@@ -51,23 +51,29 @@ describe('recording provider on the stack MongoDB', () => {
 
     const settings = { defaultRegion: 'TR', maxPhones: 100, defaultSendWindow: null };
     const page1 = await listRecordedMessages(
-      { recordedMessages: recording, settings },
+      { recordedMessages: recording, messages, settings },
       { accountId: 'acc-1', phone: '0532 123 45 67', pageSize: 2 },
     );
     expect(page1.items.map((m) => m.text)).toEqual(['third', 'second']);
     expect(page1.items[0]).toMatchObject({ phone: '905321234567', status: 'sent', accountId: 'acc-1' });
     expect(page1.nextPageToken).not.toBe('');
     const page2 = await listRecordedMessages(
-      { recordedMessages: recording, settings },
+      { recordedMessages: recording, messages, settings },
       { accountId: 'acc-1', phone: '+905321234567', pageSize: 2, pageToken: page1.nextPageToken },
     );
     expect(page2.items.map((m) => m.text)).toEqual(['first']);
     expect(page2.nextPageToken).toBe('');
 
-    const all = await listRecordedMessages({ recordedMessages: recording, settings }, { accountId: 'acc-1' });
+    // A delivery report that failed one: the list shows its record's status and the report's error.
+    const undelivered = { status: '2', code: '001', description: 'UNDELIV' };
+    await messages.applyDeliveryReport(`${sharingId}.905551112233`, 'failed', new Date(), undelivered);
+    const all = await listRecordedMessages({ recordedMessages: recording, messages, settings }, { accountId: 'acc-1' });
     expect(all.items.map((m) => m.text)).toEqual(['third', 'other phone', 'second', 'first']);
+    expect(all.items.map((m) => m.status)).toEqual(['sent', 'failed', 'sent', 'sent']);
+    expect(all.items[1]).toMatchObject({ error: null, deliveryError: undelivered });
+    expect(all.items[0]!.deliveryError).toBeUndefined();
     await expect(
-      listRecordedMessages({ recordedMessages: recording, settings }, { accountId: 'acc-1', phone: '12' }),
+      listRecordedMessages({ recordedMessages: recording, messages, settings }, { accountId: 'acc-1', phone: '12' }),
     ).rejects.toMatchObject({
       fields: { phone: 'too_short' },
     });

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { explainFinds } from '@feedback/dev-stack';
+import { encodePageToken, pageQueryOf } from '@feedback/kit-core';
 import type { MongoHandle } from '@feedback/kit-stores';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoSharingRepository } from '../src/shared/adapters/mongo/sharing.repository.js';
-import type { Recipient, SmsSharing } from '../src/shared/domain/sharing.js';
+import { SHARINGS_PAGE } from '../src/intake/domain/sharing-list.use-cases.js';
+import { sharingState, type Recipient, type SmsSharing } from '../src/shared/domain/sharing.js';
+import type { SharingListQuery } from '../src/shared/ports.js';
 import { dropTestDb, openTestDb, stack, testSensitive } from './stack.js';
 
 describe('sharings and their recipients on the stack MongoDB', () => {
@@ -151,6 +154,74 @@ describe('sharings and their recipients on the stack MongoDB', () => {
         expect(plan.stages).toContain('IXSCAN');
         expect(plan.stages).not.toContain('COLLSCAN');
         expect(plan.indexes).toEqual(['completed_created_id']);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("lists an account's sharings newest first by campaign, status and date range, page after page, from an index", async () => {
+    const t0 = Date.parse('2026-10-05T10:00:00.000Z');
+    const at = (s: number) => new Date(t0 + s * 1_000);
+    const account = `list-${randomUUID()}`;
+    const put = async (n: number, s: number, extra: Partial<SmsSharing> = {}) => {
+      const made = { ...sharing(1), id: `list-${String(n).padStart(2, '0')}`, accountId: account, createdAt: at(s), ...extra };
+      await insert(made, []);
+      return made.id;
+    };
+    const made: string[] = [];
+    for (let n = 1; n <= 4; n++) made.push(await put(n, 10)); // one instant
+    made.push(await put(5, 20, { campaignId: 'camp-2' }));
+    made.push(await put(6, 30, { cancelledAt: at(31) }));
+    await mongo.db.collection<{ _id: string }>('sharings').updateOne({ _id: await put(7, 40) }, { $set: { completed_at: at(45) } });
+    made.push('list-07');
+    await put(8, 50, { accountId: 'someone-else' });
+    const newestFirst = [...made].reverse(); // same instant: ties by id, descending too
+
+    const readAll = async (q: Omit<SharingListQuery, 'page' | 'accountId'>, size: number) => {
+      const seen: string[] = [];
+      let token = '';
+      do {
+        const page = await repo.list({ accountId: account, ...q, page: pageQueryOf({ pageSize: size, pageToken: token }, SHARINGS_PAGE) });
+        seen.push(...page.items.map((i) => i.id));
+        token = page.nextPageToken;
+      } while (token);
+      return seen;
+    };
+    expect(await readAll({}, 3)).toEqual(newestFirst);
+    expect(await readAll({ campaignId: 'camp' }, 2)).toEqual(newestFirst.filter((id) => id !== 'list-05'));
+    // The lower bound holds on the pages after the first too.
+    expect(await readAll({ createdAfter: at(10), createdBefore: at(40) }, 2)).toEqual([
+      'list-06',
+      'list-05',
+      'list-04',
+      'list-03',
+      'list-02',
+      'list-01',
+    ]);
+    expect(await readAll({ accept: (s) => sharingState(s, at(100)) === 'completed' }, 1)).toEqual(['list-07']);
+    expect(
+      (await repo.list({ accountId: account, page: pageQueryOf({}, SHARINGS_PAGE) })).items.find((s) => s.id === 'list-07')?.completedAt,
+    ).toEqual(at(45));
+
+    const client = await MongoClient.connect(stack.mongo_url, { monitorCommands: true });
+    try {
+      const monitored = new MongoSharingRepository(client.db(mongo.db.databaseName), testSensitive);
+      const after = pageQueryOf(
+        { pageSize: 2, pageToken: encodePageToken(SHARINGS_PAGE.list, { at: at(10), id: 'list-03' }) },
+        SHARINGS_PAGE,
+      );
+      for (const [q, index] of [
+        [{}, 'account_created_id'],
+        [{ campaignId: 'camp' }, 'account_campaign_created_id'],
+      ] as const) {
+        const plans = await explainFinds(client, () => monitored.list({ accountId: account, ...q, page: after }));
+        expect(plans).toHaveLength(2); // the rest of the instant, then the older ones
+        for (const plan of plans) {
+          expect(plan.stages).toContain('IXSCAN');
+          expect(plan.stages).not.toContain('COLLSCAN');
+          expect(plan.indexes).toEqual([index]);
+        }
       }
     } finally {
       await client.close();

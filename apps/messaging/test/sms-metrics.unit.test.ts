@@ -13,6 +13,7 @@ import {
   MemoryCampaigns,
   MemoryDispatch,
   MemoryMessages,
+  MemoryReportEvents,
   MemoryJobs,
   MemorySharings,
   MemoryOptOuts,
@@ -164,7 +165,7 @@ describe('delivery reports', () => {
     const messages = new MemoryMessages();
     await sendOne({ messages, provider: new ScriptedProvider([{ outcome: 'accepted' }]), clock }, cmd);
     await sendOne({ messages, provider: new ScriptedProvider([{ outcome: 'accepted' }]), clock }, { ...cmd, phone: '905321234568' });
-    const deps = { messages: meteredDeliveryReports(messages, metrics), clock };
+    const deps = { messages: meteredDeliveryReports(messages, metrics), reportEvents: new MemoryReportEvents(), clock };
     expect(await applyDeliveryReport(deps, { messageId: 's1.905321234567', code: '8' }, KANNEL_DELIVERY_RULE)).toBe('progress');
     expect(await applyDeliveryReport(deps, { messageId: 's1.905321234567', code: '1' }, KANNEL_DELIVERY_RULE)).toBe('applied');
     expect(await applyDeliveryReport(deps, { messageId: 's1.905321234567', code: '2' }, KANNEL_DELIVERY_RULE)).toBe('ignored');

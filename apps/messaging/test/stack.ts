@@ -86,7 +86,7 @@ export function startKannelRuleDlrServer(messages: MessageRepository, secret: st
     secret,
     statusParam: 'status',
     rule: KANNEL_DELIVERY_RULE,
-    deps: { messages, clock: { now: () => new Date() } },
+    deps: { messages, reportEvents: { reported: async () => undefined }, clock: { now: () => new Date() } },
     logger,
   });
 }

@@ -95,7 +95,11 @@ describe('batch activation storage', () => {
   });
 
   it('inserts new links as the very documents the upsert of a first activation creates', async () => {
-    const more = { builtInResponses: { order: '7', channel: 'sms' }, expiresAt: new Date(now.getTime() + 3 * 86_400_000) };
+    const more = {
+      builtInResponses: { order: '7', channel: 'sms' },
+      expiresAt: new Date(now.getTime() + 3 * 86_400_000),
+      context: { campaignId: 'camp', sharingId: 'sh', messageId: 'sh.905321234567', customAttributes: { store: 'Moda', order_id: '7' } },
+    };
     const upserted = await links.activate(activation('shape-upsert', more));
     const [inserted] = await links.insertNew([activation('shape-insert', more)]);
     // As stored, numbers keeping their BSON type (an int32 1, not a double), fields in stored order;

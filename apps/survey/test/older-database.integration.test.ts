@@ -95,6 +95,7 @@ describe("a survey database of an earlier version, after today's start-up", () =
       'account_customer_newest',
       'account_flow_newest',
       'account_newest',
+      'account_sharing_newest',
       'event_pending_since',
       'link_activation',
       'sort_key',
@@ -131,6 +132,8 @@ describe("a survey database of an earlier version, after today's start-up", () =
     expect(await responses.outboxBacklog()).toEqual({ pending: 1, oldest: at });
     const pending = await responses.unpublished(new Date(), 10);
     expect(pending.map((r) => [r.id, r.answers])).toEqual([['r1', [{ questionKey: 'nps', optionKeys: [], number: 9 }]]]);
+    // Stored before responses kept their send context: it stays absent (null in the API).
+    expect(pending[0]).not.toHaveProperty('context');
     await responses.markPublished('r1');
     expect(await responses.outboxBacklog()).toEqual({ pending: 0, oldest: null });
   });

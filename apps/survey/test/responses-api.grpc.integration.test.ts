@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { explainFinds } from '@feedback/dev-stack';
 import { pageQueryOf } from '@feedback/kit-core';
 import type { QuestionInput } from '@feedback/proto/feedback/flow/v1/flow';
@@ -144,13 +145,14 @@ describe('the responses API of the survey service over gRPC', () => {
   it('sums up every nps question of the flow, per channel, and not for another account', async () => {
     const all = await svc.client.getNpsSummary({ accountId: account, flowId, channelId: '', since: '', until: '' });
     expect(all.questions).toEqual([
-      { questionKey: 'nps', promoters: 2, passives: 1, detractors: 1, total: 4, score: 25 },
-      { questionKey: 'again', promoters: 2, passives: 1, detractors: 1, total: 4, score: 25 },
+      // No interval nor group_by: no series, no groups.
+      { questionKey: 'nps', promoters: 2, passives: 1, detractors: 1, total: 4, score: 25, series: [], groups: [] },
+      { questionKey: 'again', promoters: 2, passives: 1, detractors: 1, total: 4, score: 25, series: [], groups: [] },
     ]);
     const ofSms = await svc.client.getNpsSummary({ accountId: account, flowId, channelId: sms, since: '', until: '' });
-    expect(ofSms.questions[0]).toEqual({ questionKey: 'nps', promoters: 0, passives: 1, detractors: 1, total: 2, score: -50 });
+    expect(ofSms.questions[0]).toMatchObject({ questionKey: 'nps', promoters: 0, passives: 1, detractors: 1, total: 2, score: -50 });
     const future = await svc.client.getNpsSummary({ accountId: account, flowId, channelId: '', since: '2100-01-01', until: '' });
-    expect(future.questions[0]).toEqual({ questionKey: 'nps', promoters: 0, passives: 0, detractors: 0, total: 0 });
+    expect(future.questions[0]).toEqual({ questionKey: 'nps', promoters: 0, passives: 0, detractors: 0, total: 0, series: [], groups: [] });
     await expect(svc.client.getNpsSummary({ accountId: 'other', flowId, channelId: '', since: '', until: '' })).rejects.toMatchObject({
       kind: 'not_found',
       fields: { flow_id: flowId },
@@ -176,5 +178,75 @@ describe('the responses API of the survey service over gRPC', () => {
       expect(planStages(winning), field).not.toContain('COLLSCAN');
       expect(JSON.stringify(winning), field).toContain(index);
     }
+  });
+
+  it("keeps the link's send context with its response, and lists a sharing's answers from their index", async () => {
+    const acc = uniq('acc');
+    const flow = (await svc.flowClient.createFlow({ accountId: acc, name: 'Delivery', questions })).flow!.id;
+    const channelId = (
+      await svc.client.createChannel({
+        accountId: acc,
+        name: 'sms',
+        nodeId: 'n1',
+        nodeName: 'Unit',
+        flowId: flow,
+        linkTtlDays: 0,
+        kind: ChannelKind.CHANNEL_KIND_SMS,
+      })
+    ).channel!.id;
+    const sharingId = randomUUID();
+    const answered = async (phone: string, store: string, nps: number) => {
+      const link = await svc.client.activateSurveyLink({
+        accountId: acc,
+        channelId,
+        customer: customerInput({ phoneNumber: `+${phone}` }),
+        customAttributes: { order_id: `order of ${phone}`, store, TCKN: '10000000146' },
+        builtInResponses: {},
+        campaignId: 'camp-1',
+        sharingId,
+        messageId: `${sharingId}.${phone}`,
+      });
+      return (await svc.client.submitAnswers({ token: link.linkToken, answers: answers(nps, nps) })).responseId;
+    };
+    const first = await answered('905321230001', 'Moda', 10);
+    const second = await answered('905321230002', 'Moda', 2);
+    const listed = await svc.client.listResponses({ accountId: acc, ...noFilters, sharingId });
+    expect(listed.responses.map((r) => r.id)).toEqual([second, first]);
+    expect(listed.responses[1]!.context).toEqual({
+      campaignId: 'camp-1',
+      sharingId,
+      messageId: `${sharingId}.905321230001`,
+      customAttributes: { order_id: 'order of 905321230001', store: 'Moda' },
+    });
+    expect((await svc.client.getResponse({ accountId: acc, responseId: first })).response?.context?.sharingId).toBe(sharingId);
+    expect((await svc.client.listResponses({ accountId: acc, ...noFilters, sharingId: randomUUID() })).responses).toEqual([]);
+    // A personal link (no sharing) keeps an empty context.
+    expect((await svc.client.getResponse({ accountId: account, responseId: ids[0]! })).response?.context).toEqual({
+      campaignId: '',
+      sharingId: '',
+      messageId: '',
+      customAttributes: {},
+    });
+
+    const nps = await svc.client.getNpsSummary({
+      accountId: acc,
+      flowId: flow,
+      channelId: '',
+      since: '',
+      until: '',
+      groupBy: 'store',
+      interval: 'week',
+    });
+    expect(nps.questions[0]).toMatchObject({ total: 2, groups: [{ key: 'Moda', total: 2, promoters: 1, detractors: 1, score: 0 }] });
+    expect(nps.questions[0]!.series).toHaveLength(1);
+
+    const plan = await svc.mongo.db
+      .collection('responses')
+      .find({ account_id: acc, sharing_id: sharingId, sort_key: { $lt: '2100' } })
+      .sort({ sort_key: -1 })
+      .limit(10)
+      .explain('queryPlanner');
+    expect(planStages(plan.queryPlanner.winningPlan)).toContain('IXSCAN');
+    expect(JSON.stringify(plan.queryPlanner.winningPlan)).toContain('account_sharing_newest');
   });
 });

@@ -35,6 +35,7 @@ const readVars = (vars: Record<string, string | undefined>) =>
       SURVEY_ANSWERED_TOPIC: env.string('survey.answered'),
       SMS_STATUS_TOPIC: env.string('sms.status'),
       FILE_EXPIRED_TOPIC: env.string('file.expired'),
+      FILE_PROCESSED_TOPIC: env.string('file.processed'),
       SHARING_COMPLETED_TOPIC: env.string('sharing.completed'),
       WEBHOOKS_EVENTS_GROUP: env.string('webhooks-events'),
       /** Seals endpoint secrets at rest (AES-256-GCM): 32 random bytes in base64. Required. */

@@ -44,6 +44,7 @@ const topics = {
   surveyAnswered: config.SURVEY_ANSWERED_TOPIC,
   smsStatus: config.SMS_STATUS_TOPIC,
   fileExpired: config.FILE_EXPIRED_TOPIC,
+  fileProcessed: config.FILE_PROCESSED_TOPIC,
   sharingCompleted: config.SHARING_COMPLETED_TOPIC,
 };
 // The producers create these too; whichever service starts first, the group subscribes to existing topics.
@@ -51,6 +52,7 @@ await ensureTopics(kafka, [
   { topic: topics.surveyAnswered, numPartitions: 3 },
   { topic: topics.smsStatus, numPartitions: 3 },
   { topic: topics.fileExpired, numPartitions: 3 },
+  { topic: topics.fileProcessed, numPartitions: 3 },
   { topic: topics.sharingCompleted, numPartitions: 3 },
 ]);
 

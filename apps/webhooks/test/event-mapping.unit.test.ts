@@ -18,11 +18,23 @@ describe('event mapping', () => {
     expect(event?.data).toMatchObject({ message_id: 'm1', sharing_id: 's1', phone: '905321234567', status });
   });
 
+  it("sms.failed carries the delivery report's error, or our reason, as {status, code, description}", () => {
+    const reported = smsStatusEvent(
+      'sms.status:m1:failed',
+      { ...sms, status: 'failed', errorDetail: { status: '2', code: '001', description: '' } },
+      now,
+    );
+    expect(reported?.data.error).toEqual({ status: '2', code: '001', description: null });
+    const refused = smsStatusEvent('e', { ...sms, status: 'failed', error: 'refused: 400' }, now);
+    expect(refused?.data.error).toEqual({ status: null, code: null, description: 'refused: 400' });
+    expect(smsStatusEvent('e', { ...sms, status: 'delivered' }, now)?.data.error).toBeNull();
+  });
+
   it.each(['sent', 'queued', 'cancelled', 'unknown', ''])('sms.status %s raises no webhook', (status) => {
     expect(smsStatusEvent('e', { ...sms, status }, now)).toBeNull();
   });
 
-  it('survey.answered carries the answers keyed by question and option keys', () => {
+  it('survey.answered carries the answers keyed by question key, as the REST API does, and the send context', () => {
     const event = surveyAnsweredEvent(
       'survey.answered:r1',
       {
@@ -39,6 +51,7 @@ describe('event mapping', () => {
         ],
         builtInResponses: { language: 'en' },
         answeredAt: '2026-11-27T09:00:00.000Z',
+        context: { campaignId: 'camp', sharingId: 'sh', messageId: 'sh.905321234567', customAttributes: { order_id: 'A-1' } },
       },
       now,
     );
@@ -53,14 +66,33 @@ describe('event mapping', () => {
         node_id: 'n1',
         customer_id: 'cu1',
         answered_at: '2026-11-27T09:00:00.000Z',
-        answers: [
-          { question_key: 'nps', number: 9 },
-          { question_key: 'pick', option_keys: ['a'] },
-          { question_key: 'comment', text: 'Great' },
-        ],
+        answers: { nps: 9, pick: ['a'], comment: 'Great' },
         built_in_responses: { language: 'en' },
+        campaign_id: 'camp',
+        sharing_id: 'sh',
+        message_id: 'sh.905321234567',
+        custom_attributes: { order_id: 'A-1' },
       },
     });
+  });
+
+  it('survey.answered of a response stored before the send context was kept names none', () => {
+    const event = surveyAnsweredEvent(
+      'e',
+      {
+        id: 'r',
+        accountId: 'a',
+        flowId: 'f',
+        channelId: 'c',
+        nodeId: 'n',
+        customerId: 'cu',
+        answers: [],
+        builtInResponses: {},
+        answeredAt: '',
+      },
+      now,
+    );
+    expect(event.data).toMatchObject({ answers: {}, campaign_id: null, sharing_id: null, message_id: null, custom_attributes: null });
   });
 
   it('file.expired, with the time of now when the event has none', () => {

@@ -1,9 +1,7 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readStackFile } from '@feedback/dev-stack';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, call } from './api.js';
+import { receiver, verifyAll } from './receiver.js';
 import { waitFor } from './stack.js';
 
 // Webhooks over HTTP against the running stack, as an integrator uses them, with a real receiver
@@ -12,52 +10,11 @@ import { waitFor } from './stack.js';
 const stack = readStackFile();
 const base = stack.base_url!;
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A receiver: each path answers the statuses given for it in turn (then its last one), 204 by default. */
-function receiver() {
-  const received: Received[] = [];
-  const plans = new Map<string, number[]>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const plan = plans.get(path) ?? [204];
-      const status = plan.length > 1 ? plan.shift()! : plan[0]!;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 300 ? `failing with ${status}` : 'ok');
-    });
-  });
-  return {
-    received,
-    plan: (path: string, statuses: number[]) => plans.set(path, statuses),
-    at: (path: string) => received.filter((r) => r.path === path),
-    async start() {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 async function newAccount() {
   const account = await admin('POST', '/accounts', { name: 'webhooks e2e' });
   const api = await admin('POST', `/accounts/${account.id}/tokens`, { kind: 'api', name: 'api' });
   const integration = await admin('POST', `/accounts/${account.id}/tokens`, { kind: 'integration', name: 'int' });
   return { id: account.id as string, apiToken: api.token as string, integrationToken: integration.token as string };
-}
-
-/** Every request verified with the secret by the specification's library; answers the parsed bodies. */
-function verifyAll(requests: Received[], secret: string) {
-  const wh = new Webhook(secret);
-  return requests.map(
-    (r) => wh.verify(r.body, r.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> },
-  );
 }
 
 describe('webhooks end to end', () => {
@@ -110,8 +67,13 @@ describe('webhooks end to end', () => {
     const [event] = verifyAll(rx.at('/answers'), secret);
     expect(event).toMatchObject({
       type: 'survey.answered',
-      data: { flow_id: flow.id, channel_id: channel.id, answers: [{ question_key: 'nps', number: 9 }] },
+      data: { flow_id: flow.id, channel_id: channel.id, answers: { nps: 9 }, campaign_id: null, custom_attributes: {} },
     });
+    // One shape everywhere: the REST API's answers of that response are the webhook's.
+    const stored = await call('GET', `/v1/responses/${String(event!.data.response_id)}`, {
+      token: acc.apiToken,
+    });
+    expect(stored.json.answers).toEqual(event!.data.answers);
     const log = await deliveries(ep.id);
     expect(log.json.data).toHaveLength(1);
     expect(log.json.data[0]).toMatchObject({

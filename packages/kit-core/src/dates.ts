@@ -2,3 +2,64 @@
 export function isoWithOffset(date: Date): string {
   return date.toISOString().replace('Z', '+00:00');
 }
+
+/** Whether the runtime knows `zone` as an IANA time zone (Europe/Istanbul, UTC, ...). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock of `zone` at `instant` as if it were UTC (ms): its offset is that minus the instant. */
+function wallClock(instant: number, zone: string): number {
+  let f = wallClocks.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallClocks.set(zone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(instant)).map((x) => [x.type, Number(x.value)]));
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+}
+
+const DAY_MS = 86_400_000;
+const dayOf = (wall: number) => Math.floor(wall / DAY_MS);
+
+function offsetLabel(offsetMs: number): string {
+  const minutes = Math.round(offsetMs / 60_000);
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The start of the day or week (weeks start on Monday, ISO 8601) holding `at` in `zone`, as ISO
+ * 8601 with that instant's offset (`2026-03-30T00:00:00.000+03:00`). Daylight saving time is the
+ * zone's: a day is 23 or 25 hours around a change, and a day whose midnight is skipped starts at
+ * its first instant (01:00). Intl only, so every service reads periods alike without a library.
+ */
+export function periodStart(at: Date, unit: 'day' | 'week', zone: string): string {
+  const wall = wallClock(at.getTime(), zone);
+  let day = dayOf(wall);
+  if (unit === 'week') day -= (new Date(day * DAY_MS).getUTCDay() + 6) % 7;
+  const midnight = day * DAY_MS;
+  // Local midnight under the offsets of the hours around it; the first of them on that day wins.
+  const starts = [-14, 0, 14]
+    .map((h) => midnight - (wallClock(midnight + h * 3_600_000, zone) - (midnight + h * 3_600_000)))
+    .filter((t) => dayOf(wallClock(t, zone)) === day)
+    .sort((a, b) => a - b);
+  const start = starts[0] ?? midnight;
+  return new Date(start + (wallClock(start, zone) - start)).toISOString().replace('Z', offsetLabel(wallClock(start, zone) - start));
+}

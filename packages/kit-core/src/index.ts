@@ -12,5 +12,6 @@ export * from './personal-data.js';
 export * from './secret-cipher.js';
 export * from './retention.js';
 export * from './customer-attributes.js';
+export * from './answers.js';
 // The logger a use case is handed: pino's type only, nothing of pino is loaded through it.
 export type { Logger } from 'pino';

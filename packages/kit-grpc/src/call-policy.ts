@@ -72,6 +72,7 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     addSmsOptOuts: 'retry',
     listSmsOptOuts: 'retry',
     deleteSmsOptOut: 'once',
+    listSmsSharings: 'retry',
   }),
   policy(FileServiceService, {
     createDirectory: 'once',
@@ -87,6 +88,9 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     readBlob: 'retry',
     claimLatestFile: 'once',
     completeProcessing: 'once',
+    // Setting a binding again, or reporting the same outcome again, changes nothing.
+    setWorkflowBinding: 'retry',
+    recordProcessing: 'retry',
   }),
   policy(ShortenerServiceService, {
     // A repeat would store a second code for the URL: harmless but not the same answer.

@@ -44,7 +44,15 @@ describe('call policy', () => {
       'GetSurveyLinkStates',
       'GetDataErasure',
     ]);
-    expect(retriedMethods(FileServiceService).map((n) => n.method)).toEqual(['ListDirectories', 'ListFiles', 'GetFile', 'ReadBlob']);
+    // And the writes whose repeat changes nothing: a binding set again, the same outcome reported again.
+    expect(retriedMethods(FileServiceService).map((n) => n.method)).toEqual([
+      'ListDirectories',
+      'ListFiles',
+      'GetFile',
+      'ReadBlob',
+      'SetWorkflowBinding',
+      'RecordProcessing',
+    ]);
     for (const n of retriedMethods(SurveyServiceService)) expect(n.service).toBe('feedback.survey.v1.SurveyService');
   });
 

@@ -5,7 +5,8 @@ import type { Collection, Document, Filter, Sort } from 'mongodb';
 export type KeysetOrder<T> =
   /**
    * By a date field, ties by `_id`: the index is (…equalities, date, _id). `ascending` reads oldest
-   * first (a sweep's order). A page after a key replaces the filter's own condition on the date.
+   * first (a sweep's order). A page after a key narrows the filter's own range of the date (a
+   * `created_after` bound holds on every page).
    */
   | { date: keyof T & string; ascending?: boolean }
   /**
@@ -60,7 +61,9 @@ async function byDateAndId<T extends { _id: string }>(
   const ties = { ...o.filter, [date]: q.after.at, _id: { [past]: q.after.id } } as Filter<T>;
   const found = await read(docs, ties, sort, want, o.accept);
   if (found.length >= want) return found;
-  const rest = { ...o.filter, [date]: { [past]: q.after.at } } as Filter<T>;
+  const own = (o.filter as Document)[date] as unknown;
+  const range = own && typeof own === 'object' && !(own instanceof Date) ? own : {};
+  const rest = { ...o.filter, [date]: { ...range, [past]: q.after.at } } as Filter<T>;
   return [...found, ...(await read(docs, rest, sort, want - found.length, o.accept))];
 }
 

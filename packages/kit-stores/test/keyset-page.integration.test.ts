@@ -68,6 +68,12 @@ describe('keyset pages on the running MongoDB-wire server', () => {
     const until = sortKey({ at: new Date(Date.UTC(2026, 10, 1, 0, 0, 10)), id: '' });
     const before = newestFirst(all.filter((i) => i.account === 'a' && i.sort_key < until));
     expect(await readAll(items, 7, { filter: { account: 'a', sort_key: { $lt: until } }, order: bySortKey })).toEqual(before);
+    // A date range with the date order: both bounds hold on every page, the lower one too.
+    const [from, to] = [new Date(Date.UTC(2026, 10, 1, 0, 0, 3)), new Date(Date.UTC(2026, 10, 1, 0, 0, 7))];
+    const ranged = newestFirst(all.filter((i) => i.account === 'a' && i.created_at > from && i.created_at < to));
+    // $gt, not $gte: the local server reads $gte on a descending index as $gt (docs/decisions.md).
+    const range = { account: 'a', created_at: { $gt: from, $lt: to } };
+    expect(await readAll(items, 7, { filter: range, order: { date: 'created_at' } })).toEqual(ranged);
   });
 
   it('reads a page after a token from the index, not by scanning the collection', async () => {

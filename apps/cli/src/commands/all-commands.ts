@@ -6,7 +6,7 @@ import { domainCommands, linkCommands } from './links.commands.js';
 import { retentionCommands } from './retention.commands.js';
 import { seedCommands } from './seed.commands.js';
 import { smsProviderCommands } from './sms-provider.commands.js';
-import { bindingCommands, campaignCommands, smsMessageCommands } from './sms.commands.js';
+import { bindingCommands, campaignCommands, sharingCommands, smsMessageCommands } from './sms.commands.js';
 import { tokenCommands } from './tokens.commands.js';
 import { webhookCommands } from './webhooks.commands.js';
 
@@ -22,6 +22,7 @@ export const ALL_COMMANDS: Command[] = [
   ...smsProviderCommands,
   ...retentionCommands,
   ...erasureCommands,
+  ...sharingCommands,
   ...smsMessageCommands,
   ...responseCommands,
   ...webhookCommands,

@@ -4,6 +4,10 @@ import { ttlDays } from './file-input.js';
 const account = { value: 'ID', help: 'the account', required: true };
 const campaign = { value: 'CAMPAIGN_ID', help: 'the SMS campaign', required: true };
 const fileName = { value: 'NAME', help: 'the file name the binding watches (default customers.csv)' };
+const page = {
+  'page-size': { value: 'N', help: '1-200 (default 50)' },
+  'page-token': { value: 'TOKEN', help: 'the next_page_token of the previous page' },
+};
 
 export const campaignCommands: Command[] = [
   {
@@ -32,10 +36,10 @@ export const campaignCommands: Command[] = [
   {
     group: 'campaigns',
     action: 'list',
-    summary: "list an account's SMS campaigns, newest first",
-    options: { account },
+    summary: "list an account's SMS campaigns, newest first, a page at a time",
+    options: { account, ...page },
     example: 'feedbackctl campaigns list --account ACCOUNT_ID',
-    run: (c) => c.client.listCampaigns(c.need('account')),
+    run: (c) => c.client.listCampaigns(c.need('account'), { page_size: c.opt('page-size'), page_token: c.opt('page-token') }),
   },
   {
     group: 'campaigns',
@@ -154,6 +158,32 @@ export const smsMessageCommands: Command[] = [
     run: (c) =>
       c.client.listSmsMessages(c.need('account'), {
         phone: c.opt('phone'),
+        page_size: c.opt('page-size'),
+        page_token: c.opt('page-token'),
+      }),
+  },
+];
+
+export const sharingCommands: Command[] = [
+  {
+    group: 'sharings',
+    action: 'list',
+    summary: "list an account's SMS sharings, newest first, a page at a time: what each stores and its status",
+    options: {
+      account,
+      campaign: { value: 'CAMPAIGN_ID', help: "only this campaign's" },
+      status: { value: 'STATUS', help: 'scheduled, in_progress, completed or cancelled' },
+      'created-after': { value: 'DATE', help: 'created at or after: 2026-11-22 or 2026-11-22T09:30:00+03:00' },
+      'created-before': { value: 'DATE', help: 'created strictly before' },
+      ...page,
+    },
+    example: 'feedbackctl sharings list --account ACCOUNT_ID --campaign CAMPAIGN_ID --status completed',
+    run: (c) =>
+      c.client.listSharings(c.need('account'), {
+        campaign_id: c.opt('campaign'),
+        status: c.opt('status'),
+        created_after: c.opt('created-after'),
+        created_before: c.opt('created-before'),
         page_size: c.opt('page-size'),
         page_token: c.opt('page-token'),
       }),

@@ -5,8 +5,12 @@ import { withStates } from './file.use-cases.js';
 import { sanitizeFilename } from './filename.js';
 import { isId, normalizeId } from './ids.js';
 import type { FileServiceDeps } from './ports.js';
+import { pendingProcessing, type ProcessingReport } from './processing.js';
+import { recordProcessing, SUPERSEDED_REASON } from './workflow.use-cases.js';
 
-type Deps = Pick<FileServiceDeps, 'directories' | 'files' | 'processing' | 'clock' | 'retentionMs'>;
+const supersededReport: ProcessingReport = { ...pendingProcessing(), status: 'failed', reason: SUPERSEDED_REASON };
+
+type Deps = Pick<FileServiceDeps, 'directories' | 'files' | 'processing' | 'events' | 'clock' | 'logger' | 'retentionMs'>;
 
 interface Claim {
   file: FileEntry | null;
@@ -47,7 +51,11 @@ export async function claimLatestFile(
     if (!states.has(latest.id) && !won) continue; // another claimer took it: look again
     let superseded = 0;
     for (const file of older) {
-      if (!states.has(file.id) && (await deps.processing.mark(file, 'superseded', latest.id, now))) superseded++;
+      if (!states.has(file.id) && (await deps.processing.mark(file, 'superseded', latest.id, now))) {
+        superseded++;
+        // A bound name's file shows pending until reported: it never will be, so it ends failed.
+        if (file.processing?.status === 'pending') await recordProcessing(deps, file.accountId, file.id, supersededReport);
+      }
     }
     return { file: won ? { ...latest, processingState: 'processing', claimedBy: claimer } : null, superseded };
   }

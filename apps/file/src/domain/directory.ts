@@ -6,6 +6,8 @@ export interface Directory {
   accountId: string;
   name: string;
   createdAt: Date;
+  /** File names a workflow is bound to (SetWorkflowBinding): their uploads show `processing`. */
+  boundNames?: string[];
 }
 
 const DIRECTORY_NAME_MAX = 200;

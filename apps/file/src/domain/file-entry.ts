@@ -1,3 +1,5 @@
+import type { FileProcessing } from './processing.js';
+
 /**
  * Where a file stands in workflows (docs/api.md "Workflows on files"): the latest unprocessed file of a name is
  * claimed and processed; older unprocessed ones of that name are superseded by that claim.
@@ -25,6 +27,8 @@ export interface FileEntry {
   expiredAt: Date | null;
   processingState: ProcessingState;
   claimedBy: string | null;
+  /** Set for an upload of a name a workflow is bound to (pending, then the outcome); null otherwise. */
+  processing: FileProcessing | null;
 }
 
 export type ProcessingOutcome = 'processed' | 'failed';

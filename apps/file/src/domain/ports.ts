@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Clock, Logger } from '@feedback/kit-core';
 import type { Directory } from './directory.js';
 import type { FileEntry, ProcessingOutcome, ProcessingState } from './file-entry.js';
+import type { FileProcessing } from './processing.js';
 
 /*
  * Rules that must hold under concurrency (one claim of a file per workflow, one expiry per entry)
@@ -14,9 +15,14 @@ export interface DirectoryRepository {
   insert(directory: Directory): Promise<'created' | 'duplicate'>;
   findById(accountId: string, id: string): Promise<Directory | null>;
   list(accountId: string): Promise<Directory[]>;
+  /** Adds or removes a workflow's file name on the directory (boundNames); idempotent. */
+  setBound(directory: Directory, filename: string, bound: boolean): Promise<void>;
 }
 
-/** File entries: written once; afterwards only the expiry lease holder updates one (expired_at). */
+/**
+ * File entries: written once; afterwards only the expiry lease holder updates one (expired_at),
+ * and a workflow's report its `processing` (once).
+ */
 export interface FileRepository {
   insert(file: FileEntry): Promise<void>;
   findById(accountId: string, directoryId: string, id: string): Promise<FileEntry | null>;
@@ -28,6 +34,14 @@ export interface FileRepository {
   listByName(q: { accountId: string; directoryId: string; filename: string; notBefore: Date }): Promise<FileEntry[]>;
   /** True for the one call that removed the entry. */
   remove(id: string): Promise<boolean>;
+  /**
+   * Sets a final `processing` unless the entry has one already, and marks its file.processed
+   * event due in the same write: true for the one call that set it.
+   */
+  recordProcessing(id: string, processing: FileProcessing): Promise<boolean>;
+  /** Entries whose file.processed is due, their outcome stored at or before `before`. */
+  processedEventsDue(before: Date, limit: number): Promise<FileEntry[]>;
+  processedEventSent(id: string): Promise<void>;
 }
 
 export interface ProcessingRecord {
@@ -92,6 +106,8 @@ export interface FileEvents {
   uploaded(file: FileEntry): Promise<void>;
   /** file.expired, event id `file.expired:<file id>`: a retry republishes the same id. */
   expired(file: FileEntry): Promise<void>;
+  /** file.processed, event id `file.processed:<file id>`: the entry with its final `processing`. */
+  processed(file: FileEntry): Promise<void>;
 }
 
 export interface FileServiceDeps {

@@ -5,6 +5,7 @@ import { requireDirectory } from './directory.use-cases.js';
 import type { FileEntry } from './file-entry.js';
 import { sanitizeFilename } from './filename.js';
 import type { FileServiceDeps } from './ports.js';
+import { pendingProcessing } from './processing.js';
 
 export interface UploadRequest {
   accountId: string;
@@ -70,6 +71,7 @@ export async function uploadFile(deps: Deps, req: UploadRequest, body: UploadBod
         expiredAt: null,
         processingState: 'unprocessed',
         claimedBy: null,
+        processing: directory.boundNames?.includes(filename) ? pendingProcessing() : null,
       };
       await deps.outbox.add(id, file.createdAt);
       entry = 'unknown';

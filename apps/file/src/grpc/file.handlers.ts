@@ -4,7 +4,8 @@ import { claimLatestFile, completeProcessing } from '../domain/claim.use-cases.j
 import { createDirectory, listDirectories } from '../domain/directory.use-cases.js';
 import { deleteFile, getFile, listFiles } from '../domain/file.use-cases.js';
 import type { FileServiceDeps } from '../domain/ports.js';
-import { directoryMessage, fileMessage, outcomeOf } from './file.messages.js';
+import { recordProcessing, setWorkflowBinding } from '../domain/workflow.use-cases.js';
+import { directoryMessage, fileMessage, outcomeOf, reportOf } from './file.messages.js';
 import { readBlobHandler } from './read-blob.handlers.js';
 import { uploadHandler } from './upload.handlers.js';
 
@@ -24,6 +25,13 @@ export function fileHandlers(deps: FileServiceDeps): FileServiceServer {
     }),
     completeProcessing: unary(async (req) => ({
       file: fileMessage(await completeProcessing(deps, req.accountId, req.fileId, req.claimer, outcomeOf(req.outcome))),
+    })),
+    setWorkflowBinding: unary(async (req) => {
+      await setWorkflowBinding(deps, req);
+      return {};
+    }),
+    recordProcessing: unary(async (req) => ({
+      file: fileMessage(await recordProcessing(deps, req.accountId, req.fileId, reportOf(req.processing))),
     })),
   };
 }

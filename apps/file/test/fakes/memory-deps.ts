@@ -15,7 +15,8 @@ export function memoryDeps(over: Partial<FileServiceDeps> = {}) {
   const sweep = new Map<string, { objectKey: string; notBefore: Date }>();
   const outbox = new Map<string, Date>();
   const objects = new Map<string, Buffer>();
-  const published: Array<{ topic: 'uploaded' | 'expired'; eventId: string; file: FileEntry }> = [];
+  const published: Array<{ topic: 'uploaded' | 'expired' | 'processed'; eventId: string; file: FileEntry }> = [];
+  const processedDue = new Set<string>();
   let now = new Date('2026-11-22T09:30:00.000Z');
   let n = 0;
   const newer = (a: FileEntry, b: FileEntry) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id > a.id ? 1 : -1);
@@ -29,6 +30,13 @@ export function memoryDeps(over: Partial<FileServiceDeps> = {}) {
       },
       findById: async (accountId, id) => (directories.get(id)?.accountId === accountId ? directories.get(id)! : null),
       list: async (accountId) => [...directories.values()].filter((d) => d.accountId === accountId),
+      async setBound(d, filename, bound) {
+        const dir = directories.get(d.id)!;
+        const names = new Set(dir.boundNames ?? []);
+        if (bound) names.add(filename);
+        else names.delete(filename);
+        directories.set(d.id, { ...dir, boundNames: [...names] });
+      },
     },
     files: {
       async insert(f) {
@@ -53,6 +61,21 @@ export function memoryDeps(over: Partial<FileServiceDeps> = {}) {
           )
           .sort(newer),
       remove: async (id) => files.delete(id),
+      async recordProcessing(id, processing) {
+        const f = files.get(id);
+        if (!f || f.processing?.status === 'processed' || f.processing?.status === 'failed') return false;
+        files.set(id, { ...f, processing });
+        processedDue.add(id);
+        return true;
+      },
+      processedEventsDue: async (before, limit) =>
+        [...processedDue]
+          .map((id) => files.get(id)!)
+          .filter((f) => f && f.processing!.processedAt! <= before)
+          .slice(0, limit),
+      async processedEventSent(id) {
+        processedDue.delete(id);
+      },
     },
     processing: {
       async mark(file, state, by) {
@@ -134,6 +157,9 @@ export function memoryDeps(over: Partial<FileServiceDeps> = {}) {
       async expired(file) {
         published.push({ topic: 'expired', eventId: `file.expired:${file.id}`, file });
       },
+      async processed(file) {
+        published.push({ topic: 'processed', eventId: `file.processed:${file.id}`, file });
+      },
     },
     clock: { now: () => now },
     newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
@@ -146,7 +172,7 @@ export function memoryDeps(over: Partial<FileServiceDeps> = {}) {
 
   return {
     deps,
-    state: { directories, files, records, sweep, outbox, objects, published },
+    state: { directories, files, records, sweep, outbox, objects, published, processedDue },
     advance(ms: number) {
       now = new Date(now.getTime() + ms);
     },

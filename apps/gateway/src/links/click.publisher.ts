@@ -49,11 +49,12 @@ export class ClickPublisher {
     void this.connect();
   }
 
-  record(code: string): void {
+  /** `at`: when the redirect was answered (a click may wait on Redis before it gets here). */
+  record(code: string, at = Date.now()): void {
     if (this.size >= this.opts.maxBuffered) return this.drop();
     const times = this.pending.get(code);
-    if (times) times.push(Date.now());
-    else this.pending.set(code, [Date.now()]);
+    if (times) times.push(at);
+    else this.pending.set(code, [at]);
     this.size++;
     if (this.size >= this.opts.batchSize && !this.sending) void this.flush();
   }

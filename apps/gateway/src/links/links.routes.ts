@@ -1,5 +1,6 @@
 import { type FastifyPluginAsyncTypebox, type Static, Type } from '@fastify/type-provider-typebox';
 import { errors } from '@feedback/kit-core';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../accounts/domain/authenticate.js';
 import type { TokenRepository } from '../accounts/domain/ports.js';
@@ -13,7 +14,8 @@ import { redirectHeaders, SHORT_CODE } from './redirect.views.js';
 export interface LinkRoutesDeps {
   shortener: ShortenPort;
   links: { fullUrl(code: string, requestId?: string, host?: string): Promise<string | null> };
-  clicks: { record(code: string): void };
+  /** Every redirect answered goes here; it decides which are clicks (click-filter.ts). */
+  clicks: { record(code: string, req: IncomingMessage): void };
   limiter: ClientRateLimiter;
   redirectStatus: 301 | 302 | 303 | 307 | 308;
   /** Longest URL POST /shorten takes (the shortener's MAX_URL_LENGTH); default 2048. */
@@ -105,7 +107,7 @@ export const linkRoutes =
           operationId: 'followShortLink',
           security: [],
           description:
-            'Redirects to the full URL (302 by default, REDIRECT_STATUS); HEAD answers the same without counting a click. A customer domain (the Host) serves only the links made for it, and a link made for one is served only there; a link made without a domain is served on every other host. An unknown or malformed code (over 200 characters included), or one not served on this host, answers a small HTML page, never JSON.',
+            "Redirects to the full URL (302 by default, REDIRECT_STATUS), the same for every caller. Only a person's first GET of a code in a minute counts as a click: not HEAD, nor crawlers, link-preview fetchers (iMessage, WhatsApp...), tools (curl) or a request without a User-Agent. A customer domain (the Host) serves only the links made for it, and a link made for one is served only there; a link made without a domain is served on every other host. An unknown or malformed code (over 200 characters included), or one not served on this host, answers a small HTML page, never JSON.",
           response: {
             302: { description: 'Redirect; `Location` is the full URL (ASCII form).', type: 'null' },
             404: { description: 'No such link.', content: { 'text/html': { schema: { type: 'string' } } } },
@@ -117,7 +119,7 @@ export const linkRoutes =
         // The Host decides too: a customer domain serves only the links made for it.
         const fullUrl = SHORT_CODE.test(code) ? await deps.links.fullUrl(code, req.id, requestHost(req.headers.host)) : null;
         if (fullUrl === null) return notFoundPage(reply);
-        if (req.method === 'GET') deps.clicks.record(code);
+        deps.clicks.record(code, req.raw);
         return reply.code(deps.redirectStatus).headers(redirectHeaders(fullUrl, deps.redirectStatus)).send();
       },
     );

@@ -7,7 +7,8 @@ import { redirectHeaderList, SHORT_CODE_PATH } from './redirect.views.js';
 
 export interface FastPathDeps {
   links: { cached(code: string, host?: string): string | undefined };
-  clicks: { record(code: string): void };
+  /** Every redirect answered goes here; it decides which are clicks (click-filter.ts). */
+  clicks: { record(code: string, req: IncomingMessage): void };
   redirectStatus: number;
   metrics: Metrics;
 }
@@ -37,7 +38,7 @@ export function redirectFastPath(deps: FastPathDeps) {
     headers.push(META.requestId, genReqId(req), 'content-length', '0');
     res.writeHead(deps.redirectStatus, headers);
     res.end();
-    if (req.method === 'GET') deps.clicks.record(code);
+    deps.clicks.record(code, req);
     observe[req.method].observe((performance.now() - started) / 1000);
     return true;
   };

@@ -6,7 +6,19 @@ import { publicError } from '../public-error.js';
 
 const { api, auth, directory, uploadForm } = fileClient();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const FILE_KEYS = ['created_at', 'directory', 'directory_id', 'expired_at', 'filename', 'id', 'object', 'proxy_url', 'url', 'user_id'];
+const FILE_KEYS = [
+  'created_at',
+  'directory',
+  'directory_id',
+  'expired_at',
+  'filename',
+  'id',
+  'object',
+  'processing',
+  'proxy_url',
+  'url',
+  'user_id',
+];
 
 type Account = Awaited<ReturnType<typeof api.newAccount>>;
 
@@ -91,6 +103,7 @@ describe('files', { timeout: 60_000 }, () => {
       directory_id: dirId,
       user_id: owner.apiTokenId,
       expired_at: null,
+      processing: null,
     });
     expect(file.id).toMatch(UUID);
     expect(file.created_at).toMatch(ISO_MS_OFFSET);

@@ -1,6 +1,15 @@
 import { request as httpRequest } from 'node:http';
 import { stackClient } from './stack-client.js';
 
+/**
+ * A phone's browser (Safari on iOS). Only a person's first GET of a code in a minute is a click
+ * (docs/api.md "What counts as a click"): fetch's own user agent (`node`) is a tool's, and
+ * `person(n)` stands for the n-th of several people tapping one link.
+ */
+export const SAFARI_IOS =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+export const person = (n = 0) => ({ 'user-agent': n === 0 ? SAFARI_IOS : `${SAFARI_IOS} person/${n}` });
+
 /** The link listener ({shortener_url}) as an integrator or a phone sees it. */
 export function linkClient() {
   const api = stackClient();
@@ -20,8 +29,8 @@ export function linkClient() {
   }
 
   /** Follows nothing: answers the redirect itself. */
-  async function tap(code: string, method = 'GET') {
-    const res = await fetch(`${base}/${code}`, { method, redirect: 'manual' });
+  async function tap(code: string, method = 'GET', headers: Record<string, string> = {}) {
+    const res = await fetch(`${base}/${code}`, { method, redirect: 'manual', headers });
     return { status: res.status, headers: res.headers, text: await res.text() };
   }
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { linkClient } from './link-client.js';
+import { linkClient, person } from './link-client.js';
 
 const { api, shorten, tap } = linkClient();
 const here = dirname(fileURLToPath(import.meta.url));
@@ -25,21 +25,24 @@ async function waitForClicks(code: string, want: number, timeoutMs: number) {
   return got;
 }
 
-/** Taps in waves, so clicks keep arriving while consumers come and go. */
-async function tapAll(codes: string[], perCode: number, pauseMs = 0) {
+/**
+ * Taps in waves, so clicks keep arriving while consumers come and go; each wave is other
+ * people (a person's repeat within a minute is not a click). `first`: the first wave's person.
+ */
+async function tapAll(codes: string[], perCode: number, pauseMs = 0, first = 1) {
   for (let wave = 0; wave < perCode; wave++) {
-    const hops = await Promise.all(codes.map((c) => tap(c)));
+    const hops = await Promise.all(codes.map((c) => tap(c, 'GET', person(first + wave))));
     expect(hops.every((h) => h.status === 302)).toBe(true);
     await new Promise((r) => setTimeout(r, pauseMs));
   }
 }
 
 describe('click counting, end to end', () => {
-  it('counts each redirect once', async () => {
+  it("counts each person's redirect once", async () => {
     const { json } = await shorten({ url: 'https://example.com/counted' });
     const code = String(json.id);
     await tapAll([code], 25);
-    await tap(code, 'HEAD'); // link previews are not clicks
+    await tap(code, 'HEAD', person(1)); // a check, not a visit
     expect(await waitForClicks(code, 25, 20_000)).toBe(25);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await clicksOf(code)).toBe(25);
@@ -86,7 +89,7 @@ describe('click counting, end to end', () => {
       replica.kill('SIGKILL');
       await exited;
     }
-    await tapAll(codes, 5);
+    await tapAll(codes, 5, 0, 11);
     for (const code of codes) expect(await waitForClicks(code, 15, 60_000), code).toBe(15);
     await new Promise((r) => setTimeout(r, 1_500));
     for (const code of codes) expect(await clicksOf(code), code).toBe(15);

@@ -29,12 +29,23 @@ describe('page tokens on every list route', () => {
     expect(created.status, created.text).toBe(201);
     const endpoint = (created.json.endpoint as { id: string }).id;
     const admin = `/admin/v1/accounts/${acc.id}`;
+    const campaign = await api.admin('POST', `/accounts/${acc.id}/sms_campaigns`, {
+      name: 'paging',
+      node_id: acc.nodeId,
+      flow_id: acc.flowId,
+      message_template: '{{link}}',
+    });
     routes = [
       ['GET /v1/responses', '/v1/responses', asApi],
       ['GET /v1/sms_opt_outs', '/v1/sms_opt_outs', asApi],
+      ['GET /v1/sms_campaigns', '/v1/sms_campaigns', asApi],
+      ['GET /v1/sms_sharings', '/v1/sms_sharings', asApi],
+      ['GET /v1/sms_campaigns/{id}/sms_sharings', `/v1/sms_campaigns/${campaign.id}/sms_sharings`, asApi],
       ['GET /v1/webhook_endpoints', '/v1/webhook_endpoints', asApi],
       ['GET /v1/webhook_endpoints/{id}/deliveries', `/v1/webhook_endpoints/${endpoint}/deliveries`, asApi],
       ['GET /admin/v1/accounts/{id}/sms_messages', `${admin}/sms_messages`, asAdmin],
+      ['GET /admin/v1/accounts/{id}/sms_campaigns', `${admin}/sms_campaigns`, asAdmin],
+      ['GET /admin/v1/accounts/{id}/sms_sharings', `${admin}/sms_sharings`, asAdmin],
       ['GET /admin/v1/accounts/{id}/responses', `${admin}/responses?flow_id=${acc.flowId}`, asAdmin],
       ['GET /admin/v1/accounts/{id}/webhook_endpoints', `${admin}/webhook_endpoints`, asAdmin],
       ['GET /admin/v1/accounts/{id}/webhook_endpoints/{id}/deliveries', `${admin}/webhook_endpoints/${endpoint}/deliveries`, asAdmin],

@@ -30,6 +30,10 @@ type ResponseView = {
   created_at: string;
   answers: Record<string, unknown>;
   built_in_responses: Record<string, string>;
+  campaign_id: string | null;
+  sharing_id: string | null;
+  message_id: string | null;
+  custom_attributes: Record<string, string> | null;
 };
 
 // The responses API as an integrator uses it: answers given on the survey page, then listed,
@@ -84,6 +88,11 @@ describe('the responses API', () => {
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/),
       answers: { nps: 10, why: ['price', 'speed'], comment: '=1+1, "quoted"' },
       built_in_responses: { customerDetailInfo1: 'order of C-1' },
+      // A personal link: not sent by an SMS sharing (docs/api.md "Responses").
+      campaign_id: null,
+      sharing_id: null,
+      message_id: null,
+      custom_attributes: {},
     });
     expect(res.json.next_page_token).toBeNull();
   });
@@ -143,6 +152,9 @@ describe('the responses API', () => {
       'customer_phone',
       'built_in_responses.customerDetailInfo1',
       'built_in_responses.customerDetailInfo2',
+      'campaign_id',
+      'sharing_id',
+      'message_id',
       'nps',
       'why',
       'comment',
@@ -157,6 +169,9 @@ describe('the responses API', () => {
       'c-1@example.com',
       '',
       'order of C-1',
+      '',
+      '',
+      '',
       '',
       '10',
       'price;speed',

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { person } from './link-client.js';
 import { surveyClient } from './survey-client.js';
 import { randomPhone, smsClient, waitFor } from './sms-client.js';
 
@@ -59,7 +60,7 @@ describe('SMS cost and a sharing funnel end to end', () => {
 
     // The customer taps the short link and answers the survey page it leads to.
     const link = message!.text.split(' ').at(-1)!;
-    const tap = await fetch(link, { redirect: 'manual' });
+    const tap = await fetch(link, { redirect: 'manual', headers: person() });
     expect(tap.status).toBe(302);
     const answer = await submitPage(tap.headers.get('location')!, 'n.nps=9');
     expect(answer.status).toBe(200);

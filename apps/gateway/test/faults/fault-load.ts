@@ -123,6 +123,8 @@ interface Gateway {
 
 const refused = (err: unknown) => (err as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
 
+const PHONE_BROWSER =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 /** A valid Turkish mobile number: +90 532 xxx xx xx. */
 export const randomPhone = () => `+90532${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
@@ -139,6 +141,7 @@ export class Load {
   readonly sharings: { phones: string[]; acked: boolean; retriedAfter5xx: boolean }[] = [];
   /** Requests whose connection a gateway refused (nothing was sent) and that another gateway then took. */
   rerouted = 0;
+  private people = 0;
   private stopped = false;
   private loops: Promise<void>[] = [];
   private readonly gateways: Gateway[];
@@ -279,8 +282,13 @@ export class Load {
         const known = [...this.links];
         if (known.length === 0) return probing ? this.run('shorten').then(() => this.run('redirect', true)) : true;
         const [code, url] = probing ? known[known.length - 1]! : known[randomInt(known.length)]!;
-        const res = await this.http(op, `${links}/${code}`, {}, (r) =>
-          r.status === 302 && r.headers.get('location') !== url ? `302 to ${r.headers.get('location')} instead of ${url}` : undefined,
+        // Each tap another person's phone: a person's repeat within a minute is no click (docs/api.md).
+        const res = await this.http(
+          op,
+          `${links}/${code}`,
+          { headers: { 'user-agent': `${PHONE_BROWSER} person/${++this.people}` } },
+          (r) =>
+            r.status === 302 && r.headers.get('location') !== url ? `302 to ${r.headers.get('location')} instead of ${url}` : undefined,
         );
         if (res?.status !== 302) return false;
         this.taps.set(code, (this.taps.get(code) ?? 0) + 1);

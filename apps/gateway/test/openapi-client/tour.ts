@@ -28,7 +28,14 @@ export interface Tour {
   directory: Directory;
   directories: Directory[];
   sharingCreated: SharingCounts & { rejected_phones: Array<{ phone: string; reason: string }> };
-  sharing: SharingCounts & { recipients: Array<{ phone: string; status: string; error: string | null; updated_at: string | null }> };
+  sharing: SharingCounts & {
+    recipients: Array<{
+      phone: string;
+      status: string;
+      error: { status: string | null; code: string | null; description: string | null } | null;
+      updated_at: string | null;
+    }>;
+  };
   shortened: { id: string; fullUrl: string; shortUrl: string; createdAt: string };
   redirect: { status: number; location: string | null };
 }

@@ -1,3 +1,4 @@
+import type { Page, PageQuery } from '@feedback/kit-core';
 import type { SmsCampaign } from '../shared/domain/sharing.js';
 import type { Clock, MessagingSettings, SurveyChannels } from '../shared/ports.js';
 
@@ -5,8 +6,8 @@ export interface CampaignRepository {
   insert(campaign: SmsCampaign): Promise<void>;
   /** Only the account's own campaign: a foreign id reads as missing. */
   findById(accountId: string, id: string): Promise<SmsCampaign | null>;
-  /** The account's campaigns, newest first. */
-  listByAccount(accountId: string, limit: number): Promise<SmsCampaign[]>;
+  /** A page of the account's campaigns, newest first (keyset on created_at, then id). */
+  page(accountId: string, page: PageQuery): Promise<Page<SmsCampaign>>;
   /** Replaces the given delivery rules; null when the account has no such campaign. */
   update(
     accountId: string,

@@ -31,6 +31,18 @@ export interface ClaimedFile {
   size: number;
 }
 
+/** What the workflow made of a file, as the file service shows it on the entry (docs/api.md "Workflows on files"). */
+export interface FileOutcome {
+  status: 'processed' | 'failed';
+  sharingId: string | null;
+  rows: number;
+  accepted: number;
+  rejected: number;
+  /** The first 100 refused rows: line and reason, never a cell's content. */
+  errors: Array<{ row: number; reason: string }>;
+  reason: string | null;
+}
+
 /** The file service, as the CSV workflow needs it. */
 export interface WorkflowFiles {
   directoryExists(accountId: string, directoryId: string): Promise<boolean>;
@@ -44,6 +56,10 @@ export interface WorkflowFiles {
   /** The file's CSV records, streamed; a file that is not CSV throws CsvFormatError. */
   records(file: ClaimedFile): AsyncIterable<CsvRecord>;
   complete(q: { accountId: string; fileId: string; claimer: string; outcome: 'processed' | 'failed' }): Promise<void>;
+  /** Marks the name as bound (or not) in the file service: its uploads show `processing` pending from the start. */
+  setBound(q: { accountId: string; directoryId: string; filename: string; bound: boolean }): Promise<void>;
+  /** The outcome onto the file's entry (RecordProcessing); the first one stands, a repeat changes nothing. */
+  recordOutcome(q: { accountId: string; fileId: string; outcome: FileOutcome }): Promise<void>;
 }
 
 /** What the directory bindings and the CSV workflow are given (wiring.ts builds it). */

@@ -10,19 +10,21 @@ import { listRecordedMessages } from '../status/domain/recorded-messages.use-cas
 import type { MessagingFeatures } from '../features.js';
 import { getSharingStatus } from '../status/domain/sharing-status.use-cases.js';
 import { createSharing } from '../intake/domain/sharing.use-cases.js';
+import { listSharings } from '../intake/domain/sharing-list.use-cases.js';
 import { previewSmsMessage } from '../intake/domain/sms-preview.use-cases.js';
 import {
   bindingMessage,
   campaignAnswer,
   campaignCommand,
-  campaignMessage,
   campaignUpdate,
+  campaignsMessage,
   optOutsMessage,
   providerMessage,
   recordedMessagesMessage,
   rejectedMessages,
   sharingCommand,
   sharingStatusMessage,
+  sharingsMessage,
 } from './messaging.messages.js';
 
 /**
@@ -35,7 +37,7 @@ export function messagingHandlers(features: MessagingFeatures, gate: AcceptGate)
     createSmsCampaign: unary(async (req) => campaignAnswer(campaigns, await createCampaign(campaigns, campaignCommand(req)))),
     updateSmsCampaign: unary(async (req) => campaignAnswer(campaigns, await updateCampaign(campaigns, campaignUpdate(req)))),
     previewSmsMessage: unary(async (req) => previewSmsMessage(intake, req)),
-    listSmsCampaigns: unary(async (req) => ({ campaigns: (await listCampaigns(campaigns, req.accountId)).map(campaignMessage) })),
+    listSmsCampaigns: unary(async (req) => campaignsMessage(await listCampaigns(campaigns, req))),
     createSmsSharing: unary(async (req) => {
       const s = await gate.during(() => createSharing(intake, sharingCommand(req)));
       return {
@@ -54,6 +56,7 @@ export function messagingHandlers(features: MessagingFeatures, gate: AcceptGate)
     getSmsSharing: unary(async (req) => {
       return sharingStatusMessage(await getSharingStatus(status, req.accountId, req.sharingId));
     }),
+    listSmsSharings: unary(async (req) => sharingsMessage(await listSharings(intake, req))),
     listSmsMessages: unary(async (req) => {
       const page = await listRecordedMessages(status, req);
       return recordedMessagesMessage(page);

@@ -1,3 +1,4 @@
+import type { Page } from '@feedback/kit-core';
 import type {
   Attributes,
   CreateSmsCampaignRequest,
@@ -6,9 +7,12 @@ import type {
   DirectoryBinding as DirectoryBindingMessage,
   GetSmsSharingResponse,
   ListSmsMessagesResponse,
+  ListSmsCampaignsResponse,
   ListSmsOptOutsResponse,
+  ListSmsSharingsResponse,
   RejectedPhone as RejectedPhoneMessage,
   SmsCampaign as SmsCampaignMessage,
+  SmsError,
   SmsProvider as SmsProviderMessage,
 } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { AccountProvider } from '../providers/domain/account-provider.js';
@@ -16,10 +20,12 @@ import type { DirectoryBinding } from '../csv-workflow/domain/directory-binding.
 import type { SharingStatus } from '../status/domain/sharing-status.use-cases.js';
 import type { RejectedPhone, SmsCampaign } from '../shared/domain/sharing.js';
 import type { CreateSharingCommand } from '../intake/domain/sharing.use-cases.js';
+import type { ListedSharing } from '../intake/domain/sharing-list.use-cases.js';
 import type { CreateCampaignCommand, UpdateCampaignCommand } from '../campaigns/domain/campaign.use-cases.js';
 import type { CampaignDeps } from '../campaigns/ports.js';
 import type { OptOutPage } from '../opt-outs/domain/opt-out.js';
 import type { RecordedMessagePage } from '../status/ports.js';
+import type { DeliveryError } from '../shared/domain/sms-message.js';
 import { campaignWarnings } from '../intake/domain/sms-preview.use-cases.js';
 
 export function campaignMessage(c: SmsCampaign): SmsCampaignMessage {
@@ -89,6 +95,7 @@ export function sharingStatusMessage({ sharing, recipients, counts, segments, fu
       phone: r.phone,
       status: r.status,
       error: r.error ?? '',
+      ...(r.deliveryError && { errorDetail: smsErrorMessage(r.deliveryError) }),
       updatedAt: r.updatedAt?.toISOString() ?? '',
       encoding: r.encoding ?? '',
       segments: r.segments,
@@ -143,6 +150,32 @@ export function recordedMessagesMessage(page: RecordedMessagePage): ListSmsMessa
       createdAt: m.createdAt.toISOString(),
       encoding: m.encoding ?? '',
       segments: m.segments ?? 0,
+      error: m.error ?? '',
+      ...(m.deliveryError && { errorDetail: smsErrorMessage(m.deliveryError) }),
+    })),
+    nextPageToken: page.nextPageToken,
+  };
+}
+
+const smsErrorMessage = (e: DeliveryError): SmsError => ({ status: e.status, code: e.code ?? '', description: e.description ?? '' });
+
+export function campaignsMessage(page: Page<SmsCampaign>): ListSmsCampaignsResponse {
+  return { campaigns: page.items.map(campaignMessage), nextPageToken: page.nextPageToken };
+}
+
+export function sharingsMessage(page: Page<ListedSharing>): ListSmsSharingsResponse {
+  return {
+    sharings: page.items.map(({ sharing: s, status }) => ({
+      sharingId: s.id,
+      campaignId: s.campaignId,
+      createdAt: s.createdAt.toISOString(),
+      status,
+      accepted: s.accepted,
+      rejected: s.rejected.length,
+      duplicate: s.duplicates,
+      scheduledFor: s.scheduledFor?.toISOString() ?? '',
+      cancelledAt: s.cancelledAt?.toISOString() ?? '',
+      completedAt: s.completedAt?.toISOString() ?? '',
     })),
     nextPageToken: page.nextPageToken,
   };

@@ -42,7 +42,15 @@ export function deploymentProvider(c: {
   return {
     provider: new HttpSmsProvider({ config, dlrBaseUrl: c.dlrBaseUrl, dlrSecret: c.dlrSecret, turkishShiftTable: c.turkishShiftTable }),
     reports: config.dlr
-      ? { rule: { delivered: config.dlr.delivered, failed: config.dlr.failed }, statusParam: config.dlr.status_param }
+      ? {
+          rule: {
+            delivered: config.dlr.delivered,
+            failed: config.dlr.failed,
+            ...(config.dlr.error_param && { errorParam: config.dlr.error_param }),
+            ...(config.dlr.description_param && { descriptionParam: config.dlr.description_param }),
+          },
+          statusParam: config.dlr.status_param,
+        }
       : kannel,
   };
 }

@@ -1,6 +1,7 @@
+import type { Page, PageQuery } from '@feedback/kit-core';
 import type { SendWindow } from './domain/send-window.js';
 import type { DispatchEvent, Recipient, SmsSharing } from './domain/sharing.js';
-import type { DeliveryStatus, MessageStatus, SmsMessage } from './domain/sms-message.js';
+import type { DeliveryError, DeliveryStatus, MessageStatus, SmsMessage } from './domain/sms-message.js';
 import type { CostSettings } from './domain/sms-text.js';
 
 export type { Clock } from '@feedback/kit-core';
@@ -32,6 +33,21 @@ export interface SharingRepository {
   markCompleted(id: string, at: Date): Promise<void>;
   /** Adds to each sharing's settledFirsts (by sharing id) and sets its progressedAt: one write for all. */
   noteSettled(counts: ReadonlyMap<string, number>, at: Date): Promise<void>;
+  /** A page of the account's sharings, newest first (ListSmsSharings). */
+  list(q: SharingListQuery): Promise<Page<SmsSharing>>;
+}
+
+/**
+ * The account's sharings, of one campaign when given, created in [createdAfter, createdBefore);
+ * `accept` is checked on each one read down the index (a condition no index serves: the status).
+ */
+export interface SharingListQuery {
+  accountId: string;
+  campaignId?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  accept?: (s: SmsSharing) => boolean;
+  page: PageQuery;
 }
 
 /**
@@ -85,8 +101,17 @@ export interface MessageRepository {
   recordMany(msgs: SmsMessage[]): Promise<boolean[]>;
   /** Moves records the caller claimed (status "sending", same attempt) to their outcome, in one write. */
   finishMany(items: FinishedAttempt[]): Promise<void>;
-  /** Applies a delivery report; a final status ("delivered", "failed") is never overwritten. */
-  applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null>;
+  /**
+   * Applies a delivery report; a final status ("delivered", "failed") is never overwritten. One
+   * conditional update: only the report that changed the record gets it back (null otherwise),
+   * and that update also marks its `sms.status` event as owed (an outbox in the record itself),
+   * until `reportPublished`.
+   */
+  applyDeliveryReport(id: string, status: DeliveryStatus, at: Date, error?: DeliveryError): Promise<SmsMessage | null>;
+  /** The record's report event went out: no longer owed. */
+  reportPublished(id: string, status: DeliveryStatus): Promise<void>;
+  /** Records whose report event is owed since `before` or earlier (its publish failed, or its process died), oldest first. */
+  unpublishedReports(before: Date, limit: number): Promise<SmsMessage[]>;
   findById(id: string): Promise<SmsMessage | null>;
   /** Every record of the sharing, reminders' included. */
   listBySharing(sharingId: string): Promise<SmsMessage[]>;
@@ -106,6 +131,10 @@ export interface LinkActivation {
   phone: string;
   attributes: Record<string, string>;
   builtInResponses: Record<string, string>;
+  /** Where it is sent from: the survey service keeps them with the link and copies them onto its answer. */
+  campaignId: string;
+  sharingId: string;
+  messageId: string;
 }
 
 export interface SurveyLinks {

@@ -1,7 +1,7 @@
 import type { Page, PageQuery } from '@feedback/kit-core';
 import type { CampaignRepository } from '../campaigns/ports.js';
 import type { SmsEncoding } from '../shared/domain/sms-encoding.js';
-import type { SettledStatus } from '../shared/domain/sms-message.js';
+import type { DeliveryError, SettledStatus, SmsMessage } from '../shared/domain/sms-message.js';
 import type { Clock, LinkShortener, MessageRepository, MessagingSettings, SharingRepository, SurveyLinks } from '../shared/ports.js';
 
 /** A sharing whose first messages are all settled (sharing-completion.use-cases.ts). */
@@ -22,6 +22,15 @@ export interface CompletionEvents {
   completed(c: SharingCompletion): Promise<void>;
 }
 
+/**
+ * Publishes `sms.status` for statuses set by delivery reports. The event id is derived from the
+ * message id and the status only (`sms.status:<UUID>:<status>`), so whatever publishes it again
+ * (the outbox relay, another replica) makes the webhooks service's one delivery per endpoint.
+ */
+export interface ReportEvents {
+  reported(msgs: SmsMessage[]): Promise<void>;
+}
+
 /** What the recording provider recorded (GET /admin/v1/accounts/{account_id}/sms_messages). */
 export interface RecordedMessage {
   messageId: string;
@@ -29,7 +38,11 @@ export interface RecordedMessage {
   sharingId: string;
   phone: string;
   text: string;
+  /** Its message record's status (delivered, failed… once reported), else `sent`, as recorded. */
   status: string;
+  /** Its message record's reason and delivery report's error, when it has them. */
+  error?: string | null;
+  deliveryError?: DeliveryError;
   createdAt: Date;
   /** Absent on messages recorded before the cost was kept. */
   encoding?: SmsEncoding;
@@ -54,6 +67,8 @@ export interface StatusDeps {
   shortener: LinkShortener;
   /** `sharing.completed`, raised by the scheduler leader's sweep (sharing-completion.use-cases.ts). */
   completions: CompletionEvents;
+  /** `sms.status` of statuses set by delivery reports (delivery-report.ts). */
+  reportEvents: ReportEvents;
   recordedMessages: RecordedMessages;
   clock: Clock;
   settings: MessagingSettings;

@@ -24,13 +24,21 @@ import type {
   MessageRepository,
   NewMessage,
   RecipientWriter,
+  SharingListQuery,
   SharingRepository,
   SurveyLinks,
 } from '../../src/shared/ports.js';
-import type { CompletionEvents, SharingCompletion } from '../../src/status/ports.js';
+import type { CompletionEvents, ReportEvents, SharingCompletion } from '../../src/status/ports.js';
 import type { OptOutSource, SmsOptOut } from '../../src/opt-outs/domain/opt-out.js';
 import type { DispatchEvent, Recipient, SmsCampaign, SmsSharing } from '../../src/shared/domain/sharing.js';
-import { REPORTABLE_STATUSES, unsentRecord, type MessageStatus, type SmsMessage } from '../../src/shared/domain/sms-message.js';
+import {
+  REPORTABLE_STATUSES,
+  unsentRecord,
+  type DeliveryError,
+  type DeliveryStatus,
+  type MessageStatus,
+  type SmsMessage,
+} from '../../src/shared/domain/sms-message.js';
 
 /** Short links nobody followed. */
 export const noClicks: LinkShortener['countClicked'] = async () => 0;
@@ -68,11 +76,9 @@ export class MemoryCampaigns implements CampaignRepository {
     const c = this.items.get(id);
     return c && c.accountId === accountId ? c : null;
   }
-  async listByAccount(accountId: string, limit: number) {
-    return [...this.items.values()]
-      .filter((c) => c.accountId === accountId)
-      .reverse()
-      .slice(0, limit);
+  async page(accountId: string, page: PageQuery) {
+    const mine = [...this.items.values()].filter((c) => c.accountId === accountId);
+    return pageOf(mine, page, (c) => ({ at: c.createdAt, id: c.id }));
   }
   async update(accountId: string, id: string, changes: Partial<SmsCampaign>) {
     const c = await this.findById(accountId, id);
@@ -148,6 +154,17 @@ export class MemorySharings implements SharingRepository {
   }
   async markCompleted(id: string, at: Date) {
     if (!this.completed.has(id)) this.completed.set(id, at);
+  }
+  async list(q: SharingListQuery) {
+    const found = [...this.items.values()]
+      .map((i): SmsSharing => {
+        const completedAt = this.completed.get(i.sharing.id);
+        return completedAt ? { ...i.sharing, completedAt } : { ...i.sharing };
+      })
+      .filter((s) => s.accountId === q.accountId && (!q.campaignId || s.campaignId === q.campaignId))
+      .filter((s) => (!q.createdAfter || s.createdAt >= q.createdAfter) && (!q.createdBefore || s.createdAt < q.createdBefore))
+      .filter((s) => !q.accept || q.accept(s));
+    return pageOf(found, q.page, (s) => ({ at: s.createdAt, id: s.id }));
   }
 }
 
@@ -250,11 +267,24 @@ export class MemoryMessages implements MessageRepository {
     existing.attempts++;
     return { ...existing };
   }
-  async applyDeliveryReport(id: string, status: 'delivered' | 'failed', at: Date) {
+  /** Records whose report event is owed, and since when (the Mongo repository's `report_owed`). */
+  readonly reportsOwed = new Map<string, Date>();
+  async applyDeliveryReport(id: string, status: DeliveryStatus, at: Date, error?: DeliveryError) {
     const m = this.items.get(id);
     if (!m || !REPORTABLE_STATUSES.includes(m.status)) return null;
-    Object.assign(m, { status, updatedAt: at });
+    Object.assign(m, { status, updatedAt: at, ...(error && { deliveryError: { ...error } }) });
+    this.reportsOwed.set(id, at);
     return { ...m };
+  }
+  async reportPublished(id: string, status: DeliveryStatus) {
+    if (this.items.get(id)?.status === status) this.reportsOwed.delete(id);
+  }
+  async unpublishedReports(before: Date, limit: number) {
+    return [...this.reportsOwed]
+      .filter(([, at]) => at <= before)
+      .sort(([, a], [, b]) => a.getTime() - b.getTime())
+      .slice(0, limit)
+      .map(([id]) => ({ ...this.items.get(id)! }));
   }
   async findById(id: string) {
     return this.items.get(id) ?? null;
@@ -274,6 +304,19 @@ export class MemoryMessages implements MessageRepository {
     const counts: Partial<Record<MessageStatus, number>> = {};
     for (const m of this.items.values()) if (m.sharingId === sharingId && !m.reminder) counts[m.status] = (counts[m.status] ?? 0) + 1;
     return counts;
+  }
+}
+
+/** sms.status events of delivery reports as published, repeats included, by event id as the Kafka adapter names them; `failNext` makes that many publishes throw. */
+export class MemoryReportEvents implements ReportEvents {
+  readonly events: { eventId: string; message: SmsMessage }[] = [];
+  failNext = 0;
+  async reported(msgs: SmsMessage[]) {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('broker unavailable');
+    }
+    for (const m of msgs) this.events.push({ eventId: `${m.id}:${m.status}`, message: { ...m } });
   }
 }
 
@@ -438,10 +481,21 @@ export class RecordingCache implements ProviderCache {
   }
 }
 
-/** The file service as binding a directory asks it: whether the directory exists; the workflow's calls throw. */
-export function directoriesOnly(directoryExists: WorkflowFiles['directoryExists']): WorkflowFiles {
+/**
+ * The file service as binding a directory asks it: whether the directory exists, and the names
+ * marked bound (`bound`, as `<directory>/<name>` or `-<directory>/<name>` once unbound); the
+ * workflow's calls throw.
+ */
+export function directoriesOnly(directoryExists: WorkflowFiles['directoryExists'], bound: string[] = []): WorkflowFiles {
   const unexpected = () => {
     throw new Error('not called when binding');
   };
-  return { directoryExists, claimLatest: unexpected, records: unexpected, complete: unexpected };
+  return {
+    directoryExists,
+    claimLatest: unexpected,
+    records: unexpected,
+    complete: unexpected,
+    recordOutcome: unexpected,
+    setBound: async (q) => void bound.push(`${q.bound ? '' : '-'}${q.directoryId}/${q.filename}`),
+  };
 }

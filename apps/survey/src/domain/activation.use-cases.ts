@@ -4,7 +4,7 @@ import { getChannel } from './channel.use-cases.js';
 import type { Customer } from './customer.js';
 import { checkAttributes, CUSTOMER_LIMITS, parseIdentifiers, requireSomeIdentifier, type CustomerInput } from './customer-input.js';
 import { resolveCustomer, type CustomerFacts } from './customer-resolution.js';
-import { DAY_MS, type SurveyLink } from './link.js';
+import { DAY_MS, type SendContext, type SurveyLink } from './link.js';
 import type { LinkActivation, SurveyConfig, SurveyDeps } from './ports.js';
 import { hashSensitive } from './sensitive-fields.js';
 
@@ -14,6 +14,10 @@ export interface ActivationRequest {
   customer: CustomerInput;
   customAttributes: Record<string, string>;
   builtInResponses: Record<string, string>;
+  /** Where the link is sent from (an SMS sharing); '' or absent: not given. */
+  campaignId?: string;
+  sharingId?: string;
+  messageId?: string;
 }
 
 export interface Activation {
@@ -52,6 +56,27 @@ function withAttributeFallbacks(c: CustomerInput, attrs: Record<string, string>,
 export interface CheckedActivation {
   facts: CustomerFacts;
   builtInResponses: Record<string, string>;
+  context: SendContext;
+}
+
+/** Ids of the sender's (messaging: UUIDs, a message id `<sharing id>.<phone>`); a bound keeps a stray one from bloating links. */
+const MAX_CONTEXT_ID = 200;
+
+/**
+ * The link's send context: the ids given and the custom attributes but the sensitive ones, which
+ * are never shown back (the customer keeps only their hashes); a response copies it.
+ */
+function sendContext(req: ActivationRequest, attributes: Record<string, string>, sensitive: ReadonlySet<string>): SendContext {
+  const ids = { campaign_id: req.campaignId ?? '', sharing_id: req.sharingId ?? '', message_id: req.messageId ?? '' };
+  const tooLong = Object.entries(ids).filter(([, v]) => v.length > MAX_CONTEXT_ID);
+  if (tooLong.length > 0)
+    throw errors.invalid(Object.fromEntries(tooLong.map(([k]) => [k, `must be at most ${MAX_CONTEXT_ID} characters`])));
+  return {
+    ...(ids.campaign_id ? { campaignId: ids.campaign_id } : {}),
+    ...(ids.sharing_id ? { sharingId: ids.sharing_id } : {}),
+    ...(ids.message_id ? { messageId: ids.message_id } : {}),
+    customAttributes: Object.fromEntries(Object.entries(attributes).filter(([k]) => !sensitive.has(k.toLowerCase()))),
+  };
 }
 
 /**
@@ -77,6 +102,7 @@ export function checkActivation(deps: Pick<SurveyDeps, 'config' | 'personalData'
       attributes: hashSensitive(attributes, sensitive, deps.personalData),
     },
     builtInResponses,
+    context: sendContext(req, attributes, sensitive),
   };
 }
 
@@ -101,6 +127,7 @@ export function linkActivation(
     activatedAt: now,
     expiresAt: new Date(now.getTime() + channel.linkTtlDays * DAY_MS),
     builtInResponses: checked.builtInResponses,
+    context: checked.context,
     ...(phone !== undefined ? { phone } : {}),
     newId: deps.newId(),
     newToken: deps.newToken(),

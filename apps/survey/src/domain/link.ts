@@ -1,3 +1,16 @@
+/**
+ * Where one activation of a link was sent from: an SMS sharing's campaign, the sharing and the
+ * message that carried the link, and the recipient's custom attributes as given (the sensitive
+ * ones left out), so that an answer can be tied back to what it is about (an order, a store).
+ * Each activation replaces it; the response of that activation keeps a copy.
+ */
+export interface SendContext {
+  campaignId?: string;
+  sharingId?: string;
+  messageId?: string;
+  customAttributes: Record<string, string>;
+}
+
 /** A customer's personal link of one channel: one per (account, channel, customer). */
 export interface SurveyLink {
   id: string;
@@ -24,6 +37,8 @@ export interface SurveyLink {
    * messaging asks for its recipients' links by the phone it texted (GetSurveyLinkStates).
    */
   phone?: string;
+  /** The last activation's; absent on links last activated before links kept it. */
+  context?: SendContext;
 }
 
 export type LinkState = 'active' | 'answered' | 'expired';

@@ -70,12 +70,22 @@ export interface LinkRepository {
   findByPhones(accountId: string, channelId: string, phones: string[]): Promise<SurveyLink[]>;
 }
 
+/** What an NPS tally reads of each response (nps.use-cases.ts). */
+export interface ScoredResponse {
+  answers: AnswerValue[];
+  answeredAt: Date;
+  /** The send context's custom attributes; absent on responses stored before it was kept. */
+  customAttributes?: Record<string, string>;
+}
+
 /** Which responses: every field given must match. Each of flow, channel and customer has its own index. */
 export interface ResponseFilter {
   accountId: string;
   flowId?: string;
   channelId?: string;
   customerId?: string;
+  /** The SMS sharing whose link was answered (SendContext.sharingId). */
+  sharingId?: string;
   /** Only responses ordered at or after this key (see responseSortKey); an ISO instant bounds answered_at. */
   from?: string;
   /** Only responses ordered before this key (see responseSortKey). */
@@ -89,7 +99,7 @@ export interface ResponseRepository {
   list(filter: ResponseFilter, page: PageQuery): Promise<Page<SurveyResponse>>;
   findById(accountId: string, id: string): Promise<SurveyResponse | null>;
   /** The answers of every response the filter selects, streamed (any order): for tallies over many responses. */
-  answersOf(filter: ResponseFilter): AsyncIterable<AnswerValue[]>;
+  answersOf(filter: ResponseFilter): AsyncIterable<ScoredResponse>;
   /** The outbox: responses whose survey.answered is not confirmed by Kafka yet, answered before `before`. */
   unpublished(before: Date, limit: number): Promise<SurveyResponse[]>;
   markPublished(id: string): Promise<void>;

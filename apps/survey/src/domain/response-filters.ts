@@ -11,6 +11,8 @@ export interface ResponseFilterInput {
   customerExternalId: string;
   since: string;
   until: string;
+  /** '' or absent: every sharing. */
+  sharingId?: string;
 }
 
 const MAX_EXTERNAL_ID = 200;
@@ -38,6 +40,7 @@ export interface CheckedFilters {
   customerExternalId?: string;
   since?: Date;
   until?: Date;
+  sharingId?: string;
 }
 
 /**
@@ -52,6 +55,10 @@ export function checkFilters(q: Omit<ResponseFilterInput, 'accountId'>): Checked
   if (q.channelId) {
     if (isUuid(q.channelId)) out.channelId = q.channelId.toLowerCase();
     else problems.channel_id = 'must be a UUID';
+  }
+  if (q.sharingId) {
+    if (isUuid(q.sharingId)) out.sharingId = q.sharingId.toLowerCase();
+    else problems.sharing_id = 'must be a UUID';
   }
   if (q.customerExternalId) {
     if (q.customerExternalId.length > MAX_EXTERNAL_ID) problems.customer_external_id = `must be at most ${MAX_EXTERNAL_ID} characters`;
@@ -76,7 +83,9 @@ export interface Selection {
 
 /**
  * Checks the filters and resolves them against the account: a foreign or unknown flow or channel
- * is NOT_FOUND; an unknown customer, or a channel of another flow than flow_id, selects nothing.
+ * is NOT_FOUND; an unknown customer, or a channel of another flow than flow_id, selects nothing. A
+ * sharing is messaging's: the survey service knows it only from the answers to its links, so an
+ * unknown one (or another account's) selects nothing.
  * since/until become bounds of the sort key (answered_at first), so a page stays one index range.
  */
 export async function selectResponses(
@@ -101,6 +110,7 @@ export async function selectResponses(
     ...(flow && !channel ? { flowId: flow.id } : {}),
     ...(channel ? { channelId: channel.id } : {}),
     ...(customer ? { customerId: customer.id } : {}),
+    ...(f.sharingId ? { sharingId: f.sharingId } : {}),
     ...(f.since ? { from: f.since.toISOString() } : {}),
     ...(f.until ? { before: f.until.toISOString() } : {}),
   };

@@ -1,3 +1,5 @@
+import type { SendContext } from './link.js';
+
 /** One answer as given (and stored): option keys for choices, text or number otherwise. */
 export interface AnswerValue {
   questionKey: string;
@@ -19,6 +21,8 @@ export interface SurveyResponse {
   answers: AnswerValue[];
   builtInResponses: Record<string, string>;
   answeredAt: Date;
+  /** The answered activation's (link.ts); absent on responses stored before links kept it. */
+  context?: SendContext;
 }
 
 /** The customer's identifiers shown with a response (as stored now; a customer may have none of some). */

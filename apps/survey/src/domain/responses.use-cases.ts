@@ -52,6 +52,7 @@ export async function listResponses(deps: Pick<SurveyDeps, 'responses' | 'flows'
     customerExternalId: q.customerExternalId ?? '',
     since: q.since ?? '',
     until: q.until ?? '',
+    sharingId: q.sharingId ?? '',
   });
   const { filter } = selection;
   if (!filter) return { responses: [] as ListedResponse[], nextPageToken: '' };

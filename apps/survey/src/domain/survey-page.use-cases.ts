@@ -73,6 +73,7 @@ export async function submitAnswers(deps: SubmitDeps, token: string, answers: An
     answers: validateAnswers(flow, answers, deps.config.defaultPhoneRegion),
     builtInResponses: link.builtInResponses,
     answeredAt: now,
+    ...(link.context ? { context: link.context } : {}),
   };
   if ((await deps.responses.insert(response)) === 'duplicate') {
     await deps.links.markAnswered(link.id, link.activation, now);

@@ -21,6 +21,7 @@ import {
   flowMessage,
   kindOf,
   listedResponseMessage,
+  npsQuestionMessage,
   phoneStateMessage,
   stateMessage,
 } from './survey.messages.js';
@@ -104,7 +105,7 @@ export function surveyHandlers(deps: SurveyDeps, erasureDeps?: ErasureDeps): Sur
     }),
     getResponse: unary(async (req) => ({ response: listedResponseMessage(await getResponse(deps, req.accountId, req.responseId)) })),
     getNpsSummary: unary(async (req) => ({
-      questions: (await npsSummary(deps, req)).map(({ score, ...t }) => ({ ...t, ...(score !== null ? { score } : {}) })),
+      questions: (await npsSummary(deps, req)).map(npsQuestionMessage),
     })),
     getSurveyLinkStates: unary(async (req) => ({ states: (await surveyLinkStates(deps, req)).map((s) => phoneStateMessage[s]) })),
     requestDataErasure: unary(async (req) => ({ erasure: erasureMessage(await requestDataErasure(erasure(), req)) })),

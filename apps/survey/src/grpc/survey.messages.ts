@@ -16,6 +16,7 @@ import type { Channel, ChannelKind as DomainChannelKind } from '../domain/channe
 import type { Flow } from '../domain/flow.js';
 import type { LinkState as DomainLinkState } from '../domain/link.js';
 import type { PhoneLinkState } from '../domain/link-states.use-cases.js';
+import type { NpsQuestionSummary, NpsSlice } from '../domain/nps.use-cases.js';
 import type { AnswerValue, ListedResponse, SurveyResponse } from '../domain/response.js';
 
 export const kindOf = (kind: ChannelKind): DomainChannelKind => (kind === ChannelKind.CHANNEL_KIND_SMS ? 'sms' : 'link');
@@ -75,12 +76,31 @@ export const responseMessage = (r: SurveyResponse): ResponseMessage => ({
   answers: r.answers.map(answerMessage),
   builtInResponses: r.builtInResponses,
   answeredAt: r.answeredAt.toISOString(),
+  ...(r.context
+    ? {
+        context: {
+          campaignId: r.context.campaignId ?? '',
+          sharingId: r.context.sharingId ?? '',
+          messageId: r.context.messageId ?? '',
+          customAttributes: r.context.customAttributes,
+        },
+      }
+    : {}),
 });
 
 /** A response of the responses API: with its customer's identifiers ('' for one the customer lacks). */
 export const listedResponseMessage = ({ response, customer }: ListedResponse): ResponseMessage => ({
   ...responseMessage(response),
   ...(customer ? { customer: { externalId: customer.externalId ?? '', email: customer.email ?? '', phone: customer.phone ?? '' } } : {}),
+});
+
+const sliceMessage = ({ score, ...t }: NpsSlice) => ({ ...t, ...(score !== null ? { score } : {}) });
+
+export const npsQuestionMessage = ({ score, series, groups, ...t }: NpsQuestionSummary) => ({
+  ...t,
+  ...(score !== null ? { score } : {}),
+  series: (series ?? []).map(sliceMessage),
+  groups: (groups ?? []).map(sliceMessage),
 });
 
 const EMPTY_CUSTOMER = { phoneNumber: '', email: '', externalId: '', name: '', schema: {} };
@@ -91,6 +111,9 @@ export const activationRequest = (req: ActivateSurveyLinkRequest): ActivationReq
   customer: { ...EMPTY_CUSTOMER, ...req.customer },
   customAttributes: req.customAttributes,
   builtInResponses: req.builtInResponses,
+  campaignId: req.campaignId,
+  sharingId: req.sharingId,
+  messageId: req.messageId,
 });
 
 /** A failed item carries the status name its call alone would have had, and the fields in its message. */

@@ -111,6 +111,7 @@ export class MemoryLinks implements LinkRepository {
       builtInResponses: a.builtInResponses,
       activation: link.activation + 1,
       ...(a.phone !== undefined ? { phone: a.phone } : {}),
+      ...(a.context ? { context: a.context } : {}),
     });
     return { ...link };
   }
@@ -160,6 +161,7 @@ export class MemoryResponses implements ResponseRepository {
         (!f.flowId || r.flowId === f.flowId) &&
         (!f.channelId || r.channelId === f.channelId) &&
         (!f.customerId || r.customerId === f.customerId) &&
+        (!f.sharingId || r.context?.sharingId === f.sharingId) &&
         (!f.from || responseSortKey(r) >= f.from) &&
         (!f.before || responseSortKey(r) < f.before),
     );
@@ -171,7 +173,8 @@ export class MemoryResponses implements ResponseRepository {
     return this.items.find((r) => r.accountId === accountId && r.id === id) ?? null;
   }
   async *answersOf(f: ResponseFilter) {
-    for (const r of this.selected(f)) yield r.answers;
+    for (const r of this.selected(f))
+      yield { answers: r.answers, answeredAt: r.answeredAt, ...(r.context ? { customAttributes: r.context.customAttributes } : {}) };
   }
   async unpublished(before: Date, limit: number) {
     return this.items.filter((r) => r.pending && r.answeredAt <= before).slice(0, limit);

@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'sms.opted_out',
   'sharing.completed',
   'file.expired',
+  'file.processed',
 ] as const;
 /** Sent by SendTestEvent only, whatever the endpoint subscribed to. */
 export const TEST_EVENT = 'webhook.test';

@@ -1,5 +1,5 @@
 import type { Producer } from '@feedback/kit-kafka';
-import { FileExpired, FileUploaded } from '@feedback/proto/feedback/file/v1/file';
+import { FileExpired, FileProcessed, FileUploaded } from '@feedback/proto/feedback/file/v1/file';
 import type { FileEntry } from '../../domain/file-entry.js';
 import type { FileEvents } from '../../domain/ports.js';
 import { fileMessage } from '../../grpc/file.messages.js';
@@ -7,6 +7,7 @@ import { fileMessage } from '../../grpc/file.messages.js';
 export interface FileEventTopics {
   uploaded: string;
   expired: string;
+  processed: string;
 }
 
 const PROTOBUF = (type: string) => `application/x-protobuf; messageType=feedback.file.v1.${type}`;
@@ -33,6 +34,12 @@ export function kafkaFileEvents(producer: Producer, topics: FileEventTopics): Fi
       );
       await producer.publish(topics.expired, [
         { key: file.id, value, eventId: `file.expired:${file.id}`, contentType: PROTOBUF('FileExpired') },
+      ]);
+    },
+    async processed(file: FileEntry) {
+      const value = Buffer.from(FileProcessed.encode({ file: fileMessage(file) }).finish());
+      await producer.publish(topics.processed, [
+        { key: file.id, value, eventId: `file.processed:${file.id}`, contentType: PROTOBUF('FileProcessed') },
       ]);
     },
   };

@@ -8,9 +8,17 @@ interface DirectoryDoc {
   account_id: string;
   name: string;
   created_at: Date;
+  /** Absent until a workflow binds a name. */
+  bound_names?: string[];
 }
 
-const toDirectory = (d: DirectoryDoc): Directory => ({ id: d._id, accountId: d.account_id, name: d.name, createdAt: d.created_at });
+const toDirectory = (d: DirectoryDoc): Directory => ({
+  id: d._id,
+  accountId: d.account_id,
+  name: d.name,
+  createdAt: d.created_at,
+  boundNames: d.bound_names ?? [],
+});
 
 /** Name uniqueness per account is the unique index account_name (see indexes.ts), so races are settled by the server. */
 export class MongoDirectoryRepository implements DirectoryRepository {
@@ -28,6 +36,11 @@ export class MongoDirectoryRepository implements DirectoryRepository {
   async findById(accountId: string, id: string): Promise<Directory | null> {
     const doc = await this.directories.findOne({ _id: id, account_id: accountId });
     return doc ? toDirectory(doc) : null;
+  }
+
+  async setBound(d: Directory, filename: string, bound: boolean): Promise<void> {
+    const update = bound ? { $addToSet: { bound_names: filename } } : { $pull: { bound_names: filename } };
+    await this.directories.updateOne({ _id: d.id, account_id: d.accountId }, update);
   }
 
   async list(accountId: string): Promise<Directory[]> {

@@ -1,8 +1,22 @@
 import type { FileEntry } from '../../domain/file-entry.js';
+import type { FileProcessing } from '../../domain/processing.js';
+
+/** FileProcessing as stored. */
+export interface ProcessingDoc {
+  status: FileProcessing['status'];
+  sharing_id: string | null;
+  rows: number;
+  accepted: number;
+  rejected: number;
+  errors: Array<{ row: number; reason: string }>;
+  reason: string | null;
+  processed_at: Date | null;
+}
 
 /**
  * Written once at upload; afterwards only the expiry lease holder sets expired_at and
- * expiry_done. The workflow state lives in `processing` (one writer per document).
+ * expiry_done, and a workflow's first report sets `processing` (a conditional update). The claim
+ * state lives in the `processing` collection (one writer per document).
  */
 export interface FileDoc {
   _id: string;
@@ -20,7 +34,33 @@ export interface FileDoc {
   expired_at: Date | null;
   /** file.expired is out: the expiry job is done with this file. */
   expiry_done: boolean;
+  /** Absent on entries stored before workflows reported (read as null). */
+  processing?: ProcessingDoc | null;
+  /** file.processed is not confirmed by Kafka yet (set with the outcome, unset once sent). */
+  processed_event_due?: boolean;
 }
+
+export const toProcessingDoc = (p: FileProcessing): ProcessingDoc => ({
+  status: p.status,
+  sharing_id: p.sharingId,
+  rows: p.rows,
+  accepted: p.accepted,
+  rejected: p.rejected,
+  errors: p.errors,
+  reason: p.reason,
+  processed_at: p.processedAt,
+});
+
+const toProcessing = (d: ProcessingDoc): FileProcessing => ({
+  status: d.status,
+  sharingId: d.sharing_id,
+  rows: d.rows,
+  accepted: d.accepted,
+  rejected: d.rejected,
+  errors: d.errors,
+  reason: d.reason,
+  processedAt: d.processed_at,
+});
 
 export const FILES = 'files';
 
@@ -40,6 +80,7 @@ export const toFileEntry = (d: FileDoc): FileEntry => ({
   expiredAt: d.expired_at,
   processingState: 'unprocessed',
   claimedBy: null,
+  processing: d.processing ? toProcessing(d.processing) : null,
 });
 
 export const toFileDoc = (f: FileEntry): FileDoc => ({
@@ -57,4 +98,5 @@ export const toFileDoc = (f: FileEntry): FileDoc => ({
   created_at: f.createdAt,
   expired_at: f.expiredAt,
   expiry_done: false,
+  processing: f.processing ? toProcessingDoc(f.processing) : null,
 });

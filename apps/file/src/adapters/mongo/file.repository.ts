@@ -1,7 +1,8 @@
 import type { Collection, Db } from 'mongodb';
 import type { FileEntry } from '../../domain/file-entry.js';
 import type { FileRepository } from '../../domain/ports.js';
-import { FILES, toFileDoc, toFileEntry, type FileDoc } from './file-doc.js';
+import type { FileProcessing } from '../../domain/processing.js';
+import { FILES, toFileDoc, toFileEntry, toProcessingDoc, type FileDoc } from './file-doc.js';
 
 export class MongoFileRepository implements FileRepository {
   private readonly files: Collection<FileDoc>;
@@ -50,5 +51,26 @@ export class MongoFileRepository implements FileRepository {
 
   async remove(id: string): Promise<boolean> {
     return (await this.files.deleteOne({ _id: id })).deletedCount === 1;
+  }
+
+  /** One conditional update: of two reports, only the one that finds no final status writes. */
+  async recordProcessing(id: string, processing: FileProcessing): Promise<boolean> {
+    const res = await this.files.updateOne(
+      { _id: id, 'processing.status': { $nin: ['processed', 'failed'] } },
+      { $set: { processing: toProcessingDoc(processing), processed_event_due: true } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  async processedEventsDue(before: Date, limit: number): Promise<FileEntry[]> {
+    const docs = await this.files
+      .find({ processed_event_due: true, 'processing.processed_at': { $lte: before } })
+      .limit(limit)
+      .toArray();
+    return docs.map(toFileEntry);
+  }
+
+  async processedEventSent(id: string): Promise<void> {
+    await this.files.updateOne({ _id: id }, { $unset: { processed_event_due: '' } });
   }
 }

@@ -7,6 +7,8 @@ export const fileServiceIndexes: IndexSpec = {
     { key: { account_id: 1, directory_id: 1, created_at: -1 }, name: 'directory_created' },
     { key: { directory_id: 1, filename: 1, created_at: -1 }, name: 'directory_name_created' },
     { key: { expiry_done: 1, created_at: 1 }, name: 'expiry_due' },
+    // The maintenance job's look for file.processed events not out yet.
+    { key: { processed_event_due: 1 }, name: 'processed_event_due' },
   ],
   expiry_leases: [
     { key: { file_id: 1, attempt: -1 }, name: 'file_attempt' },

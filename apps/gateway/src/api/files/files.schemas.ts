@@ -15,6 +15,42 @@ const DirectorySchema = Type.Object(
   { $id: 'FileDirectory' },
 );
 
+/** What a bound workflow made of the file (docs/api.md "Workflows on files"). */
+const ProcessingSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('pending'), Type.Literal('processed'), Type.Literal('failed')], {
+      description: 'pending from the upload until the workflow reports; failed when the whole file was refused.',
+    }),
+    sharing_id: Type.Union([Type.String(), Type.Null()], { description: 'The SMS sharing the file made; null when none.' }),
+    rows: Type.Integer({ minimum: 0, description: 'Data rows read (the header row excluded).' }),
+    accepted: Type.Integer({ minimum: 0 }),
+    rejected: Type.Integer({ minimum: 0 }),
+    errors: Type.Array(
+      Type.Object({
+        row: Type.Integer({ minimum: 0, description: 'Line in the file; the header is line 1.' }),
+        reason: Type.String({ description: 'Names the column or rule, never the cell.' }),
+      }),
+      { description: 'The first 100 refused rows.', maxItems: 100 },
+    ),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the whole file was refused (failed); null otherwise.' }),
+    processed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null while pending.' }),
+  },
+  {
+    examples: [
+      {
+        status: 'processed',
+        sharing_id: '0b6f5c1e-9a2d-4c1b-8f3e-6a7d2b9c1e40',
+        rows: 3,
+        accepted: 2,
+        rejected: 1,
+        errors: [{ row: 4, reason: 'not_a_number' }],
+        reason: null,
+        processed_at: '2026-11-22T09:30:02.456+00:00',
+      },
+    ],
+  },
+);
+
 /** A file entry (docs/decisions.md "File service"). */
 const FileEntrySchema = Type.Object(
   {
@@ -30,6 +66,9 @@ const FileEntrySchema = Type.Object(
     expired_at: Type.Union([Type.String({ format: 'date-time', description: 'Expiry time.' }), Type.Null()], {
       description: 'null until the file has expired.',
       examples: ['2026-11-29T09:30:00.123+00:00'],
+    }),
+    processing: Type.Union([ProcessingSchema, Type.Null()], {
+      description: 'For a file whose name a directory binding makes an SMS sharing from (a CSV workflow); null for any other file.',
     }),
   },
   { $id: 'FileEntry' },

@@ -1,5 +1,5 @@
 import { isoWithOffset } from '@feedback/kit-core';
-import type { Directory, File } from '@feedback/proto/feedback/file/v1/file';
+import { FileProcessingStatus, type Directory, type File, type FileProcessing } from '@feedback/proto/feedback/file/v1/file';
 
 const iso = (s: string) => isoWithOffset(new Date(s));
 
@@ -27,8 +27,27 @@ export const fileView = (publicBaseUrl: string) => (f: File | undefined) => {
     user_id: f.userId,
     created_at: iso(f.createdAt),
     expired_at: f.expiredAt ? iso(f.expiredAt) : null,
+    processing: f.processing ? processingView(f.processing) : null,
   };
 };
+
+const STATUSES: Record<number, 'pending' | 'processed' | 'failed'> = {
+  [FileProcessingStatus.FILE_PROCESSING_STATUS_PENDING]: 'pending',
+  [FileProcessingStatus.FILE_PROCESSING_STATUS_PROCESSED]: 'processed',
+  [FileProcessingStatus.FILE_PROCESSING_STATUS_FAILED]: 'failed',
+};
+
+/** A bound file's processing (docs/api.md "Workflows on files"). */
+export const processingView = (p: FileProcessing) => ({
+  status: STATUSES[p.status] ?? 'pending',
+  sharing_id: p.sharingId || null,
+  rows: p.rows,
+  accepted: p.accepted,
+  rejected: p.rejected,
+  errors: p.errors.map((e) => ({ row: e.row, reason: e.reason })),
+  reason: p.reason || null,
+  processed_at: p.processedAt ? iso(p.processedAt) : null,
+});
 
 export const envelope = <T extends { object: string }>(url: string, data: T) => ({ object: data.object, url, data });
 export const collection = <T>(url: string, data: T[]) => ({ object: 'collection' as const, url, data });

@@ -10,6 +10,10 @@ const Instant = (description: string) =>
 const filters = {
   flow_id: Type.Optional(Uuid("Only the responses of this flow of the account's (404 otherwise).")),
   channel_id: Type.Optional(Uuid("Only the responses that came through this channel or SMS campaign of the account's (404 otherwise).")),
+  campaign_id: Type.Optional(
+    Uuid("Only the responses to this SMS campaign of the account's (404 otherwise); with channel_id, both must name the same."),
+  ),
+  sharing_id: Type.Optional(Uuid('Only the answers to the links of this SMS sharing (none when no answer came through it).')),
   customer_external_id: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: "Only this customer's responses (none when no customer has it)." }),
   ),
@@ -29,7 +33,34 @@ export const ResponsePageQuery = Type.Object(
 );
 
 export const NpsQuery = Type.Object(
-  { channel_id: filters.channel_id, since: filters.since, until: filters.until },
+  {
+    channel_id: filters.channel_id,
+    campaign_id: filters.campaign_id,
+    sharing_id: filters.sharing_id,
+    since: filters.since,
+    until: filters.until,
+    interval: Type.Optional(
+      Type.Union([Type.Literal('day'), Type.Literal('week')], {
+        description: "Each question's score per day or week (weeks start on Monday) too: `series`.",
+      }),
+    ),
+    time_zone: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "The IANA time zone of the periods' bounds, daylight saving time included (default UTC).",
+        examples: ['Europe/Istanbul'],
+      }),
+    ),
+    group_by: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "A custom attribute of the SMS sharings (a store, a region): each question's score per value of it too: `groups`.",
+        examples: ['store'],
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -46,6 +77,10 @@ const EXAMPLE = {
   created_at: '2026-11-22T09:30:00.123+00:00',
   answers: { nps: 9, reasons: ['price', 'speed'], comment: 'Quick delivery' },
   built_in_responses: { customerDetailInfo1: 'order 42' },
+  campaign_id: '3c9e6d1f-7a2b-4e5c-8d90-1b2c3d4e5f60',
+  sharing_id: '6a1f2e3d-4c5b-4a69-8e7f-0d1c2b3a4958',
+  message_id: '6a1f2e3d-4c5b-4a69-8e7f-0d1c2b3a4958.905321234567',
+  custom_attributes: { order_id: 'A-1001', store: 'Kadikoy' },
 };
 
 export const SurveyResponseSchema = Type.Object(
@@ -69,6 +104,13 @@ export const SurveyResponseSchema = Type.Object(
     built_in_responses: Type.Record(Type.String(), Type.String(), {
       description: 'What the link was created with (customerDetailInfo1, ...), as the survey page kept it.',
     }),
+    campaign_id: nullable('The SMS campaign whose message carried the link; null when no SMS sharing sent it.'),
+    sharing_id: nullable('The SMS sharing that sent the link; null otherwise.'),
+    message_id: nullable('The SMS that carried the link, as the sms.* webhook events name it; null otherwise.'),
+    custom_attributes: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+      description:
+        "The recipient's custom attributes as the sharing gave them (an order id, a store), without the deployment's sensitive ones (the TCKN); {} for a link sent otherwise, null on responses stored before they were kept.",
+    }),
   },
   { $id: 'SurveyResponse', examples: [EXAMPLE] },
 );
@@ -83,19 +125,45 @@ export const SurveyResponsePageSchema = Type.Object(
   { examples: [{ data: [EXAMPLE], next_page_token: null }] },
 );
 
+const tallies = {
+  promoters: Type.Integer({ description: 'Answers 9-10.' }),
+  passives: Type.Integer({ description: 'Answers 7-8.' }),
+  detractors: Type.Integer({ description: 'Answers 0-6.' }),
+  total: Type.Integer(),
+  score: Type.Union([Type.Integer({ minimum: -100, maximum: 100 }), Type.Null()], {
+    description: '% promoters - % detractors, rounded (halves away from zero); null without answers.',
+  }),
+};
+
 export const NpsSummarySchema = Type.Object(
   {
     flow_id: Type.String(),
     questions: Type.Array(
       Type.Object({
         question_key: Type.String(),
-        promoters: Type.Integer({ description: 'Answers 9-10.' }),
-        passives: Type.Integer({ description: 'Answers 7-8.' }),
-        detractors: Type.Integer({ description: 'Answers 0-6.' }),
-        total: Type.Integer(),
-        score: Type.Union([Type.Integer({ minimum: -100, maximum: 100 }), Type.Null()], {
-          description: '% promoters - % detractors, rounded (halves away from zero); null without answers.',
-        }),
+        ...tallies,
+        series: Type.Optional(
+          Type.Array(
+            Type.Object({
+              start: Type.String({ description: "The period's first instant, ISO 8601 with the zone's offset." }),
+              ...tallies,
+            }),
+            {
+              description: 'With interval: the days or weeks that have answers, oldest first.',
+            },
+          ),
+        ),
+        groups: Type.Optional(
+          Type.Array(
+            Type.Object({
+              value: Type.Union([Type.String(), Type.Null()], { description: 'null: responses without the attribute.' }),
+              ...tallies,
+            }),
+            {
+              description: 'With group_by: one per value of the attribute, most answers first.',
+            },
+          ),
+        ),
       }),
       { description: "Every nps question of the flow, in the flow's order (none: an empty list)." },
     ),

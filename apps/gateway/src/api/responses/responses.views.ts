@@ -1,12 +1,5 @@
-import { isoWithOffset } from '@feedback/kit-core';
-import type { Answer, NpsQuestionSummary, SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
-
-/** A free-text or numeric answer as its value; a choice as its option keys. */
-export function answerValue(a: Answer): number | string | string[] {
-  if (a.number !== undefined) return a.number;
-  if (a.text !== undefined) return a.text;
-  return a.optionKeys;
-}
+import { answersByQuestion, isoWithOffset } from '@feedback/kit-core';
+import type { NpsQuestionSummary, SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
 
 const orNull = (s: string | undefined) => (s ? s : null);
 
@@ -18,19 +11,32 @@ export function surveyResponseView(r: SurveyResponse | undefined) {
     channel_id: r.channelId,
     customer: { external_id: orNull(r.customer?.externalId), email: orNull(r.customer?.email), phone: orNull(r.customer?.phone) },
     created_at: isoWithOffset(new Date(r.answeredAt)),
-    answers: Object.fromEntries(r.answers.map((a) => [a.questionKey, answerValue(a)])),
+    answers: answersByQuestion(r.answers),
     built_in_responses: r.builtInResponses,
+    campaign_id: orNull(r.context?.campaignId),
+    sharing_id: orNull(r.context?.sharingId),
+    message_id: orNull(r.context?.messageId),
+    custom_attributes: r.context ? r.context.customAttributes : null,
   };
 }
 
-export const npsView = (flowId: string, questions: NpsQuestionSummary[]) => ({
+type Tallied = Pick<NpsQuestionSummary, 'promoters' | 'passives' | 'detractors' | 'total' | 'score'>;
+
+const talliesView = (t: Tallied) => ({
+  promoters: t.promoters,
+  passives: t.passives,
+  detractors: t.detractors,
+  total: t.total,
+  score: t.score ?? null,
+});
+
+/** `series` and `groups` only when asked for (interval, group_by): the summary's shape stays as it was otherwise. */
+export const npsView = (flowId: string, questions: NpsQuestionSummary[], asked: { interval?: string; group_by?: string } = {}) => ({
   flow_id: flowId,
   questions: questions.map((q) => ({
     question_key: q.questionKey,
-    promoters: q.promoters,
-    passives: q.passives,
-    detractors: q.detractors,
-    total: q.total,
-    score: q.score ?? null,
+    ...talliesView(q),
+    ...(asked.interval ? { series: q.series.map((s) => ({ start: s.key, ...talliesView(s) })) } : {}),
+    ...(asked.group_by ? { groups: q.groups.map((g) => ({ value: g.key || null, ...talliesView(g) })) } : {}),
   })),
 });

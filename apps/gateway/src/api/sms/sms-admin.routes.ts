@@ -7,11 +7,13 @@ import { remindersIn, sendWindowIn } from './campaign-rules.schemas.js';
 import type { SmsPort } from './sms.port.js';
 import { CampaignBody, PhonePageQuery, SmsMessagesPageSchema } from './sms.schemas.js';
 import { campaignView, messagesPageView } from './sms.views.js';
+import { CampaignPageQuery, CampaignPageSchema, SharingSummaryPageSchema, SharingsQuery } from './sms-lists.schemas.js';
+import { sharingFilters, sharingSummariesView } from './sms-lists.views.js';
 
-/** POST .../sms_campaigns and GET .../sms_messages (docs/api.md "Admin API"). */
+/** POST and GET .../sms_campaigns, GET .../sms_sharings and .../sms_messages (docs/api.md "Admin API"). */
 export const smsAdminRoutes =
   (deps: {
-    sms: Pick<SmsPort, 'createSmsCampaign' | 'listSmsCampaigns' | 'listSmsMessages'>;
+    sms: Pick<SmsPort, 'createSmsCampaign' | 'listSmsCampaigns' | 'listSmsSharings' | 'listSmsMessages'>;
     accounts: AccountRepository;
     nodes: NodeRepository;
   }): FastifyPluginAsyncTypebox =>
@@ -61,15 +63,44 @@ export const smsAdminRoutes =
           ...common,
           summary: "List an account's SMS campaigns, newest first",
           operationId: 'listSmsCampaigns',
-          description: 'Every SMS campaign of the account with its message template. An unknown account answers 404.',
+          description:
+            'The SMS campaigns of the account with their message templates, a page at a time (`page_size`, then `page_token` = the previous `next_page_token`, null on the last page). An unknown account answers 404.',
           params: AccountParams,
-          response: { 200: Type.Object({ data: Type.Array(Type.Unsafe({ $ref: 'SmsCampaign#' })) }), ...errorResponses(401, 404) },
+          querystring: CampaignPageQuery,
+          response: { 200: CampaignPageSchema, ...errorResponses(400, 401, 404) },
         },
       },
       async (req) => {
         await requireAccount(deps, req.params.account_id);
-        const { campaigns } = await deps.sms.listSmsCampaigns({ accountId: req.params.account_id });
-        return { data: campaigns.map((c) => campaignView(c)) };
+        const page = await deps.sms.listSmsCampaigns({ accountId: req.params.account_id, ...pageRequest(req.query) });
+        return { data: page.campaigns.map((c) => campaignView(c)), next_page_token: page.nextPageToken || null };
+      },
+    );
+
+    app.get(
+      '/accounts/:account_id/sms_sharings',
+      {
+        schema: {
+          ...common,
+          summary: "List an account's SMS sharings, newest first",
+          operationId: 'adminListSmsSharings',
+          description:
+            "As GET /v1/sms_sharings for the account: optionally one campaign's (404 when it is not the account's), in one status, created in a range, a page at a time. An unknown account answers 404.",
+          params: AccountParams,
+          querystring: SharingsQuery,
+          response: { 200: SharingSummaryPageSchema, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (req) => {
+        await requireAccount(deps, req.params.account_id);
+        return sharingSummariesView(
+          await deps.sms.listSmsSharings({
+            accountId: req.params.account_id,
+            campaignId: req.query.campaign_id ?? '',
+            ...sharingFilters(req.query),
+            ...pageRequest(req.query),
+          }),
+        );
       },
     );
 

@@ -90,6 +90,21 @@ function providerFields(o: { response: boolean }) {
           status_param: opt(Type.String({ maxLength: 100, description: "The report's field with the status code; default status." })),
           delivered: opt(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 50, description: 'Default ["1"].' })),
           failed: opt(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 50, description: 'Default ["2", "16"].' })),
+          error_param: opt(
+            Type.String({
+              minLength: 1,
+              maxLength: 100,
+              description:
+                "A failing report's field with the provider's error code (the message's error.code); an SMPP receipt text there, as Kannel's %A, gives its err: as the code and its stat: as the description.",
+            }),
+          ),
+          description_param: opt(
+            Type.String({
+              minLength: 1,
+              maxLength: 100,
+              description: "A failing report's field with the error's description (error.description).",
+            }),
+          ),
         },
         {
           additionalProperties: false,

@@ -7,6 +7,8 @@ import { optOutsRoutes } from './opt-outs.routes.js';
 import { previewRoutes } from './preview.routes.js';
 import { sharingsRoutes, type SharingsRoutesDeps } from './sharings.routes.js';
 import { smsAdminRoutes } from './sms-admin.routes.js';
+import { smsListSchemas } from './sms-lists.schemas.js';
+import { smsListsRoutes } from './sms-lists.routes.js';
 import { smsProviderAdminRoutes } from './sms-provider-admin.routes.js';
 import { SmsProviderSchema } from './sms-provider.schemas.js';
 import type { SmsPort } from './sms.port.js';
@@ -28,11 +30,12 @@ export interface SmsFeatureDeps extends SharingSettings {
 export function smsFeature(deps: SmsFeatureDeps): ApiFeature {
   const disabledAccounts = new Set(deps.disabledAccounts ?? []);
   return {
-    schemas: [...smsSchemas, DirectoryBindingSchema, SmsProviderSchema],
+    schemas: [...smsSchemas, ...smsListSchemas, DirectoryBindingSchema, SmsProviderSchema],
     routes: (ctx) => async (app) => {
       await app.register(sharingsRoutes({ ...deps, ...ctx, disabledAccounts }));
       await app.register(optOutsRoutes({ ...deps, ...ctx, disabledAccounts }));
       await app.register(previewRoutes({ ...deps, ...ctx, disabledAccounts }));
+      await app.register(smsListsRoutes({ ...deps, ...ctx, disabledAccounts }));
     },
     async adminRoutes(app) {
       await app.register(smsAdminRoutes(deps));

@@ -27,6 +27,8 @@ import type {
   ListSmsMessagesResponse,
   ListSmsOptOutsRequest,
   ListSmsOptOutsResponse,
+  ListSmsSharingsRequest,
+  ListSmsSharingsResponse,
   PreviewSmsMessageRequest,
   PreviewSmsMessageResponse,
   PutSmsProviderRequest,
@@ -41,6 +43,7 @@ export interface SmsPort {
   listSmsCampaigns(req: ListSmsCampaignsRequest): Promise<ListSmsCampaignsResponse>;
   createSmsSharing(req: CreateSmsSharingRequest, opts?: { deadlineMs?: number }): Promise<CreateSmsSharingResponse>;
   getSmsSharing(req: GetSmsSharingRequest): Promise<GetSmsSharingResponse>;
+  listSmsSharings(req: ListSmsSharingsRequest): Promise<ListSmsSharingsResponse>;
   listSmsMessages(req: ListSmsMessagesRequest): Promise<ListSmsMessagesResponse>;
   bindDirectory(req: BindDirectoryRequest): Promise<BindDirectoryResponse>;
   listDirectoryBindings(req: ListDirectoryBindingsRequest): Promise<ListDirectoryBindingsResponse>;

@@ -17,6 +17,26 @@ const SmsEncodingSchema = Type.Unsafe<string>({
     'gsm7 (160 characters a segment), gsm7-tr (the Turkish single shift table, 155), ucs2 (70); docs/api.md "Cost of a message".',
 });
 
+const nullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+/** Why a message failed (docs/api.md "SMS sharing"): a delivery report's fields, or our reason as the description. */
+const SmsErrorSchema = Type.Union(
+  [
+    Type.Object({
+      status: nullableText("The delivery report's status code (Kannel's DLR type, e.g. 2 or 16); null when no report failed it."),
+      code: nullableText("The provider's error code from the report (Kannel: the err: of the SMSC's receipt); null when it gave none."),
+      description: nullableText(
+        "The provider's description (Kannel: the receipt's stat:, e.g. UNDELIV), or our reason for a refusal before or by the provider.",
+      ),
+    }),
+    Type.Null(),
+  ],
+  {
+    description: 'null unless the message failed (or was refused for now).',
+    examples: [{ status: '2', code: '001', description: 'UNDELIV' }],
+  },
+);
+
 /** Values of one phone's attributes: scalars (messaging stores them as text; null is dropped). */
 const PerPhone = (description: string, example: Record<string, string>) =>
   Type.Unsafe<Record<string, Record<string, string | number | boolean | null>>>({
@@ -168,7 +188,7 @@ const SmsSharingSchema = Type.Object(
           description:
             'scheduled (waiting for send_at or the send window), queued (not yet taken), sending, sent, retryable, unknown (may have been sent; never re-sent), delivered, failed, opted_out, cancelled',
         }),
-        error: Type.Union([Type.String(), Type.Null()]),
+        error: SmsErrorSchema,
         updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
         encoding: Type.Union([SmsEncodingSchema, Type.Null()], { description: 'Of its message once rendered; null before.' }),
         segments: Type.Integer({ description: 'The SMS its message is billed as; 0 before it is rendered.' }),
@@ -295,7 +315,8 @@ export const SmsMessagesPageSchema = Type.Object({
       sharing_id: Type.String(),
       phone: Type.String(),
       text: Type.String(),
-      status: Type.String(),
+      status: Type.String({ description: "Its message record's status: sent, then delivered or failed once the provider reports." }),
+      error: SmsErrorSchema,
       created_at,
       encoding: Type.Union([SmsEncodingSchema, Type.Null()], { description: 'null for messages recorded before it was kept.' }),
       segments: Type.Union([Type.Integer(), Type.Null()], { description: 'The SMS it is billed as; null like encoding.' }),

@@ -8,10 +8,17 @@ import type {
   ListSmsMessagesResponse,
   PreviewSmsMessageResponse,
   SmsCampaign,
+  SmsError,
 } from '@feedback/proto/feedback/messaging/v1/messaging';
 
 const iso = (s: string) => isoWithOffset(new Date(s));
 const isoOrNull = (s: string) => (s ? iso(s) : null);
+
+/** A delivery report's error (empty fields null), else our reason as the description; null when neither. */
+export function smsErrorView(reason: string, detail: SmsError | undefined) {
+  if (detail) return { status: detail.status || null, code: detail.code || null, description: detail.description || reason || null };
+  return reason ? { status: null, code: null, description: reason } : null;
+}
 
 export const sharingCreatedView = (campaignId: string, r: CreateSmsSharingResponse) => ({
   id: r.sharingId,
@@ -51,7 +58,7 @@ export const sharingView = (r: GetSmsSharingResponse) => ({
   recipients: r.recipients.map((p) => ({
     phone: p.phone,
     status: p.status,
-    error: p.error || null,
+    error: smsErrorView(p.error, p.errorDetail),
     updated_at: p.updatedAt ? iso(p.updatedAt) : null,
     encoding: p.encoding || null,
     segments: p.segments,
@@ -90,6 +97,7 @@ export const messagesPageView = (r: ListSmsMessagesResponse) => ({
     phone: m.phone,
     text: m.text,
     status: m.status,
+    error: smsErrorView(m.error, m.errorDetail),
     created_at: iso(m.createdAt),
     encoding: m.encoding || null,
     segments: m.encoding ? m.segments : null,

@@ -1,5 +1,6 @@
 import type { AccountRepository, NodeRepository } from '../../accounts/domain/ports.js';
 import type { ApiFeature } from '../../http/api-feature.js';
+import { CampaignChannels, type CampaignsPort } from '../responses/campaign-channels.js';
 import { activeSurveysRoutes } from './active-surveys.routes.js';
 import { channelsAdminRoutes } from './channels-admin.routes.js';
 import { displayDateFormatter } from './display-date.js';
@@ -12,8 +13,8 @@ import { ActiveSurveyListSchema, ChannelSchema, PersonalLinkSchema } from './sur
 export interface SurveysFeatureDeps {
   surveys: SurveysPort;
   shortener: ShortLinksPort;
-  /** The page's "do not text me again" (links that came by SMS). */
-  sms: SmsOptOutsPort;
+  /** The page's "do not text me again" (links that came by SMS); the admin list's campaign filter. */
+  sms: SmsOptOutsPort & CampaignsPort;
   accounts: AccountRepository;
   nodes: Pick<NodeRepository, 'findById'>;
   /** IANA zone of LastActivationDate (DISPLAY_TIME_ZONE). */
@@ -24,6 +25,7 @@ export interface SurveysFeatureDeps {
 /** Active surveys, personal links (docs/api.md), the survey page, and channels and responses (admin). */
 export function surveysFeature(deps: SurveysFeatureDeps): ApiFeature {
   const formatDate = displayDateFormatter(deps.displayTimeZone);
+  const campaigns = new CampaignChannels(deps.sms);
   return {
     schemas: [ChannelSchema, ActiveSurveyListSchema, PersonalLinkSchema],
     routes: (ctx) => async (app) => {
@@ -33,7 +35,7 @@ export function surveysFeature(deps: SurveysFeatureDeps): ApiFeature {
     },
     async adminRoutes(app) {
       await app.register(channelsAdminRoutes(deps));
-      await app.register(responsesAdminRoutes(deps));
+      await app.register(responsesAdminRoutes({ ...deps, campaigns }));
     },
   };
 }

@@ -151,6 +151,8 @@ export const ResponsesQuery = Type.Object(
     flow_id: Type.Optional(Id('Only the answers of this flow.')),
     // The filters of GET /v1/responses (docs/api.md "Responses"); the survey service checks them.
     channel_id: Type.Optional(Id('Only the answers that came through this channel or SMS campaign.')),
+    campaign_id: Type.Optional(Id('Only the answers to this SMS campaign.')),
+    sharing_id: Type.Optional(Id("Only the answers to this SMS sharing's links.")),
     customer_external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Only this customer's answers." })),
     since: Type.Optional(Type.String({ maxLength: 40, description: 'Answered at or after (ISO 8601 date, or date-time with an offset).' })),
     until: Type.Optional(Type.String({ maxLength: 40, description: 'Answered strictly before.' })),

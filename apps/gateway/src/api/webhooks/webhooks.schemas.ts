@@ -2,7 +2,15 @@ import { Type } from '@fastify/type-provider-typebox';
 import { PageToken } from '../../http/common.schemas.js';
 
 /** Event types an endpoint may subscribe to (the webhooks service checks the same list). */
-export const WEBHOOK_EVENT_TYPES = ['survey.answered', 'sms.delivered', 'sms.failed', 'sms.opted_out', 'sharing.completed', 'file.expired'];
+export const WEBHOOK_EVENT_TYPES = [
+  'survey.answered',
+  'sms.delivered',
+  'sms.failed',
+  'sms.opted_out',
+  'sharing.completed',
+  'file.expired',
+  'file.processed',
+];
 
 const Url = Type.String({
   minLength: 1,

@@ -1,3 +1,4 @@
+import type { Page, PageQuery } from '@feedback/kit-core';
 import { LRUCache } from 'lru-cache';
 import type { CampaignRepository } from '../ports.js';
 import type { SmsCampaign } from '../../shared/domain/sharing.js';
@@ -43,8 +44,8 @@ export class CachedCampaignRepository implements CampaignRepository {
     return this.inner.update(accountId, id, changes);
   }
 
-  listByAccount(accountId: string, limit: number): Promise<SmsCampaign[]> {
-    return this.inner.listByAccount(accountId, limit);
+  page(accountId: string, page: PageQuery): Promise<Page<SmsCampaign>> {
+    return this.inner.page(accountId, page);
   }
 }
 

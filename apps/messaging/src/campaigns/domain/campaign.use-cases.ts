@@ -1,4 +1,4 @@
-import { errors } from '@feedback/kit-core';
+import { errors, pageQueryOf, type Page, type PageRequest, type PageRule } from '@feedback/kit-core';
 import { checkTemplate, remindersOf, sendWindowOf, type SendWindowInput } from './campaign-rules.js';
 import type { CampaignDeps } from '../ports.js';
 import type { SmsCampaign } from '../../shared/domain/sharing.js';
@@ -63,11 +63,15 @@ export async function createCampaign(deps: Deps, cmd: CreateCampaignCommand): Pr
   return campaign;
 }
 
-/** The account's campaigns, newest first (ListSmsCampaigns answers no more than this many). */
-export const MAX_LISTED_CAMPAIGNS = 1_000;
+/** ListSmsCampaigns' pages: the size of the other lists of the API. */
+export const CAMPAIGNS_PAGE: PageRule = { list: 'sms_campaigns', default: 50, max: 200 };
 
-export async function listCampaigns(deps: Pick<CampaignDeps, 'campaigns'>, accountId: string): Promise<SmsCampaign[]> {
-  return deps.campaigns.listByAccount(accountId, MAX_LISTED_CAMPAIGNS);
+/** The account's campaigns, newest first, a page at a time (a token of another list is INVALID_ARGUMENT). */
+export async function listCampaigns(
+  deps: Pick<CampaignDeps, 'campaigns'>,
+  q: { accountId: string } & Partial<PageRequest>,
+): Promise<Page<SmsCampaign>> {
+  return deps.campaigns.page(q.accountId, pageQueryOf(q, CAMPAIGNS_PAGE));
 }
 
 /** What an update changes; an absent field stays as it is (`sendWindow: null` clears it). */

@@ -1,7 +1,7 @@
 import { AppError } from '@feedback/kit-core';
 import { CsvFormatError, readCustomerRows, type CustomerRows } from './customer-csv.js';
 import type { CsvImport } from './directory-binding.js';
-import type { ClaimedFile, CsvWorkflowDeps } from '../ports.js';
+import type { ClaimedFile, CsvWorkflowDeps, FileOutcome } from '../ports.js';
 import type { RejectedPhone } from '../../shared/domain/sharing.js';
 import { createSharing } from '../../intake/domain/sharing.use-cases.js';
 
@@ -12,6 +12,8 @@ type Deps = Pick<CsvWorkflowDeps, 'bindings' | 'files' | 'imports' | 'logger' | 
 
 /** What a `file.uploaded` event says about the upload. */
 export interface UploadedFile {
+  /** The uploaded file (a redelivered event re-sends its outcome); the claim may pick a newer one. */
+  fileId?: string;
   accountId: string;
   directoryId: string;
   filename: string;
@@ -20,8 +22,10 @@ export interface UploadedFile {
 export type CsvWorkflowResult =
   { outcome: 'not_bound' } | { outcome: 'nothing_to_run' } | { outcome: 'processed' | 'failed'; import: CsvImport };
 
-/** Attempts of CompleteProcessing: a claim that is never completed stays "processing" for good. */
+/** Attempts of CompleteProcessing (a claim never completed stays "processing" for good) and of RecordProcessing. */
 const COMPLETE_ATTEMPTS = 4;
+/** Refused rows the file's entry shows. */
+const MAX_ERRORS = 100;
 
 /**
  * The file workflow (docs/api.md "Workflows on files") for a directory bound to an SMS campaign: an upload of the bound name claims the
@@ -31,7 +35,9 @@ const COMPLETE_ATTEMPTS = 4;
  *
  * Once claimed, the file is processed at most once: every failure after the claim ends it as
  * failed (with the reason in the import log) rather than being retried, because a retried
- * event finds the file claimed and would never run again. The sharing id is the claimer.
+ * event finds the file claimed and would never run again. The sharing id is the claimer. The
+ * outcome goes onto the file's entry last (RecordProcessing, idempotent): should that call fail,
+ * the event is redelivered, finds nothing to claim, and sends the recorded outcome again.
  */
 export async function runCsvWorkflow(deps: Deps, uploaded: UploadedFile): Promise<CsvWorkflowResult> {
   const binding = await deps.bindings.find(uploaded.directoryId, uploaded.filename);
@@ -44,7 +50,11 @@ export async function runCsvWorkflow(deps: Deps, uploaded: UploadedFile): Promis
     filename: binding.fileName,
     claimer,
   });
-  if (!file) return { outcome: 'nothing_to_run' };
+  if (!file) {
+    const done = uploaded.fileId ? await deps.imports.findByFile(uploaded.fileId) : null;
+    if (done) await report(deps, done);
+    return { outcome: 'nothing_to_run' };
+  }
   const log = deps.logger.child({ file: file.id, sharing: claimer, campaign: binding.campaignId });
 
   const base = {
@@ -66,10 +76,21 @@ export async function runCsvWorkflow(deps: Deps, uploaded: UploadedFile): Promis
     const reason =
       err instanceof CsvFormatError || err instanceof AppError ? describe(err) : `could not process the file: ${(err as Error).message}`;
     if (!(err instanceof CsvFormatError || err instanceof AppError)) log.error({ err }, 'csv workflow failed');
-    result = { ...base, sharingId: null, outcome: 'failed', reason, rows: 0, accepted: 0, rejected: 0, createdAt: deps.clock.now() };
+    result = {
+      ...base,
+      sharingId: null,
+      outcome: 'failed',
+      reason,
+      rows: 0,
+      accepted: 0,
+      rejected: 0,
+      errors: [],
+      createdAt: deps.clock.now(),
+    };
   }
-  await complete(deps, file, claimer, result.outcome);
+  await retried(() => deps.files.complete({ accountId: file.accountId, fileId: file.id, claimer, outcome: result.outcome }));
   await deps.imports.record(result);
+  await report(deps, result);
   log.info(
     {
       outcome: result.outcome,
@@ -90,13 +111,14 @@ async function share(
   campaignId: string,
   sharingId: string,
   { rows, rejected, total }: CustomerRows,
-): Promise<Pick<CsvImport, 'sharingId' | 'outcome' | 'reason' | 'rows' | 'accepted' | 'rejected'>> {
+): Promise<Pick<CsvImport, 'sharingId' | 'outcome' | 'reason' | 'rows' | 'accepted' | 'rejected' | 'errors'>> {
   if (rows.length === 0) {
     const reason =
       total === 0
         ? 'the file has a header but no rows'
         : `none of the ${total} rows is valid (first: line ${rejected[0]!.line}, ${rejected[0]!.reason})`;
-    return { sharingId: null, outcome: 'failed', reason, rows: total, accepted: 0, rejected: rejected.length };
+    const errors = rejected.slice(0, MAX_ERRORS).map((r) => ({ row: r.line, reason: r.reason }));
+    return { sharingId: null, outcome: 'failed', reason, rows: total, accepted: 0, rejected: rejected.length, errors };
   }
   const attributes: Record<string, Record<string, string>> = {};
   for (const r of rows) attributes[r.phone] ??= r.attributes; // a repeated phone is a duplicate: the first row's attributes
@@ -110,13 +132,50 @@ async function share(
     builtInResponses: {},
     rejected: rowRejections,
   });
-  return { sharingId: summary.id, outcome: 'processed', reason: null, rows: total, accepted: summary.accepted, rejected: summary.rejected };
+  // Rows refused here (an opted-out phone) carry no line: the row that gave that phone has it.
+  const lineOf = new Map(rows.map((r) => [r.phone, r.line]));
+  const errors = summary.rejectedPhones
+    .map((r) => ({ row: r.row ?? lineOf.get(r.phone) ?? 0, reason: r.reason }))
+    .sort((a, b) => a.row - b.row)
+    .slice(0, MAX_ERRORS);
+  return {
+    sharingId: summary.id,
+    outcome: 'processed',
+    reason: null,
+    rows: total,
+    accepted: summary.accepted,
+    rejected: summary.rejected,
+    errors,
+  };
 }
 
-async function complete(deps: Deps, file: ClaimedFile, claimer: string, outcome: 'processed' | 'failed'): Promise<void> {
+/** The file entry's view of an import: its reason without phones (a refusal's field paths name them). */
+function outcomeOf(i: CsvImport): FileOutcome {
+  return {
+    status: i.outcome,
+    sharingId: i.sharingId,
+    rows: i.rows,
+    accepted: i.accepted,
+    rejected: i.rejected,
+    errors: i.errors ?? [],
+    reason: logged(i.reason) ?? null,
+  };
+}
+
+/** The outcome onto the file's entry; a file deleted meanwhile has no entry to show it on, which ends the matter. */
+async function report(deps: Deps, i: CsvImport): Promise<void> {
+  try {
+    await retried(() => deps.files.recordOutcome({ accountId: i.accountId, fileId: i.fileId, outcome: outcomeOf(i) }));
+  } catch (err) {
+    if (!(err instanceof AppError && err.kind === 'not_found')) throw err;
+  }
+}
+
+/** A call to the file service, tried again while it is unavailable. */
+async function retried(call: () => Promise<void>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await deps.files.complete({ accountId: file.accountId, fileId: file.id, claimer, outcome });
+      return await call();
     } catch (err) {
       if (attempt >= COMPLETE_ATTEMPTS || (err instanceof AppError && err.kind !== 'unavailable')) throw err;
       await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));

@@ -28,6 +28,8 @@ export interface CsvImport {
   rows: number;
   accepted: number;
   rejected: number;
+  /** The first 100 refused rows (line and reason), as the file's entry shows them. */
+  errors: Array<{ row: number; reason: string }>;
   /** Older unprocessed files of the name that this claim superseded. */
   superseded: number;
   createdAt: Date;

@@ -23,7 +23,7 @@ export async function bindDirectory(deps: Deps, cmd: BindCommand): Promise<Direc
   const campaign = await ownCampaign(deps, cmd.accountId, cmd.campaignId);
   if (!(await deps.files.directoryExists(cmd.accountId, cmd.directoryId))) throw errors.notFound('directory_id', cmd.directoryId);
   const now = deps.clock.now();
-  return deps.bindings.upsert({
+  const binding = await deps.bindings.upsert({
     accountId: cmd.accountId,
     campaignId: campaign.id,
     directoryId: cmd.directoryId,
@@ -31,6 +31,10 @@ export async function bindDirectory(deps: Deps, cmd: BindCommand): Promise<Direc
     createdAt: now,
     updatedAt: now,
   });
+  // After the binding is stored: should this fail, uploads are still processed (their entries
+  // show the outcome once reported, not pending before), and binding again completes it.
+  await deps.files.setBound({ accountId: cmd.accountId, directoryId: cmd.directoryId, filename: fileName, bound: true });
+  return binding;
 }
 
 /** The campaign's bindings, newest first; another account's campaign reads as missing. */
@@ -43,11 +47,12 @@ export async function listBindings(
 }
 
 /** Unbinds a directory's file name from the campaign: later uploads of it make no sharing. */
-export async function unbindDirectory(deps: Pick<Deps, 'campaigns' | 'bindings'>, cmd: BindCommand): Promise<void> {
+export async function unbindDirectory(deps: Pick<Deps, 'campaigns' | 'bindings' | 'files'>, cmd: BindCommand): Promise<void> {
   const fileName = boundFileName(cmd.fileName);
   const campaign = await ownCampaign(deps, cmd.accountId, cmd.campaignId);
   const removed = await deps.bindings.remove({ accountId: cmd.accountId, campaignId: campaign.id, directoryId: cmd.directoryId, fileName });
   if (!removed) throw errors.notFound('directory_id', cmd.directoryId);
+  await deps.files.setBound({ accountId: cmd.accountId, directoryId: cmd.directoryId, filename: fileName, bound: false });
 }
 
 /** Empty or absent: customers.csv. The file service's own rules (sanitizeFilename) decide the rest when a file arrives. */

@@ -1,6 +1,7 @@
 import type { DispatchDeps } from '../ports.js';
 import type { LinkActivation } from '../../shared/ports.js';
 import type { DispatchEvent, SmsCampaign } from '../../shared/domain/sharing.js';
+import { messageId } from '../../shared/domain/sms-message.js';
 import { renderSms } from '../../shared/domain/sms-text.js';
 import { asError, UndeliverableEventError, type DispatchResult } from './dispatch-results.js';
 import { reminderTexts } from './reminder-texts.js';
@@ -49,6 +50,9 @@ const activationOf = (event: DispatchEvent, campaign: SmsCampaign): LinkActivati
   phone: event.recipient.phone,
   attributes: event.recipient.attributes,
   builtInResponses: event.recipient.builtInResponses,
+  campaignId: campaign.id,
+  sharingId: event.sharingId,
+  messageId: messageId(event.sharingId, event.recipient.phone),
 });
 
 /** The campaign's template for the recipient (sms-text.ts: the link wins, and is never transliterated). */

@@ -63,6 +63,24 @@ export interface SmsSharing {
    */
   settledFirsts?: number;
   progressedAt?: Date | null;
+  /** When sharing.completed was raised (every first message settled); absent or null until then. */
+  completedAt?: Date | null;
+}
+
+/** Where a sharing stands as a whole: the lists' `status` (docs/api.md "Lists of campaigns and sharings"). */
+export const SHARING_STATES = ['scheduled', 'in_progress', 'completed', 'cancelled'] as const;
+export type SharingState = (typeof SHARING_STATES)[number];
+
+/**
+ * Read from what the sharing stores, never from its messages: cancelled once a cancel was asked
+ * (whatever had gone out), completed once sharing.completed was raised or when no phone was
+ * accepted (nothing to send), scheduled while its first messages are due later, else in progress.
+ */
+export function sharingState(s: SmsSharing, now: Date): SharingState {
+  if (s.cancelledAt) return 'cancelled';
+  if (s.completedAt || s.accepted === 0) return 'completed';
+  if (s.scheduledFor && s.scheduledFor.getTime() > now.getTime()) return 'scheduled';
+  return 'in_progress';
 }
 
 /** What the API answers on creation (docs/api.md "SMS sharing"). */

@@ -27,6 +27,20 @@ export interface ReportRule {
   statusParam: string;
   delivered: readonly string[];
   failed: readonly string[];
+  /** The field with the provider's error code, or an SMPP receipt text (`… stat:UNDELIV err:001 …`) holding it. */
+  errorParam?: string;
+  /** The field with the provider's description of the error. */
+  descriptionParam?: string;
+}
+
+/**
+ * What a provider's delivery report said of a message it failed: the report's status code, and
+ * the provider's error code and description when the report has them (null otherwise).
+ */
+export interface DeliveryError {
+  status: string;
+  code: string | null;
+  description: string | null;
 }
 
 export interface SmsMessage {
@@ -41,7 +55,10 @@ export interface SmsMessage {
   /** Claims so far (1 on the first). */
   attempts: number;
   providerMessageId: string | null;
+  /** Our reason for a refusal (before or by the provider); a delivery report's is `deliveryError`. */
   error: string | null;
+  /** Set by a delivery report that failed the message. */
+  deliveryError?: DeliveryError;
   createdAt: Date;
   updatedAt: Date;
   /** The sending provider's report rule; none: the deployment's (records written before it was kept). */

@@ -2,7 +2,7 @@ import { errors } from '@feedback/kit-core';
 import type { StatusDeps } from '../ports.js';
 import type { SmsSharing } from '../../shared/domain/sharing.js';
 import type { SmsEncoding } from '../../shared/domain/sms-encoding.js';
-import type { MessageStatus, SmsMessage } from '../../shared/domain/sms-message.js';
+import type { DeliveryError, MessageStatus, SmsMessage } from '../../shared/domain/sms-message.js';
 
 type Deps = Pick<StatusDeps, 'sharings' | 'messages' | 'campaigns' | 'links' | 'shortener' | 'clock'>;
 
@@ -22,6 +22,8 @@ export interface RecipientStatus {
   /** Of its first message; "scheduled" or "queued" until the dispatcher has claimed it. */
   status: MessageStatus | WaitingStatus;
   error: string | null;
+  /** What a failing delivery report said. */
+  deliveryError?: DeliveryError;
   updatedAt: Date | null;
   /** What its first message costs, once rendered; null before (or a record that never had a text). */
   encoding: SmsEncoding | null;
@@ -97,6 +99,7 @@ export async function getSharingStatus(deps: Deps, accountId: string, sharingId:
           phone,
           status: m.status,
           error: m.error,
+          ...(m.deliveryError && { deliveryError: m.deliveryError }),
           updatedAt: m.updatedAt,
           encoding: m.encoding ?? null,
           segments: m.segments ?? 0,

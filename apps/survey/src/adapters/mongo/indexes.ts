@@ -60,6 +60,8 @@ export const surveyIndexes: IndexSpec = {
     // The responses API's filters (response-filters.ts): a channel implies its flow, so no query names both.
     { key: { account_id: 1, channel_id: 1, sort_key: -1 }, name: 'account_channel_newest' },
     { key: { account_id: 1, customer_id: 1, sort_key: -1 }, name: 'account_customer_newest' },
+    // An SMS sharing's answers (responses before links kept a send context have no sharing_id).
+    { key: { account_id: 1, sharing_id: 1, sort_key: -1 }, name: 'account_sharing_newest' },
     // Not partial: SecantusDB would not use it for a date range (see above); absent values sort first.
     { key: { event_pending_since: 1 }, name: 'event_pending_since' },
   ],

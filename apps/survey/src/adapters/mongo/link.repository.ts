@@ -1,6 +1,6 @@
 import { duplicateKeyIndexes, insertManyOnce, upsertAndRead } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
-import type { SurveyLink } from '../../domain/link.js';
+import type { SendContext, SurveyLink } from '../../domain/link.js';
 import type { LinkActivation, LinkRepository } from '../../domain/ports.js';
 
 export interface LinkDoc {
@@ -22,7 +22,31 @@ export interface LinkDoc {
   created_at: Date;
   /** Absent on links activated without a phone, and on links last activated before it was kept. */
   phone?: string;
+  /** The last activation's send context; absent on links last activated before it was kept. */
+  context?: ContextDoc;
 }
+
+/** SendContext as stored on links and responses; absent ids are left out. */
+export interface ContextDoc {
+  campaign_id?: string;
+  sharing_id?: string;
+  message_id?: string;
+  custom_attributes: Record<string, string>;
+}
+
+export const toContextDoc = (c: SendContext): ContextDoc => ({
+  ...(c.campaignId !== undefined ? { campaign_id: c.campaignId } : {}),
+  ...(c.sharingId !== undefined ? { sharing_id: c.sharingId } : {}),
+  ...(c.messageId !== undefined ? { message_id: c.messageId } : {}),
+  custom_attributes: c.customAttributes,
+});
+
+export const toContext = (d: ContextDoc): SendContext => ({
+  ...(d.campaign_id !== undefined ? { campaignId: d.campaign_id } : {}),
+  ...(d.sharing_id !== undefined ? { sharingId: d.sharing_id } : {}),
+  ...(d.message_id !== undefined ? { messageId: d.message_id } : {}),
+  customAttributes: d.custom_attributes ?? {},
+});
 
 export const toLink = (d: LinkDoc): SurveyLink => ({
   id: d._id,
@@ -42,6 +66,7 @@ export const toLink = (d: LinkDoc): SurveyLink => ({
   builtInResponses: d.built_in_responses ?? {},
   createdAt: d.created_at,
   ...(d.phone !== undefined ? { phone: d.phone } : {}),
+  ...(d.context ? { context: toContext(d.context) } : {}),
 });
 
 /** Equality on exactly the fields of the unique account_channel_customer index (indexes.ts). */
@@ -60,6 +85,8 @@ const activationUpdate = (a: LinkActivation) => ({
     built_in_responses: a.builtInResponses,
     // An activation without a phone (a personal link by e-mail) leaves the last SMS's phone.
     ...(a.phone !== undefined ? { phone: a.phone } : {}),
+    // Replaced by every activation: a response belongs to one activation, and keeps its copy.
+    ...(a.context ? { context: toContextDoc(a.context) } : {}),
   },
   $inc: { activation: 1 },
   $setOnInsert: { _id: a.newId, token: a.newToken, created_at: a.activatedAt },

@@ -1,9 +1,10 @@
 import type { Page, PageKey, PageQuery } from '@feedback/kit-core';
 import { backlogByDate, isDuplicateKeyError, keysetPage } from '@feedback/kit-stores';
 import type { Collection, Db, Filter } from 'mongodb';
-import type { ResponseFilter, ResponseRepository } from '../../domain/ports.js';
+import type { ResponseFilter, ResponseRepository, ScoredResponse } from '../../domain/ports.js';
 import type { AnswerValue, SurveyResponse } from '../../domain/response.js';
 import { responseSortKey } from '../../domain/responses.use-cases.js';
+import { toContext, toContextDoc, type ContextDoc } from './link.repository.js';
 
 interface AnswerDoc {
   question_key: string;
@@ -12,7 +13,11 @@ interface AnswerDoc {
   number?: number;
 }
 
-interface ResponseDoc {
+/**
+ * The send context's fields sit at the top (ContextDoc), so `sharing_id` has an index of its own;
+ * `custom_attributes` is on every response stored since links kept a context.
+ */
+interface ResponseDoc extends Partial<ContextDoc> {
   _id: string;
   account_id: string;
   flow_id: string;
@@ -56,6 +61,7 @@ const toResponse = (d: ResponseDoc): SurveyResponse => ({
   answers: d.answers.map(toAnswer),
   builtInResponses: d.built_in_responses ?? {},
   answeredAt: d.answered_at,
+  ...(d.custom_attributes !== undefined ? { context: toContext({ ...d, custom_attributes: d.custom_attributes }) } : {}),
 });
 
 const sortKey = (key: PageKey) => responseSortKey({ answeredAt: key.at, id: key.id });
@@ -69,11 +75,20 @@ const sortKey = (key: PageKey) => responseSortKey({ answeredAt: key.at, id: key.
 function indexedQuery(f: ResponseFilter): { query: Filter<ResponseDoc>; rest?: (d: ResponseDoc) => boolean } {
   const range = { ...(f.from ? { $gte: f.from } : {}), ...(f.before ? { $lt: f.before } : {}) };
   const query: Filter<ResponseDoc> = { account_id: f.accountId, ...(f.from || f.before ? { sort_key: range } : {}) };
+  const { flowId, channelId, sharingId } = f;
   if (f.customerId) {
-    const { flowId, channelId } = f;
+    const rest =
+      flowId || channelId || sharingId
+        ? (d: ResponseDoc) =>
+            (!flowId || d.flow_id === flowId) && (!channelId || d.channel_id === channelId) && (!sharingId || d.sharing_id === sharingId)
+        : undefined;
+    return { query: { ...query, customer_id: f.customerId }, ...(rest ? { rest } : {}) };
+  }
+  // A sharing is of one campaign (one channel, one flow) and has at most a sharing's recipients.
+  if (sharingId) {
     const rest =
       flowId || channelId ? (d: ResponseDoc) => (!flowId || d.flow_id === flowId) && (!channelId || d.channel_id === channelId) : undefined;
-    return { query: { ...query, customer_id: f.customerId }, ...(rest ? { rest } : {}) };
+    return { query: { ...query, sharing_id: sharingId }, ...(rest ? { rest } : {}) };
   }
   if (f.channelId) return { query: { ...query, channel_id: f.channelId }, ...(f.flowId ? { rest: (d) => d.flow_id === f.flowId } : {}) };
   return { query: f.flowId ? { ...query, flow_id: f.flowId } : query };
@@ -101,6 +116,7 @@ export class MongoResponseRepository implements ResponseRepository {
         built_in_responses: r.builtInResponses,
         answered_at: r.answeredAt,
         sort_key: responseSortKey(r),
+        ...(r.context ? toContextDoc(r.context) : {}),
         event_pending_since: r.answeredAt,
       });
       return 'created';
@@ -127,12 +143,18 @@ export class MongoResponseRepository implements ResponseRepository {
   }
 
   /** A cursor read in batches: the driver holds one batch at a time, whatever the range's size. */
-  async *answersOf(f: ResponseFilter): AsyncIterable<AnswerValue[]> {
+  async *answersOf(f: ResponseFilter): AsyncIterable<ScoredResponse> {
     const { query, rest } = indexedQuery(f);
-    const projection = { answers: 1, flow_id: 1, channel_id: 1 };
+    const projection = { answers: 1, answered_at: 1, custom_attributes: 1, flow_id: 1, channel_id: 1, sharing_id: 1 };
     const cursor = this.responses.find(query, { projection, batchSize: 1_000 });
     try {
-      for await (const doc of cursor) if (!rest || rest(doc)) yield (doc.answers ?? []).map(toAnswer);
+      for await (const doc of cursor)
+        if (!rest || rest(doc))
+          yield {
+            answers: (doc.answers ?? []).map(toAnswer),
+            answeredAt: doc.answered_at,
+            ...(doc.custom_attributes ? { customAttributes: doc.custom_attributes } : {}),
+          };
     } finally {
       await cursor.close();
     }

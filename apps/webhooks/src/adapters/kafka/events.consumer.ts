@@ -1,10 +1,16 @@
 import type { Logger } from '@feedback/kit-core';
 import { PoisonMessageError, runConsumer, type ConsumedMessage, type ConsumerHandle } from '@feedback/kit-kafka';
-import { FileExpired } from '@feedback/proto/feedback/file/v1/file';
+import { FileExpired, FileProcessed, FileProcessingStatus } from '@feedback/proto/feedback/file/v1/file';
 import { SharingCompleted, SmsStatusChanged } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { SurveyAnswered } from '@feedback/proto/feedback/survey/v1/survey';
 import type { Kafka } from 'kafkajs';
-import { fileExpiredEvent, sharingCompletedEvent, smsStatusEvent, surveyAnsweredEvent } from '../../domain/event-mapping.js';
+import {
+  fileExpiredEvent,
+  fileProcessedEvent,
+  sharingCompletedEvent,
+  smsStatusEvent,
+  surveyAnsweredEvent,
+} from '../../domain/event-mapping.js';
 import { recordEvent, recordEvents } from '../../domain/event.use-cases.js';
 import type { DeliveryHandoff, WebhooksDeps } from '../../domain/ports.js';
 import type { WebhookEvent } from '../../domain/webhook.js';
@@ -13,6 +19,8 @@ export interface EventTopics {
   surveyAnswered: string;
   smsStatus: string;
   fileExpired: string;
+  /** file.processed (the file service); unset: not consumed (tests of the other topics). */
+  fileProcessed?: string;
   /** sharing.completed (messaging); unset: not consumed (tests of the other topics). */
   sharingCompleted?: string;
 }
@@ -42,6 +50,11 @@ function decode<T>(what: string, msg: ConsumedMessage, fn: (b: Buffer) => T): T 
   }
 }
 
+const PROCESSING_STATUSES: Partial<Record<FileProcessingStatus, 'processed' | 'failed'>> = {
+  [FileProcessingStatus.FILE_PROCESSING_STATUS_PROCESSED]: 'processed',
+  [FileProcessingStatus.FILE_PROCESSING_STATUS_FAILED]: 'failed',
+};
+
 /** The webhook event of a record, or null for a record that raises none (an SMS status like `sent`). */
 export function eventOf(topics: EventTopics, msg: ConsumedMessage, now: Date): WebhookEvent | null {
   switch (msg.topic) {
@@ -58,6 +71,14 @@ export function eventOf(topics: EventTopics, msg: ConsumedMessage, now: Date): W
       const file = decode('file.expired', msg, (b) => FileExpired.decode(b));
       return fileExpiredEvent(msg.eventId, file, now);
     }
+    case topics.fileProcessed: {
+      const file = decode('file.processed', msg, (b) => FileProcessed.decode(b).file);
+      if (!file?.accountId || !file.processing)
+        throw new PoisonMessageError(`file.processed at ${msg.topic}:${msg.offset} lacks account or processing`);
+      const status = PROCESSING_STATUSES[file.processing.status];
+      if (!status) throw new PoisonMessageError(`file.processed at ${msg.topic}:${msg.offset} has no final status`);
+      return fileProcessedEvent(msg.eventId, { ...file, processing: { ...file.processing, status } }, now);
+    }
     case topics.sharingCompleted: {
       const completed = decode('sharing.completed', msg, (b) => SharingCompleted.decode(b));
       if (!completed.accountId) throw new PoisonMessageError(`sharing.completed at ${msg.topic}:${msg.offset} has no account`);
@@ -69,7 +90,7 @@ export function eventOf(topics: EventTopics, msg: ConsumedMessage, now: Date): W
 }
 
 /**
- * Turns survey.answered, sms.status, file.expired and sharing.completed into deliveries (one per subscribed endpoint).
+ * Turns survey.answered, sms.status, file.expired, file.processed and sharing.completed into deliveries (one per subscribed endpoint).
  * Idempotent: deliveries are unique per endpoint and event id, so a redelivered record adds none.
  * Nothing here waits for a receiver: the sender works on the stored deliveries (handed the new ones).
  */
@@ -85,6 +106,7 @@ export function runEventsConsumer(opts: EventsConsumerOptions): Promise<Consumer
       opts.topics.surveyAnswered,
       opts.topics.smsStatus,
       opts.topics.fileExpired,
+      ...(opts.topics.fileProcessed ? [opts.topics.fileProcessed] : []),
       ...(opts.topics.sharingCompleted ? [opts.topics.sharingCompleted] : []),
     ],
     fromBeginning: opts.fromBeginning ?? false,

@@ -1,3 +1,5 @@
+import type { Page, PageQuery } from '@feedback/kit-core';
+import { keysetPage } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
 import type { CampaignRepository } from '../../ports.js';
 import type { SendWindow } from '../../../shared/domain/send-window.js';
@@ -53,8 +55,13 @@ export class MongoCampaignRepository implements CampaignRepository {
     return d ? toCampaign(d) : null;
   }
 
-  async listByAccount(accountId: string, limit: number): Promise<SmsCampaign[]> {
-    return (await this.docs.find({ account_id: accountId }).sort({ created_at: -1 }).limit(limit).toArray()).map(toCampaign);
+  /** Index account_created_id. */
+  async page(accountId: string, page: PageQuery): Promise<Page<SmsCampaign>> {
+    const { items, nextPageToken } = await keysetPage(this.docs, page, {
+      filter: { account_id: accountId },
+      order: { date: 'created_at' },
+    });
+    return { items: items.map(toCampaign), nextPageToken };
   }
 }
 

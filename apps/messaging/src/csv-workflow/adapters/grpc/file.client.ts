@@ -1,5 +1,11 @@
 import { callMetadata, statusToAppError, type GrpcClient } from '@feedback/kit-grpc';
-import { ProcessingOutcome, type File, type FileServiceClient, type ReadBlobResponse } from '@feedback/proto/feedback/file/v1/file';
+import {
+  FileProcessingStatus,
+  ProcessingOutcome,
+  type File,
+  type FileServiceClient,
+  type ReadBlobResponse,
+} from '@feedback/proto/feedback/file/v1/file';
 import type { ClaimedFile, WorkflowFiles } from '../../ports.js';
 import { csvRecords } from '../csv/csv-records.js';
 
@@ -31,6 +37,29 @@ export function filePorts(client: GrpcClient<FileServiceClient>, opts: FilePorts
       const outcome =
         q.outcome === 'processed' ? ProcessingOutcome.PROCESSING_OUTCOME_PROCESSED : ProcessingOutcome.PROCESSING_OUTCOME_FAILED;
       await client.completeProcessing({ accountId: q.accountId, fileId: q.fileId, claimer: q.claimer, outcome });
+    },
+    async setBound(q) {
+      await client.setWorkflowBinding({ accountId: q.accountId, directoryId: q.directoryId, filename: q.filename, bound: q.bound });
+    },
+    async recordOutcome({ accountId, fileId, outcome: o }) {
+      const status =
+        o.status === 'processed'
+          ? FileProcessingStatus.FILE_PROCESSING_STATUS_PROCESSED
+          : FileProcessingStatus.FILE_PROCESSING_STATUS_FAILED;
+      await client.recordProcessing({
+        accountId,
+        fileId,
+        processing: {
+          status,
+          sharingId: o.sharingId ?? '',
+          rows: o.rows,
+          accepted: o.accepted,
+          rejected: o.rejected,
+          errors: o.errors,
+          reason: o.reason ?? '',
+          processedAt: '',
+        },
+      });
     },
   };
 }

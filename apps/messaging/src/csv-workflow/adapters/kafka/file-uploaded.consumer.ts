@@ -53,5 +53,5 @@ function decodeFileUploaded(value: Buffer, where: string): UploadedFile {
   }
   if (!file?.accountId || !file.directoryId || !file.filename)
     throw new PoisonMessageError(`file.uploaded at ${where} lacks account, directory or filename`);
-  return { accountId: file.accountId, directoryId: file.directoryId, filename: file.filename };
+  return { fileId: file.id, accountId: file.accountId, directoryId: file.directoryId, filename: file.filename };
 }

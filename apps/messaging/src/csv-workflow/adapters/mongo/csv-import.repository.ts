@@ -6,6 +6,8 @@ import { boundFile, boundFileDoc, type BoundFileDoc } from './bound-file.doc.js'
 
 /** The outcome and counts are stored under the domain's names; the rest in the documents' snake case. */
 interface CsvImportDoc extends BoundFileDoc, Pick<CsvImport, 'outcome' | 'reason' | 'rows' | 'accepted' | 'rejected' | 'superseded'> {
+  /** Absent on records written before the file entries showed the refused rows. */
+  errors?: CsvImport['errors'];
   /** The file id: one record per processed file. */
   _id: string;
   sharing_id: string | null;
@@ -29,6 +31,7 @@ export class MongoCsvImportLog implements CsvImportLog {
       rows: i.rows,
       accepted: i.accepted,
       rejected: i.rejected,
+      errors: i.errors,
       superseded: i.superseded,
       created_at: i.createdAt,
     });
@@ -46,6 +49,7 @@ export class MongoCsvImportLog implements CsvImportLog {
           rows: d.rows,
           accepted: d.accepted,
           rejected: d.rejected,
+          errors: d.errors ?? [],
           superseded: d.superseded,
           createdAt: d.created_at,
         }

@@ -15,7 +15,7 @@ export interface DlrServerOptions {
    */
   statusParam: string;
   rule: DeliveryRule;
-  deps: Pick<StatusDeps, 'messages' | 'clock'>;
+  deps: Pick<StatusDeps, 'messages' | 'reportEvents' | 'clock'>;
   logger: Logger;
   /** Inbound SMS (`/sms/mo`, signed: dlr-signature.ts inboundSmsUrl); without it the path is 404. */
   inbound?: (sms: { from: string; text: string }) => Promise<unknown>;
@@ -61,7 +61,9 @@ export async function startDlrServer(opts: DlrServerOptions): Promise<RunningDlr
         const fields = { ...Object.fromEntries(url.searchParams), ...(req.method === 'POST' ? await readBody(req) : {}) };
         const outcome = await receiveDeliveryReport(opts.deps, { messageId, fields }, fallback);
         // The message id is `<sharing>.<phone>`: logged as its name-based UUID, never as it is.
-        log.debug({ message: nameBasedUuid(messageId), outcome }, 'delivery report');
+        if (outcome === 'applied_unpublished')
+          log.warn({ message: nameBasedUuid(messageId) }, 'delivery report applied; its sms.status event is left to the relay');
+        else log.debug({ message: nameBasedUuid(messageId), outcome }, 'delivery report');
         if (outcome === 'unknown_message') return reply(404, 'unknown message');
         if (outcome === 'missing_status') return reply(400, 'missing status field');
         return reply(200, outcome);

@@ -22,7 +22,8 @@ export function senderSchema() {
  *    "query": {"username": "u", "password": "p", "from": "FEEDBACK", "to": "{to}", "text": "{text}",
  *              "charset": "UTF-8", "coding": "2", "dlr-mask": "3", "dlr-url": "{dlr_url}"},
  *    "success": {"body_regex": "^(0|3): "},
- *    "dlr": {"url_query": "status=%d", "status_param": "status", "delivered": ["1"], "failed": ["2", "16"]}}
+ *    "dlr": {"url_query": "status=%d&answer=%A", "status_param": "status", "delivered": ["1"], "failed": ["2", "16"],
+ *            "error_param": "answer"}}
  */
 export const httpProviderConfigSchema = z.strictObject({
   url: z.url(),
@@ -55,6 +56,14 @@ export const httpProviderConfigSchema = z.strictObject({
       status_param: z.string().default('status'),
       delivered: z.array(z.string()).default(['1']),
       failed: z.array(z.string()).default(['2', '16']),
+      /**
+       * Where a failing report's error code is (kept on the message as `error.code`). A value that
+       * is an SMPP receipt text, as Kannel's "%A" (`… stat:UNDELIV err:001 …`), gives its err: as
+       * the code and its stat: as the description; its `text:` (the start of the SMS) is never kept.
+       */
+      error_param: z.string().min(1).optional(),
+      /** Where a failing report's description of the error is (`error.description`). */
+      description_param: z.string().min(1).optional(),
     })
     .optional(),
 });

@@ -38,6 +38,8 @@ export class HttpSmsProvider implements SmsProvider {
       statusParam: c.dlr?.status_param ?? 'status',
       delivered: c.dlr?.delivered ?? KANNEL_DELIVERY_RULE.delivered,
       failed: c.dlr?.failed ?? KANNEL_DELIVERY_RULE.failed,
+      ...(c.dlr?.error_param && { errorParam: c.dlr.error_param }),
+      ...(c.dlr?.description_param && { descriptionParam: c.dlr.description_param }),
     };
     // {sender} only when there is one: without it, the text stays as written, as before it existed.
     this.placeholders = c.sender === undefined ? /\{(to|text|message_id|dlr_url)\}/g : /\{(to|text|message_id|dlr_url|sender)\}/g;

@@ -74,5 +74,8 @@ function activation(a: LinkActivation) {
     customer: { phoneNumber: a.phone, email: '', externalId: '', name: '', schema: {} },
     customAttributes: a.attributes,
     builtInResponses: a.builtInResponses,
+    campaignId: a.campaignId,
+    sharingId: a.sharingId,
+    messageId: a.messageId,
   };
 }

@@ -1,13 +1,19 @@
-import type { IndexSpec } from '@feedback/kit-stores';
+import type { IndexSpec, RetiredIndexes } from '@feedback/kit-stores';
+
+/** Replaced by an index of the same fields and `_id` (the list's ties). */
+export const messagingRetiredIndexes: RetiredIndexes = { campaigns: ['account_created'], sharings: ['account_created'] };
 
 export const messagingIndexes: IndexSpec = {
-  campaigns: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
+  // ListSmsCampaigns' pages: a page's ties (one instant, then smaller ids) are one range too.
+  campaigns: [{ key: { account_id: 1, created_at: -1, _id: -1 }, name: 'account_created_id' }],
   sharings: [
-    { key: { account_id: 1, created_at: -1 }, name: 'account_created' },
+    // ListSmsSharings, of the account or of one campaign; the retention sweep's pass of an account.
+    { key: { account_id: 1, created_at: -1, _id: -1 }, name: 'account_created_id' },
+    { key: { account_id: 1, campaign_id: 1, created_at: -1, _id: -1 }, name: 'account_campaign_created_id' },
     // The sharing.completed sweep: the recent sharings not completed yet, oldest first; with the id,
     // so that a sweep's next page (the rest of an instant) is an index range too.
     { key: { completed_at: 1, created_at: 1, _id: 1 }, name: 'completed_created_id' },
-    // The retention sweep's default pass (erasure/adapters/mongo/retention.sweep.ts); an account's uses account_created.
+    // The retention sweep's default pass (erasure/adapters/mongo/retention.sweep.ts); an account's uses account_created_id.
     { key: { created_at: 1 }, name: 'created' },
   ],
   sharing_recipients: [{ key: { sharing_id: 1, phone: 1 }, name: 'sharing_phone' }],
@@ -18,6 +24,8 @@ export const messagingIndexes: IndexSpec = {
     // The retention sweep: an account's pass, the default's.
     { key: { account_id: 1, created_at: 1 }, name: 'account_created' },
     { key: { created_at: 1 }, name: 'created' },
+    // Report events not yet published (delivery-report.ts publishOwedReports): only those records are in it.
+    { key: { report_owed: 1 }, name: 'report_owed', partialFilterExpression: { report_owed: { $gte: new Date(0) } } },
   ],
   // The suppression lists: a sharing's slice of phones is one $in on the first, the list the second.
   sms_opt_outs: [

@@ -3,7 +3,14 @@ import type { Collection, Db } from 'mongodb';
 import type { TextedPhones } from '../../ports.js';
 import type { FinishedAttempt, MessageRepository, NewMessage } from '../../ports.js';
 import type { SmsEncoding } from '../../domain/sms-encoding.js';
-import { REPORTABLE_STATUSES, unsentRecord, type DeliveryStatus, type MessageStatus, type SmsMessage } from '../../domain/sms-message.js';
+import {
+  REPORTABLE_STATUSES,
+  unsentRecord,
+  type DeliveryError,
+  type DeliveryStatus,
+  type MessageStatus,
+  type SmsMessage,
+} from '../../domain/sms-message.js';
 
 interface MessageDoc {
   /** `<sharing id>.<phone>`: the unique key that makes the first claim the only one. */
@@ -21,7 +28,14 @@ interface MessageDoc {
   created_at: Date;
   updated_at: Date;
   /** The sending provider's report rule (ReportRule); absent on records written before it was kept. */
-  dlr?: { status_param: string; delivered: string[]; failed: string[] } | null;
+  dlr?: { status_param: string; delivered: string[]; failed: string[]; error_param?: string; description_param?: string } | null;
+  /** What a failing delivery report said (DeliveryError). */
+  dlr_error?: { status: string; code: string | null; description: string | null };
+  /**
+   * Set with the status by the delivery report that changed it, unset once its sms.status event
+   * is published: the outbox of report events, inside the record (one atomic update writes both).
+   */
+  report_owed?: Date;
   link?: string;
   reminder?: number;
   /** The text's cost at its provider; absent on records written before it was kept and on ones never rendered. */
@@ -86,13 +100,29 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
     return (await this.docs.find({ _id: { $in: ids } }).toArray()).map(toMessage);
   }
 
-  async applyDeliveryReport(id: string, status: DeliveryStatus, at: Date): Promise<SmsMessage | null> {
+  async applyDeliveryReport(id: string, status: DeliveryStatus, at: Date, error?: DeliveryError): Promise<SmsMessage | null> {
+    // One winner among repeated or concurrent reports (the status filter); the same write owes the event.
     const doc = await this.docs.findOneAndUpdate(
       { _id: id, status: { $in: [...REPORTABLE_STATUSES] } },
-      { $set: { status, updated_at: at } },
+      { $set: { status, updated_at: at, report_owed: at, ...(error && { dlr_error: { ...error } }) } },
       { returnDocument: 'after' },
     );
     return doc ? toMessage(doc) : null;
+  }
+
+  async reportPublished(id: string, status: DeliveryStatus): Promise<void> {
+    await this.docs.updateOne({ _id: id, status }, { $unset: { report_owed: '' } });
+  }
+
+  async unpublishedReports(before: Date, limit: number): Promise<SmsMessage[]> {
+    // Index `report_owed`: partial, so it holds only the records whose event is owed (the query
+    // names the index's filter, `$gte` the epoch, so the planner may use it).
+    const docs = await this.docs
+      .find({ report_owed: { $gte: new Date(0), $lte: before } })
+      .sort({ report_owed: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(toMessage);
   }
 
   async findById(id: string): Promise<SmsMessage | null> {
@@ -165,10 +195,27 @@ function toDoc(m: SmsMessage): MessageDoc {
 const costOf = (m: Pick<SmsMessage, 'encoding' | 'segments'>): Pick<MessageDoc, 'encoding' | 'segments'> =>
   m.encoding && m.segments !== undefined ? { encoding: m.encoding, segments: m.segments } : {};
 
-const dlrOf = (m: Pick<SmsMessage, 'deliveryRule'>): MessageDoc['dlr'] =>
-  m.deliveryRule
-    ? { status_param: m.deliveryRule.statusParam, delivered: [...m.deliveryRule.delivered], failed: [...m.deliveryRule.failed] }
-    : null;
+const dlrOf = (m: Pick<SmsMessage, 'deliveryRule'>): MessageDoc['dlr'] => {
+  const r = m.deliveryRule;
+  if (!r) return null;
+  return {
+    status_param: r.statusParam,
+    delivered: [...r.delivered],
+    failed: [...r.failed],
+    ...(r.errorParam && { error_param: r.errorParam }),
+    ...(r.descriptionParam && { description_param: r.descriptionParam }),
+  };
+};
+
+function ruleOf(d: NonNullable<MessageDoc['dlr']>): NonNullable<SmsMessage['deliveryRule']> {
+  return {
+    statusParam: d.status_param,
+    delivered: d.delivered,
+    failed: d.failed,
+    ...(d.error_param && { errorParam: d.error_param }),
+    ...(d.description_param && { descriptionParam: d.description_param }),
+  };
+}
 
 function toMessage(d: MessageDoc): SmsMessage {
   return {
@@ -185,7 +232,8 @@ function toMessage(d: MessageDoc): SmsMessage {
     error: d.error,
     createdAt: d.created_at,
     updatedAt: d.updated_at,
-    ...(d.dlr && { deliveryRule: { statusParam: d.dlr.status_param, delivered: d.dlr.delivered, failed: d.dlr.failed } }),
+    ...(d.dlr && { deliveryRule: ruleOf(d.dlr) }),
+    ...(d.dlr_error && { deliveryError: { ...d.dlr_error } }),
     ...(d.link && { link: d.link }),
     ...(d.reminder && { reminder: d.reminder }),
     ...costOf(d),

@@ -1,6 +1,7 @@
 import { insertManyOnce, insertOnce, keysetPage } from '@feedback/kit-stores';
-import type { Collection, Db } from 'mongodb';
-import type { RecipientWriter, SharingRepository } from '../../ports.js';
+import type { Page } from '@feedback/kit-core';
+import type { Collection, Db, Filter } from 'mongodb';
+import type { RecipientWriter, SharingListQuery, SharingRepository } from '../../ports.js';
 import { splitSensitive, type SensitiveAttributes } from './sensitive-attributes.js';
 import type { Recipient, RejectedPhone, SmsSharing } from '../../domain/sharing.js';
 
@@ -220,6 +221,28 @@ export class MongoSharingRepository implements SharingRepository {
     }
   }
 
+  /**
+   * Index account_created_id, or account_campaign_created_id for one campaign; the dates bound the
+   * range read, the status (`accept`) is checked on each sharing read down it.
+   */
+  async list(q: SharingListQuery): Promise<Page<SmsSharing>> {
+    const filter: Filter<SharingDoc> = { account_id: q.accountId };
+    if (q.campaignId) filter.campaign_id = q.campaignId;
+    if (q.createdAfter || q.createdBefore) {
+      // "At or after" as "after one millisecond before" (the same on BSON dates): the local server
+      // reads a $gte bound on a descending index as $gt, losing the sharings made at that instant.
+      const after = q.createdAfter && new Date(q.createdAfter.getTime() - 1);
+      filter.created_at = { ...(after && { $gt: after }), ...(q.createdBefore && { $lt: q.createdBefore }) };
+    }
+    const accept = q.accept;
+    const { items, nextPageToken } = await keysetPage(this.sharings, q.page, {
+      filter,
+      order: { date: 'created_at' },
+      ...(accept && { accept: (d: SharingDoc) => accept(toSharing(d)) }),
+    });
+    return { items: items.map(toSharing), nextPageToken };
+  }
+
   async listRecipientPhones(sharingId: string): Promise<string[]> {
     const docs = await this.recipients.find({ sharing_id: sharingId }).toArray();
     return docs.flatMap((d) => d.recipients?.map((r) => r.phone) ?? (d.phone ? [d.phone] : [])).sort();
@@ -237,4 +260,5 @@ const toSharing = (d: SharingDoc): SmsSharing => ({
   scheduledFor: d.scheduled_for ?? null,
   cancelledAt: d.cancelled_at ?? null,
   ...(d.settled_firsts !== undefined && { settledFirsts: d.settled_firsts, progressedAt: d.progressed_at ?? null }),
+  ...(d.completed_at && { completedAt: d.completed_at }),
 });

@@ -82,6 +82,51 @@ export function processingStateToJSON(object: ProcessingState): string {
   }
 }
 
+export enum FileProcessingStatus {
+  FILE_PROCESSING_STATUS_UNSPECIFIED = 0,
+  FILE_PROCESSING_STATUS_PENDING = 1,
+  FILE_PROCESSING_STATUS_PROCESSED = 2,
+  FILE_PROCESSING_STATUS_FAILED = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function fileProcessingStatusFromJSON(object: any): FileProcessingStatus {
+  switch (object) {
+    case 0:
+    case "FILE_PROCESSING_STATUS_UNSPECIFIED":
+      return FileProcessingStatus.FILE_PROCESSING_STATUS_UNSPECIFIED;
+    case 1:
+    case "FILE_PROCESSING_STATUS_PENDING":
+      return FileProcessingStatus.FILE_PROCESSING_STATUS_PENDING;
+    case 2:
+    case "FILE_PROCESSING_STATUS_PROCESSED":
+      return FileProcessingStatus.FILE_PROCESSING_STATUS_PROCESSED;
+    case 3:
+    case "FILE_PROCESSING_STATUS_FAILED":
+      return FileProcessingStatus.FILE_PROCESSING_STATUS_FAILED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return FileProcessingStatus.UNRECOGNIZED;
+  }
+}
+
+export function fileProcessingStatusToJSON(object: FileProcessingStatus): string {
+  switch (object) {
+    case FileProcessingStatus.FILE_PROCESSING_STATUS_UNSPECIFIED:
+      return "FILE_PROCESSING_STATUS_UNSPECIFIED";
+    case FileProcessingStatus.FILE_PROCESSING_STATUS_PENDING:
+      return "FILE_PROCESSING_STATUS_PENDING";
+    case FileProcessingStatus.FILE_PROCESSING_STATUS_PROCESSED:
+      return "FILE_PROCESSING_STATUS_PROCESSED";
+    case FileProcessingStatus.FILE_PROCESSING_STATUS_FAILED:
+      return "FILE_PROCESSING_STATUS_FAILED";
+    case FileProcessingStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export enum ProcessingOutcome {
   PROCESSING_OUTCOME_UNSPECIFIED = 0,
   PROCESSING_OUTCOME_PROCESSED = 1,
@@ -148,6 +193,33 @@ export interface File {
   /** Set once the retention period elapsed and the bytes were removed. */
   expiredAt?: string | undefined;
   processingState: ProcessingState;
+  /** What a workflow made of the file; unset for a file no workflow is bound to. */
+  processing?: FileProcessing | undefined;
+}
+
+/**
+ * One refused row: its line in the file (the header is line 1) and why, naming a column or rule,
+ * never a cell's content.
+ */
+export interface FileProcessingError {
+  row: number;
+  reason: string;
+}
+
+export interface FileProcessing {
+  status: FileProcessingStatus;
+  /** The sharing the file made; empty when none. */
+  sharingId: string;
+  /** Data rows read (the header excluded). */
+  rows: number;
+  accepted: number;
+  rejected: number;
+  /** The first 100 refused rows. */
+  errors: FileProcessingError[];
+  /** Why the whole file was refused (failed); empty otherwise. */
+  reason: string;
+  /** ISO 8601, UTC, milliseconds; empty while pending. */
+  processedAt: string;
 }
 
 export interface CreateDirectoryRequest {
@@ -283,6 +355,35 @@ export interface CompleteProcessingRequest {
 }
 
 export interface CompleteProcessingResponse {
+  file?: File | undefined;
+}
+
+export interface SetWorkflowBindingRequest {
+  accountId: string;
+  directoryId: string;
+  filename: string;
+  bound: boolean;
+}
+
+export interface SetWorkflowBindingResponse {
+}
+
+export interface RecordProcessingRequest {
+  accountId: string;
+  fileId: string;
+  /** status processed or failed; processed_at is set by the file service. */
+  processing?: FileProcessing | undefined;
+}
+
+export interface RecordProcessingResponse {
+  file?: File | undefined;
+}
+
+/**
+ * Kafka topic file.processed (key: file id, header event-id "file.processed:<file id>"), once
+ * per file: the entry with its final `processing`.
+ */
+export interface FileProcessed {
   file?: File | undefined;
 }
 
@@ -441,6 +542,7 @@ function createBaseFile(): File {
     createdAt: "",
     expiredAt: undefined,
     processingState: 0,
+    processing: undefined,
   };
 }
 
@@ -484,6 +586,9 @@ export const File: MessageFns<File> = {
     }
     if (message.processingState !== 0) {
       writer.uint32(104).int32(message.processingState);
+    }
+    if (message.processing !== undefined) {
+      FileProcessing.encode(message.processing, writer.uint32(114).fork()).join();
     }
     return writer;
   },
@@ -605,6 +710,14 @@ export const File: MessageFns<File> = {
             message.processingState = reader.int32() as any;
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.processing = FileProcessing.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -668,6 +781,7 @@ export const File: MessageFns<File> = {
         : isSet(object.processing_state)
         ? processingStateFromJSON(object.processing_state)
         : 0,
+      processing: isSet(object.processing) ? FileProcessing.fromJSON(object.processing) : undefined,
     };
   },
 
@@ -712,6 +826,9 @@ export const File: MessageFns<File> = {
     if (message.processingState !== 0) {
       obj.processingState = processingStateToJSON(message.processingState);
     }
+    if (message.processing !== undefined) {
+      obj.processing = FileProcessing.toJSON(message.processing);
+    }
     return obj;
   },
 
@@ -733,6 +850,285 @@ export const File: MessageFns<File> = {
     message.createdAt = object.createdAt ?? "";
     message.expiredAt = object.expiredAt ?? undefined;
     message.processingState = object.processingState ?? 0;
+    message.processing = (object.processing !== undefined && object.processing !== null)
+      ? FileProcessing.fromPartial(object.processing)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseFileProcessingError(): FileProcessingError {
+  return { row: 0, reason: "" };
+}
+
+export const FileProcessingError: MessageFns<FileProcessingError> = {
+  encode(message: FileProcessingError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.row !== 0) {
+      writer.uint32(8).uint32(message.row);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FileProcessingError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFileProcessingError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.row = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FileProcessingError {
+    return {
+      row: isSet(object.row) ? globalThis.Number(object.row) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: FileProcessingError): unknown {
+    const obj: any = {};
+    if (message.row !== 0) {
+      obj.row = Math.round(message.row);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FileProcessingError>, I>>(base?: I): FileProcessingError {
+    return FileProcessingError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FileProcessingError>, I>>(object: I): FileProcessingError {
+    const message = createBaseFileProcessingError();
+    message.row = object.row ?? 0;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseFileProcessing(): FileProcessing {
+  return { status: 0, sharingId: "", rows: 0, accepted: 0, rejected: 0, errors: [], reason: "", processedAt: "" };
+}
+
+export const FileProcessing: MessageFns<FileProcessing> = {
+  encode(message: FileProcessing, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== 0) {
+      writer.uint32(8).int32(message.status);
+    }
+    if (message.sharingId !== "") {
+      writer.uint32(18).string(message.sharingId);
+    }
+    if (message.rows !== 0) {
+      writer.uint32(24).uint32(message.rows);
+    }
+    if (message.accepted !== 0) {
+      writer.uint32(32).uint32(message.accepted);
+    }
+    if (message.rejected !== 0) {
+      writer.uint32(40).uint32(message.rejected);
+    }
+    for (const v of message.errors) {
+      FileProcessingError.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(58).string(message.reason);
+    }
+    if (message.processedAt !== "") {
+      writer.uint32(66).string(message.processedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FileProcessing {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFileProcessing();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.rows = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.accepted = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.rejected = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.errors.push(FileProcessingError.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.processedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FileProcessing {
+    return {
+      status: isSet(object.status) ? fileProcessingStatusFromJSON(object.status) : 0,
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : "",
+      rows: isSet(object.rows) ? globalThis.Number(object.rows) : 0,
+      accepted: isSet(object.accepted) ? globalThis.Number(object.accepted) : 0,
+      rejected: isSet(object.rejected) ? globalThis.Number(object.rejected) : 0,
+      errors: globalThis.Array.isArray(object?.errors)
+        ? object.errors.map((e: any) => FileProcessingError.fromJSON(e))
+        : [],
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      processedAt: isSet(object.processedAt)
+        ? globalThis.String(object.processedAt)
+        : isSet(object.processed_at)
+        ? globalThis.String(object.processed_at)
+        : "",
+    };
+  },
+
+  toJSON(message: FileProcessing): unknown {
+    const obj: any = {};
+    if (message.status !== 0) {
+      obj.status = fileProcessingStatusToJSON(message.status);
+    }
+    if (message.sharingId !== "") {
+      obj.sharingId = message.sharingId;
+    }
+    if (message.rows !== 0) {
+      obj.rows = Math.round(message.rows);
+    }
+    if (message.accepted !== 0) {
+      obj.accepted = Math.round(message.accepted);
+    }
+    if (message.rejected !== 0) {
+      obj.rejected = Math.round(message.rejected);
+    }
+    if (message.errors?.length) {
+      obj.errors = message.errors.map((e) => FileProcessingError.toJSON(e));
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.processedAt !== "") {
+      obj.processedAt = message.processedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FileProcessing>, I>>(base?: I): FileProcessing {
+    return FileProcessing.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FileProcessing>, I>>(object: I): FileProcessing {
+    const message = createBaseFileProcessing();
+    message.status = object.status ?? 0;
+    message.sharingId = object.sharingId ?? "";
+    message.rows = object.rows ?? 0;
+    message.accepted = object.accepted ?? 0;
+    message.rejected = object.rejected ?? 0;
+    message.errors = object.errors?.map((e) => FileProcessingError.fromPartial(e)) || [];
+    message.reason = object.reason ?? "";
+    message.processedAt = object.processedAt ?? "";
     return message;
   },
 };
@@ -2821,6 +3217,428 @@ export const CompleteProcessingResponse: MessageFns<CompleteProcessingResponse> 
   },
 };
 
+function createBaseSetWorkflowBindingRequest(): SetWorkflowBindingRequest {
+  return { accountId: "", directoryId: "", filename: "", bound: false };
+}
+
+export const SetWorkflowBindingRequest: MessageFns<SetWorkflowBindingRequest> = {
+  encode(message: SetWorkflowBindingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.directoryId !== "") {
+      writer.uint32(18).string(message.directoryId);
+    }
+    if (message.filename !== "") {
+      writer.uint32(26).string(message.filename);
+    }
+    if (message.bound !== false) {
+      writer.uint32(32).bool(message.bound);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetWorkflowBindingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetWorkflowBindingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.directoryId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.filename = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.bound = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetWorkflowBindingRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      directoryId: isSet(object.directoryId)
+        ? globalThis.String(object.directoryId)
+        : isSet(object.directory_id)
+        ? globalThis.String(object.directory_id)
+        : "",
+      filename: isSet(object.filename) ? globalThis.String(object.filename) : "",
+      bound: isSet(object.bound) ? globalThis.Boolean(object.bound) : false,
+    };
+  },
+
+  toJSON(message: SetWorkflowBindingRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.directoryId !== "") {
+      obj.directoryId = message.directoryId;
+    }
+    if (message.filename !== "") {
+      obj.filename = message.filename;
+    }
+    if (message.bound !== false) {
+      obj.bound = message.bound;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetWorkflowBindingRequest>, I>>(base?: I): SetWorkflowBindingRequest {
+    return SetWorkflowBindingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetWorkflowBindingRequest>, I>>(object: I): SetWorkflowBindingRequest {
+    const message = createBaseSetWorkflowBindingRequest();
+    message.accountId = object.accountId ?? "";
+    message.directoryId = object.directoryId ?? "";
+    message.filename = object.filename ?? "";
+    message.bound = object.bound ?? false;
+    return message;
+  },
+};
+
+function createBaseSetWorkflowBindingResponse(): SetWorkflowBindingResponse {
+  return {};
+}
+
+export const SetWorkflowBindingResponse: MessageFns<SetWorkflowBindingResponse> = {
+  encode(_: SetWorkflowBindingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetWorkflowBindingResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetWorkflowBindingResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): SetWorkflowBindingResponse {
+    return {};
+  },
+
+  toJSON(_: SetWorkflowBindingResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetWorkflowBindingResponse>, I>>(base?: I): SetWorkflowBindingResponse {
+    return SetWorkflowBindingResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetWorkflowBindingResponse>, I>>(_: I): SetWorkflowBindingResponse {
+    const message = createBaseSetWorkflowBindingResponse();
+    return message;
+  },
+};
+
+function createBaseRecordProcessingRequest(): RecordProcessingRequest {
+  return { accountId: "", fileId: "", processing: undefined };
+}
+
+export const RecordProcessingRequest: MessageFns<RecordProcessingRequest> = {
+  encode(message: RecordProcessingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.fileId !== "") {
+      writer.uint32(18).string(message.fileId);
+    }
+    if (message.processing !== undefined) {
+      FileProcessing.encode(message.processing, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordProcessingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordProcessingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fileId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.processing = FileProcessing.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordProcessingRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      fileId: isSet(object.fileId)
+        ? globalThis.String(object.fileId)
+        : isSet(object.file_id)
+        ? globalThis.String(object.file_id)
+        : "",
+      processing: isSet(object.processing) ? FileProcessing.fromJSON(object.processing) : undefined,
+    };
+  },
+
+  toJSON(message: RecordProcessingRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.fileId !== "") {
+      obj.fileId = message.fileId;
+    }
+    if (message.processing !== undefined) {
+      obj.processing = FileProcessing.toJSON(message.processing);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordProcessingRequest>, I>>(base?: I): RecordProcessingRequest {
+    return RecordProcessingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordProcessingRequest>, I>>(object: I): RecordProcessingRequest {
+    const message = createBaseRecordProcessingRequest();
+    message.accountId = object.accountId ?? "";
+    message.fileId = object.fileId ?? "";
+    message.processing = (object.processing !== undefined && object.processing !== null)
+      ? FileProcessing.fromPartial(object.processing)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRecordProcessingResponse(): RecordProcessingResponse {
+  return { file: undefined };
+}
+
+export const RecordProcessingResponse: MessageFns<RecordProcessingResponse> = {
+  encode(message: RecordProcessingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.file !== undefined) {
+      File.encode(message.file, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordProcessingResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordProcessingResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.file = File.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordProcessingResponse {
+    return { file: isSet(object.file) ? File.fromJSON(object.file) : undefined };
+  },
+
+  toJSON(message: RecordProcessingResponse): unknown {
+    const obj: any = {};
+    if (message.file !== undefined) {
+      obj.file = File.toJSON(message.file);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordProcessingResponse>, I>>(base?: I): RecordProcessingResponse {
+    return RecordProcessingResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordProcessingResponse>, I>>(object: I): RecordProcessingResponse {
+    const message = createBaseRecordProcessingResponse();
+    message.file = (object.file !== undefined && object.file !== null) ? File.fromPartial(object.file) : undefined;
+    return message;
+  },
+};
+
+function createBaseFileProcessed(): FileProcessed {
+  return { file: undefined };
+}
+
+export const FileProcessed: MessageFns<FileProcessed> = {
+  encode(message: FileProcessed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.file !== undefined) {
+      File.encode(message.file, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FileProcessed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFileProcessed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.file = File.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FileProcessed {
+    return { file: isSet(object.file) ? File.fromJSON(object.file) : undefined };
+  },
+
+  toJSON(message: FileProcessed): unknown {
+    const obj: any = {};
+    if (message.file !== undefined) {
+      obj.file = File.toJSON(message.file);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FileProcessed>, I>>(base?: I): FileProcessed {
+    return FileProcessed.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FileProcessed>, I>>(object: I): FileProcessed {
+    const message = createBaseFileProcessed();
+    message.file = (object.file !== undefined && object.file !== null) ? File.fromPartial(object.file) : undefined;
+    return message;
+  },
+};
+
 function createBaseFileUploaded(): FileUploaded {
   return { file: undefined };
 }
@@ -3153,6 +3971,38 @@ export const FileServiceService = {
       Buffer.from(CompleteProcessingResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CompleteProcessingResponse => CompleteProcessingResponse.decode(value),
   },
+  /**
+   * Marks (bound = true) or unmarks a file name of a directory as a workflow's: its later uploads
+   * show `processing` pending until the workflow reports. Idempotent. NOT_FOUND for a directory
+   * that is not the account's.
+   */
+  setWorkflowBinding: {
+    path: "/feedback.file.v1.FileService/SetWorkflowBinding" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetWorkflowBindingRequest): Buffer =>
+      Buffer.from(SetWorkflowBindingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetWorkflowBindingRequest => SetWorkflowBindingRequest.decode(value),
+    responseSerialize: (value: SetWorkflowBindingResponse): Buffer =>
+      Buffer.from(SetWorkflowBindingResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetWorkflowBindingResponse => SetWorkflowBindingResponse.decode(value),
+  },
+  /**
+   * A workflow's outcome for one file (processed or failed), stored on the entry and published
+   * once as file.processed. The first outcome stands: a repeat, or a later different report,
+   * changes nothing and answers the entry as it is.
+   */
+  recordProcessing: {
+    path: "/feedback.file.v1.FileService/RecordProcessing" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordProcessingRequest): Buffer =>
+      Buffer.from(RecordProcessingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordProcessingRequest => RecordProcessingRequest.decode(value),
+    responseSerialize: (value: RecordProcessingResponse): Buffer =>
+      Buffer.from(RecordProcessingResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordProcessingResponse => RecordProcessingResponse.decode(value),
+  },
 } as const;
 
 export interface FileServiceServer extends UntypedServiceImplementation {
@@ -3185,6 +4035,18 @@ export interface FileServiceServer extends UntypedServiceImplementation {
    * processed by this claimer.
    */
   completeProcessing: handleUnaryCall<CompleteProcessingRequest, CompleteProcessingResponse>;
+  /**
+   * Marks (bound = true) or unmarks a file name of a directory as a workflow's: its later uploads
+   * show `processing` pending until the workflow reports. Idempotent. NOT_FOUND for a directory
+   * that is not the account's.
+   */
+  setWorkflowBinding: handleUnaryCall<SetWorkflowBindingRequest, SetWorkflowBindingResponse>;
+  /**
+   * A workflow's outcome for one file (processed or failed), stored on the entry and published
+   * once as file.processed. The first outcome stands: a repeat, or a later different report,
+   * changes nothing and answers the entry as it is.
+   */
+  recordProcessing: handleUnaryCall<RecordProcessingRequest, RecordProcessingResponse>;
 }
 
 export interface FileServiceClient extends Client {
@@ -3334,6 +4196,46 @@ export interface FileServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CompleteProcessingResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Marks (bound = true) or unmarks a file name of a directory as a workflow's: its later uploads
+   * show `processing` pending until the workflow reports. Idempotent. NOT_FOUND for a directory
+   * that is not the account's.
+   */
+  setWorkflowBinding(
+    request: SetWorkflowBindingRequest,
+    callback: (error: ServiceError | null, response: SetWorkflowBindingResponse) => void,
+  ): ClientUnaryCall;
+  setWorkflowBinding(
+    request: SetWorkflowBindingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetWorkflowBindingResponse) => void,
+  ): ClientUnaryCall;
+  setWorkflowBinding(
+    request: SetWorkflowBindingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetWorkflowBindingResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A workflow's outcome for one file (processed or failed), stored on the entry and published
+   * once as file.processed. The first outcome stands: a repeat, or a later different report,
+   * changes nothing and answers the entry as it is.
+   */
+  recordProcessing(
+    request: RecordProcessingRequest,
+    callback: (error: ServiceError | null, response: RecordProcessingResponse) => void,
+  ): ClientUnaryCall;
+  recordProcessing(
+    request: RecordProcessingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordProcessingResponse) => void,
+  ): ClientUnaryCall;
+  recordProcessing(
+    request: RecordProcessingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordProcessingResponse) => void,
   ): ClientUnaryCall;
 }
 

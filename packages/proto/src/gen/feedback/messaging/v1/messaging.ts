@@ -185,10 +185,56 @@ export interface DeleteSmsOptOutResponse {
 
 export interface ListSmsCampaignsRequest {
   accountId: string;
+  /** 1-200; 0 means 50. */
+  pageSize: number;
+  /** next_page_token of the previous page; empty for the first page. */
+  pageToken: string;
 }
 
 export interface ListSmsCampaignsResponse {
   campaigns: SmsCampaign[];
+  /** Empty on the last page. */
+  nextPageToken: string;
+}
+
+export interface ListSmsSharingsRequest {
+  accountId: string;
+  /** Empty: every campaign's. */
+  campaignId: string;
+  /** scheduled, in_progress, completed or cancelled; empty: any. */
+  status: string;
+  /** ISO 8601 date or date-time with an offset: created at or after / strictly before. */
+  createdAfter: string;
+  createdBefore: string;
+  /** 1-200; 0 means 50. */
+  pageSize: number;
+  /** next_page_token of the previous page; empty for the first page. */
+  pageToken: string;
+}
+
+/** A sharing as a list shows it: what it stores, not its recipients. */
+export interface SmsSharingSummary {
+  sharingId: string;
+  campaignId: string;
+  createdAt: string;
+  /**
+   * cancelled (cancel asked), completed (sharing.completed raised: every first message settled),
+   * scheduled (first messages due later), in_progress (otherwise).
+   */
+  status: string;
+  accepted: number;
+  rejected: number;
+  duplicate: number;
+  /** Empty when its first messages went out at once. */
+  scheduledFor: string;
+  cancelledAt: string;
+  completedAt: string;
+}
+
+export interface ListSmsSharingsResponse {
+  sharings: SmsSharingSummary[];
+  /** Empty on the last page. */
+  nextPageToken: string;
 }
 
 /** One phone's free attributes (custom_attributes) or built-in responses. */
@@ -279,6 +325,22 @@ export interface RecipientStatus {
   segments: number;
   /** The reminders that went out to it (their statuses), in order. */
   reminders: ReminderStatus[];
+  /**
+   * What the provider's delivery report said of a message it failed; unset otherwise (`error`
+   * keeps a reason of ours: a refusal before or by the provider).
+   */
+  errorDetail?: SmsError | undefined;
+}
+
+/**
+ * A provider's delivery report of a failed message, as it came: the report's status code (Kannel's
+ * DLR type, %d), the provider's error code (Kannel: the err: field of the SMSC's receipt) and its
+ * description (Kannel: the receipt's stat:); empty when the report has none.
+ */
+export interface SmsError {
+  status: string;
+  code: string;
+  description: string;
 }
 
 export interface ReminderStatus {
@@ -353,6 +415,9 @@ export interface SmsMessage {
   /** gsm7, gsm7-tr, ucs2 (empty for messages recorded before it was kept). */
   encoding: string;
   segments: number;
+  /** As RecipientStatus: our reason, and what a failing delivery report said. */
+  error: string;
+  errorDetail?: SmsError | undefined;
 }
 
 export interface ListSmsMessagesResponse {
@@ -472,6 +537,8 @@ export interface SmsStatusChanged {
   status: string;
   error: string;
   at: string;
+  /** Set on a `failed` raised by the provider's delivery report. */
+  errorDetail?: SmsError | undefined;
 }
 
 /**
@@ -2832,13 +2899,19 @@ export const DeleteSmsOptOutResponse: MessageFns<DeleteSmsOptOutResponse> = {
 };
 
 function createBaseListSmsCampaignsRequest(): ListSmsCampaignsRequest {
-  return { accountId: "" };
+  return { accountId: "", pageSize: 0, pageToken: "" };
 }
 
 export const ListSmsCampaignsRequest: MessageFns<ListSmsCampaignsRequest> = {
   encode(message: ListSmsCampaignsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.accountId !== "") {
       writer.uint32(10).string(message.accountId);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(16).uint32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(26).string(message.pageToken);
     }
     return writer;
   },
@@ -2864,6 +2937,22 @@ export const ListSmsCampaignsRequest: MessageFns<ListSmsCampaignsRequest> = {
             message.accountId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2883,6 +2972,16 @@ export const ListSmsCampaignsRequest: MessageFns<ListSmsCampaignsRequest> = {
         : isSet(object.account_id)
         ? globalThis.String(object.account_id)
         : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
     };
   },
 
@@ -2890,6 +2989,12 @@ export const ListSmsCampaignsRequest: MessageFns<ListSmsCampaignsRequest> = {
     const obj: any = {};
     if (message.accountId !== "") {
       obj.accountId = message.accountId;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
     }
     return obj;
   },
@@ -2900,18 +3005,23 @@ export const ListSmsCampaignsRequest: MessageFns<ListSmsCampaignsRequest> = {
   fromPartial<I extends Exact<DeepPartial<ListSmsCampaignsRequest>, I>>(object: I): ListSmsCampaignsRequest {
     const message = createBaseListSmsCampaignsRequest();
     message.accountId = object.accountId ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
     return message;
   },
 };
 
 function createBaseListSmsCampaignsResponse(): ListSmsCampaignsResponse {
-  return { campaigns: [] };
+  return { campaigns: [], nextPageToken: "" };
 }
 
 export const ListSmsCampaignsResponse: MessageFns<ListSmsCampaignsResponse> = {
   encode(message: ListSmsCampaignsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.campaigns) {
       SmsCampaign.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
     }
     return writer;
   },
@@ -2937,6 +3047,14 @@ export const ListSmsCampaignsResponse: MessageFns<ListSmsCampaignsResponse> = {
             message.campaigns.push(SmsCampaign.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2954,6 +3072,11 @@ export const ListSmsCampaignsResponse: MessageFns<ListSmsCampaignsResponse> = {
       campaigns: globalThis.Array.isArray(object?.campaigns)
         ? object.campaigns.map((e: any) => SmsCampaign.fromJSON(e))
         : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
     };
   },
 
@@ -2961,6 +3084,9 @@ export const ListSmsCampaignsResponse: MessageFns<ListSmsCampaignsResponse> = {
     const obj: any = {};
     if (message.campaigns?.length) {
       obj.campaigns = message.campaigns.map((e) => SmsCampaign.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
     }
     return obj;
   },
@@ -2971,6 +3097,535 @@ export const ListSmsCampaignsResponse: MessageFns<ListSmsCampaignsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListSmsCampaignsResponse>, I>>(object: I): ListSmsCampaignsResponse {
     const message = createBaseListSmsCampaignsResponse();
     message.campaigns = object.campaigns?.map((e) => SmsCampaign.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseListSmsSharingsRequest(): ListSmsSharingsRequest {
+  return { accountId: "", campaignId: "", status: "", createdAfter: "", createdBefore: "", pageSize: 0, pageToken: "" };
+}
+
+export const ListSmsSharingsRequest: MessageFns<ListSmsSharingsRequest> = {
+  encode(message: ListSmsSharingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.campaignId !== "") {
+      writer.uint32(18).string(message.campaignId);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.createdAfter !== "") {
+      writer.uint32(34).string(message.createdAfter);
+    }
+    if (message.createdBefore !== "") {
+      writer.uint32(42).string(message.createdBefore);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(48).uint32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(58).string(message.pageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSmsSharingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSmsSharingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdAfter = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdBefore = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSmsSharingsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      createdAfter: isSet(object.createdAfter)
+        ? globalThis.String(object.createdAfter)
+        : isSet(object.created_after)
+        ? globalThis.String(object.created_after)
+        : "",
+      createdBefore: isSet(object.createdBefore)
+        ? globalThis.String(object.createdBefore)
+        : isSet(object.created_before)
+        ? globalThis.String(object.created_before)
+        : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListSmsSharingsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.createdAfter !== "") {
+      obj.createdAfter = message.createdAfter;
+    }
+    if (message.createdBefore !== "") {
+      obj.createdBefore = message.createdBefore;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSmsSharingsRequest>, I>>(base?: I): ListSmsSharingsRequest {
+    return ListSmsSharingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSmsSharingsRequest>, I>>(object: I): ListSmsSharingsRequest {
+    const message = createBaseListSmsSharingsRequest();
+    message.accountId = object.accountId ?? "";
+    message.campaignId = object.campaignId ?? "";
+    message.status = object.status ?? "";
+    message.createdAfter = object.createdAfter ?? "";
+    message.createdBefore = object.createdBefore ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseSmsSharingSummary(): SmsSharingSummary {
+  return {
+    sharingId: "",
+    campaignId: "",
+    createdAt: "",
+    status: "",
+    accepted: 0,
+    rejected: 0,
+    duplicate: 0,
+    scheduledFor: "",
+    cancelledAt: "",
+    completedAt: "",
+  };
+}
+
+export const SmsSharingSummary: MessageFns<SmsSharingSummary> = {
+  encode(message: SmsSharingSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sharingId !== "") {
+      writer.uint32(10).string(message.sharingId);
+    }
+    if (message.campaignId !== "") {
+      writer.uint32(18).string(message.campaignId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(26).string(message.createdAt);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.accepted !== 0) {
+      writer.uint32(40).uint32(message.accepted);
+    }
+    if (message.rejected !== 0) {
+      writer.uint32(48).uint32(message.rejected);
+    }
+    if (message.duplicate !== 0) {
+      writer.uint32(56).uint32(message.duplicate);
+    }
+    if (message.scheduledFor !== "") {
+      writer.uint32(66).string(message.scheduledFor);
+    }
+    if (message.cancelledAt !== "") {
+      writer.uint32(74).string(message.cancelledAt);
+    }
+    if (message.completedAt !== "") {
+      writer.uint32(82).string(message.completedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SmsSharingSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSmsSharingSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.accepted = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.rejected = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.duplicate = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.scheduledFor = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.cancelledAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.completedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SmsSharingSummary {
+    return {
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : "",
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      accepted: isSet(object.accepted) ? globalThis.Number(object.accepted) : 0,
+      rejected: isSet(object.rejected) ? globalThis.Number(object.rejected) : 0,
+      duplicate: isSet(object.duplicate) ? globalThis.Number(object.duplicate) : 0,
+      scheduledFor: isSet(object.scheduledFor)
+        ? globalThis.String(object.scheduledFor)
+        : isSet(object.scheduled_for)
+        ? globalThis.String(object.scheduled_for)
+        : "",
+      cancelledAt: isSet(object.cancelledAt)
+        ? globalThis.String(object.cancelledAt)
+        : isSet(object.cancelled_at)
+        ? globalThis.String(object.cancelled_at)
+        : "",
+      completedAt: isSet(object.completedAt)
+        ? globalThis.String(object.completedAt)
+        : isSet(object.completed_at)
+        ? globalThis.String(object.completed_at)
+        : "",
+    };
+  },
+
+  toJSON(message: SmsSharingSummary): unknown {
+    const obj: any = {};
+    if (message.sharingId !== "") {
+      obj.sharingId = message.sharingId;
+    }
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.accepted !== 0) {
+      obj.accepted = Math.round(message.accepted);
+    }
+    if (message.rejected !== 0) {
+      obj.rejected = Math.round(message.rejected);
+    }
+    if (message.duplicate !== 0) {
+      obj.duplicate = Math.round(message.duplicate);
+    }
+    if (message.scheduledFor !== "") {
+      obj.scheduledFor = message.scheduledFor;
+    }
+    if (message.cancelledAt !== "") {
+      obj.cancelledAt = message.cancelledAt;
+    }
+    if (message.completedAt !== "") {
+      obj.completedAt = message.completedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SmsSharingSummary>, I>>(base?: I): SmsSharingSummary {
+    return SmsSharingSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SmsSharingSummary>, I>>(object: I): SmsSharingSummary {
+    const message = createBaseSmsSharingSummary();
+    message.sharingId = object.sharingId ?? "";
+    message.campaignId = object.campaignId ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.status = object.status ?? "";
+    message.accepted = object.accepted ?? 0;
+    message.rejected = object.rejected ?? 0;
+    message.duplicate = object.duplicate ?? 0;
+    message.scheduledFor = object.scheduledFor ?? "";
+    message.cancelledAt = object.cancelledAt ?? "";
+    message.completedAt = object.completedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListSmsSharingsResponse(): ListSmsSharingsResponse {
+  return { sharings: [], nextPageToken: "" };
+}
+
+export const ListSmsSharingsResponse: MessageFns<ListSmsSharingsResponse> = {
+  encode(message: ListSmsSharingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.sharings) {
+      SmsSharingSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSmsSharingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSmsSharingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sharings.push(SmsSharingSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSmsSharingsResponse {
+    return {
+      sharings: globalThis.Array.isArray(object?.sharings)
+        ? object.sharings.map((e: any) => SmsSharingSummary.fromJSON(e))
+        : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListSmsSharingsResponse): unknown {
+    const obj: any = {};
+    if (message.sharings?.length) {
+      obj.sharings = message.sharings.map((e) => SmsSharingSummary.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSmsSharingsResponse>, I>>(base?: I): ListSmsSharingsResponse {
+    return ListSmsSharingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSmsSharingsResponse>, I>>(object: I): ListSmsSharingsResponse {
+    const message = createBaseListSmsSharingsResponse();
+    message.sharings = object.sharings?.map((e) => SmsSharingSummary.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
     return message;
   },
 };
@@ -3980,7 +4635,16 @@ export const GetSmsSharingRequest: MessageFns<GetSmsSharingRequest> = {
 };
 
 function createBaseRecipientStatus(): RecipientStatus {
-  return { phone: "", status: "", error: "", updatedAt: "", encoding: "", segments: 0, reminders: [] };
+  return {
+    phone: "",
+    status: "",
+    error: "",
+    updatedAt: "",
+    encoding: "",
+    segments: 0,
+    reminders: [],
+    errorDetail: undefined,
+  };
 }
 
 export const RecipientStatus: MessageFns<RecipientStatus> = {
@@ -4005,6 +4669,9 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
     }
     for (const v of message.reminders) {
       ReminderStatus.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.errorDetail !== undefined) {
+      SmsError.encode(message.errorDetail, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -4078,6 +4745,14 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
             message.reminders.push(ReminderStatus.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.errorDetail = SmsError.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4105,6 +4780,11 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
       reminders: globalThis.Array.isArray(object?.reminders)
         ? object.reminders.map((e: any) => ReminderStatus.fromJSON(e))
         : [],
+      errorDetail: isSet(object.errorDetail)
+        ? SmsError.fromJSON(object.errorDetail)
+        : isSet(object.error_detail)
+        ? SmsError.fromJSON(object.error_detail)
+        : undefined,
     };
   },
 
@@ -4131,6 +4811,9 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
     if (message.reminders?.length) {
       obj.reminders = message.reminders.map((e) => ReminderStatus.toJSON(e));
     }
+    if (message.errorDetail !== undefined) {
+      obj.errorDetail = SmsError.toJSON(message.errorDetail);
+    }
     return obj;
   },
 
@@ -4146,6 +4829,110 @@ export const RecipientStatus: MessageFns<RecipientStatus> = {
     message.encoding = object.encoding ?? "";
     message.segments = object.segments ?? 0;
     message.reminders = object.reminders?.map((e) => ReminderStatus.fromPartial(e)) || [];
+    message.errorDetail = (object.errorDetail !== undefined && object.errorDetail !== null)
+      ? SmsError.fromPartial(object.errorDetail)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSmsError(): SmsError {
+  return { status: "", code: "", description: "" };
+}
+
+export const SmsError: MessageFns<SmsError> = {
+  encode(message: SmsError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SmsError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSmsError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SmsError {
+    return {
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+    };
+  },
+
+  toJSON(message: SmsError): unknown {
+    const obj: any = {};
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SmsError>, I>>(base?: I): SmsError {
+    return SmsError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SmsError>, I>>(object: I): SmsError {
+    const message = createBaseSmsError();
+    message.status = object.status ?? "";
+    message.code = object.code ?? "";
+    message.description = object.description ?? "";
     return message;
   },
 };
@@ -4975,7 +5762,18 @@ export const ListSmsMessagesRequest: MessageFns<ListSmsMessagesRequest> = {
 };
 
 function createBaseSmsMessage(): SmsMessage {
-  return { messageId: "", sharingId: "", phone: "", text: "", status: "", createdAt: "", encoding: "", segments: 0 };
+  return {
+    messageId: "",
+    sharingId: "",
+    phone: "",
+    text: "",
+    status: "",
+    createdAt: "",
+    encoding: "",
+    segments: 0,
+    error: "",
+    errorDetail: undefined,
+  };
 }
 
 export const SmsMessage: MessageFns<SmsMessage> = {
@@ -5003,6 +5801,12 @@ export const SmsMessage: MessageFns<SmsMessage> = {
     }
     if (message.segments !== 0) {
       writer.uint32(64).uint32(message.segments);
+    }
+    if (message.error !== "") {
+      writer.uint32(74).string(message.error);
+    }
+    if (message.errorDetail !== undefined) {
+      SmsError.encode(message.errorDetail, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -5084,6 +5888,22 @@ export const SmsMessage: MessageFns<SmsMessage> = {
             message.segments = reader.uint32();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.errorDetail = SmsError.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5118,6 +5938,12 @@ export const SmsMessage: MessageFns<SmsMessage> = {
         : "",
       encoding: isSet(object.encoding) ? globalThis.String(object.encoding) : "",
       segments: isSet(object.segments) ? globalThis.Number(object.segments) : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      errorDetail: isSet(object.errorDetail)
+        ? SmsError.fromJSON(object.errorDetail)
+        : isSet(object.error_detail)
+        ? SmsError.fromJSON(object.error_detail)
+        : undefined,
     };
   },
 
@@ -5147,6 +5973,12 @@ export const SmsMessage: MessageFns<SmsMessage> = {
     if (message.segments !== 0) {
       obj.segments = Math.round(message.segments);
     }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.errorDetail !== undefined) {
+      obj.errorDetail = SmsError.toJSON(message.errorDetail);
+    }
     return obj;
   },
 
@@ -5163,6 +5995,10 @@ export const SmsMessage: MessageFns<SmsMessage> = {
     message.createdAt = object.createdAt ?? "";
     message.encoding = object.encoding ?? "";
     message.segments = object.segments ?? 0;
+    message.error = object.error ?? "";
+    message.errorDetail = (object.errorDetail !== undefined && object.errorDetail !== null)
+      ? SmsError.fromPartial(object.errorDetail)
+      : undefined;
     return message;
   },
 };
@@ -6997,7 +7833,16 @@ export const SmsDispatch_BuiltInResponsesEntry: MessageFns<SmsDispatch_BuiltInRe
 };
 
 function createBaseSmsStatusChanged(): SmsStatusChanged {
-  return { messageId: "", sharingId: "", accountId: "", phone: "", status: "", error: "", at: "" };
+  return {
+    messageId: "",
+    sharingId: "",
+    accountId: "",
+    phone: "",
+    status: "",
+    error: "",
+    at: "",
+    errorDetail: undefined,
+  };
 }
 
 export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
@@ -7022,6 +7867,9 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
     }
     if (message.at !== "") {
       writer.uint32(58).string(message.at);
+    }
+    if (message.errorDetail !== undefined) {
+      SmsError.encode(message.errorDetail, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -7095,6 +7943,14 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
             message.at = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.errorDetail = SmsError.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7128,6 +7984,11 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
       status: isSet(object.status) ? globalThis.String(object.status) : "",
       error: isSet(object.error) ? globalThis.String(object.error) : "",
       at: isSet(object.at) ? globalThis.String(object.at) : "",
+      errorDetail: isSet(object.errorDetail)
+        ? SmsError.fromJSON(object.errorDetail)
+        : isSet(object.error_detail)
+        ? SmsError.fromJSON(object.error_detail)
+        : undefined,
     };
   },
 
@@ -7154,6 +8015,9 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
     if (message.at !== "") {
       obj.at = message.at;
     }
+    if (message.errorDetail !== undefined) {
+      obj.errorDetail = SmsError.toJSON(message.errorDetail);
+    }
     return obj;
   },
 
@@ -7169,6 +8033,9 @@ export const SmsStatusChanged: MessageFns<SmsStatusChanged> = {
     message.status = object.status ?? "";
     message.error = object.error ?? "";
     message.at = object.at ?? "";
+    message.errorDetail = (object.errorDetail !== undefined && object.errorDetail !== null)
+      ? SmsError.fromPartial(object.errorDetail)
+      : undefined;
     return message;
   },
 };
@@ -7364,7 +8231,10 @@ export const MessagingServiceService = {
       Buffer.from(CreateSmsCampaignResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateSmsCampaignResponse => CreateSmsCampaignResponse.decode(value),
   },
-  /** The account's SMS campaigns, newest first (at most 1,000). */
+  /**
+   * The account's SMS campaigns, newest first, a page at a time (keyset: page_size, page_token).
+   * INVALID_ARGUMENT (page_token the list did not answer).
+   */
   listSmsCampaigns: {
     path: "/feedback.messaging.v1.MessagingService/ListSmsCampaigns" as const,
     requestStream: false as const,
@@ -7598,6 +8468,23 @@ export const MessagingServiceService = {
       Buffer.from(DeleteSmsOptOutResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteSmsOptOutResponse => DeleteSmsOptOutResponse.decode(value),
   },
+  /**
+   * The account's sharings, newest first, a page at a time, optionally of one campaign, in one
+   * status, created in a range. Each carries what the sharing itself stores (no per-recipient
+   * counts: GetSmsSharing has those). INVALID_ARGUMENT (status, created_after, created_before,
+   * page_token); NOT_FOUND (campaign_id).
+   */
+  listSmsSharings: {
+    path: "/feedback.messaging.v1.MessagingService/ListSmsSharings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSmsSharingsRequest): Buffer =>
+      Buffer.from(ListSmsSharingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSmsSharingsRequest => ListSmsSharingsRequest.decode(value),
+    responseSerialize: (value: ListSmsSharingsResponse): Buffer =>
+      Buffer.from(ListSmsSharingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSmsSharingsResponse => ListSmsSharingsResponse.decode(value),
+  },
 } as const;
 
 export interface MessagingServiceServer extends UntypedServiceImplementation {
@@ -7607,7 +8494,10 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
    * INVALID_ARGUMENT names the bad field (name, message_template, ...).
    */
   createSmsCampaign: handleUnaryCall<CreateSmsCampaignRequest, CreateSmsCampaignResponse>;
-  /** The account's SMS campaigns, newest first (at most 1,000). */
+  /**
+   * The account's SMS campaigns, newest first, a page at a time (keyset: page_size, page_token).
+   * INVALID_ARGUMENT (page_token the list did not answer).
+   */
   listSmsCampaigns: handleUnaryCall<ListSmsCampaignsRequest, ListSmsCampaignsResponse>;
   /**
    * Validates and normalizes the phones (invalid ones rejected with a reason, duplicates counted
@@ -7684,6 +8574,13 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
    * INVALID_ARGUMENT (phone) when it is not a phone number.
    */
   deleteSmsOptOut: handleUnaryCall<DeleteSmsOptOutRequest, DeleteSmsOptOutResponse>;
+  /**
+   * The account's sharings, newest first, a page at a time, optionally of one campaign, in one
+   * status, created in a range. Each carries what the sharing itself stores (no per-recipient
+   * counts: GetSmsSharing has those). INVALID_ARGUMENT (status, created_after, created_before,
+   * page_token); NOT_FOUND (campaign_id).
+   */
+  listSmsSharings: handleUnaryCall<ListSmsSharingsRequest, ListSmsSharingsResponse>;
 }
 
 export interface MessagingServiceClient extends Client {
@@ -7707,7 +8604,10 @@ export interface MessagingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateSmsCampaignResponse) => void,
   ): ClientUnaryCall;
-  /** The account's SMS campaigns, newest first (at most 1,000). */
+  /**
+   * The account's SMS campaigns, newest first, a page at a time (keyset: page_size, page_token).
+   * INVALID_ARGUMENT (page_token the list did not answer).
+   */
   listSmsCampaigns(
     request: ListSmsCampaignsRequest,
     callback: (error: ServiceError | null, response: ListSmsCampaignsResponse) => void,
@@ -8007,6 +8907,27 @@ export interface MessagingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteSmsOptOutResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The account's sharings, newest first, a page at a time, optionally of one campaign, in one
+   * status, created in a range. Each carries what the sharing itself stores (no per-recipient
+   * counts: GetSmsSharing has those). INVALID_ARGUMENT (status, created_after, created_before,
+   * page_token); NOT_FOUND (campaign_id).
+   */
+  listSmsSharings(
+    request: ListSmsSharingsRequest,
+    callback: (error: ServiceError | null, response: ListSmsSharingsResponse) => void,
+  ): ClientUnaryCall;
+  listSmsSharings(
+    request: ListSmsSharingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSmsSharingsResponse) => void,
+  ): ClientUnaryCall;
+  listSmsSharings(
+    request: ListSmsSharingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSmsSharingsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -198,6 +198,15 @@ export interface ActivateSurveyLinkRequest {
   customAttributes: { [key: string]: string };
   /** Stored with the link and, on submit, with the answers (e.g. customerDetailInfo1). */
   builtInResponses: { [key: string]: string };
+  /**
+   * Where the link is sent from (messaging: the SMS campaign, the sharing and the recipient's
+   * message); absent or empty: not sent by a sharing. Stored with the link's activation, with
+   * custom_attributes but the sensitive ones (SENSITIVE_CUSTOMER_ATTRIBUTES, the TCKN always),
+   * and copied onto the response of that activation (ResponseContext).
+   */
+  campaignId?: string | undefined;
+  sharingId?: string | undefined;
+  messageId?: string | undefined;
 }
 
 export interface ActivateSurveyLinkRequest_CustomAttributesEntry {
@@ -346,10 +355,32 @@ export interface SurveyResponse {
   builtInResponses: { [key: string]: string };
   answeredAt: string;
   /** The customer's identifiers as stored now; set by ListResponses and GetResponse only. */
-  customer?: ResponseCustomer | undefined;
+  customer?:
+    | ResponseCustomer
+    | undefined;
+  /**
+   * What the answered activation of the link was sent with; absent on responses stored before
+   * links kept it.
+   */
+  context?: ResponseContext | undefined;
 }
 
 export interface SurveyResponse_BuiltInResponsesEntry {
+  key: string;
+  value: string;
+}
+
+export interface ResponseContext {
+  /** Empty when the link was not sent by an SMS sharing. */
+  campaignId: string;
+  sharingId: string;
+  /** The SMS that carried the link (messaging's message id, as sms.* events give it). */
+  messageId: string;
+  /** The recipient's custom attributes as the activation gave them, without the sensitive ones. */
+  customAttributes: { [key: string]: string };
+}
+
+export interface ResponseContext_CustomAttributesEntry {
   key: string;
   value: string;
 }
@@ -377,6 +408,8 @@ export interface ListResponsesRequest {
   /** ISO 8601 with an offset; answered at or after since, strictly before until. */
   since: string;
   until: string;
+  /** Empty: every sharing; otherwise only the answers to links sent by this SMS sharing. */
+  sharingId?: string | undefined;
 }
 
 export interface ListResponsesResponse {
@@ -401,6 +434,38 @@ export interface GetNpsSummaryRequest {
   channelId: string;
   since: string;
   until: string;
+  sharingId?:
+    | string
+    | undefined;
+  /**
+   * "day" or "week" (weeks start on Monday): each question's tallies per period too (series).
+   * Absent or empty: none. Anything else: INVALID_ARGUMENT naming interval.
+   */
+  interval?:
+    | string
+    | undefined;
+  /** The IANA time zone the periods' bounds are in (daylight saving time included); default UTC. */
+  timeZone?:
+    | string
+    | undefined;
+  /**
+   * A custom attribute name (a store, a region): each question's tallies per value of it
+   * (groups), of the responses that kept their send context. At most 1,000 values.
+   */
+  groupBy?: string | undefined;
+}
+
+/**
+ * The tallies of one period (key: its start, ISO 8601 with the zone's offset) or one value of
+ * the group_by attribute (key: the value; empty for responses without it).
+ */
+export interface NpsSlice {
+  key: string;
+  promoters: number;
+  passives: number;
+  detractors: number;
+  total: number;
+  score?: number | undefined;
 }
 
 export interface NpsQuestionSummary {
@@ -410,7 +475,13 @@ export interface NpsQuestionSummary {
   detractors: number;
   total: number;
   /** round(100 * (promoters - detractors) / total); absent when total is 0. */
-  score?: number | undefined;
+  score?:
+    | number
+    | undefined;
+  /** With interval: the periods that have answers, oldest first. */
+  series: NpsSlice[];
+  /** With group_by: the values, most answers first. */
+  groups: NpsSlice[];
 }
 
 export interface GetNpsSummaryResponse {
@@ -1682,7 +1753,16 @@ export const CustomerInput_SchemaEntry: MessageFns<CustomerInput_SchemaEntry> = 
 };
 
 function createBaseActivateSurveyLinkRequest(): ActivateSurveyLinkRequest {
-  return { accountId: "", channelId: "", customer: undefined, customAttributes: {}, builtInResponses: {} };
+  return {
+    accountId: "",
+    channelId: "",
+    customer: undefined,
+    customAttributes: {},
+    builtInResponses: {},
+    campaignId: undefined,
+    sharingId: undefined,
+    messageId: undefined,
+  };
 }
 
 export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = {
@@ -1704,6 +1784,15 @@ export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = 
       ActivateSurveyLinkRequest_BuiltInResponsesEntry.encode({ key: key as any, value }, writer.uint32(42).fork())
         .join();
     });
+    if (message.campaignId !== undefined) {
+      writer.uint32(50).string(message.campaignId);
+    }
+    if (message.sharingId !== undefined) {
+      writer.uint32(58).string(message.sharingId);
+    }
+    if (message.messageId !== undefined) {
+      writer.uint32(66).string(message.messageId);
+    }
     return writer;
   },
 
@@ -1764,6 +1853,30 @@ export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = 
             if (entry5.value !== undefined) {
               message.builtInResponses[entry5.key] = entry5.value;
             }
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.messageId = reader.string();
             continue;
           }
         }
@@ -1845,6 +1958,21 @@ export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = 
           {},
         )
         : {},
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : undefined,
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : undefined,
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : undefined,
     };
   },
 
@@ -1877,6 +2005,15 @@ export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = 
         });
       }
     }
+    if (message.campaignId !== undefined) {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.sharingId !== undefined) {
+      obj.sharingId = message.sharingId;
+    }
+    if (message.messageId !== undefined) {
+      obj.messageId = message.messageId;
+    }
     return obj;
   },
 
@@ -1908,6 +2045,9 @@ export const ActivateSurveyLinkRequest: MessageFns<ActivateSurveyLinkRequest> = 
       },
       {},
     );
+    message.campaignId = object.campaignId ?? undefined;
+    message.sharingId = object.sharingId ?? undefined;
+    message.messageId = object.messageId ?? undefined;
     return message;
   },
 };
@@ -3944,6 +4084,7 @@ function createBaseSurveyResponse(): SurveyResponse {
     builtInResponses: {},
     answeredAt: "",
     customer: undefined,
+    context: undefined,
   };
 }
 
@@ -3981,6 +4122,9 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
     }
     if (message.customer !== undefined) {
       ResponseCustomer.encode(message.customer, writer.uint32(90).fork()).join();
+    }
+    if (message.context !== undefined) {
+      ResponseContext.encode(message.context, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -4089,6 +4233,14 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
             message.customer = ResponseCustomer.decode(reader, reader.uint32());
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.context = ResponseContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4170,6 +4322,7 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
         ? globalThis.String(object.answered_at)
         : "",
       customer: isSet(object.customer) ? ResponseCustomer.fromJSON(object.customer) : undefined,
+      context: isSet(object.context) ? ResponseContext.fromJSON(object.context) : undefined,
     };
   },
 
@@ -4214,6 +4367,9 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
     if (message.customer !== undefined) {
       obj.customer = ResponseCustomer.toJSON(message.customer);
     }
+    if (message.context !== undefined) {
+      obj.context = ResponseContext.toJSON(message.context);
+    }
     return obj;
   },
 
@@ -4242,6 +4398,9 @@ export const SurveyResponse: MessageFns<SurveyResponse> = {
     message.answeredAt = object.answeredAt ?? "";
     message.customer = (object.customer !== undefined && object.customer !== null)
       ? ResponseCustomer.fromPartial(object.customer)
+      : undefined;
+    message.context = (object.context !== undefined && object.context !== null)
+      ? ResponseContext.fromPartial(object.context)
       : undefined;
     return message;
   },
@@ -4330,6 +4489,267 @@ export const SurveyResponse_BuiltInResponsesEntry: MessageFns<SurveyResponse_Bui
     object: I,
   ): SurveyResponse_BuiltInResponsesEntry {
     const message = createBaseSurveyResponse_BuiltInResponsesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseResponseContext(): ResponseContext {
+  return { campaignId: "", sharingId: "", messageId: "", customAttributes: {} };
+}
+
+export const ResponseContext: MessageFns<ResponseContext> = {
+  encode(message: ResponseContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.campaignId !== "") {
+      writer.uint32(10).string(message.campaignId);
+    }
+    if (message.sharingId !== "") {
+      writer.uint32(18).string(message.sharingId);
+    }
+    if (message.messageId !== "") {
+      writer.uint32(26).string(message.messageId);
+    }
+    globalThis.Object.entries(message.customAttributes).forEach(([key, value]: [string, string]) => {
+      ResponseContext_CustomAttributesEntry.encode({ key: key as any, value }, writer.uint32(34).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResponseContext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResponseContext();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            const entry4 = ResponseContext_CustomAttributesEntry.decode(reader, reader.uint32());
+            if (entry4.value !== undefined) {
+              message.customAttributes[entry4.key] = entry4.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResponseContext {
+    return {
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : "",
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : "",
+      customAttributes: isObject(object.customAttributes)
+        ? (globalThis.Object.entries(object.customAttributes) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.custom_attributes)
+        ? (globalThis.Object.entries(object.custom_attributes) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: ResponseContext): unknown {
+    const obj: any = {};
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.sharingId !== "") {
+      obj.sharingId = message.sharingId;
+    }
+    if (message.messageId !== "") {
+      obj.messageId = message.messageId;
+    }
+    if (message.customAttributes) {
+      const entries = globalThis.Object.entries(message.customAttributes) as [string, string][];
+      if (entries.length > 0) {
+        obj.customAttributes = {};
+        entries.forEach(([k, v]) => {
+          obj.customAttributes[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResponseContext>, I>>(base?: I): ResponseContext {
+    return ResponseContext.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResponseContext>, I>>(object: I): ResponseContext {
+    const message = createBaseResponseContext();
+    message.campaignId = object.campaignId ?? "";
+    message.sharingId = object.sharingId ?? "";
+    message.messageId = object.messageId ?? "";
+    message.customAttributes = (globalThis.Object.entries(object.customAttributes ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseResponseContext_CustomAttributesEntry(): ResponseContext_CustomAttributesEntry {
+  return { key: "", value: "" };
+}
+
+export const ResponseContext_CustomAttributesEntry: MessageFns<ResponseContext_CustomAttributesEntry> = {
+  encode(message: ResponseContext_CustomAttributesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResponseContext_CustomAttributesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResponseContext_CustomAttributesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResponseContext_CustomAttributesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: ResponseContext_CustomAttributesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResponseContext_CustomAttributesEntry>, I>>(
+    base?: I,
+  ): ResponseContext_CustomAttributesEntry {
+    return ResponseContext_CustomAttributesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResponseContext_CustomAttributesEntry>, I>>(
+    object: I,
+  ): ResponseContext_CustomAttributesEntry {
+    const message = createBaseResponseContext_CustomAttributesEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? "";
     return message;
@@ -4451,6 +4871,7 @@ function createBaseListResponsesRequest(): ListResponsesRequest {
     customerExternalId: "",
     since: "",
     until: "",
+    sharingId: undefined,
   };
 }
 
@@ -4479,6 +4900,9 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
     }
     if (message.until !== "") {
       writer.uint32(66).string(message.until);
+    }
+    if (message.sharingId !== undefined) {
+      writer.uint32(74).string(message.sharingId);
     }
     return writer;
   },
@@ -4560,6 +4984,14 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
             message.until = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4606,6 +5038,11 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
         : "",
       since: isSet(object.since) ? globalThis.String(object.since) : "",
       until: isSet(object.until) ? globalThis.String(object.until) : "",
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : undefined,
     };
   },
 
@@ -4635,6 +5072,9 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
     if (message.until !== "") {
       obj.until = message.until;
     }
+    if (message.sharingId !== undefined) {
+      obj.sharingId = message.sharingId;
+    }
     return obj;
   },
 
@@ -4651,6 +5091,7 @@ export const ListResponsesRequest: MessageFns<ListResponsesRequest> = {
     message.customerExternalId = object.customerExternalId ?? "";
     message.since = object.since ?? "";
     message.until = object.until ?? "";
+    message.sharingId = object.sharingId ?? undefined;
     return message;
   },
 };
@@ -4909,7 +5350,17 @@ export const GetResponseResponse: MessageFns<GetResponseResponse> = {
 };
 
 function createBaseGetNpsSummaryRequest(): GetNpsSummaryRequest {
-  return { accountId: "", flowId: "", channelId: "", since: "", until: "" };
+  return {
+    accountId: "",
+    flowId: "",
+    channelId: "",
+    since: "",
+    until: "",
+    sharingId: undefined,
+    interval: undefined,
+    timeZone: undefined,
+    groupBy: undefined,
+  };
 }
 
 export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
@@ -4928,6 +5379,18 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
     }
     if (message.until !== "") {
       writer.uint32(42).string(message.until);
+    }
+    if (message.sharingId !== undefined) {
+      writer.uint32(50).string(message.sharingId);
+    }
+    if (message.interval !== undefined) {
+      writer.uint32(58).string(message.interval);
+    }
+    if (message.timeZone !== undefined) {
+      writer.uint32(66).string(message.timeZone);
+    }
+    if (message.groupBy !== undefined) {
+      writer.uint32(74).string(message.groupBy);
     }
     return writer;
   },
@@ -4985,6 +5448,38 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
             message.until = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.interval = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.timeZone = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.groupBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5016,6 +5511,22 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
         : "",
       since: isSet(object.since) ? globalThis.String(object.since) : "",
       until: isSet(object.until) ? globalThis.String(object.until) : "",
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : undefined,
+      interval: isSet(object.interval) ? globalThis.String(object.interval) : undefined,
+      timeZone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : undefined,
+      groupBy: isSet(object.groupBy)
+        ? globalThis.String(object.groupBy)
+        : isSet(object.group_by)
+        ? globalThis.String(object.group_by)
+        : undefined,
     };
   },
 
@@ -5036,6 +5547,18 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
     if (message.until !== "") {
       obj.until = message.until;
     }
+    if (message.sharingId !== undefined) {
+      obj.sharingId = message.sharingId;
+    }
+    if (message.interval !== undefined) {
+      obj.interval = message.interval;
+    }
+    if (message.timeZone !== undefined) {
+      obj.timeZone = message.timeZone;
+    }
+    if (message.groupBy !== undefined) {
+      obj.groupBy = message.groupBy;
+    }
     return obj;
   },
 
@@ -5049,12 +5572,174 @@ export const GetNpsSummaryRequest: MessageFns<GetNpsSummaryRequest> = {
     message.channelId = object.channelId ?? "";
     message.since = object.since ?? "";
     message.until = object.until ?? "";
+    message.sharingId = object.sharingId ?? undefined;
+    message.interval = object.interval ?? undefined;
+    message.timeZone = object.timeZone ?? undefined;
+    message.groupBy = object.groupBy ?? undefined;
+    return message;
+  },
+};
+
+function createBaseNpsSlice(): NpsSlice {
+  return { key: "", promoters: 0, passives: 0, detractors: 0, total: 0, score: undefined };
+}
+
+export const NpsSlice: MessageFns<NpsSlice> = {
+  encode(message: NpsSlice, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.promoters !== 0) {
+      writer.uint32(16).uint32(message.promoters);
+    }
+    if (message.passives !== 0) {
+      writer.uint32(24).uint32(message.passives);
+    }
+    if (message.detractors !== 0) {
+      writer.uint32(32).uint32(message.detractors);
+    }
+    if (message.total !== 0) {
+      writer.uint32(40).uint32(message.total);
+    }
+    if (message.score !== undefined) {
+      writer.uint32(48).int32(message.score);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NpsSlice {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNpsSlice();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.promoters = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.passives = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.detractors = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.total = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.score = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NpsSlice {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      promoters: isSet(object.promoters) ? globalThis.Number(object.promoters) : 0,
+      passives: isSet(object.passives) ? globalThis.Number(object.passives) : 0,
+      detractors: isSet(object.detractors) ? globalThis.Number(object.detractors) : 0,
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      score: isSet(object.score) ? globalThis.Number(object.score) : undefined,
+    };
+  },
+
+  toJSON(message: NpsSlice): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.promoters !== 0) {
+      obj.promoters = Math.round(message.promoters);
+    }
+    if (message.passives !== 0) {
+      obj.passives = Math.round(message.passives);
+    }
+    if (message.detractors !== 0) {
+      obj.detractors = Math.round(message.detractors);
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.score !== undefined) {
+      obj.score = Math.round(message.score);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NpsSlice>, I>>(base?: I): NpsSlice {
+    return NpsSlice.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NpsSlice>, I>>(object: I): NpsSlice {
+    const message = createBaseNpsSlice();
+    message.key = object.key ?? "";
+    message.promoters = object.promoters ?? 0;
+    message.passives = object.passives ?? 0;
+    message.detractors = object.detractors ?? 0;
+    message.total = object.total ?? 0;
+    message.score = object.score ?? undefined;
     return message;
   },
 };
 
 function createBaseNpsQuestionSummary(): NpsQuestionSummary {
-  return { questionKey: "", promoters: 0, passives: 0, detractors: 0, total: 0, score: undefined };
+  return {
+    questionKey: "",
+    promoters: 0,
+    passives: 0,
+    detractors: 0,
+    total: 0,
+    score: undefined,
+    series: [],
+    groups: [],
+  };
 }
 
 export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
@@ -5076,6 +5761,12 @@ export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
     }
     if (message.score !== undefined) {
       writer.uint32(48).int32(message.score);
+    }
+    for (const v of message.series) {
+      NpsSlice.encode(v!, writer.uint32(58).fork()).join();
+    }
+    for (const v of message.groups) {
+      NpsSlice.encode(v!, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -5141,6 +5832,22 @@ export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
             message.score = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.series.push(NpsSlice.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.groups.push(NpsSlice.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5165,6 +5872,8 @@ export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
       detractors: isSet(object.detractors) ? globalThis.Number(object.detractors) : 0,
       total: isSet(object.total) ? globalThis.Number(object.total) : 0,
       score: isSet(object.score) ? globalThis.Number(object.score) : undefined,
+      series: globalThis.Array.isArray(object?.series) ? object.series.map((e: any) => NpsSlice.fromJSON(e)) : [],
+      groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => NpsSlice.fromJSON(e)) : [],
     };
   },
 
@@ -5188,6 +5897,12 @@ export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
     if (message.score !== undefined) {
       obj.score = Math.round(message.score);
     }
+    if (message.series?.length) {
+      obj.series = message.series.map((e) => NpsSlice.toJSON(e));
+    }
+    if (message.groups?.length) {
+      obj.groups = message.groups.map((e) => NpsSlice.toJSON(e));
+    }
     return obj;
   },
 
@@ -5202,6 +5917,8 @@ export const NpsQuestionSummary: MessageFns<NpsQuestionSummary> = {
     message.detractors = object.detractors ?? 0;
     message.total = object.total ?? 0;
     message.score = object.score ?? undefined;
+    message.series = object.series?.map((e) => NpsSlice.fromPartial(e)) || [];
+    message.groups = object.groups?.map((e) => NpsSlice.fromPartial(e)) || [];
     return message;
   },
 };
