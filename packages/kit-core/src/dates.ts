@@ -44,14 +44,23 @@ function offsetLabel(offsetMs: number): string {
   return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
+const HOUR_MS = 3_600_000;
+
 /**
- * The start of the day or week (weeks start on Monday, ISO 8601) holding `at` in `zone`, as ISO
- * 8601 with that instant's offset (`2026-03-30T00:00:00.000+03:00`). Daylight saving time is the
- * zone's: a day is 23 or 25 hours around a change, and a day whose midnight is skipped starts at
- * its first instant (01:00). Intl only, so every service reads periods alike without a library.
+ * The start of the hour, day or week (weeks start on Monday, ISO 8601) holding `at` in `zone`, as
+ * ISO 8601 with that instant's offset (`2026-03-30T00:00:00.000+03:00`). Daylight saving time is
+ * the zone's: a day is 23 or 25 hours around a change, a day whose midnight is skipped starts at
+ * its first instant (01:00), and an hour starts on the zone's whole hour (:30 UTC in
+ * Asia/Kolkata). Intl only, so every service reads periods alike without a library.
  */
-export function periodStart(at: Date, unit: 'day' | 'week', zone: string): string {
+export function periodStart(at: Date, unit: 'hour' | 'day' | 'week', zone: string): string {
   const wall = wallClock(at.getTime(), zone);
+  if (unit === 'hour') {
+    // Offsets change on a local hour's boundary, so the hour's start has the offset of `at`
+    // (Intl's wall clock has whole seconds: the offset is taken against `at` without its ms).
+    const offset = wall - (at.getTime() - (((at.getTime() % 1000) + 1000) % 1000));
+    return new Date(Math.floor(wall / HOUR_MS) * HOUR_MS).toISOString().replace('Z', offsetLabel(offset));
+  }
   let day = dayOf(wall);
   if (unit === 'week') day -= (new Date(day * DAY_MS).getUTCDay() + 6) % 7;
   const midnight = day * DAY_MS;

@@ -3,6 +3,7 @@
 export * from './clock.js';
 export * from './errors.js';
 export * from './dates.js';
+export * from './nps.js';
 export * from './paging.js';
 export * from './unicode.js';
 export * from './question-styles.js';

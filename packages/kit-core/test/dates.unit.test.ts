@@ -30,6 +30,19 @@ describe('periods in a time zone', () => {
     expect(periodStart(new Date('2026-11-22T09:30:00Z'), 'week', 'UTC')).toBe('2026-11-16T00:00:00.000+00:00');
   });
 
+  it("starts an hour on the zone's whole hour, across a change of offset", () => {
+    expect(periodStart(new Date('2026-11-22T09:59:59.999Z'), 'hour', 'Europe/Istanbul')).toBe('2026-11-22T12:00:00.000+03:00');
+    // Kolkata is +05:30: its hours start at :30 UTC.
+    expect(periodStart(new Date('2026-11-22T09:29:00Z'), 'hour', 'Asia/Kolkata')).toBe('2026-11-22T14:00:00.000+05:30');
+    expect(periodStart(new Date('2026-11-22T09:30:00Z'), 'hour', 'Asia/Kolkata')).toBe('2026-11-22T15:00:00.000+05:30');
+    // Berlin's 02:00-03:00 comes twice on 2026-10-25: two hours, told apart by their offsets.
+    expect(periodStart(new Date('2026-10-25T00:30:00Z'), 'hour', 'Europe/Berlin')).toBe('2026-10-25T02:00:00.000+02:00');
+    expect(periodStart(new Date('2026-10-25T01:30:00Z'), 'hour', 'Europe/Berlin')).toBe('2026-10-25T02:00:00.000+01:00');
+    // ... and is skipped on 2026-03-29: 01:xx (+01:00) is followed by 03:00 (+02:00).
+    expect(periodStart(new Date('2026-03-29T00:59:00Z'), 'hour', 'Europe/Berlin')).toBe('2026-03-29T01:00:00.000+01:00');
+    expect(periodStart(new Date('2026-03-29T01:00:00Z'), 'hour', 'Europe/Berlin')).toBe('2026-03-29T03:00:00.000+02:00');
+  });
+
   it('knows IANA zones', () => {
     expect(isTimeZone('Europe/Istanbul')).toBe(true);
     expect(isTimeZone('UTC')).toBe(true);
