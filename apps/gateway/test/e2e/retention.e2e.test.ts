@@ -72,7 +72,9 @@ describe('account retention (admin API)', () => {
       }
       expect(doc?.days, db).toEqual({ messages: 45, responses: 45, webhook_deliveries: 7 });
     }
-  });
+    // Each service's account.retention consumer may still be joining its group when the test
+    // command starts the tests right after the apps (a warm cache): up to 30 s per database above.
+  }, 100_000);
 
   it('bad values answer 400 naming the field; an unknown account 404; no admin token 401', async () => {
     const { id } = await c.admin('POST', '/accounts', { name: 'retention-bad' });
