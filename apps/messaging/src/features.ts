@@ -4,6 +4,7 @@ import type { DispatchDeps } from './dispatch/ports.js';
 import type { IntakeDeps } from './intake/ports.js';
 import type { OptOutDeps } from './opt-outs/ports.js';
 import type { ProviderDeps } from './providers/ports.js';
+import type { ReportReadDeps } from './reports/report-reads.ports.js';
 import type { SchedulingDeps } from './scheduling/ports.js';
 import type { StatusDeps } from './status/ports.js';
 
@@ -20,4 +21,6 @@ export interface MessagingFeatures {
   scheduling: SchedulingDeps;
   providers: ProviderDeps;
   status: StatusDeps;
+  /** The campaign report and the lists' counters (the counter documents' read side). */
+  reportReads: ReportReadDeps;
 }

@@ -44,6 +44,7 @@ import { ErasedOptOuts } from './opt-outs/adapters/erased-opt-outs.js';
 import { MongoRecordingProvider } from './providers/adapters/mongo/recording.provider.js';
 import type { SensitiveAttributes } from './shared/adapters/mongo/sensitive-attributes.js';
 import { MongoSharingRepository } from './shared/adapters/mongo/sharing.repository.js';
+import { MongoTallyReader } from './reports/adapters/mongo/tally.reader.js';
 import { meteredDeliveryReports, meteredDispatch, meteredProvider } from './metrics/metered.js';
 import { promSmsMetrics, type SmsMetrics } from './metrics/sms.metrics.js';
 import { accountProviderResolver, type AccountProvidersConfig, type DeploymentSms } from './providers/providers.wiring.js';
@@ -179,6 +180,7 @@ export function messagingDeps(infra: Infrastructure): MessagingFeatures {
       clock,
       settings,
     },
+    reportReads: { campaigns, sharings, tallies: new MongoTallyReader(infra.db), clock },
   };
 }
 

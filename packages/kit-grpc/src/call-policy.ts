@@ -73,6 +73,7 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     listSmsOptOuts: 'retry',
     deleteSmsOptOut: 'once',
     listSmsSharings: 'retry',
+    getCampaignReport: 'retry',
   }),
   policy(FileServiceService, {
     createDirectory: 'once',

@@ -10,11 +10,13 @@ import { listRecordedMessages } from '../status/domain/recorded-messages.use-cas
 import type { MessagingFeatures } from '../features.js';
 import { getSharingStatus } from '../status/domain/sharing-status.use-cases.js';
 import { createSharing } from '../intake/domain/sharing.use-cases.js';
-import { listSharings } from '../intake/domain/sharing-list.use-cases.js';
+import { listSharingsWithTotals } from '../reports/domain/sharing-totals.use-cases.js';
+import { getCampaignReport } from '../reports/domain/campaign-report.use-cases.js';
 import { previewSmsMessage } from '../intake/domain/sms-preview.use-cases.js';
 import {
   bindingMessage,
   campaignAnswer,
+  campaignReportMessage,
   campaignCommand,
   campaignUpdate,
   campaignsMessage,
@@ -32,7 +34,7 @@ import {
  * kit-grpc. A sharing is accepted through the gate (accept-gate.ts).
  */
 export function messagingHandlers(features: MessagingFeatures, gate: AcceptGate): MessagingServiceServer {
-  const { campaigns, intake, csvWorkflow, providers, optOuts, status } = features;
+  const { campaigns, intake, csvWorkflow, providers, optOuts, status, reportReads } = features;
   return {
     createSmsCampaign: unary(async (req) => campaignAnswer(campaigns, await createCampaign(campaigns, campaignCommand(req)))),
     updateSmsCampaign: unary(async (req) => campaignAnswer(campaigns, await updateCampaign(campaigns, campaignUpdate(req)))),
@@ -56,7 +58,8 @@ export function messagingHandlers(features: MessagingFeatures, gate: AcceptGate)
     getSmsSharing: unary(async (req) => {
       return sharingStatusMessage(await getSharingStatus(status, req.accountId, req.sharingId));
     }),
-    listSmsSharings: unary(async (req) => sharingsMessage(await listSharings(intake, req))),
+    listSmsSharings: unary(async (req) => sharingsMessage(await listSharingsWithTotals(reportReads, req))),
+    getCampaignReport: unary(async (req) => campaignReportMessage(await getCampaignReport(reportReads, req))),
     listSmsMessages: unary(async (req) => {
       const page = await listRecordedMessages(status, req);
       return recordedMessagesMessage(page);

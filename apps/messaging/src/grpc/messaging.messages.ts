@@ -5,12 +5,14 @@ import type {
   UpdateSmsCampaignRequest,
   CreateSmsSharingRequest,
   DirectoryBinding as DirectoryBindingMessage,
+  GetCampaignReportResponse,
   GetSmsSharingResponse,
   ListSmsMessagesResponse,
   ListSmsCampaignsResponse,
   ListSmsOptOutsResponse,
   ListSmsSharingsResponse,
   RejectedPhone as RejectedPhoneMessage,
+  ReportTotals as ReportTotalsMessage,
   SmsCampaign as SmsCampaignMessage,
   SmsError,
   SmsProvider as SmsProviderMessage,
@@ -20,7 +22,9 @@ import type { DirectoryBinding } from '../csv-workflow/domain/directory-binding.
 import type { SharingStatus } from '../status/domain/sharing-status.use-cases.js';
 import type { RejectedPhone, SmsCampaign } from '../shared/domain/sharing.js';
 import type { CreateSharingCommand } from '../intake/domain/sharing.use-cases.js';
-import type { ListedSharing } from '../intake/domain/sharing-list.use-cases.js';
+import type { ListedSharingTotals } from '../reports/domain/sharing-totals.use-cases.js';
+import type { CampaignReport } from '../reports/domain/campaign-report.use-cases.js';
+import type { ReportTotals } from '../reports/domain/report-totals.js';
 import type { CreateCampaignCommand, UpdateCampaignCommand } from '../campaigns/domain/campaign.use-cases.js';
 import type { CampaignDeps } from '../campaigns/ports.js';
 import type { OptOutPage } from '../opt-outs/domain/opt-out.js';
@@ -163,9 +167,9 @@ export function campaignsMessage(page: Page<SmsCampaign>): ListSmsCampaignsRespo
   return { campaigns: page.items.map(campaignMessage), nextPageToken: page.nextPageToken };
 }
 
-export function sharingsMessage(page: Page<ListedSharing>): ListSmsSharingsResponse {
+export function sharingsMessage(page: Page<ListedSharingTotals>): ListSmsSharingsResponse {
   return {
-    sharings: page.items.map(({ sharing: s, status }) => ({
+    sharings: page.items.map(({ sharing: s, status, totals }) => ({
       sharingId: s.id,
       campaignId: s.campaignId,
       createdAt: s.createdAt.toISOString(),
@@ -176,8 +180,31 @@ export function sharingsMessage(page: Page<ListedSharing>): ListSmsSharingsRespo
       scheduledFor: s.scheduledFor?.toISOString() ?? '',
       cancelledAt: s.cancelledAt?.toISOString() ?? '',
       completedAt: s.completedAt?.toISOString() ?? '',
+      totals: totalsMessage(totals),
     })),
     nextPageToken: page.nextPageToken,
+  };
+}
+
+const totalsMessage = (t: ReportTotals): ReportTotalsMessage => ({ ...t });
+
+/** Rates and the NPS score unset (not 0) when there is nothing to divide by. */
+export function campaignReportMessage(r: CampaignReport): GetCampaignReportResponse {
+  const { score, ...nps } = r.nps;
+  return {
+    campaignId: r.campaignId,
+    totals: totalsMessage(r.totals),
+    rates: {
+      ...(r.rates.delivery !== null && { delivery: r.rates.delivery }),
+      ...(r.rates.click !== null && { click: r.rates.click }),
+      ...(r.rates.response !== null && { response: r.rates.response }),
+    },
+    nps: { ...nps, ...(score !== null && { score }) },
+    series: r.series,
+    from: r.from.toISOString(),
+    to: r.to.toISOString(),
+    interval: r.interval,
+    timeZone: r.timeZone,
   };
 }
 

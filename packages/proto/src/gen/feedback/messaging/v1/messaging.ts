@@ -229,6 +229,30 @@ export interface SmsSharingSummary {
   scheduledFor: string;
   cancelledAt: string;
   completedAt: string;
+  /** Its counters (sharing_tallies), about a second behind what happened; zeros before the first. */
+  totals?: ReportTotals | undefined;
+}
+
+/**
+ * What happened to a sharing's or campaign's recipients, counted once per recipient (its first
+ * message) as each thing happened; segments count every message, reminders included.
+ */
+export interface ReportTotals {
+  /** Phones accepted. */
+  recipients: number;
+  /** First messages the provider accepted (those delivered or failed afterwards included). */
+  sent: number;
+  delivered: number;
+  /** First messages that ended failed (before or by the provider). */
+  failed: number;
+  /** First messages not sent: the phone was on the suppression list. */
+  optedOut: number;
+  /** Recipients whose short link a person followed at least once. */
+  clicked: number;
+  /** Recipients who answered the survey through their link. */
+  answered: number;
+  /** The SMS every sent message is billed as, reminders included. */
+  segments: number;
 }
 
 export interface ListSmsSharingsResponse {
@@ -562,6 +586,66 @@ export interface SharingCompleted {
     | undefined;
   /** ISO 8601, when the count found it complete (a repeat may carry a later time). */
   completedAt: string;
+}
+
+export interface GetCampaignReportRequest {
+  accountId: string;
+  campaignId: string;
+  /** ISO 8601 date (midnight UTC) or date-time with an offset; empty: 30 days before `to`. */
+  from: string;
+  /** Strictly after `from`; empty: now. */
+  to: string;
+  /** hour or day; empty: day. */
+  interval: string;
+  /** IANA; empty: UTC. */
+  timeZone: string;
+}
+
+/**
+ * A campaign's Net Promoter Score among the answers through its links (0-6 detractor, 7-8
+ * passive, 9-10 promoter).
+ */
+export interface CampaignReportNps {
+  /** round(% promoters - % detractors), halves away from zero; unset without answers. */
+  score?: number | undefined;
+  promoters: number;
+  passives: number;
+  detractors: number;
+  total: number;
+}
+
+/** Fractions (0-1) of `sent`; unset when nothing was sent. */
+export interface CampaignReportRates {
+  delivery?: number | undefined;
+  click?: number | undefined;
+  response?: number | undefined;
+}
+
+/** One hour or day of the caller's time zone (cut to [from, to) at the ends). */
+export interface CampaignReportBucket {
+  /** The bucket's first instant, ISO 8601 with the zone's offset. */
+  start: string;
+  sent: number;
+  delivered: number;
+  failed: number;
+  clicked: number;
+  answered: number;
+}
+
+export interface GetCampaignReportResponse {
+  campaignId: string;
+  totals?: ReportTotals | undefined;
+  rates?: CampaignReportRates | undefined;
+  nps?:
+    | CampaignReportNps
+    | undefined;
+  /** Every bucket from the one holding `from` to the one holding the end, oldest first, empty ones too. */
+  series: CampaignReportBucket[];
+  /** The range, interval and zone the report is of (the defaults filled in); from and to in UTC. */
+  from: string;
+  to: string;
+  interval: string;
+  timeZone: string;
 }
 
 function createBaseSendWindow(): SendWindow {
@@ -3303,6 +3387,7 @@ function createBaseSmsSharingSummary(): SmsSharingSummary {
     scheduledFor: "",
     cancelledAt: "",
     completedAt: "",
+    totals: undefined,
   };
 }
 
@@ -3337,6 +3422,9 @@ export const SmsSharingSummary: MessageFns<SmsSharingSummary> = {
     }
     if (message.completedAt !== "") {
       writer.uint32(82).string(message.completedAt);
+    }
+    if (message.totals !== undefined) {
+      ReportTotals.encode(message.totals, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -3434,6 +3522,14 @@ export const SmsSharingSummary: MessageFns<SmsSharingSummary> = {
             message.completedAt = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.totals = ReportTotals.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3482,6 +3578,7 @@ export const SmsSharingSummary: MessageFns<SmsSharingSummary> = {
         : isSet(object.completed_at)
         ? globalThis.String(object.completed_at)
         : "",
+      totals: isSet(object.totals) ? ReportTotals.fromJSON(object.totals) : undefined,
     };
   },
 
@@ -3517,6 +3614,9 @@ export const SmsSharingSummary: MessageFns<SmsSharingSummary> = {
     if (message.completedAt !== "") {
       obj.completedAt = message.completedAt;
     }
+    if (message.totals !== undefined) {
+      obj.totals = ReportTotals.toJSON(message.totals);
+    }
     return obj;
   },
 
@@ -3535,6 +3635,194 @@ export const SmsSharingSummary: MessageFns<SmsSharingSummary> = {
     message.scheduledFor = object.scheduledFor ?? "";
     message.cancelledAt = object.cancelledAt ?? "";
     message.completedAt = object.completedAt ?? "";
+    message.totals = (object.totals !== undefined && object.totals !== null)
+      ? ReportTotals.fromPartial(object.totals)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReportTotals(): ReportTotals {
+  return { recipients: 0, sent: 0, delivered: 0, failed: 0, optedOut: 0, clicked: 0, answered: 0, segments: 0 };
+}
+
+export const ReportTotals: MessageFns<ReportTotals> = {
+  encode(message: ReportTotals, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.recipients !== 0) {
+      writer.uint32(8).uint32(message.recipients);
+    }
+    if (message.sent !== 0) {
+      writer.uint32(16).uint32(message.sent);
+    }
+    if (message.delivered !== 0) {
+      writer.uint32(24).uint32(message.delivered);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(32).uint32(message.failed);
+    }
+    if (message.optedOut !== 0) {
+      writer.uint32(40).uint32(message.optedOut);
+    }
+    if (message.clicked !== 0) {
+      writer.uint32(48).uint32(message.clicked);
+    }
+    if (message.answered !== 0) {
+      writer.uint32(56).uint32(message.answered);
+    }
+    if (message.segments !== 0) {
+      writer.uint32(64).uint32(message.segments);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReportTotals {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReportTotals();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.recipients = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sent = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.delivered = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.failed = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.optedOut = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.clicked = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.answered = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.segments = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReportTotals {
+    return {
+      recipients: isSet(object.recipients) ? globalThis.Number(object.recipients) : 0,
+      sent: isSet(object.sent) ? globalThis.Number(object.sent) : 0,
+      delivered: isSet(object.delivered) ? globalThis.Number(object.delivered) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      optedOut: isSet(object.optedOut)
+        ? globalThis.Number(object.optedOut)
+        : isSet(object.opted_out)
+        ? globalThis.Number(object.opted_out)
+        : 0,
+      clicked: isSet(object.clicked) ? globalThis.Number(object.clicked) : 0,
+      answered: isSet(object.answered) ? globalThis.Number(object.answered) : 0,
+      segments: isSet(object.segments) ? globalThis.Number(object.segments) : 0,
+    };
+  },
+
+  toJSON(message: ReportTotals): unknown {
+    const obj: any = {};
+    if (message.recipients !== 0) {
+      obj.recipients = Math.round(message.recipients);
+    }
+    if (message.sent !== 0) {
+      obj.sent = Math.round(message.sent);
+    }
+    if (message.delivered !== 0) {
+      obj.delivered = Math.round(message.delivered);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.optedOut !== 0) {
+      obj.optedOut = Math.round(message.optedOut);
+    }
+    if (message.clicked !== 0) {
+      obj.clicked = Math.round(message.clicked);
+    }
+    if (message.answered !== 0) {
+      obj.answered = Math.round(message.answered);
+    }
+    if (message.segments !== 0) {
+      obj.segments = Math.round(message.segments);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReportTotals>, I>>(base?: I): ReportTotals {
+    return ReportTotals.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReportTotals>, I>>(object: I): ReportTotals {
+    const message = createBaseReportTotals();
+    message.recipients = object.recipients ?? 0;
+    message.sent = object.sent ?? 0;
+    message.delivered = object.delivered ?? 0;
+    message.failed = object.failed ?? 0;
+    message.optedOut = object.optedOut ?? 0;
+    message.clicked = object.clicked ?? 0;
+    message.answered = object.answered ?? 0;
+    message.segments = object.segments ?? 0;
     return message;
   },
 };
@@ -8207,6 +8495,773 @@ export const SharingCompleted: MessageFns<SharingCompleted> = {
   },
 };
 
+function createBaseGetCampaignReportRequest(): GetCampaignReportRequest {
+  return { accountId: "", campaignId: "", from: "", to: "", interval: "", timeZone: "" };
+}
+
+export const GetCampaignReportRequest: MessageFns<GetCampaignReportRequest> = {
+  encode(message: GetCampaignReportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.campaignId !== "") {
+      writer.uint32(18).string(message.campaignId);
+    }
+    if (message.from !== "") {
+      writer.uint32(26).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(34).string(message.to);
+    }
+    if (message.interval !== "") {
+      writer.uint32(42).string(message.interval);
+    }
+    if (message.timeZone !== "") {
+      writer.uint32(50).string(message.timeZone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCampaignReportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCampaignReportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.interval = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.timeZone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCampaignReportRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      interval: isSet(object.interval) ? globalThis.String(object.interval) : "",
+      timeZone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCampaignReportRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.interval !== "") {
+      obj.interval = message.interval;
+    }
+    if (message.timeZone !== "") {
+      obj.timeZone = message.timeZone;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCampaignReportRequest>, I>>(base?: I): GetCampaignReportRequest {
+    return GetCampaignReportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCampaignReportRequest>, I>>(object: I): GetCampaignReportRequest {
+    const message = createBaseGetCampaignReportRequest();
+    message.accountId = object.accountId ?? "";
+    message.campaignId = object.campaignId ?? "";
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.interval = object.interval ?? "";
+    message.timeZone = object.timeZone ?? "";
+    return message;
+  },
+};
+
+function createBaseCampaignReportNps(): CampaignReportNps {
+  return { score: undefined, promoters: 0, passives: 0, detractors: 0, total: 0 };
+}
+
+export const CampaignReportNps: MessageFns<CampaignReportNps> = {
+  encode(message: CampaignReportNps, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.score !== undefined) {
+      writer.uint32(8).int32(message.score);
+    }
+    if (message.promoters !== 0) {
+      writer.uint32(16).uint32(message.promoters);
+    }
+    if (message.passives !== 0) {
+      writer.uint32(24).uint32(message.passives);
+    }
+    if (message.detractors !== 0) {
+      writer.uint32(32).uint32(message.detractors);
+    }
+    if (message.total !== 0) {
+      writer.uint32(40).uint32(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CampaignReportNps {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCampaignReportNps();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.score = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.promoters = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.passives = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.detractors = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.total = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CampaignReportNps {
+    return {
+      score: isSet(object.score) ? globalThis.Number(object.score) : undefined,
+      promoters: isSet(object.promoters) ? globalThis.Number(object.promoters) : 0,
+      passives: isSet(object.passives) ? globalThis.Number(object.passives) : 0,
+      detractors: isSet(object.detractors) ? globalThis.Number(object.detractors) : 0,
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: CampaignReportNps): unknown {
+    const obj: any = {};
+    if (message.score !== undefined) {
+      obj.score = Math.round(message.score);
+    }
+    if (message.promoters !== 0) {
+      obj.promoters = Math.round(message.promoters);
+    }
+    if (message.passives !== 0) {
+      obj.passives = Math.round(message.passives);
+    }
+    if (message.detractors !== 0) {
+      obj.detractors = Math.round(message.detractors);
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CampaignReportNps>, I>>(base?: I): CampaignReportNps {
+    return CampaignReportNps.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CampaignReportNps>, I>>(object: I): CampaignReportNps {
+    const message = createBaseCampaignReportNps();
+    message.score = object.score ?? undefined;
+    message.promoters = object.promoters ?? 0;
+    message.passives = object.passives ?? 0;
+    message.detractors = object.detractors ?? 0;
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseCampaignReportRates(): CampaignReportRates {
+  return { delivery: undefined, click: undefined, response: undefined };
+}
+
+export const CampaignReportRates: MessageFns<CampaignReportRates> = {
+  encode(message: CampaignReportRates, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== undefined) {
+      writer.uint32(9).double(message.delivery);
+    }
+    if (message.click !== undefined) {
+      writer.uint32(17).double(message.click);
+    }
+    if (message.response !== undefined) {
+      writer.uint32(25).double(message.response);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CampaignReportRates {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCampaignReportRates();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.delivery = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.click = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.response = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CampaignReportRates {
+    return {
+      delivery: isSet(object.delivery) ? globalThis.Number(object.delivery) : undefined,
+      click: isSet(object.click) ? globalThis.Number(object.click) : undefined,
+      response: isSet(object.response) ? globalThis.Number(object.response) : undefined,
+    };
+  },
+
+  toJSON(message: CampaignReportRates): unknown {
+    const obj: any = {};
+    if (message.delivery !== undefined) {
+      obj.delivery = floatToJson(message.delivery);
+    }
+    if (message.click !== undefined) {
+      obj.click = floatToJson(message.click);
+    }
+    if (message.response !== undefined) {
+      obj.response = floatToJson(message.response);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CampaignReportRates>, I>>(base?: I): CampaignReportRates {
+    return CampaignReportRates.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CampaignReportRates>, I>>(object: I): CampaignReportRates {
+    const message = createBaseCampaignReportRates();
+    message.delivery = object.delivery ?? undefined;
+    message.click = object.click ?? undefined;
+    message.response = object.response ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCampaignReportBucket(): CampaignReportBucket {
+  return { start: "", sent: 0, delivered: 0, failed: 0, clicked: 0, answered: 0 };
+}
+
+export const CampaignReportBucket: MessageFns<CampaignReportBucket> = {
+  encode(message: CampaignReportBucket, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.start !== "") {
+      writer.uint32(10).string(message.start);
+    }
+    if (message.sent !== 0) {
+      writer.uint32(16).uint32(message.sent);
+    }
+    if (message.delivered !== 0) {
+      writer.uint32(24).uint32(message.delivered);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(32).uint32(message.failed);
+    }
+    if (message.clicked !== 0) {
+      writer.uint32(40).uint32(message.clicked);
+    }
+    if (message.answered !== 0) {
+      writer.uint32(48).uint32(message.answered);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CampaignReportBucket {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCampaignReportBucket();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.start = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sent = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.delivered = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.failed = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.clicked = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.answered = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CampaignReportBucket {
+    return {
+      start: isSet(object.start) ? globalThis.String(object.start) : "",
+      sent: isSet(object.sent) ? globalThis.Number(object.sent) : 0,
+      delivered: isSet(object.delivered) ? globalThis.Number(object.delivered) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      clicked: isSet(object.clicked) ? globalThis.Number(object.clicked) : 0,
+      answered: isSet(object.answered) ? globalThis.Number(object.answered) : 0,
+    };
+  },
+
+  toJSON(message: CampaignReportBucket): unknown {
+    const obj: any = {};
+    if (message.start !== "") {
+      obj.start = message.start;
+    }
+    if (message.sent !== 0) {
+      obj.sent = Math.round(message.sent);
+    }
+    if (message.delivered !== 0) {
+      obj.delivered = Math.round(message.delivered);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.clicked !== 0) {
+      obj.clicked = Math.round(message.clicked);
+    }
+    if (message.answered !== 0) {
+      obj.answered = Math.round(message.answered);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CampaignReportBucket>, I>>(base?: I): CampaignReportBucket {
+    return CampaignReportBucket.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CampaignReportBucket>, I>>(object: I): CampaignReportBucket {
+    const message = createBaseCampaignReportBucket();
+    message.start = object.start ?? "";
+    message.sent = object.sent ?? 0;
+    message.delivered = object.delivered ?? 0;
+    message.failed = object.failed ?? 0;
+    message.clicked = object.clicked ?? 0;
+    message.answered = object.answered ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetCampaignReportResponse(): GetCampaignReportResponse {
+  return {
+    campaignId: "",
+    totals: undefined,
+    rates: undefined,
+    nps: undefined,
+    series: [],
+    from: "",
+    to: "",
+    interval: "",
+    timeZone: "",
+  };
+}
+
+export const GetCampaignReportResponse: MessageFns<GetCampaignReportResponse> = {
+  encode(message: GetCampaignReportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.campaignId !== "") {
+      writer.uint32(10).string(message.campaignId);
+    }
+    if (message.totals !== undefined) {
+      ReportTotals.encode(message.totals, writer.uint32(18).fork()).join();
+    }
+    if (message.rates !== undefined) {
+      CampaignReportRates.encode(message.rates, writer.uint32(26).fork()).join();
+    }
+    if (message.nps !== undefined) {
+      CampaignReportNps.encode(message.nps, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.series) {
+      CampaignReportBucket.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.from !== "") {
+      writer.uint32(50).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(58).string(message.to);
+    }
+    if (message.interval !== "") {
+      writer.uint32(66).string(message.interval);
+    }
+    if (message.timeZone !== "") {
+      writer.uint32(74).string(message.timeZone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCampaignReportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCampaignReportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.totals = ReportTotals.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.rates = CampaignReportRates.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.nps = CampaignReportNps.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.series.push(CampaignReportBucket.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.interval = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.timeZone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCampaignReportResponse {
+    return {
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      totals: isSet(object.totals) ? ReportTotals.fromJSON(object.totals) : undefined,
+      rates: isSet(object.rates) ? CampaignReportRates.fromJSON(object.rates) : undefined,
+      nps: isSet(object.nps) ? CampaignReportNps.fromJSON(object.nps) : undefined,
+      series: globalThis.Array.isArray(object?.series)
+        ? object.series.map((e: any) => CampaignReportBucket.fromJSON(e))
+        : [],
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      interval: isSet(object.interval) ? globalThis.String(object.interval) : "",
+      timeZone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCampaignReportResponse): unknown {
+    const obj: any = {};
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.totals !== undefined) {
+      obj.totals = ReportTotals.toJSON(message.totals);
+    }
+    if (message.rates !== undefined) {
+      obj.rates = CampaignReportRates.toJSON(message.rates);
+    }
+    if (message.nps !== undefined) {
+      obj.nps = CampaignReportNps.toJSON(message.nps);
+    }
+    if (message.series?.length) {
+      obj.series = message.series.map((e) => CampaignReportBucket.toJSON(e));
+    }
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.interval !== "") {
+      obj.interval = message.interval;
+    }
+    if (message.timeZone !== "") {
+      obj.timeZone = message.timeZone;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCampaignReportResponse>, I>>(base?: I): GetCampaignReportResponse {
+    return GetCampaignReportResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCampaignReportResponse>, I>>(object: I): GetCampaignReportResponse {
+    const message = createBaseGetCampaignReportResponse();
+    message.campaignId = object.campaignId ?? "";
+    message.totals = (object.totals !== undefined && object.totals !== null)
+      ? ReportTotals.fromPartial(object.totals)
+      : undefined;
+    message.rates = (object.rates !== undefined && object.rates !== null)
+      ? CampaignReportRates.fromPartial(object.rates)
+      : undefined;
+    message.nps = (object.nps !== undefined && object.nps !== null)
+      ? CampaignReportNps.fromPartial(object.nps)
+      : undefined;
+    message.series = object.series?.map((e) => CampaignReportBucket.fromPartial(e)) || [];
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.interval = object.interval ?? "";
+    message.timeZone = object.timeZone ?? "";
+    return message;
+  },
+};
+
 /**
  * SMS campaigns and sharings: phones normalized and de-duplicated, one sms.dispatch event per
  * recipient, each (sharing, phone) handed to the SMS provider at most once. Owned by
@@ -8485,6 +9540,23 @@ export const MessagingServiceService = {
       Buffer.from(ListSmsSharingsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListSmsSharingsResponse => ListSmsSharingsResponse.decode(value),
   },
+  /**
+   * A campaign's report over [from, to): its totals, rates and NPS, and a series per hour or day
+   * of the caller's time zone, read from the campaign's 15-minute counters (campaign_tallies).
+   * INVALID_ARGUMENT (from, to, interval, time_zone; too many buckets names from); NOT_FOUND
+   * (campaign_id).
+   */
+  getCampaignReport: {
+    path: "/feedback.messaging.v1.MessagingService/GetCampaignReport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCampaignReportRequest): Buffer =>
+      Buffer.from(GetCampaignReportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCampaignReportRequest => GetCampaignReportRequest.decode(value),
+    responseSerialize: (value: GetCampaignReportResponse): Buffer =>
+      Buffer.from(GetCampaignReportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCampaignReportResponse => GetCampaignReportResponse.decode(value),
+  },
 } as const;
 
 export interface MessagingServiceServer extends UntypedServiceImplementation {
@@ -8581,6 +9653,13 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
    * page_token); NOT_FOUND (campaign_id).
    */
   listSmsSharings: handleUnaryCall<ListSmsSharingsRequest, ListSmsSharingsResponse>;
+  /**
+   * A campaign's report over [from, to): its totals, rates and NPS, and a series per hour or day
+   * of the caller's time zone, read from the campaign's 15-minute counters (campaign_tallies).
+   * INVALID_ARGUMENT (from, to, interval, time_zone; too many buckets names from); NOT_FOUND
+   * (campaign_id).
+   */
+  getCampaignReport: handleUnaryCall<GetCampaignReportRequest, GetCampaignReportResponse>;
 }
 
 export interface MessagingServiceClient extends Client {
@@ -8929,6 +10008,27 @@ export interface MessagingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListSmsSharingsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * A campaign's report over [from, to): its totals, rates and NPS, and a series per hour or day
+   * of the caller's time zone, read from the campaign's 15-minute counters (campaign_tallies).
+   * INVALID_ARGUMENT (from, to, interval, time_zone; too many buckets names from); NOT_FOUND
+   * (campaign_id).
+   */
+  getCampaignReport(
+    request: GetCampaignReportRequest,
+    callback: (error: ServiceError | null, response: GetCampaignReportResponse) => void,
+  ): ClientUnaryCall;
+  getCampaignReport(
+    request: GetCampaignReportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCampaignReportResponse) => void,
+  ): ClientUnaryCall;
+  getCampaignReport(
+    request: GetCampaignReportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCampaignReportResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const MessagingServiceClient = makeGenericClientConstructor(
@@ -8939,6 +10039,10 @@ export const MessagingServiceClient = makeGenericClientConstructor(
   service: typeof MessagingServiceService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
