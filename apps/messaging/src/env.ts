@@ -91,6 +91,8 @@ const readVars = (vars: Record<string, string | undefined>) =>
       SMS_SCHEDULER_INTERVAL_MS: env.int(1_000, 100),
       /** How often the scheduler's leader looks for sharings whose first messages are all settled (sharing.completed). */
       SHARING_COMPLETION_SWEEP_MS: env.int(5_000, 100),
+      /** How often the campaign report's relay (one replica at a time) moves owed facts into the counters (README "Campaign report counters"). */
+      REPORT_TALLY_INTERVAL_MS: env.int(1_000, 50),
       /** Days SMS message records and sharings (with their recipients) are kept, for accounts without their own; 0: for ever (docs/api.md "Retention"). */
       MESSAGES_RETENTION_DAYS: env.int(365, 0),
       ...retentionSweepEnv,

@@ -20,6 +20,7 @@ import type { AcceptGate } from './intake/adapters/accept-gate.js';
 import { receiveInboundSms } from './opt-outs/domain/opt-out.use-cases.js';
 import { startDlrServer, type RunningDlrServer } from './providers/adapters/http/dlr.server.js';
 import { startStepScheduler } from './scheduling/adapters/step.scheduler.js';
+import { startTallyRelay } from './reports/reports.wiring.js';
 import { surveyPorts } from './shared/adapters/grpc/survey.client.js';
 import { stripSensitiveRecipientAttributes } from './shared/adapters/mongo/sensitive-attributes.migration.js';
 import { sensitiveAttributes } from './shared/adapters/mongo/sensitive-attributes.js';
@@ -364,6 +365,8 @@ export async function startBackgroundWork(o: {
     run: () => publishOwedReports(features.status, { graceMs: 10_000, limit: 200 }),
     logger,
   });
+  // The campaign report's counters (reports/domain/tally-relay.use-cases.ts): one replica at a time.
+  const tallyRelay = startTallyRelay({ db, intervalMs: config.REPORT_TALLY_INTERVAL_MS, logger });
   // Recipients stored in clear by earlier versions: beside serving (releases open what it seals meanwhile).
   const stopMigration = new AbortController();
   const migration = stripSensitiveRecipientAttributes(db, { sensitive: infra.sensitive, logger, signal: stopMigration.signal }).catch(
@@ -382,6 +385,7 @@ export async function startBackgroundWork(o: {
     closers: [
       { name: 'sms-scheduler', close: () => scheduler.close() },
       reportRelay,
+      tallyRelay,
       // Closed after the dispatch consumers (closers run in reverse), before the producer and the database.
       ...(infra.handOvers ? [infra.handOvers] : []),
       retention.sweep,

@@ -72,6 +72,8 @@ export interface FinishedAttempt {
   providerMessageId?: string;
   error?: string;
   at: Date;
+  /** The message's segments: a `sent` outcome records them for the campaign report (reports/domain/tally.ts). */
+  segments?: number;
 }
 
 /**

@@ -52,7 +52,9 @@ export async function handOver(
       claimed.map(({ msg }) => outgoing(msg, provider)),
     );
     const at = deps.clock.now();
-    await deps.messages.finishMany(claimed.map(({ msg }, k) => ({ id: msg.id, attempt: msg.attempts, at, ...finishing(answered[k]!) })));
+    await deps.messages.finishMany(
+      claimed.map(({ msg }, k) => ({ id: msg.id, attempt: msg.attempts, at, segments: msg.segments, ...finishing(answered[k]!) })),
+    );
     claimed.forEach(({ index }, k) => (results[index] = resultOf(answered[k]!, provider)));
     // As stored (a delivery report may have overtaken the provider's answer), also after a
     // retriable refusal, so watchers see every attempt.

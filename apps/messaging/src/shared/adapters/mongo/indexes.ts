@@ -15,6 +15,8 @@ export const messagingIndexes: IndexSpec = {
     { key: { completed_at: 1, created_at: 1, _id: 1 }, name: 'completed_created_id' },
     // The retention sweep's default pass (erasure/adapters/mongo/retention.sweep.ts); an account's uses account_created_id.
     { key: { created_at: 1 }, name: 'created' },
+    // The campaign report's relay: sharings whose accepted recipients are not counted yet (only those are in it).
+    { key: { 'tally_owed.at': 1 }, name: 'tally_owed', partialFilterExpression: { 'tally_owed.at': { $gte: new Date(0) } } },
   ],
   sharing_recipients: [{ key: { sharing_id: 1, phone: 1 }, name: 'sharing_phone' }],
   sms_messages: [
@@ -26,6 +28,8 @@ export const messagingIndexes: IndexSpec = {
     { key: { created_at: 1 }, name: 'created' },
     // Report events not yet published (delivery-report.ts publishOwedReports): only those records are in it.
     { key: { report_owed: 1 }, name: 'report_owed', partialFilterExpression: { report_owed: { $gte: new Date(0) } } },
+    // Facts the campaign report's relay has not counted yet (reports/adapters/mongo/owed-tallies.repository.ts): only those records.
+    { key: { 'tally_owed.at': 1 }, name: 'tally_owed', partialFilterExpression: { 'tally_owed.at': { $gte: new Date(0) } } },
   ],
   // The suppression lists: a sharing's slice of phones is one $in on the first, the list the second.
   sms_opt_outs: [
@@ -46,6 +50,10 @@ export const messagingIndexes: IndexSpec = {
     { key: { state: 1, due_at: 1 }, name: 'state_due' },
     { key: { sharing_id: 1 }, name: 'sharing' },
   ],
+  // The campaign report's counters (reports/adapters/mongo/tally-counters.repository.ts): a campaign's buckets in time order.
+  campaign_tallies: [{ key: { campaign_id: 1, start: 1 }, name: 'campaign_start' }],
+  sharing_tallies: [{ key: { campaign_id: 1 }, name: 'campaign' }],
+  tally_journal: [{ key: { created_at: 1 }, name: 'created' }],
   csv_imports: [{ key: { account_id: 1, created_at: -1 }, name: 'account_created' }],
   // The recording provider's records (providers/adapters/mongo/recording.provider.ts); the collection keeps its stored name.
   sms_outbox: [

@@ -1,5 +1,5 @@
 import { insertManyOnce, insertOnce } from '@feedback/kit-stores';
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import type { TextedPhones } from '../../ports.js';
 import type { FinishedAttempt, MessageRepository, NewMessage } from '../../ports.js';
 import type { SmsEncoding } from '../../domain/sms-encoding.js';
@@ -11,8 +11,10 @@ import {
   type MessageStatus,
   type SmsMessage,
 } from '../../domain/sms-message.js';
+import { finishedFacts, insertedFacts, reportedFacts, type FactFields } from './message-facts.js';
 
-interface MessageDoc {
+/** With the campaign report's facts (message-facts.ts). */
+interface MessageDoc extends FactFields {
   /** `<sharing id>.<phone>`: the unique key that makes the first claim the only one. */
   _id: string;
   account_id: string;
@@ -86,9 +88,10 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
       items.map((o) => ({
         updateOne: {
           filter: { _id: o.id, status: 'sending' as const, attempts: o.attempt },
-          update: {
-            $set: { status: o.status, provider_message_id: o.providerMessageId ?? null, error: o.error ?? null, updated_at: o.at },
-          },
+          update: withFacts(
+            { status: o.status, provider_message_id: o.providerMessageId ?? null, error: o.error ?? null, updated_at: o.at },
+            finishedFacts(o.status, o.at, o.segments),
+          ),
         },
       })),
       { ordered: false },
@@ -101,12 +104,24 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
   }
 
   async applyDeliveryReport(id: string, status: DeliveryStatus, at: Date, error?: DeliveryError): Promise<SmsMessage | null> {
-    // One winner among repeated or concurrent reports (the status filter); the same write owes the event.
-    const doc = await this.docs.findOneAndUpdate(
-      { _id: id, status: { $in: [...REPORTABLE_STATUSES] } },
-      { $set: { status, updated_at: at, report_owed: at, ...(error && { dlr_error: { ...error } }) } },
-      { returnDocument: 'after' },
-    );
+    // One winner among repeated or concurrent reports (the status filter); the same write owes the
+    // event and records the facts. Whether it records `sent` too depends on `sent_at`, which a
+    // racing finish may set once between two tries: sent, then not yet, then sent again covers it.
+    const status_ = { $in: [...REPORTABLE_STATUSES] };
+    const apply = async (firstSent: boolean) => {
+      const segments = firstSent ? (await this.docs.findOne({ _id: id }, { projection: { segments: 1 } }))?.segments : undefined;
+      const facts = reportedFacts(status, at, firstSent ? { segments } : null);
+      return this.docs.findOneAndUpdate(
+        // `null`: not set (missing); the range: a date.
+        { _id: id, status: status_, sent_at: firstSent ? null : { $gte: new Date(0) } } as Filter<MessageDoc>,
+        {
+          $set: { status, updated_at: at, report_owed: at, ...(error && { dlr_error: { ...error } }), ...facts.$set },
+          $push: facts.$push,
+        },
+        { returnDocument: 'after' },
+      );
+    };
+    const doc = (await apply(false)) ?? (await apply(true)) ?? (await apply(false));
     return doc ? toMessage(doc) : null;
   }
 
@@ -188,8 +203,15 @@ function toDoc(m: SmsMessage): MessageDoc {
     ...(m.link && { link: m.link }),
     ...(m.reminder && { reminder: m.reminder }),
     ...costOf(m),
+    ...insertedFacts(m.status, m.updatedAt, m.segments),
   };
 }
+
+/** A claimed record's outcome with the facts it records (one update). */
+const withFacts = (set: Partial<MessageDoc>, facts: ReturnType<typeof finishedFacts>) => ({
+  $set: { ...set, ...facts.$set },
+  ...(facts.$push && { $push: facts.$push }),
+});
 
 /** A text's cost, when the record has one (a message taken again by another provider may cost otherwise). */
 const costOf = (m: Pick<SmsMessage, 'encoding' | 'segments'>): Pick<MessageDoc, 'encoding' | 'segments'> =>

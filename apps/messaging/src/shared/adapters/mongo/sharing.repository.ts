@@ -4,6 +4,7 @@ import type { Collection, Db, Filter } from 'mongodb';
 import type { RecipientWriter, SharingListQuery, SharingRepository } from '../../ports.js';
 import { splitSensitive, type SensitiveAttributes } from './sensitive-attributes.js';
 import type { Recipient, RejectedPhone, SmsSharing } from '../../domain/sharing.js';
+import type { OwedEntry } from '../../../reports/domain/tally.js';
 
 interface SharingDoc {
   _id: string;
@@ -21,6 +22,8 @@ interface SharingDoc {
   /** First messages settled as dispatchers and cancels noted them; absent until the first note. */
   settled_firsts?: number;
   progressed_at?: Date;
+  /** The campaign report's owed entries (reports/domain/tally.ts): the accepted recipients, until the relay counts them. */
+  tally_owed?: OwedEntry[];
 }
 
 interface StoredRecipient {
@@ -141,6 +144,8 @@ export class MongoSharingRepository implements SharingRepository {
           rejected: s.rejected,
           scheduled_for: s.scheduledFor,
           cancelled_at: null,
+          // The campaign report's recipients, counted by the relay (reports/domain/tally-relay.use-cases.ts) at acceptance.
+          tally_owed: [{ f: 'recipients', at: s.createdAt, n: s.accepted }],
         });
       },
     };
