@@ -2,6 +2,7 @@ import { createKafka } from '@feedback/kit-kafka';
 import { connectMongo, type MongoHandle } from '@feedback/kit-stores';
 import type { Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCampaignTallies, recountCampaign } from '../src/reports/adapters/mongo/tally-recount.js';
 import { caughtUp, topicEnds } from './file-service.js';
 import { logger, sleep, stack, uniq, waitFor } from './stack.js';
 import { freePort, processEnv, shareTo, startMessagingProcess, type MessagingProcess } from './messaging-process.js';
@@ -19,7 +20,8 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
   const kafka = createKafka({ brokers: stack.kafka_brokers, clientId: 'messaging-exactly-once-test', logger });
   const dbName = uniq('messaging_eo_test');
   // The recording provider (SMS_PROVIDER=outbox), an idempotent one.
-  const env = processEnv(dbName);
+  // The campaign report's relay every 200 ms: its lease (5 s) passes to the restarted process soon after the kill.
+  const env: Record<string, string> = { ...processEnv(dbName), REPORT_TALLY_INTERVAL_MS: '200' };
   const account = uniq('acc');
   let mongo: MongoHandle;
   let admin: Admin;
@@ -60,6 +62,22 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     expect(await mongo.db.collection('sms_messages').countDocuments({ sharing_id: sharingId, status: { $ne: 'sent' } })).toBe(0);
   }
 
+  /** The campaign report's counters, once no record owes them an entry, equal a recount of the records. */
+  async function expectCountersEqualRecount() {
+    const owing = { 'tally_owed.at': { $gte: new Date(0) } };
+    const left = async () =>
+      (await mongo.db.collection('sms_messages').countDocuments(owing)) +
+      (await mongo.db.collection('sharings').countDocuments(owing)) +
+      (await mongo.db.collection('tally_journal').countDocuments());
+    const t0 = Date.now();
+    await waitFor('every fact relayed into the counters', async () => (await left()) === 0, 30_000);
+    logger.info({ waitedMs: Date.now() - t0 }, 'the counters caught up with the records');
+    const sharing = await mongo.db.collection<{ _id: string; campaign_id: string }>('sharings').findOne({ _id: sharingId });
+    const counted = await readCampaignTallies(mongo.db, sharing!.campaign_id);
+    expect(counted).toEqual(await recountCampaign(mongo.db, account, sharing!.campaign_id));
+    expect(counted.sharings.get(sharingId)).toMatchObject({ recipients: PHONES, sent: PHONES });
+  }
+
   it('kill -9 mid-dispatch, restart: all 300 dispatched, each phone recorded once', { timeout: 240_000 }, async () => {
     const first = await start();
     // All PHONES accepted, none rejected or duplicate (else it throws).
@@ -83,6 +101,7 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
     });
     await sleep(500); // a duplicate would arrive right after the last first one
     await expectEachPhoneOnce();
+    await expectCountersEqualRecount();
     const resumed = await mongo.db.collection('sms_messages').countDocuments({ attempts: { $gt: 1 } });
     logger.info({ atKill, claimedAtKill, resumed }, 'recorded count and claims left "sending" at the kill; claims resumed after it');
   });
@@ -112,6 +131,7 @@ describe('a sharing survives kill -9 and redelivery: every phone reaches the pro
         60_000,
       );
       await expectEachPhoneOnce();
+      await expectCountersEqualRecount();
     },
   );
 });
