@@ -164,6 +164,7 @@ start_app() { # start_app PROCESS : starts it (unless running) and waits until i
       local dlr; dlr="$(port MESSAGING_DLR_PORT "$i")"
       env_vars="GRPC_HOST=127.0.0.1 GRPC_PORT=$grpc_port KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
       env_vars+=" SURVEY_GRPC_ADDR=$(target SURVEY_GRPC_PORT) SHORTENER_GRPC_ADDR=$(target SHORTENER_GRPC_PORT) FILE_GRPC_ADDR=$(target FILE_GRPC_PORT)"
+      env_vars+=" FLOW_GRPC_ADDR=$(target FLOW_GRPC_PORT)"
       # Each process's delivery reports come back to its own listener.
       env_vars+=" DLR_HOST=127.0.0.1 DLR_PORT=$dlr DLR_PUBLIC_URL=http://127.0.0.1:$dlr DLR_SECRET=$(dlr_secret)"
       env_vars+=" SMS_PROVIDER_SECRETS_KEY=$(sms_provider_secrets_key)"

@@ -87,7 +87,9 @@ declare -A ENV=(
     DLR_SECRET=$(secret 32) SMS_PROVIDER_SECRETS_KEY=$(secret 32) SMS_DISPATCH_TOPIC=layout-check.sms.dispatch
     SMS_STATUS_TOPIC=layout-check.sms.status SMS_DISPATCH_GROUP=layout-check-sms-dispatch
     SHARING_COMPLETED_TOPIC=layout-check.sharing.completed FILE_UPLOADED_TOPIC=layout-check.file.uploaded FILE_UPLOADED_GROUP=layout-check-csv
-    DATA_ERASURE_GROUP=layout-check-messaging-data-erasure ACCOUNT_RETENTION_GROUP=layout-check-messaging-retention"
+    DATA_ERASURE_GROUP=layout-check-messaging-data-erasure ACCOUNT_RETENTION_GROUP=layout-check-messaging-retention
+    FLOW_GRPC_ADDR=$(addr flow) CLICKS_TOPIC=layout-check.link.clicked CLICK_FACTS_GROUP=layout-check-click-facts
+    SURVEY_ANSWERED_TOPIC=layout-check.survey.answered ANSWER_FACTS_GROUP=layout-check-answer-facts"
   [webhooks]="GRPC_PORT=${PORT[webhooks]} WEBHOOKS_SECRET_KEY=$(secret 32) SURVEY_ANSWERED_TOPIC=layout-check.survey.answered
     SMS_STATUS_TOPIC=layout-check.sms.status FILE_EXPIRED_TOPIC=layout-check.file.expired FILE_PROCESSED_TOPIC=layout-check.file.processed
     SHARING_COMPLETED_TOPIC=layout-check.sharing.completed WEBHOOKS_EVENTS_GROUP=layout-check-webhooks-events

@@ -20,7 +20,7 @@ const CALLERS = {
   survey: ['gateway', 'messaging'],
   messaging: ['gateway'],
   file: ['gateway', 'messaging'],
-  flow: ['gateway', 'survey'],
+  flow: ['gateway', 'messaging', 'survey'],
   shortener: ['gateway', 'messaging'],
   webhooks: ['gateway'],
 } as const;

@@ -59,6 +59,13 @@ const readVars = (vars: Record<string, string | undefined>) =>
       FILE_GRPC_ADDR: env.string(localAddr('FILE_GRPC_PORT')),
       FILE_UPLOADED_TOPIC: env.string('file.uploaded'),
       FILE_UPLOADED_GROUP: env.string('messaging-csv'),
+      /** The campaign report's clicked and answered facts (README "Clicks and answers in the campaign report"): read in messaging's own groups. */
+      CLICKS_TOPIC: env.string('link.clicked'),
+      CLICK_FACTS_GROUP: env.string('messaging-click-facts'),
+      SURVEY_ANSWERED_TOPIC: env.string('survey.answered'),
+      ANSWER_FACTS_GROUP: env.string('messaging-answer-facts'),
+      /** The flow service: which question of an answered flow is its NPS one. */
+      FLOW_GRPC_ADDR: env.string(localAddr('FLOW_GRPC_PORT')),
       /** Erasure of one person's data (data_erasure.proto): requests consumed in messaging's own group, reports published. */
       DATA_ERASURE_REQUESTED_TOPIC: env.string('data.erasure.requested'),
       DATA_ERASURE_PROGRESS_TOPIC: env.string('data.erasure.progress'),

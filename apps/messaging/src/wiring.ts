@@ -20,6 +20,7 @@ import type { AcceptGate } from './intake/adapters/accept-gate.js';
 import { receiveInboundSms } from './opt-outs/domain/opt-out.use-cases.js';
 import { startDlrServer, type RunningDlrServer } from './providers/adapters/http/dlr.server.js';
 import { startStepScheduler } from './scheduling/adapters/step.scheduler.js';
+import { startFactConsumers } from './reports/facts.wiring.js';
 import { startTallyRelay } from './reports/reports.wiring.js';
 import { surveyPorts } from './shared/adapters/grpc/survey.client.js';
 import { stripSensitiveRecipientAttributes } from './shared/adapters/mongo/sensitive-attributes.migration.js';
@@ -380,6 +381,8 @@ export async function startBackgroundWork(o: {
     hashPhone: (phone) => infra.personalData.hash(phone, 'phone'),
     logger,
   });
+  // The campaign report's clicked and answered facts (reports/facts.wiring.ts).
+  const factConsumers = await startFactConsumers({ kafka, db, config, logger });
   return {
     migration: { name: 'sensitive-attributes-migration', close: () => (stopMigration.abort(), migration) },
     closers: [
@@ -394,6 +397,7 @@ export async function startBackgroundWork(o: {
       csvConsumer,
       retention.consumer,
       erasureConsumer,
+      ...factConsumers,
     ],
   };
 }

@@ -79,6 +79,16 @@ describe('the relay', () => {
     expect(t.counter('sharing', 'sh')).toEqual({ sent: 1, segments: 1, delivered: 1 });
   });
 
+  it('writes no journal after its deadline (its lease may be another replica’s by then): the next run takes the entries', async () => {
+    const t = fakes();
+    t.owe('m1', [{ f: 'sent', at: at('2026-11-28T10:00:00Z'), seg: 1 }]);
+    expect(await relayTallies(t.deps, 10, new Date('2026-11-28T10:04:59Z'))).toBe(true);
+    expect(t.journal.size).toBe(0);
+    expect(t.counter('sharing', 'sh')).toEqual({});
+    expect(await relayTallies(t.deps, 10, new Date('2026-11-28T10:05:01Z'))).toBe(false);
+    expect(t.counter('sharing', 'sh')).toEqual({ sent: 1, segments: 1 });
+  });
+
   it('answers true after a full batch, so the job runs again at once', async () => {
     const t = fakes();
     for (let i = 0; i < 3; i++) t.owe(`m${i}`, [{ f: 'failed', at: at('2026-11-28T10:00:00Z') }]);

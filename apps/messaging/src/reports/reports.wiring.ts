@@ -6,7 +6,7 @@ import type { Db } from 'mongodb';
 import { MongoOwedTallies } from './adapters/mongo/owed-tallies.repository.js';
 import { MongoTallyCounters } from './adapters/mongo/tally-counters.repository.js';
 import { MongoTallyJournal } from './adapters/mongo/tally-journal.repository.js';
-import { relayTallies } from './domain/tally-relay.use-cases.js';
+import { RELAY_BATCH, relayTallies } from './domain/tally-relay.use-cases.js';
 import type { ReportsDeps } from './tally.ports.js';
 
 /** The relay's adapters over the messaging database (the integration tests use them too). */
@@ -29,13 +29,15 @@ export function tallyDeps(db: Db): ReportsDeps & { owed: MongoOwedTallies } {
 export function startTallyRelay(o: { db: Db; intervalMs: number; logger: Logger }): PeriodicJob {
   const deps = tallyDeps(o.db);
   outboxBacklogMetrics('tally_owed', () => deps.owed.backlog());
+  const leaseMs = Math.max(5_000, 10 * o.intervalMs);
   return startPeriodicJob({
     name: 'report-tally-relay',
     everyMs: o.intervalMs,
     jitter: 0.1,
     lease: new MongoLease(o.db, 'tally_relay', 'tally_lease'),
-    leaseMs: Math.max(5_000, 10 * o.intervalMs),
+    leaseMs,
     logger: o.logger,
-    run: () => relayTallies(deps),
+    // The lease was renewed just before the run: its journal is written in the lease's first half or not at all.
+    run: () => relayTallies(deps, RELAY_BATCH, new Date(Date.now() + leaseMs / 2)),
   });
 }

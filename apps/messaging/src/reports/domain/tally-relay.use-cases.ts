@@ -11,12 +11,16 @@ export const RELAY_BATCH = 1_000;
  * and written to the journal as one document, and that round is finished. Finishing is
  * idempotent, so a crash at any point is repaired by running it again: each counter takes a
  * round's token once, and pulling the taken entries twice pulls nothing the second time.
- * One replica at a time (the caller's lease). Answers true when a full batch was taken (more may wait).
+ * One replica at a time (the caller's lease): two relays finishing one journal is harmless, two
+ * taking the same entries into two journals would count them twice. So a round whose journal
+ * would be written after `openBy` (well inside the lease) is dropped before it writes anything,
+ * and the caller runs again after renewing its lease. Answers true when more may wait.
  */
-export async function relayTallies(deps: ReportsDeps, limit = RELAY_BATCH): Promise<boolean> {
+export async function relayTallies(deps: ReportsDeps, limit = RELAY_BATCH, openBy?: Date): Promise<boolean> {
   for (const left of await deps.journal.unfinished()) await finishRound(deps, left);
   const taken = await deps.owed.take(limit);
   if (taken.length === 0) return false;
+  if (openBy && deps.clock.now() > openBy) return true;
   const round: TallyJournalEntry = {
     token: deps.newToken(),
     createdAt: deps.clock.now(),

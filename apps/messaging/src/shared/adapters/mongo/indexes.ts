@@ -28,6 +28,8 @@ export const messagingIndexes: IndexSpec = {
     { key: { created_at: 1 }, name: 'created' },
     // Report events not yet published (delivery-report.ts publishOwedReports): only those records are in it.
     { key: { report_owed: 1 }, name: 'report_owed', partialFilterExpression: { report_owed: { $gte: new Date(0) } } },
+    // A click's first message (reports/ click facts): only first messages with a link are in it ($gte '': every string, docs/decisions.md).
+    { key: { link_code: 1 }, name: 'link_code', partialFilterExpression: { link_code: { $gte: '' } } },
     // Facts the campaign report's relay has not counted yet (reports/adapters/mongo/owed-tallies.repository.ts): only those records.
     { key: { 'tally_owed.at': 1 }, name: 'tally_owed', partialFilterExpression: { 'tally_owed.at': { $gte: new Date(0) } } },
   ],

@@ -39,6 +39,8 @@ interface MessageDoc extends FactFields {
    */
   report_owed?: Date;
   link?: string;
+  /** The code of a first message's `link` (not a reminder's, which repeats it): what a click names (reports/ click facts). */
+  link_code?: string;
   reminder?: number;
   /** The text's cost at its provider; absent on records written before it was kept and on ones never rendered. */
   encoding?: SmsEncoding;
@@ -201,6 +203,7 @@ function toDoc(m: SmsMessage): MessageDoc {
     updated_at: m.updatedAt,
     ...(m.deliveryRule && { dlr: dlrOf(m) }),
     ...(m.link && { link: m.link }),
+    ...(m.link && !m.reminder && { link_code: m.link.slice(m.link.lastIndexOf('/') + 1) }),
     ...(m.reminder && { reminder: m.reminder }),
     ...costOf(m),
     ...insertedFacts(m.status, m.updatedAt, m.segments),
