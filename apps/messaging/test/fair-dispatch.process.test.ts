@@ -173,16 +173,24 @@ describe("one account's large sharing and poison event do not hold back another 
   );
 
   it(
-    "B is handed over while A's own provider, which answers in 10 s, still holds A's message on B's partition",
-    { timeout: 90_000 },
+    "B is handed over while A's own provider, which has not answered, still holds A's message on B's partition",
+    { timeout: 150_000 },
     async () => {
-      const SLOW_MS = 10_000;
+      // A's provider holds every request until the test releases it (or 60 s pass): an ordering
+      // fact, not a race against a delay. On a loaded machine the survey and shortener calls of
+      // A's and B's events alone may take seconds, which a provider answering after a fixed 10 s
+      // could not tell apart from B waiting for it.
+      const HOLD_MS = 60_000;
+      let requestedAt: number | undefined;
       let answeredAt: number | undefined;
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
       slow = createServer((_req, res) => {
-        setTimeout(() => {
+        requestedAt ??= Date.now();
+        void Promise.race([released, new Promise((r) => setTimeout(r, HOLD_MS))]).then(() => {
           answeredAt = Date.now();
           res.end('OK');
-        }, SLOW_MS);
+        });
       });
       slow.listen(0, '127.0.0.1');
       await once(slow, 'listening');
@@ -195,7 +203,7 @@ describe("one account's large sharing and poison event do not hold back another 
           method: 'GET',
           sender: 'SLOW',
           query: { to: '{to}', text: '{text}' },
-          timeout_ms: 30_000,
+          timeout_ms: 90_000,
         }),
       });
       // The same phone for both: their events are keyed alike, so they share a partition of the lane.
@@ -203,13 +211,17 @@ describe("one account's large sharing and poison event do not hold back another 
       const held = await share(a, campaignA, [phone]);
       const after = await share(b, campaignB, [phone]);
       const bAt = await handedOver(after.id);
-      console.log(`fair dispatch: B behind A's message at a provider that answers in ${SLOW_MS / 1000} s: ${bAt - after.acceptedAt} ms`);
+      console.log(`fair dispatch: B behind A's message at a provider that has not answered: ${bAt - after.acceptedAt} ms`);
+      // A's event is ahead of B's on the partition, so A's request reached its provider first; B went
+      // out while that request was still unanswered.
+      expect(requestedAt, "A's message handed to its provider before B's").toBeDefined();
       expect(answeredAt, "B waited for A's provider").toBeUndefined();
+      release();
       // A's message is not lost: recorded sent once its provider answers.
       await waitFor(
         "A's message sent",
         async () => (await proc!.client.getSmsSharing({ accountId: a, sharingId: held.id })).recipients[0]?.status === 'sent',
-        SLOW_MS + 20_000,
+        30_000,
       );
     },
   );
