@@ -137,18 +137,9 @@ const readVars = (vars: Record<string, string | undefined>) =>
        * Seals accounts' own SMS providers at rest (AES-256-GCM): 32 random bytes, base64 or base64url
        * (`openssl rand -base64 32`). Unset: accounts cannot have their own provider (PUT answers 503).
        */
-      SMS_PROVIDER_SECRETS_KEY: secretsKey(),
+      SMS_PROVIDER_SECRETS_KEY: env.optionalKey32(),
       /** Keys that sealed providers before the current one (comma-separated): they still open them (README "Account providers"). */
-      SMS_PROVIDER_SECRETS_PREVIOUS_KEYS: z
-        .string()
-        .default('')
-        .transform((v) =>
-          v
-            .split(',')
-            .map((k) => k.trim())
-            .filter(Boolean),
-        )
-        .pipe(z.array(env.key32())),
+      SMS_PROVIDER_SECRETS_PREVIOUS_KEYS: env.key32List(),
       /**
        * Custom attributes never stored in clear (comma-separated, compared without case; `tckn`
        * always is): a deferred sharing keeps them sealed until released, others not at all.
@@ -174,9 +165,4 @@ export type MessagingEnv = ReturnType<typeof loadEnv>;
 function describe(err: unknown): string {
   const fields = err instanceof AppError ? Object.entries(err.fields) : [];
   return fields.length > 0 ? fields.map(([k, v]) => `${k} ${v}`).join('; ') : (err as Error).message;
-}
-
-/** 32 bytes in base64 or base64url; an empty value is as unset (docker-compose passes one). */
-function secretsKey() {
-  return z.preprocess((v) => (v === '' ? undefined : v), env.key32().optional());
 }

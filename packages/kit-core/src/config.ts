@@ -90,6 +90,8 @@ export const env = {
       // Buffer.from skips characters that are not base64: the exact shape of 32 bytes first.
       .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes in base64 (openssl rand -base64 32)')
       .transform((v) => Buffer.from(v, 'base64')),
+  /** An optional key32; empty counts as unset (a chart or compose file may render `KEY=`). */
+  optionalKey32: () => z.preprocess((v) => (v === '' ? undefined : v), env.key32().optional()),
   /** Comma-separated 256-bit keys (a rotated key's predecessors), each as key32; empty: none. */
   key32List: () =>
     z
