@@ -40,6 +40,12 @@ export function processEnv(dbName: string): Record<string, string> {
     SMS_DISPATCH_GROUP: uniq('dispatch'),
     FILE_UPLOADED_TOPIC: uniq('file.uploaded'),
     FILE_UPLOADED_GROUP: uniq('csv'),
+    // Topics of its own: in the stack's groups it would take the stack's clicks and answers away from it.
+    CLICKS_TOPIC: uniq('link.clicked'),
+    CLICK_FACTS_GROUP: uniq('click-facts'),
+    SURVEY_ANSWERED_TOPIC: uniq('survey.answered'),
+    ANSWER_FACTS_GROUP: uniq('answer-facts'),
+    FLOW_GRPC_ADDR: stack.grpc.flow,
     SMS_PROVIDER: 'outbox',
     SURVEY_GRPC_ADDR: stack.grpc.survey,
     SHORTENER_GRPC_ADDR: stack.grpc.shortener,
