@@ -238,6 +238,8 @@ const CASES: AppCase[] = [
       const [dispatch, status, uploaded] = [uniq('start.sms.dispatch'), uniq('start.sms.status'), uniq('start.file.uploaded')];
       const [dispatchGroup, csvGroup] = [uniq('start-dispatch'), uniq('start-csv')];
       const completed = uniq('start.sharing.completed');
+      const [clicks, answered] = [uniq('start.link.clicked'), uniq('start.survey.answered')];
+      const [clickGroup, answerGroup] = [uniq('start-click-facts'), uniq('start-answer-facts')];
       return {
         db,
         env: {
@@ -249,14 +251,30 @@ const CASES: AppCase[] = [
           SMS_DISPATCH_GROUP: dispatchGroup,
           FILE_UPLOADED_TOPIC: uploaded,
           FILE_UPLOADED_GROUP: csvGroup,
+          CLICKS_TOPIC: clicks,
+          CLICK_FACTS_GROUP: clickGroup,
+          SURVEY_ANSWERED_TOPIC: answered,
+          ANSWER_FACTS_GROUP: answerGroup,
+          FLOW_GRPC_ADDR: stack.grpc.flow,
           SURVEY_GRPC_ADDR: stack.grpc.survey,
           SHORTENER_GRPC_ADDR: stack.grpc.shortener,
           FILE_GRPC_ADDR: stack.grpc.file,
           DLR_SECRET: randomBytes(32).toString('base64url'),
           SMS_PROVIDER_SECRETS_KEY: randomBytes(32).toString('base64'),
         },
-        topics: { [dispatch]: 6, [status]: 3, [completed]: 3, [uploaded]: 3, [`${dispatch}.dlq`]: 1, [`${uploaded}.dlq`]: 1 },
-        groups: [dispatchGroup, csvGroup],
+        topics: {
+          [dispatch]: 6,
+          [status]: 3,
+          [completed]: 3,
+          [uploaded]: 3,
+          [clicks]: 3,
+          [answered]: 3,
+          [`${dispatch}.dlq`]: 1,
+          [`${uploaded}.dlq`]: 1,
+          [`${clicks}.dlq`]: 1,
+          [`${answered}.dlq`]: 1,
+        },
+        groups: [dispatchGroup, csvGroup, clickGroup, answerGroup],
       };
     },
     listeners: async () => {
