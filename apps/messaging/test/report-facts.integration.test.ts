@@ -67,7 +67,8 @@ describe('clicks and answers become facts on the message records', () => {
     const ends = await topicEnds(admin, topic);
     await waitFor(`${groupId} caught up`, () => caughtUp(admin, groupId, topic, ends));
   }
-  const click = (code: string, ...times: number[]) => Buffer.from(LinkClicked.encode({ code, clickedAtMs: times }).finish());
+  const click = (code: string, ...times: number[]) =>
+    Buffer.from(LinkClicked.encode(LinkClicked.fromPartial({ code, clickedAtMs: times })).finish());
   const answer = (r: Partial<SurveyResponse>) =>
     Buffer.from(
       SurveyAnswered.encode({
@@ -140,6 +141,21 @@ describe('clicks and answers become facts on the message records', () => {
     const reminder = await record(`${sharing}.905550000001.r1`);
     expect(reminder.clicked_at).toBeUndefined();
     expect(reminder.tally_owed ?? []).toEqual([]);
+  });
+
+  it('a message taken again after a refusal for now names the link its new text carries', async () => {
+    const messages = new MongoMessageRepository(mongo.db);
+    const id = `${sharing}.905550000006`;
+    await messages.claimMany([message('905550000006', 'Try0001')]);
+    await messages.finishMany([{ id, attempt: 1, status: 'retryable', at: new Date() }]);
+    // The next attempt shortened the survey link again: its text carries another code.
+    expect(await messages.claim(message('905550000006', 'Try0002'))).not.toBeNull();
+    const at = Date.parse('2026-11-28T11:00:00Z');
+    await deliver(topics.clicks, groups.clicks, [click('Try0001', at - 1_000), click('Try0002', at)]);
+    const r = await record(id);
+    expect(r.link_code).toBe('Try0002');
+    expect(r.clicked_at).toEqual(new Date(at));
+    expect(owed(r, 'clicked')).toHaveLength(1);
   });
 
   it('a record written before link_code was kept is not matched', async () => {

@@ -64,7 +64,8 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
       { _id: m.id, status: { $in: opts.takeOverSending ? ['retryable', 'sending'] : ['retryable'] } },
       // The provider may be another one now (the account's own was set or removed): its rule reads the reports.
       {
-        $set: { status: 'sending', text: m.text, provider: m.provider, dlr: dlrOf(m), ...costOf(m), updated_at: m.createdAt },
+        // The text of this attempt carries this attempt's short link: a click names its code.
+        $set: { status: 'sending', text: m.text, provider: m.provider, dlr: dlrOf(m), ...costOf(m), ...linkOf(m), updated_at: m.createdAt },
         $inc: { attempts: 1 },
       },
       { returnDocument: 'after' },
@@ -202,8 +203,7 @@ function toDoc(m: SmsMessage): MessageDoc {
     created_at: m.createdAt,
     updated_at: m.updatedAt,
     ...(m.deliveryRule && { dlr: dlrOf(m) }),
-    ...(m.link && { link: m.link }),
-    ...(m.link && !m.reminder && { link_code: m.link.slice(m.link.lastIndexOf('/') + 1) }),
+    ...linkOf(m),
     ...(m.reminder && { reminder: m.reminder }),
     ...costOf(m),
     ...insertedFacts(m.status, m.updatedAt, m.segments),
@@ -215,6 +215,10 @@ const withFacts = (set: Partial<MessageDoc>, facts: ReturnType<typeof finishedFa
   $set: { ...set, ...facts.$set },
   ...(facts.$push && { $push: facts.$push }),
 });
+
+/** The short link in the text, and on a first message its code, which a click names (reminders repeat the link). */
+const linkOf = (m: Pick<SmsMessage, 'link' | 'reminder'>): Pick<MessageDoc, 'link' | 'link_code'> =>
+  m.link ? { link: m.link, ...(!m.reminder && { link_code: m.link.slice(m.link.lastIndexOf('/') + 1) }) } : {};
 
 /** A text's cost, when the record has one (a message taken again by another provider may cost otherwise). */
 const costOf = (m: Pick<SmsMessage, 'encoding' | 'segments'>): Pick<MessageDoc, 'encoding' | 'segments'> =>
