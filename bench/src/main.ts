@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { activeSurveysBench } from './active-surveys.bench.js';
+import { campaignReportBench } from './campaign-report.bench.js';
 import { flowDetailsBench } from './flow-details.bench.js';
 import { mongoLookupsBench } from './mongo-lookups.bench.js';
 import { redirectsBench } from './redirects.bench.js';
@@ -14,6 +15,7 @@ import { webhooksBench } from './webhooks.bench.js';
 // a run of several writes one markdown table of them to .local/bench/summary.md.
 const BENCHES: Record<string, (o: { durationSec: number; rounds: number }) => Promise<unknown>> = {
   'active-surveys': activeSurveysBench,
+  'campaign-report': campaignReportBench,
   'flow-details': flowDetailsBench,
   'mongo-lookups': mongoLookupsBench,
   redirects: redirectsBench,

@@ -166,6 +166,8 @@ export function adminClient(opts: AdminClientOptions) {
         page_token?: string;
       },
     ) => call<Page>('GET', `/accounts/${enc(accountId)}/sms_sharings${query(q)}`),
+    campaignReport: (accountId: string, campaignId: string, q: { from?: string; to?: string; interval?: string; time_zone?: string }) =>
+      call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}/report${query(q)}`),
     /** Changes a campaign's send window, reminders or transliteration: only the fields given. */
     updateCampaign: (accountId: string, campaignId: string, rules: Record<string, unknown>) =>
       call<SmsCampaign>('PATCH', `/accounts/${enc(accountId)}/sms_campaigns/${enc(campaignId)}`, rules),

@@ -97,6 +97,28 @@ export const campaignCommands: Command[] = [
           .map((after) => ({ after, ...(c.opt('template') ? { message_template: c.opt('template') } : {}) })),
       }),
   },
+  {
+    group: 'campaigns',
+    action: 'report',
+    summary: "a campaign's totals, rates, NPS and a series by hour or day over a range (default the last 30 days)",
+    options: {
+      account,
+      campaign,
+      from: { value: 'DATE', help: 'the range starts: 2026-11-01 or 2026-11-01T00:00:00+03:00 (default 30 days before --to)' },
+      to: { value: 'DATE', help: 'the range ends, strictly before (default now)' },
+      interval: { value: 'hour|day', help: 'the series buckets (default day; at most 400 days, or 31 days by the hour)' },
+      'time-zone': { value: 'ZONE', help: 'IANA time zone of the buckets, e.g. Europe/Istanbul (default UTC)' },
+    },
+    example:
+      'feedbackctl campaigns report --account ACCOUNT_ID --campaign CAMPAIGN_ID --from 2026-11-01 --interval day --time-zone Europe/Istanbul',
+    run: (c) =>
+      c.client.campaignReport(c.need('account'), c.need('campaign'), {
+        from: c.opt('from'),
+        to: c.opt('to'),
+        interval: c.opt('interval'),
+        time_zone: c.opt('time-zone'),
+      }),
+  },
 ];
 
 export const bindingCommands: Command[] = [

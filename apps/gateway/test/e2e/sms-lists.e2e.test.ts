@@ -82,6 +82,9 @@ describe('lists of SMS campaigns and sharings', () => {
         'rejected',
         'scheduled_for',
         'status',
+        'totals',
+        'funnel',
+        'segments',
       ].sort(),
     );
     expect(later2).toMatchObject({ campaign_id: second, status: 'scheduled', accepted: 1, rejected: 0, duplicate: 0, cancelled_at: null });

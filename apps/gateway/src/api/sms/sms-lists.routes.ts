@@ -15,7 +15,7 @@ import { CampaignParams } from './sms.schemas.js';
 
 const PAGING = 'A page at a time (`page_size`, then `page_token` = the previous `next_page_token`, null on the last page).';
 const ENTRY =
-  'Each sharing is what it stores (phones accepted, rejected, duplicate; its dates) and its status; its counts by status, funnel and recipients are in GET /v1/sms_sharings/{id}.';
+  'Each sharing is what it stores (phones accepted, rejected, duplicate; its dates), its status, and its counters (totals, funnel, segments: about a second behind what happened, zeros until the first count); its exact counts by status and its recipients are in GET /v1/sms_sharings/{id}.';
 
 /** The account's campaigns and sharings, newest first (docs/api.md "Lists of campaigns and sharings"). */
 export const smsListsRoutes =

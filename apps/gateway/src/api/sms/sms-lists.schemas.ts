@@ -3,6 +3,7 @@ import { PageToken, Uuid } from '../../http/common.schemas.js';
 
 // The lists of campaigns and sharings (docs/api.md "Lists of campaigns and sharings").
 
+const count = (description: string) => Type.Integer({ minimum: 0, description });
 const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
 const dateOrNull = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
@@ -77,10 +78,34 @@ const SharingSummarySchema = Type.Object(
     scheduled_for: dateOrNull('When its first messages were or are due; null: at once.'),
     cancelled_at: dateOrNull('null unless cancelled.'),
     completed_at: dateOrNull('When every first message was settled (the sharing.completed webhook); null until then.'),
+    totals: Type.Object(
+      {
+        recipients: count('Phones accepted.'),
+        sent: count(
+          'First messages the provider accepted, those delivered or failed afterwards included (unlike counts.sent of GET /v1/sms_sharings/{id}: still waiting for a report).',
+        ),
+        delivered: count('First messages a delivery report said delivered.'),
+        failed: count('First messages that ended failed, before or by the provider.'),
+        opted_out: count('First messages not sent: the phone was on the suppression list.'),
+      },
+      {
+        description:
+          'What happened to its recipients (their first message), counted as it happened: about a second behind; zeros until its first count.',
+      },
+    ),
+    funnel: Type.Object(
+      {
+        clicked: count('Recipients whose short link a person followed at least once.'),
+        answered: count('Recipients who answered the survey through their link.'),
+      },
+      { description: 'As in GET /v1/sms_sharings/{id}, from the same counters as totals.' },
+    ),
+    segments: count('Every sent message of the sharing, reminders included: the SMS it is billed as so far.'),
   },
   {
     $id: 'SmsSharingSummary',
-    description: 'What the sharing stores. Its counts by status, funnel and recipients: GET /v1/sms_sharings/{id}.',
+    description:
+      'What the sharing stores, and its counters (totals, funnel, segments), which follow what happened by about a second. Its exact counts by status and its recipients: GET /v1/sms_sharings/{id}.',
   },
 );
 

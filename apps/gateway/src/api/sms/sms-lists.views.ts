@@ -1,5 +1,6 @@
 import { isoWithOffset } from '@feedback/kit-core';
 import type { ListSmsCampaignsResponse, ListSmsSharingsResponse } from '@feedback/proto/feedback/messaging/v1/messaging';
+import { totalsView } from './campaign-report.views.js';
 
 const iso = (s: string) => isoWithOffset(new Date(s));
 const isoOrNull = (s: string) => (s ? iso(s) : null);
@@ -11,18 +12,24 @@ export const campaignSummariesView = (r: ListSmsCampaignsResponse) => ({
 });
 
 export const sharingSummariesView = (r: ListSmsSharingsResponse) => ({
-  data: r.sharings.map((s) => ({
-    id: s.sharingId,
-    campaign_id: s.campaignId,
-    created_at: iso(s.createdAt),
-    status: s.status,
-    accepted: s.accepted,
-    rejected: s.rejected,
-    duplicate: s.duplicate,
-    scheduled_for: isoOrNull(s.scheduledFor),
-    cancelled_at: isoOrNull(s.cancelledAt),
-    completed_at: isoOrNull(s.completedAt),
-  })),
+  data: r.sharings.map((s) => {
+    const { clicked, answered, segments, ...totals } = totalsView(s.totals);
+    return {
+      id: s.sharingId,
+      campaign_id: s.campaignId,
+      created_at: iso(s.createdAt),
+      status: s.status,
+      accepted: s.accepted,
+      rejected: s.rejected,
+      duplicate: s.duplicate,
+      scheduled_for: isoOrNull(s.scheduledFor),
+      cancelled_at: isoOrNull(s.cancelledAt),
+      completed_at: isoOrNull(s.completedAt),
+      totals,
+      funnel: { clicked, answered },
+      segments,
+    };
+  }),
   next_page_token: r.nextPageToken || null,
 });
 

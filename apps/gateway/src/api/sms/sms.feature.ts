@@ -1,5 +1,8 @@
 import type { AccountRepository, NodeRepository } from '../../accounts/domain/ports.js';
 import type { ApiFeature } from '../../http/api-feature.js';
+import { campaignReportAdminRoutes } from './campaign-report-admin.routes.js';
+import { campaignReportRoutes } from './campaign-report.routes.js';
+import { campaignReportSchemas } from './campaign-report.schemas.js';
 import { campaignRulesAdminRoutes } from './campaign-rules-admin.routes.js';
 import { directoryBindingsAdminRoutes } from './directory-bindings-admin.routes.js';
 import { DirectoryBindingSchema } from './directory-bindings.schemas.js';
@@ -26,22 +29,24 @@ export interface SmsFeatureDeps extends SharingSettings {
   disabledAccounts?: readonly string[];
 }
 
-/** SMS sharing (docs/api.md "SMS sharing") with its status, the account's opt-out list ("SMS opt-out"), and the admin side: campaigns, the outbox, CSV workflow bindings, an account's own SMS provider. */
+/** SMS sharing (docs/api.md "SMS sharing") with its status, the account's opt-out list ("SMS opt-out"), the campaign report ("Campaign report"), and the admin side: campaigns, the outbox, CSV workflow bindings, an account's own SMS provider. */
 export function smsFeature(deps: SmsFeatureDeps): ApiFeature {
   const disabledAccounts = new Set(deps.disabledAccounts ?? []);
   return {
-    schemas: [...smsSchemas, ...smsListSchemas, DirectoryBindingSchema, SmsProviderSchema],
+    schemas: [...smsSchemas, ...campaignReportSchemas, ...smsListSchemas, DirectoryBindingSchema, SmsProviderSchema],
     routes: (ctx) => async (app) => {
       await app.register(sharingsRoutes({ ...deps, ...ctx, disabledAccounts }));
       await app.register(optOutsRoutes({ ...deps, ...ctx, disabledAccounts }));
       await app.register(previewRoutes({ ...deps, ...ctx, disabledAccounts }));
       await app.register(smsListsRoutes({ ...deps, ...ctx, disabledAccounts }));
+      await app.register(campaignReportRoutes({ ...deps, ...ctx, disabledAccounts }));
     },
     async adminRoutes(app) {
       await app.register(smsAdminRoutes(deps));
       await app.register(campaignRulesAdminRoutes(deps));
       await app.register(directoryBindingsAdminRoutes(deps));
       await app.register(smsProviderAdminRoutes(deps));
+      await app.register(campaignReportAdminRoutes(deps));
     },
   };
 }

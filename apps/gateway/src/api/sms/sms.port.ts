@@ -12,6 +12,8 @@ import type {
   CreateSmsSharingRequest,
   CreateSmsSharingResponse,
   DeleteSmsProviderRequest,
+  GetCampaignReportRequest,
+  GetCampaignReportResponse,
   DeleteSmsOptOutRequest,
   DeleteSmsOptOutResponse,
   DeleteSmsProviderResponse,
@@ -57,4 +59,5 @@ export interface SmsPort {
   updateSmsCampaign(req: UpdateSmsCampaignRequest): Promise<UpdateSmsCampaignResponse>;
   cancelSmsSharing(req: CancelSmsSharingRequest): Promise<CancelSmsSharingResponse>;
   previewSmsMessage(req: PreviewSmsMessageRequest): Promise<PreviewSmsMessageResponse>;
+  getCampaignReport(req: GetCampaignReportRequest): Promise<GetCampaignReportResponse>;
 }

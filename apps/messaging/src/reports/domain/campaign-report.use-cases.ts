@@ -2,7 +2,7 @@ import { emptyTally, errors, isTimeZone, npsScore, type NpsTally } from '@feedba
 import { parseInstant } from '../../intake/domain/sharing-list.use-cases.js';
 import type { CampaignTallyRow, ReportReadDeps } from '../report-reads.ports.js';
 import { bucketStarts, seriesOf, type ReportBucket, type ReportInterval } from './report-buckets.js';
-import { TOTAL_NAMES, zeroTotals, type ReportTotals } from './report-totals.js';
+import { zeroTotals, type ReportTotals } from './report-totals.js';
 
 /** GetCampaignReport as the caller asked it ('' = not given). */
 export interface CampaignReportQuery {
@@ -82,8 +82,16 @@ const rate = (n: number, sent: number) => (sent > 0 ? Math.round((n / sent) * 10
 function sums(rows: CampaignTallyRow[]): { totals: ReportTotals; nps: NpsTally } {
   const totals = zeroTotals();
   const nps = emptyTally();
+  // Field by field: a loop over the names is a keyed access per counter and document (90 days: 70,000).
   for (const r of rows) {
-    for (const name of TOTAL_NAMES) totals[name] += r[name];
+    totals.recipients += r.recipients;
+    totals.sent += r.sent;
+    totals.delivered += r.delivered;
+    totals.failed += r.failed;
+    totals.optedOut += r.optedOut;
+    totals.clicked += r.clicked;
+    totals.answered += r.answered;
+    totals.segments += r.segments;
     nps.promoters += r.promoters;
     nps.passives += r.passives;
     nps.detractors += r.detractors;

@@ -10,8 +10,6 @@ export interface ReportTotals {
   segments: number;
 }
 
-export const TOTAL_NAMES = ['recipients', 'sent', 'delivered', 'failed', 'optedOut', 'clicked', 'answered', 'segments'] as const;
-
 export const zeroTotals = (): ReportTotals => ({
   recipients: 0,
   sent: 0,
