@@ -15,6 +15,7 @@ import { buildLink } from './links/link-listener.js';
 import type { FromLinkThread, ToLinkThread } from './links/link-thread.js';
 import { shortenerPeer } from './links/links.client.js';
 import { MainThreadTokens } from './links/main-thread-tokens.js';
+import { QrCodeCache } from './links/qr-code.cache.js';
 import { RecentClicks } from './links/recent-clicks.js';
 import { createShortenLimiter } from './links/shorten.limiter.js';
 
@@ -85,6 +86,8 @@ const link = await buildLink({
     maxUrlLength: config.MAX_URL_LENGTH,
     tokens,
   },
+  // Images of up to 1000 px are a few KiB each (PNG) or less (SVG).
+  qr: { codes: new QrCodeCache(shortener.port, { maxBytes: 32 * 1024 * 1024, ttlMs: 3_600_000, missTtlMs: 5_000 }) },
 });
 const closeHttp = gracefulClose(link, { graceMs: 2_000 });
 await link.listen({ host: config.HOST, port: config.LINK_PORT });

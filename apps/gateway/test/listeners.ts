@@ -7,6 +7,7 @@ import { buildLink, type LinkDeps } from '../src/links/link-listener.js';
 import { LinkResolver } from '../src/links/link.resolver.js';
 import type { ResolvePort, ShortenPort } from '../src/links/links.port.js';
 import type { LinkRoutesDeps } from '../src/links/links.routes.js';
+import { QrCodeCache } from '../src/links/qr-code.cache.js';
 
 /*
  * The gateway's two listeners built in this process, as main.ts builds them, on test defaults a
@@ -31,7 +32,7 @@ export function testApi(deps: Pick<ApiDeps, 'features'> & Partial<ApiDeps>): Pro
 
 /**
  * The link listener over `shortener` (by default one that is never called), resolved through a
- * small cache without Redis: clicks go nowhere, no client is limited, no token is known, 302s.
+ * small cache without Redis (QR codes too): clicks go nowhere, no client is limited, no token is known, 302s.
  */
 export function testLink(
   opts: Partial<Omit<LinkDeps, 'links'>> & {
@@ -43,6 +44,7 @@ export function testLink(
   return buildLink({
     logger,
     metrics: createMetrics('gateway-test'),
+    qr: { codes: new QrCodeCache(shortener, { maxBytes: 1024 * 1024, ttlMs: 60_000, missTtlMs: 1_000 }) },
     ...deps,
     links: {
       shortener,

@@ -10,6 +10,7 @@ import { registerOpenApi } from '../http/openapi.js';
 import { registerRequestIdEcho } from '../http/request-context.js';
 import { registerUnicodeCheck } from '../http/unicode-check.js';
 import { linkRoutes, notFoundPage, type LinkRoutesDeps } from './links.routes.js';
+import { qrRoutes, type QrRoutesDeps } from './qr.routes.js';
 import { redirectFastPath } from './redirect.fast-path.js';
 
 export interface LinkDeps {
@@ -19,12 +20,14 @@ export interface LinkDeps {
   metrics: Metrics;
   /** The short link routes; left out, only /health is served. */
   links?: LinkRoutesDeps & { links: { cached(code: string, host?: string): string | undefined } };
+  /** GET /{code}/qr (qr.routes.ts); left out, not served. */
+  qr?: QrRoutesDeps;
   /** Fastify's trustProxy: whose X-Forwarded-For decides the client IP (rate limits). */
   trustProxy?: boolean | string | ((addr: string, hop: number) => boolean);
   publicUrl?: string;
 }
 
-/** The link listener ({shortener_url}): POST /shorten and GET /{code}. */
+/** The link listener ({shortener_url}): POST /shorten, GET /{code} and GET /{code}/qr. */
 export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...baseFastifyOptions(deps.logger, 16 * 1024, deps.requestLogging),
@@ -45,12 +48,14 @@ export async function buildLink(deps: LinkDeps): Promise<FastifyInstance> {
   if (deps.links) {
     await registerOpenApi(app, {
       title: 'Customer Feedback Service: short links',
-      description: 'POST /shorten makes a short link; GET /{code} redirects to it. Errors: {error_message, data, code, errors}.',
+      description:
+        'POST /shorten makes a short link; GET /{code} redirects to it; GET /{code}/qr draws its QR code. Errors: {error_message, data, code, errors}.',
       serverUrl: deps.publicUrl,
-      tags: [{ name: 'links', description: 'Making a short link and following one.' }],
+      tags: [{ name: 'links', description: 'Making a short link, following one and its QR code.' }],
       securitySchemes: ['apiToken'],
     });
     await app.register(linkRoutes({ ...deps.links, ownDomain: deps.publicUrl ? new URL(deps.publicUrl).hostname : undefined }));
+    if (deps.qr) await app.register(qrRoutes(deps.qr));
   }
   return app;
 }
