@@ -190,7 +190,7 @@ export const sharingCommands: Command[] = [
   {
     group: 'sharings',
     action: 'list',
-    summary: "list an account's SMS sharings, newest first, a page at a time: what each stores and its status",
+    summary: "list an account's SMS sharings, newest first, a page at a time: what each stores, its status and counters",
     options: {
       account,
       campaign: { value: 'CAMPAIGN_ID', help: "only this campaign's" },
