@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { UsageError } from '../cli-errors.js';
+import { fetchQrImage } from '../qr-client.js';
 import type { Command } from './command.js';
 
 const account = { value: 'ID', help: 'the account', required: true };
@@ -42,4 +45,33 @@ export const linkCommands: Command[] = [
     example: 'feedbackctl links show --code Ab3dE9x',
     run: (c) => c.client.getLink(c.need('code')),
   },
+  {
+    group: 'links',
+    action: 'qr',
+    summary: "save a short link's QR code (it encodes the short URL; fetched from the link listener on the link's own domain)",
+    options: {
+      code: { value: 'CODE', help: 'the short code (the last part of the short URL)', required: true },
+      out: { value: 'FILE', help: 'where to write the image', required: true },
+      format: { value: 'svg|png', help: "the image's format (default: --out's extension, else svg)" },
+      size: { value: 'PX', help: 'width and height in pixels, 50-1000 (default 300)' },
+      margin: { value: 'MODULES', help: 'quiet zone around the code, 0-20 (default 4)' },
+    },
+    example: 'feedbackctl links qr --code Ab3dE9x --format png --size 600 --out receipt-qr.png',
+    run: async (c) => {
+      const link = (await c.client.getLink(c.need('code'))) as { id: string; short_url: string };
+      const out = c.need('out');
+      const format = c.opt('format') ?? /\.(svg|png)$/i.exec(out)?.[1]?.toLowerCase() ?? 'svg';
+      const image = await fetchQrImage(link.short_url, { format, size: c.opt('size'), margin: c.opt('margin') });
+      writeImage(out, image.bytes);
+      return { id: link.id, short_url: link.short_url, out, content_type: image.contentType, bytes: image.bytes.length };
+    },
+  },
 ];
+
+function writeImage(file: string, bytes: Uint8Array) {
+  try {
+    writeFileSync(file, bytes);
+  } catch (err) {
+    throw new UsageError(`cannot write ${file}: ${(err as Error).message}`);
+  }
+}
