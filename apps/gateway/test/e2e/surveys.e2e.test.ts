@@ -282,8 +282,11 @@ describe('admin: channels and responses', () => {
       flow_id: acc.flowId,
       channel_id: acc.channelId,
       node_id: acc.nodeId,
-      answers: [{ question_key: 'nps', option_keys: [], number: 7 }],
+      // The one answers shape: keyed by question, as GET /v1/responses and survey.answered give them.
+      answers: { nps: 7 },
       built_in_responses: { customerDetailInfo1: 'n2' },
+      campaign_id: null,
+      sharing_id: null,
     });
     expect(String(rows1[0]!.answered_at)).toMatch(/\+00:00$/);
     expect(page1.next_page_token).toEqual(expect.any(String));

@@ -69,6 +69,23 @@ export const NpsParams = Type.Object({ flow_id: Id('A flow of the caller’s acc
 
 const nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
+/** A response's answers keyed by question: the one shape of the REST API, the admin API and survey.answered. */
+export const AnswersSchema = Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Array(Type.String())]), {
+  description:
+    'Keyed by question key as the flow details name it: choice questions give the chosen option keys (an array, one for single choice and dropdown), scales and numbers a number (yes_no: 1 yes, 0 no), text, e-mail, phone and date questions their text. An unanswered optional question is absent.',
+});
+
+/** What sent the link a response came through (the send context). */
+export const ResponseContextProperties = {
+  campaign_id: nullable('The SMS campaign whose message carried the link; null when no SMS sharing sent it.'),
+  sharing_id: nullable('The SMS sharing that sent the link; null otherwise.'),
+  message_id: nullable('The SMS that carried the link, as the sms.* webhook events name it; null otherwise.'),
+  custom_attributes: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+    description:
+      "The recipient's custom attributes as the sharing gave them (an order id, a store), without the deployment's sensitive ones (the TCKN); {} for a link sent otherwise, null on responses stored before they were kept.",
+  }),
+};
+
 const EXAMPLE = {
   id: '5b0c7e1a-3f2d-4c8b-9a61-2e7d4f0b9c13',
   flow_id: '8d0f4b6e-2a1c-4e7b-b3f5-9c6d2e1a7f30',
@@ -97,20 +114,11 @@ export const SurveyResponseSchema = Type.Object(
       { description: "The customer's identifiers as stored now." },
     ),
     created_at: Type.String({ format: 'date-time', description: 'When the customer answered.', examples: [EXAMPLE.created_at] }),
-    answers: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Array(Type.String())]), {
-      description:
-        'Keyed by question key as the flow details name it: choice questions give the chosen option keys (an array, one for single choice and dropdown), scales and numbers a number (yes_no: 1 yes, 0 no), text, e-mail, phone and date questions their text. An unanswered optional question is absent.',
-    }),
+    answers: AnswersSchema,
     built_in_responses: Type.Record(Type.String(), Type.String(), {
       description: 'What the link was created with (customerDetailInfo1, ...), as the survey page kept it.',
     }),
-    campaign_id: nullable('The SMS campaign whose message carried the link; null when no SMS sharing sent it.'),
-    sharing_id: nullable('The SMS sharing that sent the link; null otherwise.'),
-    message_id: nullable('The SMS that carried the link, as the sms.* webhook events name it; null otherwise.'),
-    custom_attributes: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
-      description:
-        "The recipient's custom attributes as the sharing gave them (an order id, a store), without the deployment's sensitive ones (the TCKN); {} for a link sent otherwise, null on responses stored before they were kept.",
-    }),
+    ...ResponseContextProperties,
   },
   { $id: 'SurveyResponse', examples: [EXAMPLE] },
 );

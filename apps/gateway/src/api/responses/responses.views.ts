@@ -13,12 +13,17 @@ export function surveyResponseView(r: SurveyResponse | undefined) {
     created_at: isoWithOffset(new Date(r.answeredAt)),
     answers: answersByQuestion(r.answers),
     built_in_responses: r.builtInResponses,
-    campaign_id: orNull(r.context?.campaignId),
-    sharing_id: orNull(r.context?.sharingId),
-    message_id: orNull(r.context?.messageId),
-    custom_attributes: r.context ? r.context.customAttributes : null,
+    ...responseContextView(r),
   };
 }
+
+/** The send context of a response: the campaign, sharing and message of its link, and the recipient's attributes. */
+export const responseContextView = (r: SurveyResponse) => ({
+  campaign_id: orNull(r.context?.campaignId),
+  sharing_id: orNull(r.context?.sharingId),
+  message_id: orNull(r.context?.messageId),
+  custom_attributes: r.context ? r.context.customAttributes : null,
+});
 
 type Tallied = Pick<NpsQuestionSummary, 'promoters' | 'passives' | 'detractors' | 'total' | 'score'>;
 

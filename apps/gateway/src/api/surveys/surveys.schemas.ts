@@ -1,5 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { Id, NON_BLANK, PageToken, Uuid } from '../../http/common.schemas.js';
+import { AnswersSchema, ResponseContextProperties } from '../responses/responses.schemas.js';
 
 const created_at = Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.123+00:00'] });
 const Attributes = (description: string) =>
@@ -162,13 +163,6 @@ export const ResponsesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const AnswerSchema = Type.Object({
-  question_key: Type.String(),
-  option_keys: Type.Array(Type.String()),
-  text: Type.Optional(Type.String()),
-  number: Type.Optional(Type.Number()),
-});
-
 export const ResponseListSchema = Type.Object({
   data: Type.Array(
     Type.Object({
@@ -178,9 +172,10 @@ export const ResponseListSchema = Type.Object({
       node_id: Type.String(),
       customer_id: Type.String(),
       link_id: Type.String(),
-      answers: Type.Array(AnswerSchema),
+      answers: AnswersSchema,
       built_in_responses: Type.Record(Type.String(), Type.String()),
       answered_at: created_at,
+      ...ResponseContextProperties,
     }),
   ),
   next_page_token: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page.' }),

@@ -1,5 +1,6 @@
-import { isoWithOffset } from '@feedback/kit-core';
-import type { ActivateSurveyLinkResponse, ActiveSurvey, Answer, Channel, SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
+import { answersByQuestion, isoWithOffset } from '@feedback/kit-core';
+import type { ActivateSurveyLinkResponse, ActiveSurvey, Channel, SurveyResponse } from '@feedback/proto/feedback/survey/v1/survey';
+import { responseContextView } from '../responses/responses.views.js';
 
 const iso = (s: string) => isoWithOffset(new Date(s));
 
@@ -29,13 +30,6 @@ export function channelView(c: Channel | undefined) {
   return { id: c.id, name: c.name, node_id: c.nodeId, flow_id: c.flowId, link_ttl_days: c.linkTtlDays, created_at: iso(c.createdAt) };
 }
 
-const answerView = (a: Answer) => ({
-  question_key: a.questionKey,
-  option_keys: a.optionKeys,
-  ...(a.text !== undefined ? { text: a.text } : {}),
-  ...(a.number !== undefined ? { number: a.number } : {}),
-});
-
 export const responseView = (r: SurveyResponse) => ({
   id: r.id,
   flow_id: r.flowId,
@@ -43,7 +37,9 @@ export const responseView = (r: SurveyResponse) => ({
   node_id: r.nodeId,
   customer_id: r.customerId,
   link_id: r.linkId,
-  answers: r.answers.map(answerView),
+  // The one answers shape (GET /v1/responses, survey.answered): keyed by question.
+  answers: answersByQuestion(r.answers),
   built_in_responses: r.builtInResponses,
   answered_at: iso(r.answeredAt),
+  ...responseContextView(r),
 });
