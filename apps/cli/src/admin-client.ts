@@ -212,6 +212,8 @@ export function adminClient(opts: AdminClientOptions) {
     flowNps: (accountId: string, flowId: string, q: Omit<ResponseFilters, 'customer_external_id'>) =>
       call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/flows/${enc(flowId)}/nps${query(q)}`),
     getLink: (code: string) => call<Record<string, unknown>>('GET', `/links/${enc(code)}`),
+    linkStats: (accountId: string, code: string, q: { from?: string; to?: string; interval?: string; time_zone?: string }) =>
+      call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/links/${enc(code)}/stats${query(q)}`),
   };
 }
 

@@ -42,6 +42,10 @@ const readVars = (vars: Record<string, string | undefined>) =>
         .default('302')
         .transform((s) => Number(s) as 301 | 302 | 303 | 307 | 308),
       LINK_CACHE_TTL_MS: env.int(10 * 60_000, 1000),
+      /** A header a trusted edge sets to the client's country (e.g. CF-IPCountry); unset: none trusted (docs/decisions.md "Link analytics"). */
+      LINK_COUNTRY_HEADER: env.string(''),
+      /** A GeoLite2/GeoIP2 Country or City database (.mmdb) giving a click's country by address; unset: none. */
+      LINK_GEOIP_DATABASE: z.string().optional(),
       /** Longest URL POST /shorten takes; keep it equal to the shortener's MAX_URL_LENGTH. */
       MAX_URL_LENGTH: env.int(2048, 32),
       SHORTEN_RATE_LIMIT_POINTS: env.int(300, 1),

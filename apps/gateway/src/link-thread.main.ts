@@ -7,9 +7,11 @@ import { loadEnv } from './env.js';
 import { gracefulClose } from './http/graceful-close.js';
 import { createMetrics } from './http/metrics.js';
 import { parseTrustProxy } from './http/trust-proxy.js';
+import { clickDetailsOf } from './links/click-details.js';
 import { ClickFilter } from './links/click-filter.js';
 import { ClickPublisher } from './links/click.publisher.js';
 import { clientIpOf } from './links/client-ip.js';
+import { openGeoIpCountries } from './links/geoip.country.js';
 import { LinkResolver } from './links/link.resolver.js';
 import { buildLink } from './links/link-listener.js';
 import type { FromLinkThread, ToLinkThread } from './links/link-thread.js';
@@ -52,11 +54,15 @@ const clicks = new ClickPublisher(producer, {
 });
 clicks.start();
 const trustProxy = parseTrustProxy(config.TRUST_PROXY);
+const clientIp = clientIpOf(trustProxy);
+// A click's country, where the deployment provides it (both off by default).
+const geoip = config.LINK_GEOIP_DATABASE ? await openGeoIpCountries(config.LINK_GEOIP_DATABASE) : undefined;
 // A person's first tap of a code in a minute is a click; bots, previews and repeats are not.
 const personClicks = new ClickFilter({
   publisher: clicks,
   recent: new RecentClicks(redis, { windowMs: 60_000, maxChars: 32_000_000, logger }),
-  clientIp: clientIpOf(trustProxy),
+  clientIp,
+  details: clickDetailsOf({ countryHeader: config.LINK_COUNTRY_HEADER, geoip, clientIp }),
 });
 // POST /shorten naming a customer domain checks an API token: the main thread looks it up.
 const tokens = new MainThreadTokens((m) => parent.postMessage(m), { timeoutMs: config.GRPC_DEADLINE_MS, logger });

@@ -11,6 +11,7 @@ import { gatewayIndexes } from './accounts/adapters/mongo/indexes.js';
 import { adminFeature } from './api/admin/admin.feature.js';
 import { filesFeature } from './api/files/files.feature.js';
 import { flowsFeature } from './api/flows/flows.feature.js';
+import { linkStatsFeature } from './api/link-stats/link-stats.feature.js';
 import { SMS_LIMIT_PREFIX } from './api/sms/sharing-limit.hooks.js';
 import { meteredLimiter } from './api/sms/sharing-limit.metrics.js';
 import { privacyFeature } from './api/privacy/privacy.feature.js';
@@ -110,6 +111,7 @@ const api = await buildApi({
       campaigns: peers.ports.messaging,
     }),
     privacyFeature({ privacy: peers.ports.survey, accounts: accounts.accounts }),
+    linkStatsFeature({ shortener: peers.ports.shortener, accounts: accounts.accounts }),
   ],
 });
 

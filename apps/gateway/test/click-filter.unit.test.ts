@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createLogger } from '@feedback/kit-core/runtime';
 import { describe, expect, it } from 'vitest';
+import { clickDetailsOf, type ClickDetails } from '../src/links/click-details.js';
 import { ClickFilter, isPersonsTap } from '../src/links/click-filter.js';
 import { clientIpOf } from '../src/links/client-ip.js';
 import { RecentClicks } from '../src/links/recent-clicks.js';
@@ -75,20 +76,23 @@ const logger = createLogger('gateway-test', 'silent');
 const request = (ua: string | undefined, ip = '203.0.113.7', method = 'GET', headers: Record<string, string> = {}) =>
   ({ method, headers: { ...(ua && { 'user-agent': ua }), ...headers }, socket: { remoteAddress: ip } }) as unknown as IncomingMessage;
 
-function filterOf(trust: Parameters<typeof clientIpOf>[0] = false) {
-  const published: Array<{ code: string; at?: number }> = [];
+function filterOf(trust: Parameters<typeof clientIpOf>[0] = false, countryHeader = '') {
+  const published: Array<{ code: string; at?: number; details?: ClickDetails }> = [];
+  const excluded: string[] = [];
+  const clientIp = clientIpOf(trust);
   const filter = new ClickFilter({
-    publisher: { record: (code, at) => void published.push({ code, at }) },
+    publisher: { record: (code, at, details) => void published.push({ code, at, details }), exclude: (code) => void excluded.push(code) },
     // Without Redis: this process's memory only, the same rule.
     recent: new RecentClicks(null, { windowMs: 60_000, maxChars: 100_000, logger }),
-    clientIp: clientIpOf(trust),
+    clientIp,
+    details: clickDetailsOf({ countryHeader, clientIp }),
   });
-  return { filter, published };
+  return { filter, published, excluded };
 }
 
 describe('ClickFilter', () => {
   it("publishes a person's first tap of a code, not its repeats, bots, previews or HEADs", () => {
-    const { filter, published } = filterOf();
+    const { filter, published, excluded } = filterOf();
     filter.record('Code1234', request(notPeople.Googlebot));
     filter.record('Code1234', request(notPeople['iMessage preview']));
     filter.record('Code1234', request(people['Safari iOS'], undefined, 'HEAD'));
@@ -97,6 +101,24 @@ describe('ClickFilter', () => {
     filter.record('Code1234', request(people['Safari iOS']));
     expect(published.map((p) => p.code)).toEqual(['Code1234']);
     expect(published[0]!.at).toBeTypeOf('number');
+    // Each of the others counted apart as excluded: the bot, the preview, the HEAD, no user agent, the repeat.
+    expect(excluded).toEqual(['Code1234', 'Code1234', 'Code1234', 'Code1234', 'Code1234']);
+  });
+
+  it('publishes a click with its device, OS, browser and referrer host, the country only from a configured header', () => {
+    const headers = { referer: 'https://news.example.com/a/page?email=someone@example.com', 'cf-ipcountry': 'tr' };
+    const plain = filterOf();
+    plain.filter.record('Code1234', request(people['Safari iOS'], undefined, 'GET', headers));
+    expect(plain.published[0]!.details).toEqual({
+      device: 'mobile',
+      os: 'iOS',
+      browser: 'Mobile Safari',
+      referrerHost: 'news.example.com',
+      country: '',
+    });
+    const trusting = filterOf(false, 'CF-IPCountry');
+    trusting.filter.record('Code1234', request(people['Safari iOS'], undefined, 'GET', headers));
+    expect(trusting.published[0]!.details!.country).toBe('TR');
   });
 
   it('counts other codes, other addresses and other browsers apart', () => {

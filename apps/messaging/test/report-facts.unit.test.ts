@@ -24,7 +24,8 @@ function memoryDeps(npsKeys: Record<string, string | null> = {}) {
   return { deps, clicks, answers, asked };
 }
 
-const clicked = (code: string, clickedAtMs: number[]) => Buffer.from(LinkClicked.encode({ code, clickedAtMs }).finish());
+const clicked = (code: string, clickedAtMs: number[]) =>
+  Buffer.from(LinkClicked.encode(LinkClicked.fromPartial({ code, clickedAtMs })).finish());
 
 const response = (r: Partial<SurveyResponse>): SurveyResponse => ({
   id: 'r1',
@@ -72,6 +73,13 @@ describe('clicks → the clicked fact', () => {
     expect(() => decodeLinkClicked(clicked('Ab3dE6g', []))).toThrow(/click times/);
     expect(() => decodeLinkClicked(clicked('Ab3dE6g', [-5]))).toThrow(/click times/);
     expect(() => decodeLinkClicked(Buffer.from([0xff, 0xff, 0xff]))).toThrow();
+  });
+
+  it('takes no fact from a record of excluded redirects only (bots, previews, HEAD), and only the clicks of a mixed one', () => {
+    const excluded = (clickedAtMs: number[]) =>
+      Buffer.from(LinkClicked.encode({ code: 'Ab3dE6g', clickedAtMs, details: [], excludedAtMs: [1_764_324_000_000] }).finish());
+    expect(decodeLinkClicked(excluded([]))).toBeNull();
+    expect(decodeLinkClicked(excluded([1_764_324_000_500]))).toEqual({ code: 'Ab3dE6g', clickedAtMs: [1_764_324_000_500] });
   });
 });
 

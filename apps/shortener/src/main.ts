@@ -8,10 +8,11 @@ import { runClickConsumer } from './adapters/kafka/click.consumer.js';
 import { MongoLinkEraser } from './adapters/mongo/link-erasure.repository.js';
 import { shortenerIndexes } from './adapters/mongo/indexes.js';
 import { countClicks } from './domain/click-counting.js';
+import { countClickHours } from './domain/link-hours.js';
 import { eraseShortLinks } from './domain/data-erasure.use-cases.js';
 import { loadEnv } from './env.js';
 import { shortenerHandlers } from './grpc/shortener.handlers.js';
-import { shortenerServiceDeps } from './wiring.js';
+import { linkAnalyticsDeps, shortenerServiceDeps } from './wiring.js';
 
 // The one wiring place of the shortener service.
 const config = loadEnv();
@@ -27,13 +28,14 @@ const deps = shortenerServiceDeps({
   shortCodeLength: config.SHORT_CODE_LENGTH,
   settings: { shortBase: config.PUBLIC_SHORTENER_URL, maxUrlLength: config.MAX_URL_LENGTH },
 });
+const analytics = linkAnalyticsDeps(mongo.db, deps.links);
 
 // gRPC first: a restarted shortener serves redirects and shortens at once, while its click
 // consumer joins the group in the background (that can take a session timeout).
 const server = await startGrpcServer({
   ...grpcListenOptions(config),
   logger,
-  services: [{ definition: ShortenerServiceService, implementation: shortenerHandlers(deps) }],
+  services: [{ definition: ShortenerServiceService, implementation: shortenerHandlers(deps, analytics) }],
 });
 logger.info({ port: server.port }, 'shortener service listening');
 
@@ -45,7 +47,15 @@ const clicks = await runClickConsumer({
   logger,
   sessionTimeout: config.CLICKS_SESSION_TIMEOUT_MS,
   heartbeatInterval: Math.floor(config.CLICKS_SESSION_TIMEOUT_MS / 10),
-  onClicks: (partition, batch) => countClicks(deps.tallies, partition, batch),
+  // The hour counters first: a failure of either redelivers the batch, which both absorb.
+  onClicks: async (partition, batch) => {
+    await countClickHours(analytics, partition, batch);
+    await countClicks(
+      deps.tallies,
+      partition,
+      batch.filter((r) => r.clicks > 0),
+    );
+  },
   // Without its consumer the service would silently stop counting: restart it instead.
   onCrash: () => process.kill(process.pid, 'SIGTERM'),
 });

@@ -1,10 +1,13 @@
 import { systemClock } from '@feedback/kit-core';
 import type { Db } from 'mongodb';
 import { CachedDomainRepository } from './adapters/cached-domain.repository.js';
+import { CachedLinkAccounts } from './adapters/cached-link-accounts.js';
 import { MongoClickTallyRepository } from './adapters/mongo/click-tally.repository.js';
 import { MongoDomainRepository } from './adapters/mongo/domain.repository.js';
+import { MongoLinkHourRepository } from './adapters/mongo/link-hours.repository.js';
 import { MongoLinkRepository } from './adapters/mongo/link.repository.js';
 import type { LinkSettings } from './domain/link.js';
+import type { LinkAccounts, LinkHourRepository } from './domain/link-hours.ports.js';
 import type { ShortenerDeps } from './domain/ports.js';
 import { newShortCode } from './domain/short-code.js';
 
@@ -25,4 +28,9 @@ export function shortenerServiceDeps(infra: Infrastructure): ShortenerDeps {
     newCode: () => newShortCode(infra.shortCodeLength),
     settings: infra.settings,
   };
+}
+
+/** The per-link hour counters (link analytics): written by the click consumer, read by GetLinkAnalytics. */
+export function linkAnalyticsDeps(db: Db, links: ShortenerDeps['links']): { hours: LinkHourRepository; accounts: LinkAccounts } {
+  return { hours: new MongoLinkHourRepository(db), accounts: new CachedLinkAccounts(links) };
 }

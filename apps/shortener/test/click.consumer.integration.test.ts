@@ -56,7 +56,9 @@ describe('click consumer', () => {
   /** One record standing for `n` clicks of a link, as a gateway sends them. */
   const click = (code: string, n = 1) => ({
     key: code,
-    value: Buffer.from(LinkClicked.encode({ code, clickedAtMs: Array.from({ length: n }, () => Date.now()) }).finish()),
+    value: Buffer.from(
+      LinkClicked.encode(LinkClicked.fromPartial({ code, clickedAtMs: Array.from({ length: n }, () => Date.now()) })).finish(),
+    ),
   });
   /** Per code, records of 1 or 3 clicks adding up to the given number. */
   const publish = (topic: string, codes: Record<string, number>) =>

@@ -8,6 +8,7 @@ import { shortenerIndexes } from '../src/adapters/mongo/indexes.js';
 import { MongoLinkRepository } from '../src/adapters/mongo/link.repository.js';
 import { countClicks } from '../src/domain/click-counting.js';
 import { newShortCode } from '../src/domain/short-code.js';
+import { MongoLinkHourRepository } from '../src/adapters/mongo/link-hours.repository.js';
 import { shortenerHandlers } from '../src/grpc/shortener.handlers.js';
 import { dropTestDb, logger, openTestDb, uniq } from './stack.js';
 
@@ -35,7 +36,9 @@ describe('CountClickedLinks over gRPC', () => {
       host: '127.0.0.1',
       port: 0,
       logger,
-      services: [{ definition: ShortenerServiceService, implementation: shortenerHandlers(deps) }],
+      services: [
+        { definition: ShortenerServiceService, implementation: shortenerHandlers(deps, { hours: new MongoLinkHourRepository(mongo.db) }) },
+      ],
     });
     client = createGrpcClient(ShortenerServiceClient, server.address, { deadlineMs: 5000 });
   });

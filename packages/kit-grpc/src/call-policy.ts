@@ -99,6 +99,7 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     shortenMany: 'once',
     resolve: 'retry',
     getLinkStats: 'retry',
+    getLinkAnalytics: 'retry',
     countClickedLinks: 'retry',
     addDomain: 'once',
     listDomains: 'retry',

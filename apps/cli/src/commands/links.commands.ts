@@ -66,6 +66,28 @@ export const linkCommands: Command[] = [
       return { id: link.id, short_url: link.short_url, out, content_type: image.contentType, bytes: image.bytes.length };
     },
   },
+  {
+    group: 'links',
+    action: 'stats',
+    summary:
+      "one of an account's links' clicks over a range (default the last 30 days): totals, bots excluded, a series, devices, systems, browsers, referrers, countries",
+    options: {
+      account,
+      code: { value: 'CODE', help: 'the short code (the last part of the short URL)', required: true },
+      from: { value: 'DATE', help: 'the range starts: 2026-11-01 or 2026-11-01T00:00:00+03:00 (default 30 days before --to)' },
+      to: { value: 'DATE', help: 'the range ends, strictly before (default now)' },
+      interval: { value: 'hour|day', help: 'the series buckets (default day; at most 400 days, or 31 days by the hour)' },
+      'time-zone': { value: 'ZONE', help: 'IANA time zone of the buckets, e.g. Europe/Istanbul (default UTC)' },
+    },
+    example: 'feedbackctl links stats --account ACCOUNT_ID --code Ab3dE9x --from 2026-11-01 --time-zone Europe/Istanbul',
+    run: (c) =>
+      c.client.linkStats(c.need('account'), c.need('code'), {
+        from: c.opt('from'),
+        to: c.opt('to'),
+        interval: c.opt('interval'),
+        time_zone: c.opt('time-zone'),
+      }),
+  },
 ];
 
 function writeImage(file: string, bytes: Uint8Array) {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
+import type { ClickDetails } from './click-details.js';
 
 /**
  * Whether a request for a short link is a person opening it, judged on the request alone:
@@ -28,19 +29,26 @@ const verdicts = new LRUCache<string, boolean>({
 
 export interface ClickFilterDeps {
   /** The `link.clicked` publisher (click.publisher.ts). */
-  publisher: { record(code: string, at?: number): void };
+  publisher: {
+    record(code: string, at?: number, details?: ClickDetails): void;
+    /** A redirect that is no click: counted apart as `bots_excluded`, never as a click. */
+    exclude(code: string, at?: number): void;
+  };
   /** Whether this client's click on this code is its first in the window (recent-clicks.ts). */
   recent: { firstInWindow(code: string, client: string): boolean | Promise<boolean> };
   /** The client's address as fastify's `request.ip` has it under TRUST_PROXY (client-ip.ts). */
   clientIp(req: IncomingMessage): string;
+  /** Device, OS, browser, referrer host and country of a counted click (click-details.ts). */
+  details(req: IncomingMessage): ClickDetails;
 }
 
 /**
  * The one place that decides which redirects count as clicks: both redirect paths hand it every
- * redirect they answered; it publishes a person's first tap of a code per window. A client is
- * its address and user agent: for an SMS link, whose code is the recipient's own, that is the
- * recipient's phone; for a link many people share, people behind one address still count apart
- * unless their browsers are the same.
+ * redirect they answered; it publishes a person's first tap of a code per window, with what it
+ * came from, and every other redirect (bots, previews, tools, HEAD, repeats) as excluded. A
+ * client is its address and user agent: for an SMS link, whose code is the recipient's own, that
+ * is the recipient's phone; for a link many people share, people behind one address still count
+ * apart unless their browsers are the same.
  */
 export class ClickFilter {
   constructor(private readonly deps: ClickFilterDeps) {}
@@ -48,10 +56,30 @@ export class ClickFilter {
   /** Called after the redirect is written: nothing here delays or fails it. */
   record(code: string, req: IncomingMessage): void {
     const ua = req.headers['user-agent'];
-    if (!isPersonsTap(req.method, ua)) return;
     const at = Date.now();
+    if (!isPersonsTap(req.method, ua)) return this.deps.publisher.exclude(code, at);
     const first = this.deps.recent.firstInWindow(code, `${this.deps.clientIp(req)} ${ua}`);
-    if (first === true) this.deps.publisher.record(code, at);
-    else if (first !== false) void first.then((yes) => yes && this.deps.publisher.record(code, at));
+    if (first === true) this.count(code, at, req);
+    else if (first === false) this.deps.publisher.exclude(code, at);
+    else void first.then((yes) => (yes ? this.count(code, at, req) : this.deps.publisher.exclude(code, at)));
+  }
+
+  /**
+   * For a link with a click limit (link-rules.ts), before its answer is written: tells `admit`
+   * whether this request is a counted tap (only those use the limit up) and records it as `record`
+   * would if `admit` lets it redirect; a refused tap is no redirect, so it is recorded as nothing.
+   */
+  async admitted(code: string, req: IncomingMessage, admit: (counted: boolean) => Promise<boolean>): Promise<boolean> {
+    const ua = req.headers['user-agent'];
+    const at = Date.now();
+    const counted = isPersonsTap(req.method, ua) && (await this.deps.recent.firstInWindow(code, `${this.deps.clientIp(req)} ${ua}`));
+    const yes = await admit(counted);
+    if (yes && counted) this.count(code, at, req);
+    else if (yes) this.deps.publisher.exclude(code, at);
+    return yes;
+  }
+
+  private count(code: string, at: number, req: IncomingMessage) {
+    this.deps.publisher.record(code, at, this.deps.details(req));
   }
 }

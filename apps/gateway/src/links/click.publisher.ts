@@ -1,6 +1,7 @@
 import type { Logger } from '@feedback/kit-core';
 import type { OutgoingMessage, Producer } from '@feedback/kit-kafka';
 import { LinkClicked } from '@feedback/proto/feedback/shortener/v1/shortener';
+import type { ClickDetails } from './click-details.js';
 
 export interface ClickPublisherOptions {
   topic: string;
@@ -18,11 +19,21 @@ const MAX_CLICKS_PER_RECORD = 1000;
 /** Records per produce request. */
 const MAX_RECORDS_PER_SEND = 1000;
 
-type Pending = Map<string, number[]>;
+/** One link's waiting clicks (times and details, in step) and excluded redirects. */
+interface LinkBatch {
+  times: number[];
+  details: ClickDetails[];
+  excluded: number[];
+}
+
+type Pending = Map<string, LinkBatch>;
+
+const NO_DETAILS: ClickDetails = { device: '', os: '', browser: '', referrerHost: '', country: '' };
 
 /**
- * Records `link.clicked` events off the redirect path: `record` only notes the time under its
- * code; a timer sends what gathered, one record per link (its click times), through the
+ * Records `link.clicked` events off the redirect path: `record` only notes the time and details
+ * under its code (`exclude` the time of a redirect that is no click); a timer sends what
+ * gathered, one record per link (its click times, details and excluded times), through the
  * idempotent producer, one send at a time. Encoding and sending a Kafka record per click cost
  * as much CPU as the redirect itself; per link and interval it is nearly free, and the count is
  * the same. A failed send keeps its clicks for the next one. Clicks wait in memory, so a crash
@@ -50,11 +61,28 @@ export class ClickPublisher {
   }
 
   /** `at`: when the redirect was answered (a click may wait on Redis before it gets here). */
-  record(code: string, at = Date.now()): void {
+  record(code: string, at = Date.now(), details: ClickDetails = NO_DETAILS): void {
     if (this.size >= this.opts.maxBuffered) return this.drop();
-    const times = this.pending.get(code);
-    if (times) times.push(at);
-    else this.pending.set(code, [at]);
+    const batch = this.batchOf(code);
+    batch.times.push(at);
+    batch.details.push(details);
+    this.added();
+  }
+
+  /** A redirect that is no click (click-filter.ts), sent along for its link's `bots_excluded`. */
+  exclude(code: string, at = Date.now()): void {
+    if (this.size >= this.opts.maxBuffered) return this.drop();
+    this.batchOf(code).excluded.push(at);
+    this.added();
+  }
+
+  private batchOf(code: string): LinkBatch {
+    let batch = this.pending.get(code);
+    if (!batch) this.pending.set(code, (batch = { times: [], details: [], excluded: [] }));
+    return batch;
+  }
+
+  private added() {
     this.size++;
     if (this.size >= this.opts.batchSize && !this.sending) void this.flush();
   }
@@ -93,7 +121,7 @@ export class ClickPublisher {
         try {
           await this.producer.publish(this.opts.topic, slice.map(toMessage));
         } catch (err) {
-          for (const r of records.slice(i)) this.putBack(r.code, r.times);
+          for (const r of records.slice(i)) this.putBack(r.code, r);
           this.opts.logger.warn({ err, waiting: this.size }, 'sending clicks failed; will retry');
           return;
         }
@@ -101,9 +129,14 @@ export class ClickPublisher {
     }
   }
 
-  private putBack(code: string, times: number[]) {
-    this.pending.set(code, times.concat(this.pending.get(code) ?? []));
-    this.size += times.length;
+  private putBack(code: string, sent: LinkBatch) {
+    const later = this.pending.get(code);
+    this.pending.set(code, {
+      times: sent.times.concat(later?.times ?? []),
+      details: sent.details.concat(later?.details ?? []),
+      excluded: sent.excluded.concat(later?.excluded ?? []),
+    });
+    this.size += sent.times.length + sent.excluded.length;
   }
 
   private connect(): Promise<void> {
@@ -126,15 +159,21 @@ export class ClickPublisher {
   }
 }
 
-function toRecords(pending: Pending): Array<{ code: string; times: number[] }> {
-  const records: Array<{ code: string; times: number[] }> = [];
-  for (const [code, times] of pending) {
-    for (let i = 0; i < times.length; i += MAX_CLICKS_PER_RECORD) records.push({ code, times: times.slice(i, i + MAX_CLICKS_PER_RECORD) });
+type LinkRecord = LinkBatch & { code: string };
+
+function toRecords(pending: Pending): LinkRecord[] {
+  const records: LinkRecord[] = [];
+  for (const [code, b] of pending) {
+    const n = Math.max(b.times.length, b.excluded.length);
+    for (let i = 0; i < n; i += MAX_CLICKS_PER_RECORD) {
+      const end = i + MAX_CLICKS_PER_RECORD;
+      records.push({ code, times: b.times.slice(i, end), details: b.details.slice(i, end), excluded: b.excluded.slice(i, end) });
+    }
   }
   return records;
 }
 
-function toMessage(r: { code: string; times: number[] }): OutgoingMessage {
-  const bytes = LinkClicked.encode({ code: r.code, clickedAtMs: r.times }).finish();
+function toMessage(r: LinkRecord): OutgoingMessage {
+  const bytes = LinkClicked.encode({ code: r.code, clickedAtMs: r.times, details: r.details, excludedAtMs: r.excluded }).finish();
   return { key: r.code, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
 }

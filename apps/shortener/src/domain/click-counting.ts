@@ -1,10 +1,24 @@
 import type { ClickTallyRepository } from './ports.js';
 
+/** What one click came from; '' where unknown (the gateway's ClickDetails). */
+export interface ClickDetail {
+  device: string;
+  os: string;
+  browser: string;
+  referrerHost: string;
+  country: string;
+}
+
 /** One record of the log: how many clicks of which link, and where it sits in its partition. */
 export interface ClickRecord {
   code: string;
   offset: number;
   clicks: number;
+  /** Each click's time (ms since the epoch) and, in step, what it came from (absent: unknown). */
+  clickedAtMs?: number[];
+  details?: ClickDetail[];
+  /** Redirects that are no clicks (bots, previews, HEAD, repeats): counted apart, never as clicks. */
+  excludedAtMs?: number[];
 }
 
 /**

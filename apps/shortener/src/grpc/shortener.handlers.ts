@@ -3,12 +3,15 @@ import type { ShortenerServiceServer } from '@feedback/proto/feedback/shortener/
 import { countClickedLinks } from '../domain/clicked-links.use-cases.js';
 import { addDomain, listDomains, removeDomain } from '../domain/domain.use-cases.js';
 import type { Link } from '../domain/link.js';
+import { getLinkAnalytics } from '../domain/link-analytics.use-cases.js';
+import type { LinkHourRepository } from '../domain/link-hours.ports.js';
 import { linkStats, resolve, shorten, shortenMany } from '../domain/link.use-cases.js';
 import type { ShortenerDeps } from '../domain/ports.js';
+import { analyticsMessage, analyticsQueryOf } from './link-analytics.messages.js';
 import { addedDomainMessage, domainMessage, linkMessage } from './shortener.messages.js';
 
-/** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. */
-export function shortenerHandlers(deps: ShortenerDeps): ShortenerServiceServer {
+/** Thin: decode, call one use case, encode. Errors are mapped by kit-grpc. `analytics`: the link hour counters (GetLinkAnalytics). */
+export function shortenerHandlers(deps: ShortenerDeps, analytics: { hours: LinkHourRepository }): ShortenerServiceServer {
   const link = (l: Link) => linkMessage(l, deps.settings);
   return {
     shorten: unary(async (req) => ({ link: link(await shorten(deps, { url: req.url, accountId: req.accountId, domain: req.domain })) })),
@@ -19,6 +22,7 @@ export function shortenerHandlers(deps: ShortenerDeps): ShortenerServiceServer {
       return { link: link(stats.link), clicks: stats.clicks };
     }),
     countClickedLinks: unary(async (req) => ({ clicked: await countClickedLinks(deps, req) })),
+    getLinkAnalytics: unary(async (req) => analyticsMessage(await getLinkAnalytics({ ...deps, ...analytics }, analyticsQueryOf(req)))),
     addDomain: unary(async (req) => {
       const added = await addDomain(deps, req.accountId, req.domain);
       const all = await listDomains(deps, req.accountId);

@@ -10,7 +10,7 @@ interface ClickConsumerOptions {
   topic: string;
   groupId: string;
   logger: Logger;
-  /** Counts one partition's decoded records; must be idempotent (it is: see countClicks). */
+  /** Counts one partition's decoded records; must be idempotent (it is: see countClicks and countClickHours). */
   onClicks: (partition: number, records: ClickRecord[]) => Promise<unknown>;
   fromBeginning?: boolean;
   sessionTimeout?: number;
@@ -57,8 +57,17 @@ function decode(messages: ConsumedMessage[]): { records: ClickRecord[]; poison: 
   for (const m of messages) {
     try {
       const event = LinkClicked.decode(m.value);
-      if (!LINK_LIMITS.codePattern.test(event.code) || event.clickedAtMs.length === 0) throw new Error('not a click record');
-      records.push({ code: event.code, offset: Number(m.offset), clicks: event.clickedAtMs.length });
+      if (!LINK_LIMITS.codePattern.test(event.code) || event.clickedAtMs.length + event.excludedAtMs.length === 0)
+        throw new Error('not a click record');
+      records.push({
+        code: event.code,
+        offset: Number(m.offset),
+        clicks: event.clickedAtMs.length,
+        clickedAtMs: event.clickedAtMs,
+        // Details in step with the clicks, or none (a gateway that predates them).
+        ...(event.details.length === event.clickedAtMs.length && { details: event.details }),
+        excludedAtMs: event.excludedAtMs,
+      });
     } catch {
       poison.push(m);
     }

@@ -7,10 +7,15 @@ import { runFactConsumer, type FactConsumerOptions } from './fact.consumer.js';
 /** The shortener's codes (letters and digits); anything else is no short link of ours. */
 const CODE = /^[A-Za-z0-9]{4,32}$/;
 
-/** One `link.clicked` record; throws on anything but a code with at least one click time. */
-export function decodeLinkClicked(value: Buffer): LinkClicks {
+/**
+ * One `link.clicked` record; null for a record of excluded redirects only (bots, previews, HEAD,
+ * repeats: never a click, so never a fact); throws on anything else but a code with at least one
+ * click time.
+ */
+export function decodeLinkClicked(value: Buffer): LinkClicks | null {
   const event = LinkClicked.decode(value);
   if (!CODE.test(event.code)) throw new Error('link.clicked without a short code');
+  if (event.clickedAtMs.length === 0 && event.excludedAtMs.length > 0) return null;
   if (event.clickedAtMs.length === 0 || !event.clickedAtMs.every((ms) => Number.isSafeInteger(ms) && ms > 0))
     throw new Error('link.clicked without valid click times');
   return { code: event.code, clickedAtMs: event.clickedAtMs };

@@ -142,6 +142,71 @@ export interface LinkClicked {
    * many clicks.
    */
   clickedAtMs: number[];
+  /**
+   * What each click of clicked_at_ms came from, in the same order (absent from gateways that
+   * predate it: then none is known).
+   */
+  details: ClickDetails[];
+  /**
+   * Redirects the gateway answered that are no clicks (bots, link previews, tools, HEAD, a
+   * client's repeat within the minute): when each was answered. Never counted as a click; a record
+   * may carry only these (clicked_at_ms empty).
+   */
+  excludedAtMs: number[];
+}
+
+/** Empty strings where unknown. Never the full referrer or the client's address. */
+export interface ClickDetails {
+  /** ua-parser-js's device type ("mobile", "tablet", "smarttv", ...), "desktop" when it names none. */
+  device: string;
+  /** "iOS", "Android", "Windows", ... */
+  os: string;
+  /** "Mobile Safari", "Chrome", "Firefox", ... */
+  browser: string;
+  /** The Referer header's host name only, lower case ("www.google.com"). */
+  referrerHost: string;
+  /** ISO 3166-1 alpha-2, upper case ("TR"), where the deployment provides it. */
+  country: string;
+}
+
+export interface GetLinkAnalyticsRequest {
+  accountId: string;
+  code: string;
+  /** ISO 8601 instants; defaults: to = now, from = 30 days before to. */
+  from: string;
+  to: string;
+  /** "hour" or "day" (default). */
+  interval: string;
+  /** IANA time zone of the series' buckets (default "UTC"). */
+  timeZone: string;
+}
+
+export interface NameClicks {
+  name: string;
+  clicks: number;
+}
+
+export interface ClickBucket {
+  /** The bucket's start, ISO 8601 with the zone's offset ("2026-11-22T00:00:00+03:00"). */
+  start: string;
+  clicks: number;
+}
+
+export interface GetLinkAnalyticsResponse {
+  clicks: number;
+  botsExcluded: number;
+  series: ClickBucket[];
+  /** Each most clicks first; at most 100 names a list per hour of the link, the rest as "other". */
+  devices: NameClicks[];
+  operatingSystems: NameClicks[];
+  browsers: NameClicks[];
+  referrers: NameClicks[];
+  countries: NameClicks[];
+  /** The range and buckets used, defaults filled in. */
+  from: string;
+  to: string;
+  interval: string;
+  timeZone: string;
 }
 
 export interface CountClickedLinksRequest {
@@ -1517,7 +1582,7 @@ export const RemoveDomainResponse: MessageFns<RemoveDomainResponse> = {
 };
 
 function createBaseLinkClicked(): LinkClicked {
-  return { code: "", clickedAtMs: [] };
+  return { code: "", clickedAtMs: [], details: [], excludedAtMs: [] };
 }
 
 export const LinkClicked: MessageFns<LinkClicked> = {
@@ -1528,6 +1593,16 @@ export const LinkClicked: MessageFns<LinkClicked> = {
     if (message.clickedAtMs.length !== 0) {
       writer.uint32(18).fork();
       for (const v of message.clickedAtMs) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    for (const v of message.details) {
+      ClickDetails.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.excludedAtMs.length !== 0) {
+      writer.uint32(34).fork();
+      for (const v of message.excludedAtMs) {
         writer.int64(v);
       }
       writer.join();
@@ -1574,6 +1649,32 @@ export const LinkClicked: MessageFns<LinkClicked> = {
 
             break;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.details.push(ClickDetails.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag === 32) {
+              message.excludedAtMs.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 34) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.excludedAtMs.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1594,6 +1695,14 @@ export const LinkClicked: MessageFns<LinkClicked> = {
         : globalThis.Array.isArray(object?.clicked_at_ms)
         ? object.clicked_at_ms.map((e: any) => globalThis.Number(e))
         : [],
+      details: globalThis.Array.isArray(object?.details)
+        ? object.details.map((e: any) => ClickDetails.fromJSON(e))
+        : [],
+      excludedAtMs: globalThis.Array.isArray(object?.excludedAtMs)
+        ? object.excludedAtMs.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.excluded_at_ms)
+        ? object.excluded_at_ms.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -1605,6 +1714,12 @@ export const LinkClicked: MessageFns<LinkClicked> = {
     if (message.clickedAtMs?.length) {
       obj.clickedAtMs = message.clickedAtMs.map((e) => Math.round(e));
     }
+    if (message.details?.length) {
+      obj.details = message.details.map((e) => ClickDetails.toJSON(e));
+    }
+    if (message.excludedAtMs?.length) {
+      obj.excludedAtMs = message.excludedAtMs.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -1615,6 +1730,748 @@ export const LinkClicked: MessageFns<LinkClicked> = {
     const message = createBaseLinkClicked();
     message.code = object.code ?? "";
     message.clickedAtMs = object.clickedAtMs?.map((e) => e) || [];
+    message.details = object.details?.map((e) => ClickDetails.fromPartial(e)) || [];
+    message.excludedAtMs = object.excludedAtMs?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseClickDetails(): ClickDetails {
+  return { device: "", os: "", browser: "", referrerHost: "", country: "" };
+}
+
+export const ClickDetails: MessageFns<ClickDetails> = {
+  encode(message: ClickDetails, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.device !== "") {
+      writer.uint32(10).string(message.device);
+    }
+    if (message.os !== "") {
+      writer.uint32(18).string(message.os);
+    }
+    if (message.browser !== "") {
+      writer.uint32(26).string(message.browser);
+    }
+    if (message.referrerHost !== "") {
+      writer.uint32(34).string(message.referrerHost);
+    }
+    if (message.country !== "") {
+      writer.uint32(42).string(message.country);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClickDetails {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClickDetails();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.device = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.os = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.browser = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.referrerHost = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.country = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClickDetails {
+    return {
+      device: isSet(object.device) ? globalThis.String(object.device) : "",
+      os: isSet(object.os) ? globalThis.String(object.os) : "",
+      browser: isSet(object.browser) ? globalThis.String(object.browser) : "",
+      referrerHost: isSet(object.referrerHost)
+        ? globalThis.String(object.referrerHost)
+        : isSet(object.referrer_host)
+        ? globalThis.String(object.referrer_host)
+        : "",
+      country: isSet(object.country) ? globalThis.String(object.country) : "",
+    };
+  },
+
+  toJSON(message: ClickDetails): unknown {
+    const obj: any = {};
+    if (message.device !== "") {
+      obj.device = message.device;
+    }
+    if (message.os !== "") {
+      obj.os = message.os;
+    }
+    if (message.browser !== "") {
+      obj.browser = message.browser;
+    }
+    if (message.referrerHost !== "") {
+      obj.referrerHost = message.referrerHost;
+    }
+    if (message.country !== "") {
+      obj.country = message.country;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClickDetails>, I>>(base?: I): ClickDetails {
+    return ClickDetails.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClickDetails>, I>>(object: I): ClickDetails {
+    const message = createBaseClickDetails();
+    message.device = object.device ?? "";
+    message.os = object.os ?? "";
+    message.browser = object.browser ?? "";
+    message.referrerHost = object.referrerHost ?? "";
+    message.country = object.country ?? "";
+    return message;
+  },
+};
+
+function createBaseGetLinkAnalyticsRequest(): GetLinkAnalyticsRequest {
+  return { accountId: "", code: "", from: "", to: "", interval: "", timeZone: "" };
+}
+
+export const GetLinkAnalyticsRequest: MessageFns<GetLinkAnalyticsRequest> = {
+  encode(message: GetLinkAnalyticsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.from !== "") {
+      writer.uint32(26).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(34).string(message.to);
+    }
+    if (message.interval !== "") {
+      writer.uint32(42).string(message.interval);
+    }
+    if (message.timeZone !== "") {
+      writer.uint32(50).string(message.timeZone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLinkAnalyticsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLinkAnalyticsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.interval = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.timeZone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLinkAnalyticsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      interval: isSet(object.interval) ? globalThis.String(object.interval) : "",
+      timeZone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : "",
+    };
+  },
+
+  toJSON(message: GetLinkAnalyticsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.interval !== "") {
+      obj.interval = message.interval;
+    }
+    if (message.timeZone !== "") {
+      obj.timeZone = message.timeZone;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLinkAnalyticsRequest>, I>>(base?: I): GetLinkAnalyticsRequest {
+    return GetLinkAnalyticsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLinkAnalyticsRequest>, I>>(object: I): GetLinkAnalyticsRequest {
+    const message = createBaseGetLinkAnalyticsRequest();
+    message.accountId = object.accountId ?? "";
+    message.code = object.code ?? "";
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.interval = object.interval ?? "";
+    message.timeZone = object.timeZone ?? "";
+    return message;
+  },
+};
+
+function createBaseNameClicks(): NameClicks {
+  return { name: "", clicks: 0 };
+}
+
+export const NameClicks: MessageFns<NameClicks> = {
+  encode(message: NameClicks, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.clicks !== 0) {
+      writer.uint32(16).int64(message.clicks);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NameClicks {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNameClicks();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.clicks = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NameClicks {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      clicks: isSet(object.clicks) ? globalThis.Number(object.clicks) : 0,
+    };
+  },
+
+  toJSON(message: NameClicks): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.clicks !== 0) {
+      obj.clicks = Math.round(message.clicks);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NameClicks>, I>>(base?: I): NameClicks {
+    return NameClicks.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NameClicks>, I>>(object: I): NameClicks {
+    const message = createBaseNameClicks();
+    message.name = object.name ?? "";
+    message.clicks = object.clicks ?? 0;
+    return message;
+  },
+};
+
+function createBaseClickBucket(): ClickBucket {
+  return { start: "", clicks: 0 };
+}
+
+export const ClickBucket: MessageFns<ClickBucket> = {
+  encode(message: ClickBucket, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.start !== "") {
+      writer.uint32(10).string(message.start);
+    }
+    if (message.clicks !== 0) {
+      writer.uint32(16).int64(message.clicks);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClickBucket {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClickBucket();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.start = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.clicks = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClickBucket {
+    return {
+      start: isSet(object.start) ? globalThis.String(object.start) : "",
+      clicks: isSet(object.clicks) ? globalThis.Number(object.clicks) : 0,
+    };
+  },
+
+  toJSON(message: ClickBucket): unknown {
+    const obj: any = {};
+    if (message.start !== "") {
+      obj.start = message.start;
+    }
+    if (message.clicks !== 0) {
+      obj.clicks = Math.round(message.clicks);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClickBucket>, I>>(base?: I): ClickBucket {
+    return ClickBucket.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClickBucket>, I>>(object: I): ClickBucket {
+    const message = createBaseClickBucket();
+    message.start = object.start ?? "";
+    message.clicks = object.clicks ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetLinkAnalyticsResponse(): GetLinkAnalyticsResponse {
+  return {
+    clicks: 0,
+    botsExcluded: 0,
+    series: [],
+    devices: [],
+    operatingSystems: [],
+    browsers: [],
+    referrers: [],
+    countries: [],
+    from: "",
+    to: "",
+    interval: "",
+    timeZone: "",
+  };
+}
+
+export const GetLinkAnalyticsResponse: MessageFns<GetLinkAnalyticsResponse> = {
+  encode(message: GetLinkAnalyticsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.clicks !== 0) {
+      writer.uint32(8).int64(message.clicks);
+    }
+    if (message.botsExcluded !== 0) {
+      writer.uint32(16).int64(message.botsExcluded);
+    }
+    for (const v of message.series) {
+      ClickBucket.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.devices) {
+      NameClicks.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.operatingSystems) {
+      NameClicks.encode(v!, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.browsers) {
+      NameClicks.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.referrers) {
+      NameClicks.encode(v!, writer.uint32(58).fork()).join();
+    }
+    for (const v of message.countries) {
+      NameClicks.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.from !== "") {
+      writer.uint32(74).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(82).string(message.to);
+    }
+    if (message.interval !== "") {
+      writer.uint32(90).string(message.interval);
+    }
+    if (message.timeZone !== "") {
+      writer.uint32(98).string(message.timeZone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLinkAnalyticsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLinkAnalyticsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.clicks = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.botsExcluded = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.series.push(ClickBucket.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.devices.push(NameClicks.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.operatingSystems.push(NameClicks.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.browsers.push(NameClicks.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.referrers.push(NameClicks.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.countries.push(NameClicks.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.interval = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.timeZone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLinkAnalyticsResponse {
+    return {
+      clicks: isSet(object.clicks) ? globalThis.Number(object.clicks) : 0,
+      botsExcluded: isSet(object.botsExcluded)
+        ? globalThis.Number(object.botsExcluded)
+        : isSet(object.bots_excluded)
+        ? globalThis.Number(object.bots_excluded)
+        : 0,
+      series: globalThis.Array.isArray(object?.series) ? object.series.map((e: any) => ClickBucket.fromJSON(e)) : [],
+      devices: globalThis.Array.isArray(object?.devices) ? object.devices.map((e: any) => NameClicks.fromJSON(e)) : [],
+      operatingSystems: globalThis.Array.isArray(object?.operatingSystems)
+        ? object.operatingSystems.map((e: any) => NameClicks.fromJSON(e))
+        : globalThis.Array.isArray(object?.operating_systems)
+        ? object.operating_systems.map((e: any) => NameClicks.fromJSON(e))
+        : [],
+      browsers: globalThis.Array.isArray(object?.browsers)
+        ? object.browsers.map((e: any) => NameClicks.fromJSON(e))
+        : [],
+      referrers: globalThis.Array.isArray(object?.referrers)
+        ? object.referrers.map((e: any) => NameClicks.fromJSON(e))
+        : [],
+      countries: globalThis.Array.isArray(object?.countries)
+        ? object.countries.map((e: any) => NameClicks.fromJSON(e))
+        : [],
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      interval: isSet(object.interval) ? globalThis.String(object.interval) : "",
+      timeZone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : "",
+    };
+  },
+
+  toJSON(message: GetLinkAnalyticsResponse): unknown {
+    const obj: any = {};
+    if (message.clicks !== 0) {
+      obj.clicks = Math.round(message.clicks);
+    }
+    if (message.botsExcluded !== 0) {
+      obj.botsExcluded = Math.round(message.botsExcluded);
+    }
+    if (message.series?.length) {
+      obj.series = message.series.map((e) => ClickBucket.toJSON(e));
+    }
+    if (message.devices?.length) {
+      obj.devices = message.devices.map((e) => NameClicks.toJSON(e));
+    }
+    if (message.operatingSystems?.length) {
+      obj.operatingSystems = message.operatingSystems.map((e) => NameClicks.toJSON(e));
+    }
+    if (message.browsers?.length) {
+      obj.browsers = message.browsers.map((e) => NameClicks.toJSON(e));
+    }
+    if (message.referrers?.length) {
+      obj.referrers = message.referrers.map((e) => NameClicks.toJSON(e));
+    }
+    if (message.countries?.length) {
+      obj.countries = message.countries.map((e) => NameClicks.toJSON(e));
+    }
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.interval !== "") {
+      obj.interval = message.interval;
+    }
+    if (message.timeZone !== "") {
+      obj.timeZone = message.timeZone;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLinkAnalyticsResponse>, I>>(base?: I): GetLinkAnalyticsResponse {
+    return GetLinkAnalyticsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLinkAnalyticsResponse>, I>>(object: I): GetLinkAnalyticsResponse {
+    const message = createBaseGetLinkAnalyticsResponse();
+    message.clicks = object.clicks ?? 0;
+    message.botsExcluded = object.botsExcluded ?? 0;
+    message.series = object.series?.map((e) => ClickBucket.fromPartial(e)) || [];
+    message.devices = object.devices?.map((e) => NameClicks.fromPartial(e)) || [];
+    message.operatingSystems = object.operatingSystems?.map((e) => NameClicks.fromPartial(e)) || [];
+    message.browsers = object.browsers?.map((e) => NameClicks.fromPartial(e)) || [];
+    message.referrers = object.referrers?.map((e) => NameClicks.fromPartial(e)) || [];
+    message.countries = object.countries?.map((e) => NameClicks.fromPartial(e)) || [];
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.interval = object.interval ?? "";
+    message.timeZone = object.timeZone ?? "";
     return message;
   },
 };
@@ -1874,6 +2731,23 @@ export const ShortenerServiceService = {
       Buffer.from(RemoveDomainResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RemoveDomainResponse => RemoveDomainResponse.decode(value),
   },
+  /**
+   * One of an account's links' clicks over [from, to): totals, a series per hour or day of the
+   * caller's time zone, and the clicks per device type, OS, browser, referrer host and country.
+   * NOT_FOUND (naming `code`) for another account's link; INVALID_ARGUMENT naming `from`, `to`,
+   * `interval` or `time_zone`.
+   */
+  getLinkAnalytics: {
+    path: "/feedback.shortener.v1.ShortenerService/GetLinkAnalytics" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLinkAnalyticsRequest): Buffer =>
+      Buffer.from(GetLinkAnalyticsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLinkAnalyticsRequest => GetLinkAnalyticsRequest.decode(value),
+    responseSerialize: (value: GetLinkAnalyticsResponse): Buffer =>
+      Buffer.from(GetLinkAnalyticsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLinkAnalyticsResponse => GetLinkAnalyticsResponse.decode(value),
+  },
 } as const;
 
 export interface ShortenerServiceServer extends UntypedServiceImplementation {
@@ -1905,6 +2779,13 @@ export interface ShortenerServiceServer extends UntypedServiceImplementation {
   listDomains: handleUnaryCall<ListDomainsRequest, ListDomainsResponse>;
   /** Removes a customer domain; links made on it keep resolving. NOT_FOUND when the account lacks it. */
   removeDomain: handleUnaryCall<RemoveDomainRequest, RemoveDomainResponse>;
+  /**
+   * One of an account's links' clicks over [from, to): totals, a series per hour or day of the
+   * caller's time zone, and the clicks per device type, OS, browser, referrer host and country.
+   * NOT_FOUND (naming `code`) for another account's link; INVALID_ARGUMENT naming `from`, `to`,
+   * `interval` or `time_zone`.
+   */
+  getLinkAnalytics: handleUnaryCall<GetLinkAnalyticsRequest, GetLinkAnalyticsResponse>;
 }
 
 export interface ShortenerServiceClient extends Client {
@@ -2047,6 +2928,27 @@ export interface ShortenerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RemoveDomainResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One of an account's links' clicks over [from, to): totals, a series per hour or day of the
+   * caller's time zone, and the clicks per device type, OS, browser, referrer host and country.
+   * NOT_FOUND (naming `code`) for another account's link; INVALID_ARGUMENT naming `from`, `to`,
+   * `interval` or `time_zone`.
+   */
+  getLinkAnalytics(
+    request: GetLinkAnalyticsRequest,
+    callback: (error: ServiceError | null, response: GetLinkAnalyticsResponse) => void,
+  ): ClientUnaryCall;
+  getLinkAnalytics(
+    request: GetLinkAnalyticsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetLinkAnalyticsResponse) => void,
+  ): ClientUnaryCall;
+  getLinkAnalytics(
+    request: GetLinkAnalyticsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetLinkAnalyticsResponse) => void,
   ): ClientUnaryCall;
 }
 
