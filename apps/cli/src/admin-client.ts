@@ -214,6 +214,12 @@ export function adminClient(opts: AdminClientOptions) {
     getLink: (code: string) => call<Record<string, unknown>>('GET', `/links/${enc(code)}`),
     linkStats: (accountId: string, code: string, q: { from?: string; to?: string; interval?: string; time_zone?: string }) =>
       call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/links/${enc(code)}/stats${query(q)}`),
+    listAccountLinks: (
+      accountId: string,
+      q: { domain?: string; tag?: string; created_after?: string; page_size?: string; page_token?: string },
+    ) => call<Page>('GET', `/accounts/${enc(accountId)}/links${query(q)}`),
+    getAccountLink: (accountId: string, code: string) =>
+      call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/links/${enc(code)}`),
   };
 }
 

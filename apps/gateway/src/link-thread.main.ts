@@ -9,6 +9,7 @@ import { createMetrics } from './http/metrics.js';
 import { parseTrustProxy } from './http/trust-proxy.js';
 import { clickDetailsOf } from './links/click-details.js';
 import { ClickFilter } from './links/click-filter.js';
+import { ClickLimit } from './links/click-limit.js';
 import { ClickPublisher } from './links/click.publisher.js';
 import { clientIpOf } from './links/client-ip.js';
 import { openGeoIpCountries } from './links/geoip.country.js';
@@ -81,6 +82,7 @@ const link = await buildLink({
       logger,
     }),
     clicks: personClicks,
+    limit: new ClickLimit(redis, logger),
     limiter: createShortenLimiter({
       redis,
       points: config.SHORTEN_RATE_LIMIT_POINTS,

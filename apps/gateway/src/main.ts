@@ -12,6 +12,7 @@ import { adminFeature } from './api/admin/admin.feature.js';
 import { filesFeature } from './api/files/files.feature.js';
 import { flowsFeature } from './api/flows/flows.feature.js';
 import { linkStatsFeature } from './api/link-stats/link-stats.feature.js';
+import { linksFeature } from './api/links/links.feature.js';
 import { SMS_LIMIT_PREFIX } from './api/sms/sharing-limit.hooks.js';
 import { meteredLimiter } from './api/sms/sharing-limit.metrics.js';
 import { privacyFeature } from './api/privacy/privacy.feature.js';
@@ -112,6 +113,7 @@ const api = await buildApi({
     }),
     privacyFeature({ privacy: peers.ports.survey, accounts: accounts.accounts }),
     linkStatsFeature({ shortener: peers.ports.shortener, accounts: accounts.accounts }),
+    linksFeature({ shortener: peers.ports.shortener, accounts: accounts.accounts }),
   ],
 });
 

@@ -53,7 +53,7 @@ describe('LinkResolver', () => {
     const second = fakeShortener({});
     expect(await new LinkResolver(second.port, redis, opts).fullUrl(c)).toBe('https://b.example/');
     expect(second.calls()).toBe(0);
-    expect(await redis.pttl(`link:v2:${c}`)).toBeGreaterThan(50_000);
+    expect(await redis.pttl(`link:v3:${c}`)).toBeGreaterThan(50_000);
   });
 
   it("keeps each host's answer apart: a code resolved on one host is asked again for another, which may not serve it", async () => {

@@ -104,6 +104,10 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     addDomain: 'once',
     listDomains: 'retry',
     removeDomain: 'once',
+    listLinks: 'retry',
+    getLink: 'retry',
+    // Sets the fields given to the values given: a repeat changes nothing.
+    updateLink: 'retry',
   }),
   policy(WebhookServiceService, {
     createEndpoint: 'once',

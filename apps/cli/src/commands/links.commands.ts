@@ -39,6 +39,36 @@ export const domainCommands: Command[] = [
 export const linkCommands: Command[] = [
   {
     group: 'links',
+    action: 'list',
+    summary: "list an account's short links (its domains' and its SMS'), newest first, with their clicks, expiry and limits",
+    options: {
+      account,
+      domain: { value: 'DOMAIN', help: "only this customer domain's links (the own short domain: those made without one)" },
+      tag: { value: 'TAG', help: 'only the links with this tag' },
+      'created-after': { value: 'WHEN', help: 'only links made after this ISO 8601 date or date-time' },
+      'page-size': { value: 'N', help: '1-200 (default 50)' },
+      'page-token': { value: 'TOKEN', help: 'the next_page_token of the previous page' },
+    },
+    example: 'feedbackctl links list --account ACCOUNT_ID --tag receipts',
+    run: (c) =>
+      c.client.listAccountLinks(c.need('account'), {
+        domain: c.opt('domain'),
+        tag: c.opt('tag'),
+        created_after: c.opt('created-after'),
+        page_size: c.opt('page-size'),
+        page_token: c.opt('page-token'),
+      }),
+  },
+  {
+    group: 'links',
+    action: 'get',
+    summary: "show one of an account's short links (404 for another account's)",
+    options: { account, code: { value: 'CODE', help: 'the short code (the last part of the short URL)', required: true } },
+    example: 'feedbackctl links get --account ACCOUNT_ID --code Ab3dE9x',
+    run: (c) => c.client.getAccountLink(c.need('account'), c.need('code')),
+  },
+  {
+    group: 'links',
     action: 'show',
     summary: 'show a short link and its click count',
     options: { code: { value: 'CODE', help: 'the short code (the last part of the short URL)', required: true } },

@@ -5,23 +5,53 @@ import type { ResolvePort } from './links.port.js';
 
 export interface LinkResolverOptions {
   maxEntries: number;
-  /** How long a resolved code is kept in process and in Redis. Links never change, so this only bounds memory. */
+  /**
+   * How long a resolved code is kept, in process and in Redis together: a link's target never
+   * changes, but its expiry and click limit may (PATCH /v1/links/{code}), and every replica sees
+   * that change within this time.
+   */
   ttlMs: number;
   /** How long an unknown code is remembered in process (a burst of taps on a mistyped link). */
   missTtlMs: number;
   logger: Logger;
 }
 
+/** What the redirect checks of a link with an expiry or a click limit (link-rules.ts); most links have none. */
+export interface LinkRules {
+  expiresAtMs?: number;
+  maxClicks?: number;
+  expiredUrl?: string;
+}
+
+/** A link as the redirect needs it. */
+export interface ResolvedLink {
+  fullUrl: string;
+  /** Absent for a link without expiry and limit: the fast path answers only those. */
+  rules?: LinkRules;
+}
+
 /** A cached answer: the URL, or null for a code the shortener does not know (on that host). */
-type Entry = { fullUrl: string | null };
+type Entry = { fullUrl: string | null; rules?: LinkRules };
+
+/** The shortener's link as the cache keeps it: rules only when the link has any. */
+function entryOf(link: { fullUrl: string; expiresAt?: string; maxClicks?: number; expiredUrl?: string }): Entry {
+  const rules: LinkRules = {};
+  if (link.expiresAt) rules.expiresAtMs = Date.parse(link.expiresAt);
+  if (link.maxClicks) rules.maxClicks = link.maxClicks;
+  if (rules.expiresAtMs === undefined && rules.maxClicks === undefined) return { fullUrl: link.fullUrl };
+  if (link.expiredUrl) rules.expiredUrl = link.expiredUrl;
+  return { fullUrl: link.fullUrl, rules };
+}
 /** What a lookup the cache starts needs besides its key. */
 type Lookup = { code: string; host: string | undefined; requestId: string | undefined };
 
 /**
- * v2: an answer holds for the host it was asked on (a customer domain serves only its own links);
- * v1 answers held for any host and are never read.
+ * v3: JSON `{u: url, r?: rules, t: when cached}`, so that a replica reading it keeps it only for
+ * what is left of the TTL (a changed expiry or limit shows everywhere within one TTL). v2 (the URL
+ * alone, for the host asked on) and v1 (for any host) are never read.
  */
-const redisKey = (key: string) => `link:v2:${key}`;
+const redisKey = (key: string) => `link:v3:${key}`;
+type RedisEntry = { u: string; r?: LinkRules; t: number };
 
 /** Longest host name a customer domain can have: a longer Host is none of theirs. */
 const MAX_HOST = 253;
@@ -62,9 +92,21 @@ export class LinkResolver {
     });
   }
 
-  /** A code already resolved in process for this host (requestHost), without waiting: the redirect fast path. */
+  /**
+   * A code already resolved in process for this host (requestHost), without waiting: the redirect
+   * fast path. A link with an expiry or a click limit is never answered here (its route checks them).
+   */
   cached(code: string, host?: string): string | undefined {
-    return this.cache.get(keyOf(code, host))?.fullUrl ?? undefined;
+    const hit = this.cache.get(keyOf(code, host));
+    return hit?.rules ? undefined : (hit?.fullUrl ?? undefined);
+  }
+
+  /** The link behind a code with its rules, or null like fullUrl. */
+  async link(code: string, requestId?: string, host?: string): Promise<ResolvedLink | null> {
+    const key = keyOf(code, host);
+    const hit = this.cache.get(key) ?? (await this.cache.fetch(key, { context: { code, host, requestId } }));
+    if (!hit || hit.fullUrl === null) return null;
+    return hit.rules ? { fullUrl: hit.fullUrl, rules: hit.rules } : { fullUrl: hit.fullUrl };
   }
 
   /**
@@ -79,12 +121,18 @@ export class LinkResolver {
 
   private async load(key: string, options: { ttl?: number }, { code, host, requestId }: Lookup): Promise<Entry> {
     const cached = await this.fromRedis(key);
-    if (cached !== null) return { fullUrl: cached };
+    if (cached !== null) {
+      // Kept only for what is left of the TTL the first replica started.
+      options.ttl = Math.max(1, Math.min(this.opts.ttlMs, cached.t + this.opts.ttlMs - Date.now()));
+      return cached.r ? { fullUrl: cached.u, rules: cached.r } : { fullUrl: cached.u };
+    }
     try {
       const { link } = await this.shortener.resolve({ code, host }, requestId ? { context: { requestId } } : {});
       if (!link) throw errors.internal('shortener answered without a link');
-      this.redis?.set(redisKey(key), link.fullUrl, 'PX', this.opts.ttlMs).catch(() => undefined);
-      return { fullUrl: link.fullUrl };
+      const entry = entryOf(link);
+      const value: RedisEntry = { u: link.fullUrl, ...(entry.rules && { r: entry.rules }), t: Date.now() };
+      this.redis?.set(redisKey(key), JSON.stringify(value), 'PX', this.opts.ttlMs).catch(() => undefined);
+      return entry;
     } catch (err) {
       if (!(err instanceof AppError) || err.kind !== 'not_found') throw err;
       options.ttl = this.opts.missTtlMs;
@@ -92,10 +140,11 @@ export class LinkResolver {
     }
   }
 
-  private async fromRedis(key: string): Promise<string | null> {
+  private async fromRedis(key: string): Promise<RedisEntry | null> {
     if (!this.redis || this.redis.status !== 'ready') return null;
     try {
-      return await this.redis.get(redisKey(key));
+      const text = await this.redis.get(redisKey(key));
+      return text === null ? null : (JSON.parse(text) as RedisEntry);
     } catch (err) {
       this.opts.logger.debug({ err }, 'link cache: redis lookup failed; asking the shortener');
       return null;

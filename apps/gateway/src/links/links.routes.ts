@@ -1,6 +1,5 @@
 import { type FastifyPluginAsyncTypebox, type Static, Type } from '@fastify/type-provider-typebox';
 import { errors } from '@feedback/kit-core';
-import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../accounts/domain/authenticate.js';
 import type { TokenRepository } from '../accounts/domain/ports.js';
@@ -8,14 +7,18 @@ import { authorizationHeader } from '../http/auth.js';
 import { ErrorBodySchema, errorResponses } from '../http/common.schemas.js';
 import type { ClientRateLimiter, ShortenPort } from './links.port.js';
 import { shortenBody, ShortenedLinkSchema } from './links.schemas.js';
-import { requestHost } from './link.resolver.js';
-import { redirectHeaders, SHORT_CODE } from './redirect.views.js';
+import { ClickLimit } from './click-limit.js';
+import { requestHost, type ResolvedLink } from './link.resolver.js';
+import { ruleVerdict, type LinkRulesDeps } from './link-rules.js';
+import { EXPIRED_PAGE, redirectHeaders, SHORT_CODE } from './redirect.views.js';
 
 export interface LinkRoutesDeps {
   shortener: ShortenPort;
-  links: { fullUrl(code: string, requestId?: string, host?: string): Promise<string | null> };
+  links: { link(code: string, requestId?: string, host?: string): Promise<ResolvedLink | null> };
   /** Every redirect answered goes here; it decides which are clicks (click-filter.ts). */
-  clicks: { record(code: string, req: IncomingMessage): void };
+  clicks: LinkRulesDeps['clicks'];
+  /** The click limits of links with max_clicks (click-limit.ts); left out, counted in process. */
+  limit?: LinkRulesDeps['limit'];
   limiter: ClientRateLimiter;
   redirectStatus: 301 | 302 | 303 | 307 | 308;
   /** Longest URL POST /shorten takes (the shortener's MAX_URL_LENGTH); default 2048. */
@@ -42,6 +45,7 @@ export const linkRoutes =
     app.removeContentTypeParser('text/plain');
     app.addSchema(ErrorBodySchema);
     app.addSchema(ShortenedLinkSchema);
+    const rulesDeps: LinkRulesDeps = { now: Date.now, clicks: deps.clicks, limit: deps.limit ?? new ClickLimit(null, app.log) };
 
     // Runs before the body is read, so refused callers cost no parsing.
     const rateLimit = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -75,7 +79,7 @@ export const linkRoutes =
           summary: 'Shorten a URL',
           operationId: 'shortenUrl',
           description:
-            "Limited per client IP (429 with Retry-After). http and https only, at most MAX_URL_LENGTH characters, never a short link domain itself. The URL is kept exactly as given. Without `domain` no token is needed; naming a customer domain needs the API token of the account that owns it (`Token token=<API_TOKEN>`): 401 without a valid one, 403 for another account's token or a token of another kind.",
+            'Limited per client IP (429 with Retry-After). http and https only, at most MAX_URL_LENGTH characters, never a short link domain itself. The URL is kept exactly as given. The optional `title`, `tags`, `expires_at`, `max_clicks` and `expired_url` are stored on the link and shown in the answer (docs/api.md "Expiry and click limits"). Without `domain` no token is needed; naming a customer domain needs the API token of the account that owns it (`Token token=<API_TOKEN>`): 401 without a valid one, 403 for another account\'s token or a token of another kind.',
           security: [{}, { apiToken: [] }],
           body: shortenBody(deps.maxUrlLength),
           response: {
@@ -85,12 +89,32 @@ export const linkRoutes =
         },
       },
       async (req) => {
+        const b = req.body;
         const { link } = await deps.shortener.shorten(
-          { url: req.body.url, domain: req.body.domain ?? '', accountId: req.principal?.accountId ?? '' },
+          {
+            url: b.url,
+            domain: b.domain ?? '',
+            accountId: req.principal?.accountId ?? '',
+            title: b.title,
+            ...(b.tags !== undefined && { tags: { tags: b.tags } }),
+            expiresAt: b.expires_at,
+            maxClicks: b.max_clicks,
+            expiredUrl: b.expired_url,
+          },
           { context: { requestId: req.id } },
         );
         if (!link) throw new Error('shortener answered without a link');
-        return { id: link.code, fullUrl: link.fullUrl, shortUrl: link.shortUrl, createdAt: link.createdAt };
+        return {
+          id: link.code,
+          fullUrl: link.fullUrl,
+          shortUrl: link.shortUrl,
+          createdAt: link.createdAt,
+          ...(link.title !== undefined && { title: link.title }),
+          ...(link.tags !== undefined && { tags: link.tags.tags }),
+          ...(link.expiresAt !== undefined && { expires_at: link.expiresAt }),
+          ...(link.maxClicks !== undefined && { max_clicks: link.maxClicks }),
+          ...(link.expiredUrl !== undefined && { expired_url: link.expiredUrl }),
+        };
       },
     );
 
@@ -107,20 +131,30 @@ export const linkRoutes =
           operationId: 'followShortLink',
           security: [],
           description:
-            "Redirects to the full URL (302 by default, REDIRECT_STATUS), the same for every caller. Only a person's first GET of a code in a minute counts as a click: not HEAD, nor crawlers, link-preview fetchers (iMessage, WhatsApp...), tools (curl) or a request without a User-Agent. A customer domain (the Host) serves only the links made for it, and a link made for one is served only there; a link made without a domain is served on every other host. An unknown or malformed code (over 200 characters included), or one not served on this host, answers a small HTML page, never JSON.",
+            "Redirects to the full URL (302 by default, REDIRECT_STATUS), the same for every caller. Only a person's first GET of a code in a minute counts as a click: not HEAD, nor crawlers, link-preview fetchers (iMessage, WhatsApp...), tools (curl) or a request without a User-Agent. A customer domain (the Host) serves only the links made for it, and a link made for one is served only there; a link made without a domain is served on every other host. An unknown or malformed code (over 200 characters included), or one not served on this host, answers a small HTML page, never JSON. Past its `expires_at`, or once its `max_clicks` counted clicks are used up, a link answers 302 to its `expired_url`, or a 410 HTML page without one.",
           response: {
             302: { description: 'Redirect; `Location` is the full URL (ASCII form).', type: 'null' },
             404: { description: 'No such link.', content: { 'text/html': { schema: { type: 'string' } } } },
+            410: {
+              description:
+                'The link expired (`expires_at`) or used up its clicks (`max_clicks`) and has no `expired_url` (with one: 302 to it).',
+              content: { 'text/html': { schema: { type: 'string' } } },
+            },
           },
         },
       },
       async (req, reply) => {
         const code = req.params.code;
         // The Host decides too: a customer domain serves only the links made for it.
-        const fullUrl = SHORT_CODE.test(code) ? await deps.links.fullUrl(code, req.id, requestHost(req.headers.host)) : null;
-        if (fullUrl === null) return notFoundPage(reply);
-        deps.clicks.record(code, req.raw);
-        return reply.code(deps.redirectStatus).headers(redirectHeaders(fullUrl, deps.redirectStatus)).send();
+        const link = SHORT_CODE.test(code) ? await deps.links.link(code, req.id, requestHost(req.headers.host)) : null;
+        if (link === null) return notFoundPage(reply);
+        if (link.rules && (await ruleVerdict(rulesDeps, code, link.rules, req.raw)) === 'expired') {
+          // Always 302 to the expired URL: a permanent redirect would outlive a PATCH renewing the link.
+          if (link.rules.expiredUrl) return reply.code(302).headers(redirectHeaders(link.rules.expiredUrl, 302)).send();
+          return reply.code(410).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(EXPIRED_PAGE);
+        }
+        if (!link.rules) deps.clicks.record(code, req.raw);
+        return reply.code(deps.redirectStatus).headers(redirectHeaders(link.fullUrl, deps.redirectStatus)).send();
       },
     );
   };

@@ -56,3 +56,12 @@ function asciiAuthority(authority: string): string {
 }
 
 const escapeNonAscii = (s: string) => s.replace(NON_ASCII, (chars) => encodeURIComponent(chars));
+
+/**
+ * What a link answers once it expired or used up its clicks, when it has no `expired_url`: 410,
+ * a small page a person with a phone can read (like the 404 page), never cached, since a PATCH may
+ * give the link a new lease.
+ */
+export const EXPIRED_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link expired</title></head>' +
+  '<body><h1>Link expired</h1><p>This short link is no longer active. Ask whoever sent it for a new one.</p></body></html>\n';

@@ -7,6 +7,14 @@ export interface Link {
   /** The customer domain of its short URL; null for the service's own short domain. */
   domain: string | null;
   createdAt: Date;
+  /** What the account says about it (docs/api.md "An account's links"); each absent when not set. */
+  title?: string;
+  tags?: string[];
+  /** Past this instant the link answers expiredUrl or the 410 page instead of fullUrl. */
+  expiresAt?: Date;
+  /** After this many counted clicks likewise (the gateway counts them: docs/decisions.md). */
+  maxClicks?: number;
+  expiredUrl?: string;
 }
 
 /** A host name an account has pointed at the link listener, e.g. "go.example.com". */
@@ -23,6 +31,9 @@ export const LINK_LIMITS = {
   codeAttempts: 5,
   /** URLs per ShortenMany call: a Kafka batch of SMS (50 to 500) fits with room to spare. */
   maxBatchUrls: 1000,
+  maxTitle: 200,
+  maxTags: 20,
+  maxTag: 50,
 };
 
 export interface LinkSettings {

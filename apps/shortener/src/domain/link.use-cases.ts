@@ -1,6 +1,7 @@
 import { AppError, errors } from '@feedback/kit-core';
 import { normalizeDomainName } from './domain-name.js';
 import { LINK_LIMITS, ownDomainName, type Link } from './link.js';
+import { checkLinkOptions, type LinkOptions, type LinkOptionsInput } from './link-options.js';
 import type { ShortenerDeps } from './ports.js';
 import { checkTargetUrl } from './target-url.js';
 
@@ -14,20 +15,28 @@ interface ShortenInput {
    */
   accountId?: string;
   domain?: string;
+  /** Title, tags, expiry and click limit (link-options.ts). */
+  options?: LinkOptionsInput;
 }
 
 export async function shorten(deps: Deps, input: ShortenInput): Promise<Link> {
   const { hostname } = checkTargetUrl(input.url, { maxLength: deps.settings.maxUrlLength, shortBase: deps.settings.shortBase });
+  const options = withoutUnset(checkLinkOptions(input.options ?? {}, deps.settings, deps.clock.now()));
   const accountId = input.accountId || null;
   const domain = await pickDomain(deps, accountId, input.domain);
   // A link to a customer domain is a link to ourselves, however it is spelled.
   if (await deps.domains.findByName(hostname)) throw errors.invalid({ url: 'must not point to a short link domain' });
 
   for (let attempt = 0; attempt < LINK_LIMITS.codeAttempts; attempt++) {
-    const link: Link = { code: deps.newCode(), fullUrl: input.url, accountId, domain, createdAt: deps.clock.now() };
+    const link: Link = { code: deps.newCode(), fullUrl: input.url, accountId, domain, createdAt: deps.clock.now(), ...options };
     if (await deps.links.insertIfNew(link)) return link;
   }
   throw errors.internal('no free short code after several attempts');
+}
+
+/** The options that are set: a new link stores no empty fields. */
+function withoutUnset(options: LinkOptions): LinkOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as LinkOptions;
 }
 
 interface ShortenManyInput {

@@ -1,5 +1,7 @@
+import { pageOf, type PageQuery } from '@feedback/kit-core';
 import type { CustomerDomain, Link } from '../../src/domain/link.js';
-import type { ClickTally, ClickTallyRepository, DomainRepository, LinkRepository } from '../../src/domain/ports.js';
+import type { LinkOptions } from '../../src/domain/link-options.js';
+import type { ClickTally, ClickTallyRepository, DomainRepository, LinkFilter, LinkRepository } from '../../src/domain/ports.js';
 
 /** In-memory fakes of the ports, for domain rules only. */
 export class MemoryLinks implements LinkRepository {
@@ -19,6 +21,24 @@ export class MemoryLinks implements LinkRepository {
   }
   async ownedCodes(accountId: string, codes: string[]) {
     return codes.filter((c) => this.items.get(c)?.accountId === accountId);
+  }
+  async list(f: LinkFilter, q: PageQuery) {
+    const found = [...this.items.values()].filter(
+      (l) =>
+        l.accountId === f.accountId &&
+        (f.domain === undefined || l.domain === f.domain) &&
+        (f.tag === undefined || (l.tags ?? []).includes(f.tag)) &&
+        (!f.createdAfter || l.createdAt > f.createdAfter),
+    );
+    return pageOf(found, q, (l) => ({ at: l.createdAt, id: l.code }));
+  }
+  async update(code: string, changes: LinkOptions) {
+    const link = this.items.get(code);
+    if (!link) return null;
+    const updated: Link = { ...link, ...changes };
+    for (const key of Object.keys(updated) as (keyof Link)[]) if (updated[key] === undefined) delete updated[key];
+    this.items.set(code, updated);
+    return updated;
   }
 }
 
@@ -59,5 +79,8 @@ export class MemoryTallies implements ClickTallyRepository {
   }
   async countClicked(codes: string[]) {
     return codes.filter((c) => (this.items.get(c)?.count ?? 0) > 0).length;
+  }
+  async countsOf(codes: string[]) {
+    return new Map(codes.flatMap((c) => (this.items.has(c) ? [[c, this.items.get(c)!.count] as const] : [])));
   }
 }

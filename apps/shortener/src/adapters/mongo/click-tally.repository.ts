@@ -42,4 +42,10 @@ export class MongoClickTallyRepository implements ClickTallyRepository {
     // A tally exists from a link's first counted click on; `$in` on `_id` (its own index).
     return this.tallies.countDocuments({ _id: { $in: codes }, count: { $gt: 0 } });
   }
+
+  async countsOf(codes: string[]): Promise<Map<string, number>> {
+    if (codes.length === 0) return new Map();
+    const docs = await this.tallies.find({ _id: { $in: codes } }, { projection: { count: 1 } }).toArray();
+    return new Map(docs.map((d) => [d._id, d.count]));
+  }
 }

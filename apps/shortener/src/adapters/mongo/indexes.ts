@@ -7,5 +7,11 @@ import type { IndexSpec } from '@feedback/kit-stores';
 export const shortenerIndexes: IndexSpec = {
   domains: [{ key: { account_id: 1, created_at: 1 }, name: 'account_created' }],
   // A data erasure deletes an account's links to the person's survey links by their target.
-  links: [{ key: { account_id: 1, full_url: 1 }, name: 'account_full_url' }],
+  links: [
+    { key: { account_id: 1, full_url: 1 }, name: 'account_full_url' },
+    // An account's links, newest first (keyset by created_at and code), whole or by domain or tag.
+    { key: { account_id: 1, created_at: -1, _id: -1 }, name: 'account_created' },
+    { key: { account_id: 1, domain: 1, created_at: -1, _id: -1 }, name: 'account_domain_created' },
+    { key: { account_id: 1, tags: 1, created_at: -1, _id: -1 }, name: 'account_tags_created' },
+  ],
 };

@@ -33,6 +33,25 @@ export interface Link {
   domain: string;
   /** ISO 8601, UTC, milliseconds ("2026-11-22T09:30:00.123Z"). */
   createdAt: string;
+  /** Each of the following is absent when the link has none. */
+  title?: string | undefined;
+  tags?:
+    | TagList
+    | undefined;
+  /** After this instant (ISO 8601, UTC, milliseconds) the link no longer redirects to full_url. */
+  expiresAt?:
+    | string
+    | undefined;
+  /** After this many counted clicks the link no longer redirects to full_url (at least 1). */
+  maxClicks?:
+    | number
+    | undefined;
+  /** Where an expired or used-up link sends a click instead (else the 410 page). */
+  expiredUrl?: string | undefined;
+}
+
+export interface TagList {
+  tags: string[];
 }
 
 export interface Domain {
@@ -57,6 +76,16 @@ export interface ShortenRequest {
    * the same as none given, and needs no account.
    */
   domain: string;
+  /**
+   * Optional, as on Link (INVALID_ARGUMENT naming the field: an expires_at already past, a
+   * max_clicks below 1, an expired_url the URL rules refuse, a title over 200 characters, over
+   * 20 tags or a tag over 50 characters).
+   */
+  title?: string | undefined;
+  tags?: TagList | undefined;
+  expiresAt?: string | undefined;
+  maxClicks?: number | undefined;
+  expiredUrl?: string | undefined;
 }
 
 export interface ShortenResponse {
@@ -127,6 +156,59 @@ export interface RemoveDomainRequest {
 }
 
 export interface RemoveDomainResponse {
+}
+
+export interface ListLinksRequest {
+  accountId: string;
+  /**
+   * Optional filters: the links of one customer domain (the service's own short domain's name:
+   * those made without one), with one tag, made after an instant (ISO 8601).
+   */
+  domain: string;
+  tag: string;
+  createdAfter: string;
+  /** 0: the default (50); at most 200. */
+  pageSize: number;
+  pageToken: string;
+}
+
+/** A link and how many times it was followed (as GetLinkStats counts). */
+export interface LinkWithClicks {
+  link?: Link | undefined;
+  clicks: number;
+}
+
+export interface ListLinksResponse {
+  links: LinkWithClicks[];
+  /** Empty on the last page. */
+  nextPageToken: string;
+}
+
+export interface GetLinkRequest {
+  accountId: string;
+  code: string;
+}
+
+export interface GetLinkResponse {
+  link?: LinkWithClicks | undefined;
+}
+
+/** Only the fields present change; an empty string (0 for max_clicks) clears one. */
+export interface UpdateLinkRequest {
+  accountId: string;
+  code: string;
+  expiresAt?: string | undefined;
+  maxClicks?: number | undefined;
+  expiredUrl?: string | undefined;
+  title?:
+    | string
+    | undefined;
+  /** Present: the link's tags become these (an empty list clears them). */
+  tags?: TagList | undefined;
+}
+
+export interface UpdateLinkResponse {
+  link?: LinkWithClicks | undefined;
 }
 
 /**
@@ -219,7 +301,19 @@ export interface CountClickedLinksResponse {
 }
 
 function createBaseLink(): Link {
-  return { code: "", fullUrl: "", shortUrl: "", accountId: "", domain: "", createdAt: "" };
+  return {
+    code: "",
+    fullUrl: "",
+    shortUrl: "",
+    accountId: "",
+    domain: "",
+    createdAt: "",
+    title: undefined,
+    tags: undefined,
+    expiresAt: undefined,
+    maxClicks: undefined,
+    expiredUrl: undefined,
+  };
 }
 
 export const Link: MessageFns<Link> = {
@@ -241,6 +335,21 @@ export const Link: MessageFns<Link> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(50).string(message.createdAt);
+    }
+    if (message.title !== undefined) {
+      writer.uint32(58).string(message.title);
+    }
+    if (message.tags !== undefined) {
+      TagList.encode(message.tags, writer.uint32(66).fork()).join();
+    }
+    if (message.expiresAt !== undefined) {
+      writer.uint32(74).string(message.expiresAt);
+    }
+    if (message.maxClicks !== undefined) {
+      writer.uint32(80).uint32(message.maxClicks);
+    }
+    if (message.expiredUrl !== undefined) {
+      writer.uint32(90).string(message.expiredUrl);
     }
     return writer;
   },
@@ -306,6 +415,46 @@ export const Link: MessageFns<Link> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.tags = TagList.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.maxClicks = reader.uint32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.expiredUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -342,6 +491,23 @@ export const Link: MessageFns<Link> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : undefined,
+      tags: isSet(object.tags) ? TagList.fromJSON(object.tags) : undefined,
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+      maxClicks: isSet(object.maxClicks)
+        ? globalThis.Number(object.maxClicks)
+        : isSet(object.max_clicks)
+        ? globalThis.Number(object.max_clicks)
+        : undefined,
+      expiredUrl: isSet(object.expiredUrl)
+        ? globalThis.String(object.expiredUrl)
+        : isSet(object.expired_url)
+        ? globalThis.String(object.expired_url)
+        : undefined,
     };
   },
 
@@ -365,6 +531,21 @@ export const Link: MessageFns<Link> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.title !== undefined) {
+      obj.title = message.title;
+    }
+    if (message.tags !== undefined) {
+      obj.tags = TagList.toJSON(message.tags);
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.maxClicks !== undefined) {
+      obj.maxClicks = Math.round(message.maxClicks);
+    }
+    if (message.expiredUrl !== undefined) {
+      obj.expiredUrl = message.expiredUrl;
+    }
     return obj;
   },
 
@@ -379,6 +560,78 @@ export const Link: MessageFns<Link> = {
     message.accountId = object.accountId ?? "";
     message.domain = object.domain ?? "";
     message.createdAt = object.createdAt ?? "";
+    message.title = object.title ?? undefined;
+    message.tags = (object.tags !== undefined && object.tags !== null) ? TagList.fromPartial(object.tags) : undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.maxClicks = object.maxClicks ?? undefined;
+    message.expiredUrl = object.expiredUrl ?? undefined;
+    return message;
+  },
+};
+
+function createBaseTagList(): TagList {
+  return { tags: [] };
+}
+
+export const TagList: MessageFns<TagList> = {
+  encode(message: TagList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tags) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TagList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTagList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TagList {
+    return { tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: TagList): unknown {
+    const obj: any = {};
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TagList>, I>>(base?: I): TagList {
+    return TagList.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TagList>, I>>(object: I): TagList {
+    const message = createBaseTagList();
+    message.tags = object.tags?.map((e) => e) || [];
     return message;
   },
 };
@@ -509,7 +762,16 @@ export const Domain: MessageFns<Domain> = {
 };
 
 function createBaseShortenRequest(): ShortenRequest {
-  return { url: "", accountId: "", domain: "" };
+  return {
+    url: "",
+    accountId: "",
+    domain: "",
+    title: undefined,
+    tags: undefined,
+    expiresAt: undefined,
+    maxClicks: undefined,
+    expiredUrl: undefined,
+  };
 }
 
 export const ShortenRequest: MessageFns<ShortenRequest> = {
@@ -522,6 +784,21 @@ export const ShortenRequest: MessageFns<ShortenRequest> = {
     }
     if (message.domain !== "") {
       writer.uint32(26).string(message.domain);
+    }
+    if (message.title !== undefined) {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.tags !== undefined) {
+      TagList.encode(message.tags, writer.uint32(42).fork()).join();
+    }
+    if (message.expiresAt !== undefined) {
+      writer.uint32(50).string(message.expiresAt);
+    }
+    if (message.maxClicks !== undefined) {
+      writer.uint32(56).uint32(message.maxClicks);
+    }
+    if (message.expiredUrl !== undefined) {
+      writer.uint32(66).string(message.expiredUrl);
     }
     return writer;
   },
@@ -563,6 +840,46 @@ export const ShortenRequest: MessageFns<ShortenRequest> = {
             message.domain = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tags = TagList.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.maxClicks = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.expiredUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -584,6 +901,23 @@ export const ShortenRequest: MessageFns<ShortenRequest> = {
         ? globalThis.String(object.account_id)
         : "",
       domain: isSet(object.domain) ? globalThis.String(object.domain) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : undefined,
+      tags: isSet(object.tags) ? TagList.fromJSON(object.tags) : undefined,
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+      maxClicks: isSet(object.maxClicks)
+        ? globalThis.Number(object.maxClicks)
+        : isSet(object.max_clicks)
+        ? globalThis.Number(object.max_clicks)
+        : undefined,
+      expiredUrl: isSet(object.expiredUrl)
+        ? globalThis.String(object.expiredUrl)
+        : isSet(object.expired_url)
+        ? globalThis.String(object.expired_url)
+        : undefined,
     };
   },
 
@@ -598,6 +932,21 @@ export const ShortenRequest: MessageFns<ShortenRequest> = {
     if (message.domain !== "") {
       obj.domain = message.domain;
     }
+    if (message.title !== undefined) {
+      obj.title = message.title;
+    }
+    if (message.tags !== undefined) {
+      obj.tags = TagList.toJSON(message.tags);
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.maxClicks !== undefined) {
+      obj.maxClicks = Math.round(message.maxClicks);
+    }
+    if (message.expiredUrl !== undefined) {
+      obj.expiredUrl = message.expiredUrl;
+    }
     return obj;
   },
 
@@ -609,6 +958,11 @@ export const ShortenRequest: MessageFns<ShortenRequest> = {
     message.url = object.url ?? "";
     message.accountId = object.accountId ?? "";
     message.domain = object.domain ?? "";
+    message.title = object.title ?? undefined;
+    message.tags = (object.tags !== undefined && object.tags !== null) ? TagList.fromPartial(object.tags) : undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.maxClicks = object.maxClicks ?? undefined;
+    message.expiredUrl = object.expiredUrl ?? undefined;
     return message;
   },
 };
@@ -1577,6 +1931,761 @@ export const RemoveDomainResponse: MessageFns<RemoveDomainResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<RemoveDomainResponse>, I>>(_: I): RemoveDomainResponse {
     const message = createBaseRemoveDomainResponse();
+    return message;
+  },
+};
+
+function createBaseListLinksRequest(): ListLinksRequest {
+  return { accountId: "", domain: "", tag: "", createdAfter: "", pageSize: 0, pageToken: "" };
+}
+
+export const ListLinksRequest: MessageFns<ListLinksRequest> = {
+  encode(message: ListLinksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.domain !== "") {
+      writer.uint32(18).string(message.domain);
+    }
+    if (message.tag !== "") {
+      writer.uint32(26).string(message.tag);
+    }
+    if (message.createdAfter !== "") {
+      writer.uint32(34).string(message.createdAfter);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(40).uint32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(50).string(message.pageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListLinksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListLinksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.domain = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tag = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdAfter = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListLinksRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      domain: isSet(object.domain) ? globalThis.String(object.domain) : "",
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+      createdAfter: isSet(object.createdAfter)
+        ? globalThis.String(object.createdAfter)
+        : isSet(object.created_after)
+        ? globalThis.String(object.created_after)
+        : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListLinksRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.domain !== "") {
+      obj.domain = message.domain;
+    }
+    if (message.tag !== "") {
+      obj.tag = message.tag;
+    }
+    if (message.createdAfter !== "") {
+      obj.createdAfter = message.createdAfter;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListLinksRequest>, I>>(base?: I): ListLinksRequest {
+    return ListLinksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListLinksRequest>, I>>(object: I): ListLinksRequest {
+    const message = createBaseListLinksRequest();
+    message.accountId = object.accountId ?? "";
+    message.domain = object.domain ?? "";
+    message.tag = object.tag ?? "";
+    message.createdAfter = object.createdAfter ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseLinkWithClicks(): LinkWithClicks {
+  return { link: undefined, clicks: 0 };
+}
+
+export const LinkWithClicks: MessageFns<LinkWithClicks> = {
+  encode(message: LinkWithClicks, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.link !== undefined) {
+      Link.encode(message.link, writer.uint32(10).fork()).join();
+    }
+    if (message.clicks !== 0) {
+      writer.uint32(16).int64(message.clicks);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LinkWithClicks {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLinkWithClicks();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.link = Link.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.clicks = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LinkWithClicks {
+    return {
+      link: isSet(object.link) ? Link.fromJSON(object.link) : undefined,
+      clicks: isSet(object.clicks) ? globalThis.Number(object.clicks) : 0,
+    };
+  },
+
+  toJSON(message: LinkWithClicks): unknown {
+    const obj: any = {};
+    if (message.link !== undefined) {
+      obj.link = Link.toJSON(message.link);
+    }
+    if (message.clicks !== 0) {
+      obj.clicks = Math.round(message.clicks);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LinkWithClicks>, I>>(base?: I): LinkWithClicks {
+    return LinkWithClicks.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LinkWithClicks>, I>>(object: I): LinkWithClicks {
+    const message = createBaseLinkWithClicks();
+    message.link = (object.link !== undefined && object.link !== null) ? Link.fromPartial(object.link) : undefined;
+    message.clicks = object.clicks ?? 0;
+    return message;
+  },
+};
+
+function createBaseListLinksResponse(): ListLinksResponse {
+  return { links: [], nextPageToken: "" };
+}
+
+export const ListLinksResponse: MessageFns<ListLinksResponse> = {
+  encode(message: ListLinksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.links) {
+      LinkWithClicks.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListLinksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListLinksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.links.push(LinkWithClicks.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListLinksResponse {
+    return {
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => LinkWithClicks.fromJSON(e)) : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListLinksResponse): unknown {
+    const obj: any = {};
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => LinkWithClicks.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListLinksResponse>, I>>(base?: I): ListLinksResponse {
+    return ListLinksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListLinksResponse>, I>>(object: I): ListLinksResponse {
+    const message = createBaseListLinksResponse();
+    message.links = object.links?.map((e) => LinkWithClicks.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseGetLinkRequest(): GetLinkRequest {
+  return { accountId: "", code: "" };
+}
+
+export const GetLinkRequest: MessageFns<GetLinkRequest> = {
+  encode(message: GetLinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLinkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLinkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLinkRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: GetLinkRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLinkRequest>, I>>(base?: I): GetLinkRequest {
+    return GetLinkRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLinkRequest>, I>>(object: I): GetLinkRequest {
+    const message = createBaseGetLinkRequest();
+    message.accountId = object.accountId ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseGetLinkResponse(): GetLinkResponse {
+  return { link: undefined };
+}
+
+export const GetLinkResponse: MessageFns<GetLinkResponse> = {
+  encode(message: GetLinkResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.link !== undefined) {
+      LinkWithClicks.encode(message.link, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLinkResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLinkResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.link = LinkWithClicks.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLinkResponse {
+    return { link: isSet(object.link) ? LinkWithClicks.fromJSON(object.link) : undefined };
+  },
+
+  toJSON(message: GetLinkResponse): unknown {
+    const obj: any = {};
+    if (message.link !== undefined) {
+      obj.link = LinkWithClicks.toJSON(message.link);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLinkResponse>, I>>(base?: I): GetLinkResponse {
+    return GetLinkResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLinkResponse>, I>>(object: I): GetLinkResponse {
+    const message = createBaseGetLinkResponse();
+    message.link = (object.link !== undefined && object.link !== null)
+      ? LinkWithClicks.fromPartial(object.link)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateLinkRequest(): UpdateLinkRequest {
+  return {
+    accountId: "",
+    code: "",
+    expiresAt: undefined,
+    maxClicks: undefined,
+    expiredUrl: undefined,
+    title: undefined,
+    tags: undefined,
+  };
+}
+
+export const UpdateLinkRequest: MessageFns<UpdateLinkRequest> = {
+  encode(message: UpdateLinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.expiresAt !== undefined) {
+      writer.uint32(26).string(message.expiresAt);
+    }
+    if (message.maxClicks !== undefined) {
+      writer.uint32(32).uint32(message.maxClicks);
+    }
+    if (message.expiredUrl !== undefined) {
+      writer.uint32(42).string(message.expiredUrl);
+    }
+    if (message.title !== undefined) {
+      writer.uint32(50).string(message.title);
+    }
+    if (message.tags !== undefined) {
+      TagList.encode(message.tags, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateLinkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateLinkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.maxClicks = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expiredUrl = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.tags = TagList.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateLinkRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+      maxClicks: isSet(object.maxClicks)
+        ? globalThis.Number(object.maxClicks)
+        : isSet(object.max_clicks)
+        ? globalThis.Number(object.max_clicks)
+        : undefined,
+      expiredUrl: isSet(object.expiredUrl)
+        ? globalThis.String(object.expiredUrl)
+        : isSet(object.expired_url)
+        ? globalThis.String(object.expired_url)
+        : undefined,
+      title: isSet(object.title) ? globalThis.String(object.title) : undefined,
+      tags: isSet(object.tags) ? TagList.fromJSON(object.tags) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateLinkRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.maxClicks !== undefined) {
+      obj.maxClicks = Math.round(message.maxClicks);
+    }
+    if (message.expiredUrl !== undefined) {
+      obj.expiredUrl = message.expiredUrl;
+    }
+    if (message.title !== undefined) {
+      obj.title = message.title;
+    }
+    if (message.tags !== undefined) {
+      obj.tags = TagList.toJSON(message.tags);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateLinkRequest>, I>>(base?: I): UpdateLinkRequest {
+    return UpdateLinkRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateLinkRequest>, I>>(object: I): UpdateLinkRequest {
+    const message = createBaseUpdateLinkRequest();
+    message.accountId = object.accountId ?? "";
+    message.code = object.code ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.maxClicks = object.maxClicks ?? undefined;
+    message.expiredUrl = object.expiredUrl ?? undefined;
+    message.title = object.title ?? undefined;
+    message.tags = (object.tags !== undefined && object.tags !== null) ? TagList.fromPartial(object.tags) : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateLinkResponse(): UpdateLinkResponse {
+  return { link: undefined };
+}
+
+export const UpdateLinkResponse: MessageFns<UpdateLinkResponse> = {
+  encode(message: UpdateLinkResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.link !== undefined) {
+      LinkWithClicks.encode(message.link, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateLinkResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateLinkResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.link = LinkWithClicks.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateLinkResponse {
+    return { link: isSet(object.link) ? LinkWithClicks.fromJSON(object.link) : undefined };
+  },
+
+  toJSON(message: UpdateLinkResponse): unknown {
+    const obj: any = {};
+    if (message.link !== undefined) {
+      obj.link = LinkWithClicks.toJSON(message.link);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateLinkResponse>, I>>(base?: I): UpdateLinkResponse {
+    return UpdateLinkResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateLinkResponse>, I>>(object: I): UpdateLinkResponse {
+    const message = createBaseUpdateLinkResponse();
+    message.link = (object.link !== undefined && object.link !== null)
+      ? LinkWithClicks.fromPartial(object.link)
+      : undefined;
     return message;
   },
 };
@@ -2748,6 +3857,42 @@ export const ShortenerServiceService = {
       Buffer.from(GetLinkAnalyticsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetLinkAnalyticsResponse => GetLinkAnalyticsResponse.decode(value),
   },
+  /**
+   * An account's links (made with its account_id: its domains' links and its SMS links), newest
+   * first, a page at a time. INVALID_ARGUMENT naming `created_after`, `page_size` or `page_token`.
+   */
+  listLinks: {
+    path: "/feedback.shortener.v1.ShortenerService/ListLinks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListLinksRequest): Buffer => Buffer.from(ListLinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListLinksRequest => ListLinksRequest.decode(value),
+    responseSerialize: (value: ListLinksResponse): Buffer => Buffer.from(ListLinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListLinksResponse => ListLinksResponse.decode(value),
+  },
+  /** One of an account's links with its clicks. NOT_FOUND (naming `code`) for another account's. */
+  getLink: {
+    path: "/feedback.shortener.v1.ShortenerService/GetLink" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLinkRequest): Buffer => Buffer.from(GetLinkRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLinkRequest => GetLinkRequest.decode(value),
+    responseSerialize: (value: GetLinkResponse): Buffer => Buffer.from(GetLinkResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLinkResponse => GetLinkResponse.decode(value),
+  },
+  /**
+   * Changes a link's expiry, click limit, expired URL, title or tags (never its target).
+   * NOT_FOUND like GetLink; INVALID_ARGUMENT naming the bad field.
+   */
+  updateLink: {
+    path: "/feedback.shortener.v1.ShortenerService/UpdateLink" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateLinkRequest): Buffer => Buffer.from(UpdateLinkRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateLinkRequest => UpdateLinkRequest.decode(value),
+    responseSerialize: (value: UpdateLinkResponse): Buffer => Buffer.from(UpdateLinkResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateLinkResponse => UpdateLinkResponse.decode(value),
+  },
 } as const;
 
 export interface ShortenerServiceServer extends UntypedServiceImplementation {
@@ -2786,6 +3931,18 @@ export interface ShortenerServiceServer extends UntypedServiceImplementation {
    * `interval` or `time_zone`.
    */
   getLinkAnalytics: handleUnaryCall<GetLinkAnalyticsRequest, GetLinkAnalyticsResponse>;
+  /**
+   * An account's links (made with its account_id: its domains' links and its SMS links), newest
+   * first, a page at a time. INVALID_ARGUMENT naming `created_after`, `page_size` or `page_token`.
+   */
+  listLinks: handleUnaryCall<ListLinksRequest, ListLinksResponse>;
+  /** One of an account's links with its clicks. NOT_FOUND (naming `code`) for another account's. */
+  getLink: handleUnaryCall<GetLinkRequest, GetLinkResponse>;
+  /**
+   * Changes a link's expiry, click limit, expired URL, title or tags (never its target).
+   * NOT_FOUND like GetLink; INVALID_ARGUMENT naming the bad field.
+   */
+  updateLink: handleUnaryCall<UpdateLinkRequest, UpdateLinkResponse>;
 }
 
 export interface ShortenerServiceClient extends Client {
@@ -2949,6 +4106,60 @@ export interface ShortenerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetLinkAnalyticsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * An account's links (made with its account_id: its domains' links and its SMS links), newest
+   * first, a page at a time. INVALID_ARGUMENT naming `created_after`, `page_size` or `page_token`.
+   */
+  listLinks(
+    request: ListLinksRequest,
+    callback: (error: ServiceError | null, response: ListLinksResponse) => void,
+  ): ClientUnaryCall;
+  listLinks(
+    request: ListLinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListLinksResponse) => void,
+  ): ClientUnaryCall;
+  listLinks(
+    request: ListLinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListLinksResponse) => void,
+  ): ClientUnaryCall;
+  /** One of an account's links with its clicks. NOT_FOUND (naming `code`) for another account's. */
+  getLink(
+    request: GetLinkRequest,
+    callback: (error: ServiceError | null, response: GetLinkResponse) => void,
+  ): ClientUnaryCall;
+  getLink(
+    request: GetLinkRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetLinkResponse) => void,
+  ): ClientUnaryCall;
+  getLink(
+    request: GetLinkRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetLinkResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Changes a link's expiry, click limit, expired URL, title or tags (never its target).
+   * NOT_FOUND like GetLink; INVALID_ARGUMENT naming the bad field.
+   */
+  updateLink(
+    request: UpdateLinkRequest,
+    callback: (error: ServiceError | null, response: UpdateLinkResponse) => void,
+  ): ClientUnaryCall;
+  updateLink(
+    request: UpdateLinkRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateLinkResponse) => void,
+  ): ClientUnaryCall;
+  updateLink(
+    request: UpdateLinkRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateLinkResponse) => void,
   ): ClientUnaryCall;
 }
 
