@@ -42,6 +42,8 @@ describe('page tokens on every list route', () => {
       ['GET /v1/sms_sharings', '/v1/sms_sharings', asApi],
       ['GET /v1/sms_campaigns/{id}/sms_sharings', `/v1/sms_campaigns/${campaign.id}/sms_sharings`, asApi],
       ['GET /v1/webhook_endpoints', '/v1/webhook_endpoints', asApi],
+      ['GET /v1/links', '/v1/links', asApi],
+      ['GET /admin/v1/accounts/{id}/links', `${admin}/links`, asAdmin],
       ['GET /v1/webhook_endpoints/{id}/deliveries', `/v1/webhook_endpoints/${endpoint}/deliveries`, asApi],
       ['GET /admin/v1/accounts/{id}/sms_messages', `${admin}/sms_messages`, asAdmin],
       ['GET /admin/v1/accounts/{id}/sms_campaigns', `${admin}/sms_campaigns`, asAdmin],

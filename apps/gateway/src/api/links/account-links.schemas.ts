@@ -73,5 +73,5 @@ export const UpdateLinkBody = Type.Object(
       Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20, description: 'Replaces the tags; [] clears them.' }),
     ),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false },
 );
