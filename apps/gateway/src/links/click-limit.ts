@@ -25,9 +25,13 @@ export class ClickLimit {
   /** Uses up one click; answers whether it was within `max` (the tap may be redirected). */
   async take(code: string, max: number, expiresAtMs?: number): Promise<boolean> {
     const used = await this.viaRedis(async (redis) => {
-      const n = await redis.incr(redisKey(code));
-      if (n === 1 && expiresAtMs !== undefined) void redis.pexpireat(redisKey(code), expiresAtMs).catch(() => undefined);
-      return n;
+      // One round trip; the expiry follows the link's current one (a PATCH may move or clear it).
+      const key = redisKey(code);
+      const batch = redis.pipeline().incr(key);
+      const results = await (expiresAtMs !== undefined ? batch.pexpireat(key, expiresAtMs) : batch.persist(key)).exec();
+      const [err, n] = results?.[0] ?? [new Error('no answer'), null];
+      if (err) throw err;
+      return Number(n);
     });
     const n = used ?? this.countLocally(code);
     return n <= max;
