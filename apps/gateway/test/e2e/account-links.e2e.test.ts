@@ -29,6 +29,8 @@ describe('expiry and click limits on the redirect', () => {
     expect(made.status, made.text).toBe(200);
     expect(made.json).toMatchObject({ fullUrl: url, max_clicks: 1, title: 'One use', tags: ['receipt'] });
     const code = String(made.json.id);
+    const shown = await api.request('GET', `/admin/v1/links/${code}`, { headers: { authorization: `Bearer ${api.adminToken}` } });
+    expect(shown.json).toMatchObject({ id: code, max_clicks: 1, title: 'One use', tags: ['receipt'], expires_at: null, expired_url: null });
 
     // A link preview and a HEAD use nothing up.
     expect((await tap(code, 'GET', { 'user-agent': 'WhatsApp/2.23.20.0 A' })).status).toBe(302);

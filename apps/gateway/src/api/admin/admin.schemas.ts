@@ -54,6 +54,13 @@ export const LinkStatsSchema = Type.Object(
     domain: Type.Union([Type.String(), Type.Null()]),
     created_at,
     clicks: Type.Integer({ description: 'Redirects followed so far, each counted once (lags by well under a second).' }),
+    title: Type.Union([Type.String(), Type.Null()]),
+    tags: Type.Array(Type.String()),
+    expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'From then on a tap gets expired_url or a 410 page.',
+    }),
+    max_clicks: Type.Union([Type.Integer(), Type.Null()], { description: 'After this many counted clicks likewise.' }),
+    expired_url: Type.Union([Type.String(), Type.Null()]),
   },
   { $id: 'ShortLinkStats' },
 );

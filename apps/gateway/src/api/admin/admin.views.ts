@@ -34,6 +34,11 @@ export function linkStatsView(link: Link | undefined, clicks: number) {
     domain: link.domain || null,
     created_at: iso(link.createdAt),
     clicks,
+    title: link.title ?? null,
+    tags: link.tags?.tags ?? [],
+    expires_at: link.expiresAt ? iso(link.expiresAt) : null,
+    max_clicks: link.maxClicks ?? null,
+    expired_url: link.expiredUrl ?? null,
   };
 }
 
