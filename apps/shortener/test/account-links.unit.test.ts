@@ -133,5 +133,13 @@ describe("an account's links", () => {
     await expect(updateLink(d, 'acc-1', link.code, { expiresAt: '2026-11-01T00:00:00Z' })).rejects.toMatchObject({
       fields: { expires_at: 'must be in the future' },
     });
+    // An expired_url on a customer domain would be a link to ourselves, as a url there is.
+    d.domains.items.set('go.example.com', { name: 'go.example.com', accountId: 'acc-1', createdAt: NOW });
+    for (const attempt of [
+      updateLink(d, 'acc-1', link.code, { expiredUrl: 'https://GO.example.com/x' }),
+      shorten(d, { url: 'https://example.com/2', options: { expiredUrl: 'https://go.example.com/x' } }),
+    ]) {
+      await expect(attempt).rejects.toMatchObject({ fields: { expired_url: 'must not point to a short link domain' } });
+    }
   });
 });

@@ -1,10 +1,10 @@
 import { errors, pageQueryOf, type Page, type PageRule } from '@feedback/kit-core';
 import { normalizeDomainName } from './domain-name.js';
 import { LINK_LIMITS, ownDomainName, type Link } from './link.js';
-import { checkLinkOptions, type LinkOptionsInput } from './link-options.js';
+import { checkExpiredUrlHost, checkLinkOptions, type LinkOptionsInput } from './link-options.js';
 import type { LinkFilter, ShortenerDeps } from './ports.js';
 
-type Deps = Pick<ShortenerDeps, 'links' | 'tallies' | 'clock' | 'settings'>;
+type Deps = Pick<ShortenerDeps, 'links' | 'domains' | 'tallies' | 'clock' | 'settings'>;
 
 /** A link with its clicks, as the account's lists show it. */
 export interface CountedLink {
@@ -68,6 +68,7 @@ export async function getLink(deps: Deps, accountId: string, code: string): Prom
 export async function updateLink(deps: Deps, accountId: string, code: string, changes: LinkOptionsInput): Promise<CountedLink> {
   await ownLink(deps, accountId, code);
   const options = checkLinkOptions(changes, deps.settings, deps.clock.now());
+  await checkExpiredUrlHost(options, async (host) => (await deps.domains.findByName(host)) !== null);
   const updated = await deps.links.update(code, options);
   if (!updated || updated.accountId !== accountId) throw errors.notFound('code', code);
   const [counted] = await withClicks(deps, [updated]);

@@ -5,6 +5,16 @@ import { checkTargetUrl } from './target-url.js';
 /** What an account may say about a link besides its target: set at Shorten, changed by UpdateLink. */
 export type LinkOptions = Pick<Link, 'title' | 'tags' | 'expiresAt' | 'maxClicks' | 'expiredUrl'>;
 
+/**
+ * An expired_url on a customer domain is a link to ourselves, like such a `url` (link.use-cases.ts):
+ * refused naming it. `isShortDomain` looks the host up among the customer domains.
+ */
+export async function checkExpiredUrlHost(options: LinkOptions, isShortDomain: (host: string) => Promise<boolean>): Promise<void> {
+  if (options.expiredUrl && (await isShortDomain(new URL(options.expiredUrl).hostname))) {
+    throw errors.invalid({ expired_url: 'must not point to a short link domain' });
+  }
+}
+
 /** The options as they come over gRPC: strings and numbers, each absent when not given. */
 export interface LinkOptionsInput {
   title?: string;

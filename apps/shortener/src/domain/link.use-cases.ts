@@ -1,7 +1,7 @@
 import { AppError, errors } from '@feedback/kit-core';
 import { normalizeDomainName } from './domain-name.js';
 import { LINK_LIMITS, ownDomainName, type Link } from './link.js';
-import { checkLinkOptions, type LinkOptions, type LinkOptionsInput } from './link-options.js';
+import { checkExpiredUrlHost, checkLinkOptions, type LinkOptions, type LinkOptionsInput } from './link-options.js';
 import type { ShortenerDeps } from './ports.js';
 import { checkTargetUrl } from './target-url.js';
 
@@ -26,6 +26,7 @@ export async function shorten(deps: Deps, input: ShortenInput): Promise<Link> {
   const domain = await pickDomain(deps, accountId, input.domain);
   // A link to a customer domain is a link to ourselves, however it is spelled.
   if (await deps.domains.findByName(hostname)) throw errors.invalid({ url: 'must not point to a short link domain' });
+  await checkExpiredUrlHost(options, async (host) => (await deps.domains.findByName(host)) !== null);
 
   for (let attempt = 0; attempt < LINK_LIMITS.codeAttempts; attempt++) {
     const link: Link = { code: deps.newCode(), fullUrl: input.url, accountId, domain, createdAt: deps.clock.now(), ...options };
