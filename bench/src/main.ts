@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { activeSurveysBench } from './active-surveys.bench.js';
 import { campaignReportBench } from './campaign-report.bench.js';
 import { flowDetailsBench } from './flow-details.bench.js';
+import { linkStatsBench } from './link-stats.bench.js';
 import { mongoLookupsBench } from './mongo-lookups.bench.js';
 import { redirectsBench } from './redirects.bench.js';
 import { shortenBench } from './shorten.bench.js';
@@ -17,6 +18,7 @@ const BENCHES: Record<string, (o: { durationSec: number; rounds: number }) => Pr
   'active-surveys': activeSurveysBench,
   'campaign-report': campaignReportBench,
   'flow-details': flowDetailsBench,
+  'link-stats': linkStatsBench,
   'mongo-lookups': mongoLookupsBench,
   redirects: redirectsBench,
   shorten: shortenBench,

@@ -1,5 +1,5 @@
 import { periodStart } from '@feedback/kit-core';
-import { CLICK_LISTS, type ClickList, type LinkHour, type NameCounts } from './link-hours.ports.js';
+import { CLICK_LISTS, type ClickList, type HourTotals, type NameCounts } from './link-hours.ports.js';
 
 export type AnalyticsInterval = 'hour' | 'day';
 
@@ -57,7 +57,7 @@ export function bucketStarts(from: Date, to: Date, interval: AnalyticsInterval, 
  * hour counter is a whole UTC hour: in a zone whose hours start at :30 or :45 (Asia/Kolkata) it
  * counts in the bucket its start falls in.
  */
-export function seriesOf(starts: BucketStart[], hours: LinkHour[]): Array<{ start: string; clicks: number }> {
+export function seriesOf(starts: BucketStart[], hours: HourTotals[]): Array<{ start: string; clicks: number }> {
   let i = 0;
   return starts.map((b, k) => {
     const end = starts[k + 1]?.at ?? Number.POSITIVE_INFINITY;
@@ -68,18 +68,11 @@ export function seriesOf(starts: BucketStart[], hours: LinkHour[]): Array<{ star
   });
 }
 
-/** The lists of all the hours summed, each most clicks first (then by name). */
-export function listsOf(hours: LinkHour[]): Record<ClickList, NameClicks[]> {
-  const sums = Object.fromEntries(CLICK_LISTS.map((l) => [l, {} as NameCounts])) as Record<ClickList, NameCounts>;
-  for (const h of hours) {
-    for (const list of CLICK_LISTS) {
-      const into = sums[list];
-      for (const name in h[list]) into[name] = (into[name] ?? 0) + h[list][name]!;
-    }
-  }
+/** Each list most clicks first (then by name). */
+export function sortedLists(lists: Record<ClickList, NameCounts>): Record<ClickList, NameClicks[]> {
   const sorted = (m: NameCounts) =>
     Object.entries(m)
       .map(([name, clicks]) => ({ name, clicks }))
       .sort((a, b) => b.clicks - a.clicks || (a.name < b.name ? -1 : 1));
-  return Object.fromEntries(CLICK_LISTS.map((l) => [l, sorted(sums[l])])) as Record<ClickList, NameClicks[]>;
+  return Object.fromEntries(CLICK_LISTS.map((l) => [l, sorted(lists[l])])) as Record<ClickList, NameClicks[]>;
 }

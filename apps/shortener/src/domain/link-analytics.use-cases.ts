@@ -1,5 +1,5 @@
 import { errors, isTimeZone, type Clock } from '@feedback/kit-core';
-import { bucketStarts, listsOf, seriesOf, type AnalyticsInterval, type NameClicks } from './analytics-buckets.js';
+import { bucketStarts, seriesOf, sortedLists, type AnalyticsInterval, type NameClicks } from './analytics-buckets.js';
 import type { ClickList, LinkHourRepository } from './link-hours.ports.js';
 import type { LinkRepository } from './ports.js';
 
@@ -25,7 +25,7 @@ export type LinkAnalytics = Record<ClickList, NameClicks[]> & {
 
 export interface LinkAnalyticsDeps {
   links: Pick<LinkRepository, 'findByCode'>;
-  hours: Pick<LinkHourRepository, 'range'>;
+  hours: Pick<LinkHourRepository, 'summary'>;
   clock: Clock;
 }
 
@@ -90,8 +90,8 @@ function checkRange(q: LinkAnalyticsQuery, now: Date): Range {
  * holding `from` whole), a series per hour or day of the caller's time zone (daylight saving time
  * included: kit-core periodStart), and the clicks per device type, OS, browser, referrer host and
  * country, most first. Bad arguments are INVALID_ARGUMENT before anything is read; a link of
- * another account, of none, or none at all is NOT_FOUND alike. One read of at most 24 documents a
- * day, whatever the link's clicks.
+ * another account, of none, or none at all is NOT_FOUND alike. At most 24 documents a day,
+ * whatever the link's clicks, and settled days from memory (adapters/cached-link-hours.ts).
  */
 export async function getLinkAnalytics(deps: LinkAnalyticsDeps, q: LinkAnalyticsQuery): Promise<LinkAnalytics> {
   const range = checkRange(q, deps.clock.now());
@@ -100,12 +100,12 @@ export async function getLinkAnalytics(deps: LinkAnalyticsDeps, q: LinkAnalytics
   const link = q.code ? await deps.links.findByCode(q.code) : null;
   if (!link || !q.accountId || link.accountId !== q.accountId) throw errors.notFound('code', q.code);
   const firstHour = new Date(Math.floor(range.from.getTime() / HOUR_MS) * HOUR_MS);
-  const hours = await deps.hours.range(q.code, firstHour, range.to);
+  const { hours, lists } = await deps.hours.summary(q.code, firstHour, range.to);
   let clicks = 0;
   let botsExcluded = 0;
   for (const h of hours) {
     clicks += h.clicks;
     botsExcluded += h.botsExcluded;
   }
-  return { ...range, clicks, botsExcluded, series: seriesOf(starts, hours), ...listsOf(hours) };
+  return { ...range, clicks, botsExcluded, series: seriesOf(starts, hours), ...sortedLists(lists) };
 }

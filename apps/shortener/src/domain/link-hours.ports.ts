@@ -21,6 +21,19 @@ export interface LinkHour extends HourCounts {
   start: Date;
 }
 
+/** An hour's totals, for a series. */
+export interface HourTotals {
+  start: Date;
+  clicks: number;
+  botsExcluded: number;
+}
+
+/** A link's hours over a range: each hour's totals, oldest first, and the lists of them all summed. */
+export interface LinkHoursSummary {
+  hours: HourTotals[];
+  lists: Record<ClickList, NameCounts>;
+}
+
 /** An hour's counter as the counting needs it: up to which offset of each partition it holds, and which names it has. */
 export interface HourState {
   checkpoints: Record<number, number>;
@@ -42,6 +55,8 @@ export interface LinkHourRepository {
   ): Promise<boolean>;
   /** The link's hours starting in [from, to), oldest first. */
   range(code: string, from: Date, to: Date): Promise<LinkHour[]>;
+  /** The same hours summed up (hour-summaries.ts summarize); a cache may keep settled days'. */
+  summary(code: string, from: Date, to: Date): Promise<LinkHoursSummary>;
 }
 
 /** The account a link's code belongs to ('' for a link of none, or no link). */

@@ -1,3 +1,4 @@
+import { summarize } from '../../src/domain/hour-summaries.js';
 import {
   CLICK_LISTS,
   hourKey,
@@ -58,5 +59,9 @@ export class MemoryLinkHours implements LinkHourRepository {
       .filter((h) => h.code === code && h.start >= from && h.start < to)
       .sort((a, b) => +a.start - +b.start)
       .map(({ accountId: _a, checkpoints: _c, ...h }) => h);
+  }
+
+  async summary(code: string, from: Date, to: Date) {
+    return summarize(await this.range(code, from, to));
   }
 }

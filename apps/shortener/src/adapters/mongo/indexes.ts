@@ -14,4 +14,6 @@ export const shortenerIndexes: IndexSpec = {
     { key: { account_id: 1, domain: 1, created_at: -1, _id: -1 }, name: 'account_domain_created' },
     { key: { account_id: 1, tags: 1, created_at: -1, _id: -1 }, name: 'account_tags_created' },
   ],
+  // A link's hour counters in time order (its stats): the local server scans for an `_id` range.
+  link_hours: [{ key: { code: 1, start: 1 }, name: 'code_start' }],
 };

@@ -1,5 +1,6 @@
 import { insertOnce } from '@feedback/kit-stores';
 import type { Collection, Db } from 'mongodb';
+import { summarize } from '../../domain/hour-summaries.js';
 import {
   CLICK_LISTS,
   hourKey,
@@ -8,14 +9,15 @@ import {
   type HourState,
   type LinkHour,
   type LinkHourRepository,
+  type LinkHoursSummary,
   type NameCounts,
 } from '../../domain/link-hours.ports.js';
 
 /**
  * `link_hours`: one document per link and UTC hour, `{_id: "<code>|<hour ISO>", account_id, code,
  * start, clicks, bots_excluded, devices: {name: n}, operating_systems, browsers, referrers,
- * countries, checkpoints: {p0: offset, ...}}`. The `_id` sorts a link's hours in time order, so a
- * range is one `_id` range scan without another index.
+ * countries, checkpoints: {p0: offset, ...}}`. A link's hours are read in time order by the
+ * `code_start` index (indexes.ts).
  */
 interface HourDoc {
   _id: string;
@@ -98,13 +100,18 @@ export class MongoLinkHourRepository implements LinkHourRepository {
 
   async range(code: string, from: Date, to: Date): Promise<LinkHour[]> {
     const docs = await this.hours
-      .find({ _id: { $gte: hourKey(code, from), $lt: hourKey(code, to) } }, { projection: { checkpoints: 0, account_id: 0 } })
-      .sort({ _id: 1 })
+      .find({ code, start: { $gte: from, $lt: to } }, { projection: { checkpoints: 0, account_id: 0 } })
+      .sort({ code: 1, start: 1 })
+      .batchSize(10_000)
       .toArray();
     return docs.map((d) => {
       const lists = Object.fromEntries(CLICK_LISTS.map((l) => [l, decodeNames(d[FIELD[l]])])) as Record<ClickList, NameCounts>;
       return { code: d.code, start: d.start, clicks: d.clicks, botsExcluded: d.bots_excluded, ...lists };
     });
+  }
+
+  async summary(code: string, from: Date, to: Date): Promise<LinkHoursSummary> {
+    return summarize(await this.range(code, from, to));
   }
 }
 
