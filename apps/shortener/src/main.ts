@@ -28,7 +28,7 @@ const deps = shortenerServiceDeps({
   shortCodeLength: config.SHORT_CODE_LENGTH,
   settings: { shortBase: config.PUBLIC_SHORTENER_URL, maxUrlLength: config.MAX_URL_LENGTH },
 });
-const analytics = linkAnalyticsDeps(mongo.db, deps.links, logger);
+const analytics = linkAnalyticsDeps(mongo.db, logger);
 
 // gRPC first: a restarted shortener serves redirects and shortens at once, while its click
 // consumer joins the group in the background (that can take a session timeout).

@@ -1,10 +1,10 @@
 import { systemClock, type Logger } from '@feedback/kit-core';
 import type { Db } from 'mongodb';
 import { CachedDomainRepository } from './adapters/cached-domain.repository.js';
-import { CachedLinkAccounts } from './adapters/cached-link-accounts.js';
 import { CachedLinkHours } from './adapters/cached-link-hours.js';
 import { MongoClickTallyRepository } from './adapters/mongo/click-tally.repository.js';
 import { MongoDomainRepository } from './adapters/mongo/domain.repository.js';
+import { MongoLinkAccounts } from './adapters/mongo/link-accounts.repository.js';
 import { MongoLinkHourRepository } from './adapters/mongo/link-hours.repository.js';
 import { MongoLinkRepository } from './adapters/mongo/link.repository.js';
 import type { LinkSettings } from './domain/link.js';
@@ -36,16 +36,12 @@ export function shortenerServiceDeps(infra: Infrastructure): ShortenerDeps {
  * GetLinkAnalytics with the UTC days over an hour old kept summed in memory (50,000 link days, a
  * few MiB each thousand) and read again a minute after they were.
  */
-export function linkAnalyticsDeps(
-  db: Db,
-  links: ShortenerDeps['links'],
-  logger: Logger,
-): { hours: LinkHourRepository; accounts: LinkAccounts } {
+export function linkAnalyticsDeps(db: Db, logger: Logger): { hours: LinkHourRepository; accounts: LinkAccounts } {
   const hours = new CachedLinkHours(new MongoLinkHourRepository(db), {
     settledAfterMs: 3_600_000,
     refreshAfterMs: 60_000,
     maxDays: 50_000,
     logger,
   });
-  return { hours, accounts: new CachedLinkAccounts(links) };
+  return { hours, accounts: new MongoLinkAccounts(db) };
 }

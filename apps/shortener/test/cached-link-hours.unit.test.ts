@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CachedLinkHours } from '../src/adapters/cached-link-hours.js';
 import { countClickHours } from '../src/domain/link-hours.js';
-import { MemoryLinkHours } from './fakes/memory-link-hours.js';
+import { fixedAccount, MemoryLinkHours } from './fakes/memory-link-hours.js';
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -13,7 +13,7 @@ async function hoursWithClicks(times: number[]) {
   const inner = new MemoryLinkHours();
   let offset = 0;
   for (const at of times) {
-    await countClickHours({ hours: inner, accounts: { accountOf: async () => 'acc' } }, 0, [
+    await countClickHours({ hours: inner, accounts: fixedAccount('acc') }, 0, [
       { code: 'Code123', offset: offset++, clicks: 1, clickedAtMs: [at], details: [phone] },
     ]);
   }
@@ -41,7 +41,7 @@ describe('CachedLinkHours', () => {
     expect(reads.slice(3)).toEqual(reads.slice(0, 2));
 
     // A late click of a settled day shows once its copy is read again (in the background, after a minute).
-    await countClickHours({ hours: inner, accounts: { accountOf: async () => 'acc' } }, 0, [
+    await countClickHours({ hours: inner, accounts: fixedAccount('acc') }, 0, [
       { code: 'Code123', offset: 99, clicks: 1, clickedAtMs: [NOW - 5 * DAY + H], details: [phone] },
     ]);
     now += 61_000;

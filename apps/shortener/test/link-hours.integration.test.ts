@@ -3,6 +3,7 @@ import type { MongoHandle } from '@feedback/kit-stores';
 import { LinkClicked } from '@feedback/proto/feedback/shortener/v1/shortener';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runClickConsumer } from '../src/adapters/kafka/click.consumer.js';
+import { MongoLinkAccounts } from '../src/adapters/mongo/link-accounts.repository.js';
 import { MongoLinkHourRepository } from '../src/adapters/mongo/link-hours.repository.js';
 import { countClickHours } from '../src/domain/link-hours.js';
 import { dropTestDb, kafka, logger, openTestDb, uniq, waitFor } from './stack.js';
@@ -38,7 +39,7 @@ describe('link hour counters', () => {
       logger,
       sessionTimeout: 6_000,
       heartbeatInterval: 500,
-      onClicks: (partition, records) => countClickHours({ hours, accounts: { accountOf: async () => 'acc-hours' } }, partition, records),
+      onClicks: (partition, records) => countClickHours({ hours, accounts: new MongoLinkAccounts(mongo.db) }, partition, records),
     });
     running.push(c);
     return c;
@@ -68,6 +69,9 @@ describe('link hour counters', () => {
       .replace(/[^A-Za-z0-9]/g, '')
       .slice(-8)}`;
     const hour = Math.floor(Date.now() / H) * H - 5 * H;
+    await mongo.db
+      .collection<{ _id: string; full_url: string; account_id: string; created_at: Date }>('links')
+      .insertOne({ _id: code, full_url: 'https://example.com', account_id: 'acc-hours', created_at: new Date() });
     // Clicks in two hours, and a record of excluded redirects only.
     await producer.publish(topic, [record(code, hour + 10, 3, 1), record(code, hour + H + 10, 2, 0), record(code, hour + 20, 0, 4)]);
     await start(topic, groupId);

@@ -5,7 +5,7 @@ import { getLinkAnalytics } from '../src/domain/link-analytics.use-cases.js';
 import { countClickHours, MAX_NAMES_PER_LIST } from '../src/domain/link-hours.js';
 import type { Link } from '../src/domain/link.js';
 import { MemoryLinks } from './fakes/memory-deps.js';
-import { MemoryLinkHours } from './fakes/memory-link-hours.js';
+import { fixedAccount, MemoryLinkHours } from './fakes/memory-link-hours.js';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 10, 20, 10, 0); // 2026-11-20T10:00Z
@@ -23,7 +23,7 @@ const rec = (offset: number, clicks: Array<[number, ClickDetail]>, excluded: num
 
 function setup() {
   const hours = new MemoryLinkHours();
-  const deps = { hours, accounts: { accountOf: async () => 'acc1' } };
+  const deps = { hours, accounts: fixedAccount('acc1') };
   return { hours, deps };
 }
 

@@ -59,9 +59,9 @@ export interface LinkHourRepository {
   summary(code: string, from: Date, to: Date): Promise<LinkHoursSummary>;
 }
 
-/** The account a link's code belongs to ('' for a link of none, or no link). */
+/** The account each link's code belongs to ('' for a link of none, or no link). */
 export interface LinkAccounts {
-  accountOf(code: string): Promise<string>;
+  accountsOf(codes: string[]): Promise<Map<string, string>>;
 }
 
 export const hourKey = (code: string, start: Date) => `${code}|${start.toISOString()}`;

@@ -100,8 +100,9 @@ export function capNames(counts: HourCounts, names: HourState['names'] | undefin
  * Adds a partition's click records to their links' hour counters exactly once, as the click
  * tallies count them (click-counting.ts): each hour document keeps per partition the last offset
  * it counted, and takes a record's part only in a compare-and-set that moves that checkpoint,
- * so whatever Kafka delivers again adds nothing. One read for the batch's hours, then one write
- * per hour touched; a lost race reads that hour again.
+ * so whatever Kafka delivers again adds nothing. One read for the batch's hours (and one for the
+ * accounts of links not seen before), then one write per hour touched; a lost race reads that hour
+ * again.
  */
 export async function countClickHours(
   deps: { hours: LinkHourRepository; accounts: LinkAccounts },
@@ -111,7 +112,10 @@ export async function countClickHours(
   const hours = [...byHour(records).entries()];
   const total = { clicks: 0, botsExcluded: 0 };
   if (hours.length === 0) return total;
-  const states = await deps.hours.states(hours.map(([, h]) => ({ code: h.code, start: h.start })));
+  const [states, accounts] = await Promise.all([
+    deps.hours.states(hours.map(([, h]) => ({ code: h.code, start: h.start }))),
+    deps.accounts.accountsOf(hours.map(([, h]) => h.code)),
+  ]);
   const countHour = async ([key, h]: [string, HourParts]) => {
     let state = states.get(key);
     for (;;) {
@@ -119,7 +123,7 @@ export async function countClickHours(
       const fresh = h.parts.filter((p) => from === null || p.offset > from);
       if (fresh.length === 0) return;
       const change = { from, to: Math.max(...fresh.map((p) => p.offset)), add: capNames(merge(fresh.map((p) => p.counts)), state?.names) };
-      const accountId = await deps.accounts.accountOf(h.code);
+      const accountId = accounts.get(h.code) ?? '';
       if (await deps.hours.advance({ code: h.code, start: h.start, accountId }, partition, change)) {
         total.clicks += change.add.clicks;
         total.botsExcluded += change.add.botsExcluded;

@@ -65,3 +65,8 @@ export class MemoryLinkHours implements LinkHourRepository {
     return summarize(await this.range(code, from, to));
   }
 }
+
+/** Every link the given account's. */
+export const fixedAccount = (accountId: string) => ({
+  accountsOf: async (codes: string[]) => new Map(codes.map((c) => [c, accountId])),
+});
