@@ -14,7 +14,9 @@ export async function openGeoIpCountries(path: string): Promise<{ country(ip: st
     watchForUpdatesNonPersistent: true,
   });
   return {
-    country(ip) {
+    country(address) {
+      // A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d; the database has them as IPv4.
+      const ip = address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
       if (!maxmind.validate(ip)) return '';
       return countryCode(reader.get(ip)?.country?.iso_code);
     },
