@@ -1,4 +1,4 @@
 import { defineConfig } from 'vitest/config';
 import { excludeSoloTiers } from '../../vitest.tiers.js';
 
-export default defineConfig({ test: { name: 'kit-limits', exclude: excludeSoloTiers, testTimeout: 60_000 } });
+export default defineConfig({ test: { name: 'kit-limits', exclude: excludeSoloTiers, testTimeout: 60_000, hookTimeout: 120_000 } });
