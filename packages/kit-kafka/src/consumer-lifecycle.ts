@@ -70,6 +70,28 @@ function withLag(eachBatch: NonNullable<ConsumerRunConfig['eachBatch']>, metrics
 }
 
 /**
+ * Heartbeats every `intervalMs` while a batch is in hand, not only between the handler's calls:
+ * kafkajs has no heartbeat thread, so a slice that takes longer than the session (slow peers on
+ * a loaded machine) would cost the member its partitions mid-slice, and the slice, redelivered to
+ * the next owner, could take as long again. kafkajs shares one heartbeat request among concurrent
+ * callers. A failed one (a rebalance, a lost session) is left to the loop's own next heartbeat,
+ * which throws it to kafkajs. The handlers bound their own waits (gRPC deadlines, HTTP timeouts),
+ * so a member kept alive this way is one still working.
+ */
+function withKeepAlive(eachBatch: NonNullable<ConsumerRunConfig['eachBatch']>, intervalMs: number, log: Logger) {
+  return async (payload: EachBatchPayload) => {
+    const timer = setInterval(() => {
+      payload.heartbeat().catch((err: unknown) => log.debug({ err }, 'heartbeat during a batch failed; the batch loop will see it'));
+    }, intervalMs);
+    try {
+      await eachBatch(payload);
+    } finally {
+      clearInterval(timer);
+    }
+  };
+}
+
+/**
  * Runs a kafkajs consumer from connect to disconnect: ensures the dead-letter topics (best
  * effort: without create rights they may still exist or be auto-created), connects a
  * dead-letter producer, subscribes, runs `run(session)`'s eachBatch, and returns a handle
@@ -83,10 +105,11 @@ export async function startConsumerLifecycle(
   const { kafka, groupId } = opts;
   const log = opts.logger.child({ component: 'kafka-consumer', group: groupId });
   const deadLetterTopic = (topic: string) => opts.deadLetterTopic ?? defaultDeadLetterTopic(topic);
+  const heartbeatInterval = opts.heartbeatInterval ?? 3_000;
   const consumer = kafka.consumer({
     groupId,
     sessionTimeout: opts.sessionTimeout ?? 30_000,
-    heartbeatInterval: opts.heartbeatInterval ?? 3_000,
+    heartbeatInterval,
     maxWaitTimeInMs: opts.maxWaitTimeInMs ?? 1_000,
     ...(opts.minBytes !== undefined && { minBytes: opts.minBytes }),
   });
@@ -134,7 +157,7 @@ export async function startConsumerLifecycle(
       await consumer.connect();
       await consumer.subscribe({ topics: opts.topics, fromBeginning: opts.fromBeginning ?? false });
       const config = run({ log, deadLetters, deadLetterTopic, signal: abort.signal, metrics });
-      await consumer.run({ ...config, ...(config.eachBatch && { eachBatch: withLag(config.eachBatch, metrics) }) });
+      await consumer.run({ ...config, ...(config.eachBatch && { eachBatch: withKeepAlive(withLag(config.eachBatch, metrics), heartbeatInterval, log) }) });
     } catch (err) {
       await stop().catch(() => undefined);
       throw err;
