@@ -106,6 +106,7 @@ const closers = [
   { name: 'link-redis', close: () => redis.quit() },
   { name: 'link-kafka-producer', close: () => producer.disconnect() },
   { name: 'clicks', close: () => clicks.close() },
+  { name: 'click-decisions', close: () => personClicks.drained() },
   { name: 'link-http', close: closeHttp },
 ];
 parent.on('message', (m: ToLinkThread) => {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { createLogger } from '@feedback/kit-core/runtime';
 import { describe, expect, it } from 'vitest';
 import { clickDetailsOf, type ClickDetails } from '../src/links/click-details.js';
-import { ClickFilter, isPersonsTap } from '../src/links/click-filter.js';
+import { ClickFilter, isPersonsTap, type ClickFilterDeps } from '../src/links/click-filter.js';
 import { clientIpOf } from '../src/links/client-ip.js';
 import { RecentClicks } from '../src/links/recent-clicks.js';
 
@@ -76,14 +76,14 @@ const logger = createLogger('gateway-test', 'silent');
 const request = (ua: string | undefined, ip = '203.0.113.7', method = 'GET', headers: Record<string, string> = {}) =>
   ({ method, headers: { ...(ua && { 'user-agent': ua }), ...headers }, socket: { remoteAddress: ip } }) as unknown as IncomingMessage;
 
-function filterOf(trust: Parameters<typeof clientIpOf>[0] = false, countryHeader = '') {
+function filterOf(trust: Parameters<typeof clientIpOf>[0] = false, countryHeader = '', recent?: ClickFilterDeps['recent']) {
   const published: Array<{ code: string; at?: number; details?: ClickDetails }> = [];
   const excluded: string[] = [];
   const clientIp = clientIpOf(trust);
   const filter = new ClickFilter({
     publisher: { record: (code, at, details) => void published.push({ code, at, details }), exclude: (code) => void excluded.push(code) },
     // Without Redis: this process's memory only, the same rule.
-    recent: new RecentClicks(null, { windowMs: 60_000, maxChars: 100_000, logger }),
+    recent: recent ?? new RecentClicks(null, { windowMs: 60_000, maxChars: 100_000, logger }),
     clientIp,
     details: clickDetailsOf({ countryHeader, clientIp }),
   });
@@ -129,6 +129,27 @@ describe('ClickFilter', () => {
     filter.record('Code1234', request(people['Samsung Internet']));
     filter.record('Code1234', request(people['Chrome Android']));
     expect(published.map((p) => p.code)).toEqual(['Code1234', 'Code5678', 'Code1234', 'Code1234']);
+  });
+
+  it('drained() waits for the taps whose first-in-window answer is still on its way (shutdown sends their clicks)', async () => {
+    // Redis answering late: a tap answered before shutdown must reach the publisher before its last send.
+    const answers: Array<(first: boolean) => void> = [];
+    const slow = { firstInWindow: () => new Promise<boolean>((resolve) => answers.push(resolve)) };
+    const { filter, published, excluded } = filterOf(false, '', slow);
+    filter.record('Code1234', request(people.Firefox));
+    filter.record('Code1234', request(people['Chrome Android']));
+    let drained = false;
+    const draining = filter.drained().then(() => (drained = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(drained).toBe(false);
+    answers[0]!(true);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(drained).toBe(false);
+    answers[1]!(false);
+    await draining;
+    expect(published.map((p) => p.code)).toEqual(['Code1234']);
+    expect(excluded).toEqual(['Code1234']);
+    await filter.drained(); // nothing in flight: at once
   });
 
   it('tells clients behind a trusted proxy apart by X-Forwarded-For, and ignores it otherwise', () => {

@@ -51,6 +51,9 @@ export interface ClickFilterDeps {
  * apart unless their browsers are the same.
  */
 export class ClickFilter {
+  /** Taps waiting for Redis to say whether they are a client's first: drained() waits for them. */
+  private readonly deciding = new Set<Promise<void>>();
+
   constructor(private readonly deps: ClickFilterDeps) {}
 
   /** Called after the redirect is written: nothing here delays or fails it. */
@@ -61,7 +64,20 @@ export class ClickFilter {
     const first = this.deps.recent.firstInWindow(code, `${this.deps.clientIp(req)} ${ua}`);
     if (first === true) this.count(code, at, req);
     else if (first === false) this.deps.publisher.exclude(code, at);
-    else void first.then((yes) => (yes ? this.count(code, at, req) : this.deps.publisher.exclude(code, at)));
+    else {
+      const decided = first.then((yes) => (yes ? this.count(code, at, req) : this.deps.publisher.exclude(code, at)));
+      this.deciding.add(decided);
+      void decided.finally(() => this.deciding.delete(decided));
+    }
+  }
+
+  /**
+   * Resolves once every tap already answered is handed to the publisher. Shutdown calls it after
+   * the listener drained and before the publisher sends its last clicks: a tap whose Redis answer
+   * came after that send would otherwise be lost.
+   */
+  async drained(): Promise<void> {
+    while (this.deciding.size > 0) await Promise.allSettled([...this.deciding]);
   }
 
   /**
