@@ -4,3 +4,7 @@ export * from './limits-config.source.js';
 export * from './memory-admission.js';
 export * from './rate-limit-headers.js';
 export * from './tier-limiter.js';
+export * from './limits-changes.redis.js';
+export * from './limits-store.mongo.js';
+export * from './live-limits.js';
+export * from './start-live-limits.js';

@@ -6,6 +6,8 @@ import { DEFAULT_LIMITS, parseLimitsFile, type LimitsConfig } from './limits-con
 /** Where the limiter reads its tiers; `current()` is called on every admission, so it is cheap. */
 export interface LimitsConfigSource {
   current(): LimitsConfig;
+  /** The tiers of one key (an account) when it may have its own (LiveLimits); absent: `current()` for every key. */
+  forKey?(key: string): LimitsConfig;
   close(): void;
 }
 

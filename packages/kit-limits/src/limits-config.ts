@@ -68,20 +68,62 @@ const fileSchema = z
     });
   });
 
+/** What is wrong with a config document: each offending field's path (`["tiers", 1, "window_seconds"]`) and why. */
+export interface LimitsConfigIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Validates a parsed config document (the file's, or an API body) without throwing: the same
+ * rules whatever the document came from.
+ */
+export function checkLimitsConfig(doc: unknown): { ok: true; config: LimitsConfig } | { ok: false; issues: LimitsConfigIssue[] } {
+  const result = fileSchema.safeParse(doc);
+  if (!result.success) {
+    return {
+      ok: false,
+      issues: result.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? p : String(p))), message: i.message })),
+    };
+  }
+  return {
+    ok: true,
+    config: {
+      enabled: result.data.enabled,
+      tiers: result.data.tiers.map((t, i) => ({ name: t.name ?? `t${i}`, limit: t.limit, windowSeconds: t.window_seconds })),
+    },
+  };
+}
+
 /**
  * Validates a parsed config document (`{"enabled": true, "tiers": [{"limit": 20, "window_seconds": 5}]}`).
  * Errors name every offending field, e.g. `tiers.1.window_seconds: ...`.
  */
 export function parseLimitsConfig(doc: unknown, source = 'limits config'): LimitsConfig {
-  const result = fileSchema.safeParse(doc);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+  const checked = checkLimitsConfig(doc);
+  if (!checked.ok) {
+    const lines = checked.issues.map((i) => `  ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
     throw new LimitsConfigError(`${source} is invalid:\n${lines.join('\n')}`);
   }
-  return {
-    enabled: result.data.enabled,
-    tiers: result.data.tiers.map((t, i) => ({ name: t.name ?? `t${i}`, limit: t.limit, windowSeconds: t.window_seconds })),
-  };
+  return checked.config;
+}
+
+/** The document form of a config (the file's keys, every tier named): what the store keeps and the admin API shows. */
+export function limitsConfigDocument(config: LimitsConfig): {
+  enabled: boolean;
+  tiers: { name: string; limit: number; window_seconds: number }[];
+} {
+  return { enabled: config.enabled, tiers: config.tiers.map((t) => ({ name: t.name, limit: t.limit, window_seconds: t.windowSeconds })) };
+}
+
+/**
+ * The file's schema as JSON Schema (draft-07, the request side: defaults not required), so an API
+ * that takes the same document documents and pre-checks it from this one definition; the
+ * cross-field rules (a tier while enabled, unique names) are checkLimitsConfig's.
+ */
+export function limitsConfigJsonSchema(): Record<string, unknown> {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(fileSchema, { io: 'input', target: 'draft-7' });
+  return schema;
 }
 
 /** Parses file text as YAML for .yaml/.yml paths, JSON otherwise, then validates it. */

@@ -31,6 +31,18 @@ export class MemoryAdmission {
     return { admitted, nowMs: now, windows: current.map((c) => ({ count: c.count, endsAtMs: c.endsAt })) };
   }
 
+  /** Each key's open window as `decide` would see it now, counting nothing (count 0, no end when none is open). */
+  peek(keys: string[]): { nowMs: number; windows: { count: number; endsAtMs: number | null }[] } {
+    const now = this.now();
+    return {
+      nowMs: now,
+      windows: keys.map((k) => {
+        const w = this.windows.get(k);
+        return !w || now >= w.endsAt ? { count: 0, endsAtMs: null } : { count: w.count, endsAtMs: w.endsAt };
+      }),
+    };
+  }
+
   get size(): number {
     return this.windows.size;
   }

@@ -66,3 +66,41 @@ export function redisAdmission(redis: Redis): (keys: string[], tiers: Tier[], co
     return { admitted: reply[0] === 1, nowMs: Number(reply[1]), windows };
   };
 }
+
+/**
+ * Reads every tier's window without counting (for "how full is it"): Redis's clock, then start
+ * and count per key (-1 when the key has none). Read-only, so a replica may answer it.
+ */
+const PEEK_TIERS = `
+local t = redis.call('TIME')
+local reply = { tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) }
+for i = 1, #KEYS do
+  local v = redis.call('HMGET', KEYS[i], 's', 'n')
+  reply[#reply + 1] = tonumber(v[1]) or -1
+  reply[#reply + 1] = tonumber(v[2]) or -1
+end
+return reply
+`;
+
+/** Each tier's open window now (count 0 and no end when none is open); `keys` and `tiers` are parallel. */
+export function redisPeek(
+  redis: Redis,
+): (keys: string[], tiers: Tier[]) => Promise<{ nowMs: number; windows: { count: number; endsAtMs: number | null }[] }> {
+  const scripts = new Map<number, Script<number[]>>();
+  return async (keys, tiers) => {
+    let script = scripts.get(keys.length);
+    if (!script) {
+      script = defineScript<number[]>(redis, `peekTiers${keys.length}`, { numberOfKeys: keys.length, lua: PEEK_TIERS, readOnly: true });
+      scripts.set(keys.length, script);
+    }
+    const reply = await script(keys);
+    const nowMs = Number(reply[0]);
+    const windows = tiers.map((t, i) => {
+      const start = Number(reply[1 + 2 * i]);
+      const count = Number(reply[2 + 2 * i]);
+      const endsAtMs = start + t.windowSeconds * 1000;
+      return start < 0 || count < 0 || nowMs >= endsAtMs ? { count: 0, endsAtMs: null } : { count, endsAtMs };
+    });
+    return { nowMs, windows };
+  };
+}

@@ -1,9 +1,10 @@
 import type { Logger } from '@feedback/kit-core';
 import type { Redis } from '@feedback/kit-stores';
-import { tierKey, toAdmission, type Admission } from './fixed-window.js';
+import { tierKey, toAdmission, type Admission, type AdmissionSource } from './fixed-window.js';
+import type { LimitsConfig, Tier } from './limits-config.js';
 import type { LimitsConfigSource } from './limits-config.source.js';
 import { MemoryAdmission } from './memory-admission.js';
-import { redisAdmission } from './redis-admission.js';
+import { redisAdmission, redisPeek } from './redis-admission.js';
 
 export interface TierLimiterOptions {
   /** A client from kit-stores `createRedis` (no offline queue, short command timeout). */
@@ -20,6 +21,18 @@ export interface TierLimiterOptions {
   now?: () => number;
 }
 
+/** One tier of a key as it stands: `used` in the open window, which ends at `endsAtMs` (null: none is open). */
+export interface TierUsageState extends Tier {
+  used: number;
+  endsAtMs: number | null;
+}
+
+/** A key's tiers as they stand, and who counted them ('disabled': no tiers, nothing counted). */
+export interface TierUsage {
+  source: AdmissionSource;
+  tiers: TierUsageState[];
+}
+
 /**
  * Admits a request for a key (an account) only if every configured tier has room, atomically
  * in one Redis round trip; a refused request consumes nothing. While Redis is unreachable or
@@ -32,6 +45,7 @@ export class TierLimiter {
   private readonly retryRedisAfterMs: number;
   private readonly memory: MemoryAdmission;
   private readonly viaRedis: ReturnType<typeof redisAdmission>;
+  private readonly peek: ReturnType<typeof redisPeek>;
   private readonly log: Logger;
   private redisDownUntil = 0;
   private usingFallback = false;
@@ -42,11 +56,13 @@ export class TierLimiter {
     this.retryRedisAfterMs = opts.retryRedisAfterMs ?? 1_000;
     this.memory = new MemoryAdmission(opts.now);
     this.viaRedis = redisAdmission(opts.redis);
+    this.peek = redisPeek(opts.redis);
     this.log = opts.logger.child({ component: 'tier-limiter' });
   }
 
   async admit(key: string, cost = 1): Promise<Admission> {
-    const config = this.opts.limits.current();
+    // The key's own tiers when it has them (a per-account override), else everyone's.
+    const config = this.configFor(key);
     if (!config.enabled || config.tiers.length === 0) return { admitted: true, tiers: [], bindingTier: -1, source: 'disabled' };
     const tiers = config.tiers;
     const keys = tiers.map((t, i) => tierKey(this.prefix, key, i, t));
@@ -66,9 +82,39 @@ export class TierLimiter {
     return toAdmission(tiers, d.windows, d.admitted, d.nowMs, cost, 'memory');
   }
 
+  /**
+   * How full each of the key's tiers is now, counting nothing: from Redis, or from this process's
+   * fallback while Redis is away (then it is this process's share only).
+   */
+  async usage(key: string): Promise<TierUsage> {
+    const config = this.configFor(key);
+    if (!config.enabled || config.tiers.length === 0) return { source: 'disabled', tiers: [] };
+    const tiers = config.tiers;
+    const keys = tiers.map((t, i) => tierKey(this.prefix, key, i, t));
+    let source: AdmissionSource = 'memory';
+    let read: { windows: { count: number; endsAtMs: number | null }[] } | undefined;
+    if (this.redisUsable()) {
+      try {
+        read = await this.withTimeout(this.peek(keys, tiers));
+        source = 'redis';
+      } catch (err) {
+        this.failed(err as Error);
+      }
+    }
+    read ??= this.memory.peek(keys);
+    return {
+      source,
+      tiers: tiers.map((t, i) => ({ ...t, used: read.windows[i]!.count, endsAtMs: read.windows[i]!.endsAtMs })),
+    };
+  }
+
   /** True while the in-process fallback decides (for /ready and metrics). */
   get degraded(): boolean {
     return this.usingFallback;
+  }
+
+  private configFor(key: string): LimitsConfig {
+    return this.opts.limits.forKey?.(key) ?? this.opts.limits.current();
   }
 
   private redisUsable(): boolean {
