@@ -1,4 +1,4 @@
-import { env, loadConfig, LOCAL_PORTS, localAddr, REQUEST_LOGGING } from '@feedback/kit-core/runtime';
+import { configChecks, env, loadConfig, LOCAL_PORTS, localAddr, REQUEST_LOGGING } from '@feedback/kit-core/runtime';
 import { metricsEnv } from '@feedback/kit-metrics';
 import { kafkaConnection, kafkaSecurityEnv } from '@feedback/kit-kafka';
 import { mongoConnection, mongoSecurityEnv, redisConnection, redisSecurityEnv } from '@feedback/kit-stores';
@@ -79,6 +79,17 @@ const readVars = (vars: Record<string, string | undefined>) =>
       WEBHOOK_DELIVERIES_RETENTION_DAYS: env.int(30, 0),
       /** Where an account's retention goes to the services (compacted). */
       ACCOUNT_RETENTION_TOPIC: env.string('account.retention'),
+      // The console's people (docs/decisions.md "People and sessions").
+      /** A console session ends after this long unused... */
+      SESSION_IDLE_HOURS: env.int(12, 1),
+      /** ...and this long after sign-in however busy. */
+      SESSION_MAX_DAYS: env.int(7, 1),
+      /** Failed sign-ins per e-mail, and per client IP, in 15 minutes; past them 429 with the wait. */
+      SIGN_IN_FAILURES_PER_EMAIL: env.int(10, 1),
+      SIGN_IN_FAILURES_PER_IP: env.int(50, 1),
+      /** The first operator, created at start while there is none (both or neither; the file holds the password). */
+      BOOTSTRAP_OPERATOR_EMAIL: env.optional(),
+      BOOTSTRAP_OPERATOR_PASSWORD_FILE: env.optional(),
       /** IANA time zone of the active survey list's LastActivationDate. */
       DISPLAY_TIME_ZONE: z.string().default('UTC').refine(isTimeZone, 'must be an IANA time zone name, e.g. Europe/Istanbul'),
       LOG_LEVEL: env.logLevel(),
@@ -91,5 +102,30 @@ const readVars = (vars: Record<string, string | undefined>) =>
 /** The variables, with the store and broker connections checked together and their files (CAs, passwords) read once. */
 export const loadEnv = (vars: Record<string, string | undefined> = process.env) => {
   const config = readVars(vars);
-  return { ...config, mongo: mongoConnection(config), kafka: kafkaConnection(config), redis: redisConnection(config) };
+  return {
+    ...config,
+    mongo: mongoConnection(config),
+    kafka: kafkaConnection(config),
+    redis: redisConnection(config),
+    bootstrapOperator: bootstrapOperatorOf(config),
+  };
 };
+
+/** The bootstrap operator's e-mail and password (the file's text, a final newline dropped), or null when unset. */
+function bootstrapOperatorOf(
+  config: { BOOTSTRAP_OPERATOR_EMAIL?: string | undefined; BOOTSTRAP_OPERATOR_PASSWORD_FILE?: string | undefined },
+  readFile?: (path: string) => string,
+): { email: string; password: string } | null {
+  const { BOOTSTRAP_OPERATOR_EMAIL: email, BOOTSTRAP_OPERATOR_PASSWORD_FILE: path } = config;
+  const checks = configChecks(readFile);
+  if ((email === undefined) !== (path === undefined)) {
+    checks.problem(
+      email === undefined ? 'BOOTSTRAP_OPERATOR_EMAIL' : 'BOOTSTRAP_OPERATOR_PASSWORD_FILE',
+      'is needed with the other BOOTSTRAP_OPERATOR_ setting',
+    );
+  }
+  const password =
+    email !== undefined && path !== undefined ? checks.file('BOOTSTRAP_OPERATOR_PASSWORD_FILE', path)?.replace(/\r?\n$/, '') : undefined;
+  checks.throwIfAny();
+  return email !== undefined && password !== undefined ? { email, password } : null;
+}

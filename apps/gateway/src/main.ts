@@ -8,6 +8,8 @@ import { connectMongo, createRedis, ensureIndexes, waitForRedis } from '@feedbac
 import { createKafka } from '@feedback/kit-kafka';
 import { kafkaRetentionEvents } from './accounts/adapters/kafka/retention.publisher.js';
 import { gatewayIndexes } from './accounts/adapters/mongo/indexes.js';
+import { consoleSessions as createConsoleSessions } from './accounts/domain/sessions.use-cases.js';
+import { bootstrapOperator } from './accounts/domain/users.use-cases.js';
 import { adminFeature } from './api/admin/admin.feature.js';
 import { filesFeature } from './api/files/files.feature.js';
 import { flowsFeature } from './api/flows/flows.feature.js';
@@ -27,7 +29,7 @@ import { gracefulClose } from './http/graceful-close.js';
 import { createMetrics } from './http/metrics.js';
 import { startLinkThread } from './links/link-thread.js';
 import { PEERS } from './peers.js';
-import { accountsDeps, flowViews, retentionDeps, smsIdempotencyKeys } from './wiring.js';
+import { accountsDeps, flowViews, peopleDeps, retentionDeps, smsIdempotencyKeys } from './wiring.js';
 
 // The one wiring place of the gateway.
 const config = loadEnv();
@@ -64,6 +66,22 @@ await waitForRedis(limitsRedis, 3_000).catch((err: unknown) => logger.warn({ err
 const smsLimits = watchLimitsFile({ path: config.SMS_LIMITS_FILE, logger });
 const smsLimiter = new TierLimiter({ redis: limitsRedis, limits: smsLimits, logger, prefix: SMS_LIMIT_PREFIX });
 
+// The console's people; failed sign-ins are counted on the same Redis client (its outage: in process).
+const people = peopleDeps(infra, accounts, {
+  redis: limitsRedis,
+  logger,
+  limits: { perEmail: config.SIGN_IN_FAILURES_PER_EMAIL, perIp: config.SIGN_IN_FAILURES_PER_IP, windowSec: 15 * 60 },
+  idleHours: config.SESSION_IDLE_HOURS,
+  maxDays: config.SESSION_MAX_DAYS,
+  publicBaseUrl: config.PUBLIC_BASE_URL,
+});
+/** Sign-in, sessions and invites (accounts/domain/people.ts ConsoleSessions), for the console's feature. */
+export const consoleSessions = createConsoleSessions(people);
+if (config.bootstrapOperator) {
+  const outcome = await bootstrapOperator(people, { ...config.bootstrapOperator, name: 'Operator' });
+  logger.info({ outcome }, 'bootstrap operator (BOOTSTRAP_OPERATOR_EMAIL) checked');
+}
+
 let draining = false;
 const api = await buildApi({
   logger,
@@ -83,7 +101,7 @@ const api = await buildApi({
       flowViews: flowViews(peers.ports.flow, config.FLOW_CACHE_MAX_BYTES),
     }),
     filesFeature({ files: peers.ports.file, publicBaseUrl: config.PUBLIC_BASE_URL, maxUploadBytes: config.MAX_UPLOAD_BYTES }),
-    adminFeature({ ...accounts, shortener: peers.ports.shortener, retention }),
+    adminFeature({ ...accounts, shortener: peers.ports.shortener, retention, people }),
     surveysFeature({
       surveys: peers.ports.survey,
       shortener: peers.ports.shortener,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { systemClock } from '@feedback/kit-core';
+import { systemClock, type Logger } from '@feedback/kit-core';
+import type { Redis } from '@feedback/kit-stores';
 import type { Db } from 'mongodb';
 import { CachedTokenRepository } from './accounts/adapters/cached-token.repository.js';
 import { MongoAccountRepository } from './accounts/adapters/mongo/account.repository.js';
@@ -11,6 +12,12 @@ import type { RetentionDeps, RetentionEvents } from './accounts/domain/retention
 import { FlowViewCache } from './api/flows/flow-view.cache.js';
 import type { FlowsPort } from './api/flows/flows.port.js';
 import { MongoIdempotencyKeys } from './accounts/adapters/mongo/idempotency-keys.repository.js';
+import { argon2Hasher } from './accounts/adapters/argon2.hasher.js';
+import { MongoInviteRepository } from './accounts/adapters/mongo/invite.repository.js';
+import { MongoSessionRepository } from './accounts/adapters/mongo/session.repository.js';
+import { MongoUserRepository } from './accounts/adapters/mongo/user.repository.js';
+import { createSignInLimiter, type SignInLimits } from './accounts/adapters/sign-in.limiter.js';
+import type { PeopleDeps } from './accounts/domain/people.ports.js';
 
 interface Infrastructure {
   db: Db;
@@ -49,6 +56,31 @@ export function retentionDeps(
     retention: new MongoRetentionRepository(infra.db),
     retentionEvents: events,
     retentionDefaults: defaults,
+  };
+}
+
+/** The console's people: users and operators, sessions, invites (docs/decisions.md "People and sessions"). */
+export function peopleDeps(
+  infra: Infrastructure,
+  accounts: AccountsDeps,
+  opts: { redis: Redis; logger: Logger; limits: SignInLimits; idleHours: number; maxDays: number; publicBaseUrl: string },
+): PeopleDeps {
+  const base = opts.publicBaseUrl.replace(/\/+$/, '');
+  return {
+    accounts: accounts.accounts,
+    users: new MongoUserRepository(infra.db),
+    sessions: new MongoSessionRepository(infra.db),
+    invites: new MongoInviteRepository(infra.db),
+    hasher: argon2Hasher,
+    limiter: createSignInLimiter({ redis: opts.redis, limits: opts.limits, logger: opts.logger }),
+    policy: {
+      idleMs: opts.idleHours * 3_600_000,
+      absoluteMs: opts.maxDays * 86_400_000,
+      inviteTtlMs: 7 * 86_400_000,
+      inviteUrl: (token) => `${base}/console/invite/${token}`,
+    },
+    clock: accounts.clock,
+    newId: accounts.newId,
   };
 }
 
