@@ -1,0 +1,66 @@
+import { ERROR_TABLE, errors } from '@feedback/kit-core';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { parseForm } from '../api/surveys/survey-form.js';
+import { toAppError } from '../http/error-handler.js';
+import { decodeUtf8, hasInvalidPercentUtf8 } from '../http/strict-text.js';
+import { campaignsRoutes } from './campaigns.routes.js';
+import type { ConsoleDeps } from './console.feature.js';
+import { CONSOLE_CSS, CONSOLE_CSS_PATH } from './console.css.js';
+import { consoleLang } from './console.i18n.js';
+import { pageContext, sendHtml } from './console-page.js';
+import { messagePage, type MessageKind } from './layout.views.js';
+import { sharingRoutes } from './sharing.routes.js';
+import { signInRoutes } from './sign-in.routes.js';
+import { langCookie } from './session-cookie.js';
+
+/** The console's settings every route group shares. */
+export interface ConsoleContext extends ConsoleDeps {
+  /** The public origin a form may come from besides the Host (behind a proxy). */
+  publicOrigin?: string;
+  /** Whether cookies are Secure. */
+  secure: boolean;
+}
+
+const kindOf = (kind: string): MessageKind =>
+  kind === 'not_found' ? 'notFound' : kind === 'permission_denied' ? 'forbidden' : kind === 'invalid' ? 'invalid' : 'error';
+
+/**
+ * Every console route, in one encapsulated plugin: its form parser, its error pages, the
+ * language cookie and its style sheet stay here. Routes are pages for people, not API
+ * operations: none is in the OpenAPI document (`hide`).
+ */
+export const consoleRoutes =
+  (deps: ConsoleDeps): FastifyPluginAsync =>
+  async (app) => {
+    const base = deps.publicBaseUrl ? new URL(deps.publicBaseUrl) : undefined;
+    const ctx: ConsoleContext = { ...deps, publicOrigin: base?.origin, secure: base?.protocol === 'https:' };
+
+    // Strict UTF-8, raw and %-encoded, as the survey page reads its forms.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => {
+      const text = decodeUtf8(body as Buffer);
+      if (text === undefined || hasInvalidPercentUtf8(text)) return done(errors.invalid({ body: 'is not valid UTF-8' }), undefined);
+      done(null, parseForm(text));
+    });
+
+    // A person reads these answers: errors are pages. What went wrong in a field is named (a bad date).
+    app.setErrorHandler((err, req, reply) => {
+      const e = toAppError(err as Error, req);
+      if (e.kind === 'internal' || e.kind === 'unavailable') req.log.warn({ kind: e.kind }, e.message);
+      const details = e.kind === 'invalid' ? Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`) : [];
+      return sendHtml(reply, ERROR_TABLE[e.kind].http, messagePage(pageContext(req), kindOf(e.kind), details));
+    });
+
+    // ?lang= picks the language for the next pages too.
+    app.addHook('onRequest', async (req: FastifyRequest, reply) => {
+      const lang = consoleLang((req.query as { lang?: string } | undefined)?.lang);
+      if (lang) reply.header('set-cookie', langCookie(lang, ctx));
+    });
+
+    app.get(CONSOLE_CSS_PATH, { schema: { hide: true } }, async (_req, reply) =>
+      reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').send(CONSOLE_CSS),
+    );
+
+    await app.register(signInRoutes(ctx));
+    await app.register(campaignsRoutes(ctx));
+    await app.register(sharingRoutes(ctx));
+  };
