@@ -105,6 +105,16 @@ export interface Domain {
   created_at: string;
 }
 
+/** A console user or operator; `invite_url` only in a create's answer. */
+export interface ConsoleUser {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  created_at: string;
+  invite_url?: string | null;
+}
+
 /** A page of a list route: `next_page_token` is passed back as `page_token`. */
 export interface Page<T = Record<string, unknown>> {
   data: T[];
@@ -218,6 +228,16 @@ export function adminClient(opts: AdminClientOptions) {
       accountId: string,
       q: { domain?: string; tag?: string; created_after?: string; page_size?: string; page_token?: string },
     ) => call<Page>('GET', `/accounts/${enc(accountId)}/links${query(q)}`),
+    createUser: (accountId: string, user: { email: string; name: string; role: string; password?: string }) =>
+      call<ConsoleUser>('POST', `/accounts/${enc(accountId)}/users`, user),
+    listUsers: (accountId: string, q: { page_size?: string; page_token?: string }) =>
+      call<Page<ConsoleUser>>('GET', `/accounts/${enc(accountId)}/users${query(q)}`),
+    getUser: (accountId: string, userId: string) => call<ConsoleUser>('GET', `/accounts/${enc(accountId)}/users/${enc(userId)}`),
+    updateUser: (accountId: string, userId: string, patch: { name?: string; role?: string }) =>
+      call<ConsoleUser>('PATCH', `/accounts/${enc(accountId)}/users/${enc(userId)}`, patch),
+    deleteUser: (accountId: string, userId: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/users/${enc(userId)}`),
+    createOperator: (operator: { email: string; name: string; password?: string }) => call<ConsoleUser>('POST', '/operators', operator),
+    listOperators: (q: { page_size?: string; page_token?: string }) => call<Page<ConsoleUser>>('GET', `/operators${query(q)}`),
     getAccountLink: (accountId: string, code: string) =>
       call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/links/${enc(code)}`),
   };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { AdminApiError, requestJson, type AdminClient } from './admin-client.js';
 
 export const DEMO_FLOW = {
@@ -43,7 +44,10 @@ async function personalLink(baseUrl: string, token: string, channelId: string, d
   return body.link;
 }
 
-const SEED_STEPS = 8;
+const SEED_STEPS = 9;
+
+/** The operator seed makes while the deployment has none (docs/api.md "Users and operators"). */
+export const SEED_OPERATOR_EMAIL = 'operator@localhost';
 
 /**
  * A demo account with both token kinds, a node, a flow and a link channel, a personal survey
@@ -76,6 +80,10 @@ export async function seed(client: AdminClient, opts: { baseUrl: string; fetch?:
     link_ttl_days: 7,
   });
   progress(`SMS campaign ${campaign.id} created`);
+  const operator = await firstOperator(client);
+  progress(
+    operator.password ? `operator ${operator.email} created (its password is printed only now)` : `operator ${operator.email} exists`,
+  );
   return {
     account_id: account.id,
     api_token: apiToken.token,
@@ -86,5 +94,24 @@ export async function seed(client: AdminClient, opts: { baseUrl: string; fetch?:
     customer: DEMO_CUSTOMER,
     survey_link: surveyLink,
     sms_campaign_id: campaign.id,
+    operator,
   };
+}
+
+/**
+ * The deployment's first operator, made with a generated password (never a default one) while
+ * there is no operator; otherwise the first one listed, without a password.
+ */
+async function firstOperator(client: AdminClient): Promise<{ email: string; password: string | null }> {
+  const existing = (await client.listOperators({ page_size: '1' })).data[0];
+  if (existing) return { email: existing.email, password: null };
+  const password = randomBytes(18).toString('base64url');
+  try {
+    await client.createOperator({ email: SEED_OPERATOR_EMAIL, name: 'Operator', password });
+    return { email: SEED_OPERATOR_EMAIL, password };
+  } catch (err) {
+    // Another seed made it in the meantime.
+    if (err instanceof AdminApiError && err.status === 409) return { email: SEED_OPERATOR_EMAIL, password: null };
+    throw err;
+  }
 }

@@ -18,6 +18,7 @@ describe('feedbackctl', () => {
       'flow_id',
       'integration_token',
       'node_id',
+      'operator',
       'sms_campaign_id',
       'survey_link',
     ]);
@@ -43,14 +44,15 @@ describe('feedbackctl', () => {
     expect(((await viaApi.json()) as { name: string }).name).toBe('Store visit');
     // Each step on stderr as it is done, naming what it made; stdout above is the JSON alone.
     expect(stderr.trimEnd().split('\n')).toEqual([
-      `seed [1/8] account ${out.account_id} created`,
-      expect.stringMatching(/^seed \[2\/8\] api token [\w-]{36} created$/),
-      expect.stringMatching(/^seed \[3\/8\] integration token [\w-]{36} created$/),
-      `seed [4/8] node ${out.node_id} created`,
-      `seed [5/8] flow ${out.flow_id} created`,
-      `seed [6/8] channel ${out.channel_id} created`,
-      `seed [7/8] survey link ${out.survey_link} made`,
-      `seed [8/8] SMS campaign ${out.sms_campaign_id} created`,
+      `seed [1/9] account ${out.account_id} created`,
+      expect.stringMatching(/^seed \[2\/9\] api token [\w-]{36} created$/),
+      expect.stringMatching(/^seed \[3\/9\] integration token [\w-]{36} created$/),
+      `seed [4/9] node ${out.node_id} created`,
+      `seed [5/9] flow ${out.flow_id} created`,
+      `seed [6/9] channel ${out.channel_id} created`,
+      `seed [7/9] survey link ${out.survey_link} made`,
+      `seed [8/9] SMS campaign ${out.sms_campaign_id} created`,
+      expect.stringMatching(/^seed \[9\/9\] operator \S+@\S+ (created \(its password is printed only now\)|exists)$/),
     ]);
   });
 

@@ -8,12 +8,15 @@ import { seedCommands } from './seed.commands.js';
 import { smsProviderCommands } from './sms-provider.commands.js';
 import { bindingCommands, campaignCommands, sharingCommands, smsMessageCommands } from './sms.commands.js';
 import { tokenCommands } from './tokens.commands.js';
+import { operatorCommands, userCommands } from './users.commands.js';
 import { webhookCommands } from './webhooks.commands.js';
 
 /** Every command, in the order --help lists them. */
 export const ALL_COMMANDS: Command[] = [
   ...accountCommands,
   ...tokenCommands,
+  ...userCommands,
+  ...operatorCommands,
   ...nodeCommands,
   ...flowCommands,
   ...channelCommands,

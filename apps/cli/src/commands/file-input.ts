@@ -23,3 +23,15 @@ export function ttlDays(ttl: string | undefined): { link_ttl_days?: number } {
   if (ttl !== undefined && !/^\d+$/.test(ttl)) throw new UsageError('--ttl-days must be a whole number of days');
   return ttl ? { link_ttl_days: Number(ttl) } : {};
 }
+
+/** A password from a file (- is stdin), its final newline dropped: never on the command line, where ps and shell history keep it. */
+export function readPasswordFile(file: string): string {
+  try {
+    return readFileSync(file === '-' ? 0 : file, 'utf8').replace(/\r?\n$/, '');
+  } catch (err) {
+    const name = file === '-' ? 'stdin' : file;
+    throw new UsageError(
+      `cannot read ${name}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+    );
+  }
+}
