@@ -22,6 +22,7 @@ import { responsesFeature } from './api/responses/responses.feature.js';
 import { smsFeature } from './api/sms/sms.feature.js';
 import { surveysFeature } from './api/surveys/surveys.feature.js';
 import { webhooksFeature } from './api/webhooks/webhooks.feature.js';
+import { consoleFeature } from './console/console.feature.js';
 import { loadEnv } from './env.js';
 import { connectPeers } from './grpc-peers.js';
 import { buildApi } from './http/build-api.js';
@@ -132,6 +133,14 @@ const api = await buildApi({
     privacyFeature({ privacy: peers.ports.survey, accounts: accounts.accounts }),
     linkStatsFeature({ shortener: peers.ports.shortener, accounts: accounts.accounts }),
     linksFeature({ shortener: peers.ports.shortener, accounts: accounts.accounts }),
+    consoleFeature({
+      sessions: consoleSessions,
+      sms: peers.ports.messaging,
+      accounts: accounts.accounts,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      displayTimeZone: config.DISPLAY_TIME_ZONE,
+      clock: systemClock,
+    }),
   ],
 });
 
