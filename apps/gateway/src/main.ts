@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '@feedback/kit-core';
 import { createLogger, onShutdown, stdoutDestination } from '@feedback/kit-core/runtime';
-import { TierLimiter, watchLimitsFile } from '@feedback/kit-limits';
+import { mongoLimitsStore, redisLimitsChanges, startLiveLimits, TierLimiter } from '@feedback/kit-limits';
 import { startMetricsListener } from '@feedback/kit-metrics';
 import { connectMongo, createRedis, ensureIndexes, waitForRedis } from '@feedback/kit-stores';
 import { createKafka } from '@feedback/kit-kafka';
@@ -20,6 +20,7 @@ import { meteredLimiter } from './api/sms/sharing-limit.metrics.js';
 import { privacyFeature } from './api/privacy/privacy.feature.js';
 import { responsesFeature } from './api/responses/responses.feature.js';
 import { smsFeature } from './api/sms/sms.feature.js';
+import { smsLimitsFeature } from './api/sms-limits/sms-limits.feature.js';
 import { surveysFeature } from './api/surveys/surveys.feature.js';
 import { webhooksFeature } from './api/webhooks/webhooks.feature.js';
 import { consoleFeature } from './console/console.feature.js';
@@ -64,8 +65,20 @@ const retention = retentionDeps(infra, accounts, retentionEvents, {
 // gateway process; while Redis is away each process limits on its own (kit-limits README).
 const limitsRedis = createRedis({ ...config.redis, logger, name: 'gateway-limits', commandTimeoutMs: 300 });
 await waitForRedis(limitsRedis, 3_000).catch((err: unknown) => logger.warn({ err }, 'redis not ready; SMS limits run in process'));
-const smsLimits = watchLimitsFile({ path: config.SMS_LIMITS_FILE, logger });
-const smsLimiter = new TierLimiter({ redis: limitsRedis, limits: smsLimits, logger, prefix: SMS_LIMIT_PREFIX });
+// The limits are a live setting: stored in this database (over SMS_LIMITS_FILE), changes announced
+// on a Redis channel named after it (a subscribed connection does nothing else), re-read every 30 s.
+const smsLimits = await startLiveLimits({
+  store: mongoLimitsStore(mongo.db, logger),
+  changes: redisLimitsChanges({
+    publisher: limitsRedis,
+    subscriber: createRedis({ ...config.redis, logger, name: 'gateway-limits-changes' }),
+    channel: `sms-limits:${config.MONGO_DB}`,
+    logger,
+  }),
+  file: config.SMS_LIMITS_FILE,
+  logger,
+});
+const smsLimiter = new TierLimiter({ redis: limitsRedis, limits: smsLimits.limits, logger, prefix: SMS_LIMIT_PREFIX });
 
 // The console's people; failed sign-ins are counted on the same Redis client (its outage: in process).
 const people = peopleDeps(infra, accounts, {
@@ -141,6 +154,7 @@ const api = await buildApi({
       displayTimeZone: config.DISPLAY_TIME_ZONE,
       clock: systemClock,
     }),
+    smsLimitsFeature({ limits: smsLimits.limits, usage: smsLimiter, accounts: accounts.accounts }),
   ],
 });
 
@@ -167,7 +181,7 @@ onShutdown(logger, [
   { name: 'mongo', close: () => mongo.close() },
   { name: 'grpc-peers', close: () => peers.close() },
   { name: 'retention-events', close: () => retentionEvents.close() },
-  { name: 'sms-limits', close: async () => (smsLimits.close(), void (await limitsRedis.quit())) },
+  { name: 'sms-limits', close: async () => (await smsLimits.close(), void (await limitsRedis.quit())) },
   // Closed first: both listeners drain at once, while everything they call is still open.
   { name: 'http', close: () => Promise.all([closeApi(), linkThread.close()]) },
   // First of all: /ready answers 503 from here on.

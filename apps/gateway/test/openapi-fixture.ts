@@ -4,6 +4,7 @@ import { filesFeature } from '../src/api/files/files.feature.js';
 import { flowsFeature } from '../src/api/flows/flows.feature.js';
 import { responsesFeature } from '../src/api/responses/responses.feature.js';
 import { smsFeature } from '../src/api/sms/sms.feature.js';
+import { smsLimitsFeature } from '../src/api/sms-limits/sms-limits.feature.js';
 import { surveysFeature } from '../src/api/surveys/surveys.feature.js';
 import { webhooksFeature } from '../src/api/webhooks/webhooks.feature.js';
 import { testApi, testLink } from './listeners.js';
@@ -34,6 +35,7 @@ export async function openApiListeners(opts: { publicUrl?: string; shortenerUrl?
       }),
       webhooksFeature({ webhooks: port(), accounts: port() }),
       responsesFeature({ surveys: port(), flows: port(), accounts: port(), campaigns: port() }),
+      smsLimitsFeature({ limits: port(), usage: port(), accounts: port() }),
     ],
   });
   const link = await testLink({ publicUrl: opts.shortenerUrl, links: { maxUrlLength: 2048 } });
