@@ -134,6 +134,10 @@ function query(params: Record<string, string | undefined>): string {
   return s ? `?${s}` : '';
 }
 
+/** The deployment's SMS limits, or one account's. */
+const smsLimitsPath = (accountId?: string) =>
+  accountId === undefined ? '/sms_limits' : `/accounts/${encodeURIComponent(accountId)}/sms_limits`;
+
 export function adminClient(opts: AdminClientOptions) {
   const doFetch = opts.fetch ?? fetch;
   const call = <T>(method: string, path: string, body?: unknown): Promise<T> =>
@@ -194,6 +198,11 @@ export function adminClient(opts: AdminClientOptions) {
       call<Record<string, unknown>>('PUT', `/accounts/${enc(accountId)}/sms_provider`, provider),
     getSmsProvider: (accountId: string) => call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/sms_provider`),
     deleteSmsProvider: (accountId: string) => call<null>('DELETE', `/accounts/${enc(accountId)}/sms_provider`),
+    /** The deployment's SMS limits without an account, one account's (with each tier's usage) with it. */
+    getSmsLimits: (accountId?: string) => call<Record<string, unknown>>('GET', smsLimitsPath(accountId)),
+    putSmsLimits: (accountId: string | undefined, body: Record<string, unknown>) =>
+      call<Record<string, unknown>>('PUT', smsLimitsPath(accountId), body),
+    deleteSmsLimits: (accountId?: string) => call<Record<string, unknown>>('DELETE', smsLimitsPath(accountId)),
     getRetention: (accountId: string) => call<Record<string, unknown>>('GET', `/accounts/${enc(accountId)}/retention`),
     putRetention: (accountId: string, body: Record<string, number | string>) =>
       call<Record<string, unknown>>('PUT', `/accounts/${enc(accountId)}/retention`, body),

@@ -3,6 +3,7 @@ import type { Command } from './command.js';
 import { erasureCommands } from './erasures.commands.js';
 import { channelCommands, flowCommands, responseCommands } from './flows.commands.js';
 import { domainCommands, linkCommands } from './links.commands.js';
+import { limitsCommands } from './limits.commands.js';
 import { retentionCommands } from './retention.commands.js';
 import { seedCommands } from './seed.commands.js';
 import { smsProviderCommands } from './sms-provider.commands.js';
@@ -23,6 +24,7 @@ export const ALL_COMMANDS: Command[] = [
   ...campaignCommands,
   ...bindingCommands,
   ...smsProviderCommands,
+  ...limitsCommands,
   ...retentionCommands,
   ...erasureCommands,
   ...sharingCommands,
