@@ -187,7 +187,8 @@ start_app() { # start_app PROCESS : starts it (unless running) and waits until i
       env_vars+=" SHORTENER_GRPC_ADDR=$(target SHORTENER_GRPC_PORT) REDIS_URL=redis://127.0.0.1:$REDIS_PORT KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
       env_vars+=" WEBHOOKS_GRPC_ADDR=$(target WEBHOOKS_GRPC_PORT)"
       env_vars+=" SURVEY_GRPC_ADDR=$(target SURVEY_GRPC_PORT) MESSAGING_GRPC_ADDR=$(target MESSAGING_GRPC_PORT) SMS_MAX_PHONES_PER_SHARING=${SMS_MAX_PHONES_PER_SHARING:-10000}"
-      # SMS_LIMITS_FILE unset: the default four tiers (docs/api.md "Limits"); set it to try other tiers.
+      # SMS_LIMITS_FILE unset: the default four tiers (docs/api.md "Limits"); set it to try other tiers,
+      # or change them live with `./stack ctl limits set` (stored; no restart).
       [ -n "${SMS_LIMITS_FILE:-}" ] && env_vars+=" SMS_LIMITS_FILE=$SMS_LIMITS_FILE"
       # Local callers (tests, benchmarks, curl) are not limited on POST /shorten; the limit test
       # calls from another loopback address (docs/decisions.md "Short links").
