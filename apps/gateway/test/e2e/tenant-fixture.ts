@@ -153,6 +153,10 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
   });
   if (erasure.status !== 202) throw new Error(`data erasure: ${erasure.status} ${erasure.text}`);
 
+  // A console user of the account (the admin users routes' {user_id}); e-mails are unique in the deployment.
+  const userEmail = `user-${tag}@example.com`;
+  const user = await api.admin('POST', `/accounts/${account.id}/users`, { email: userEmail, name: `User ${tag}`, role: 'viewer' });
+
   const ids: Record<string, string> = {
     account_id: account.id,
     token_id: account.apiTokenId,
@@ -174,6 +178,7 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
     endpoint_id: endpointId,
     delivery_id: String((webhookTest.json.delivery as Record<string, unknown>).id),
     data_erasure_id: String(erasure.json.id),
+    user_id: user.id!,
   };
   return {
     accountId: account.id,
@@ -181,6 +186,6 @@ export async function populatedAccount(label: string): Promise<TenantFixture> {
     integrationToken: account.integrationToken,
     ids,
     // Names only this account has: any of them in an answer to another identity is a leak.
-    secrets: [...new Set([...Object.values(ids), tag, customerEmail, providerPassword])],
+    secrets: [...new Set([...Object.values(ids), tag, customerEmail, providerPassword, userEmail])],
   };
 }
