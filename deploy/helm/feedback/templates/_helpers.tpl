@@ -210,6 +210,13 @@ uses, the addresses of the enabled services it calls, and its ports' URLs. Secre
 - name: SMS_LIMITS_FILE
   value: /etc/feedback/sms-limits/sms-limits.yaml
 {{- end }}
+{{- if and $uses.bootstrapOperator $v.bootstrapOperator.email }}
+{{- if not $v.bootstrapOperator.passwordSecret }}{{ fail "bootstrapOperator.email needs bootstrapOperator.passwordSecret (a Secret of yours holding the password)" }}{{ end }}
+- name: BOOTSTRAP_OPERATOR_EMAIL
+  value: {{ $v.bootstrapOperator.email | quote }}
+- name: BOOTSTRAP_OPERATOR_PASSWORD_FILE
+  value: /etc/feedback/bootstrap-operator/password
+{{- end }}
 {{- range $name, $ref := $app.secretEnv }}
 {{ include "feedback.secretEnv" (dict "name" $name "secret" $appSecret "key" $ref.key "optional" $ref.optional) }}
 {{- end }}
@@ -276,6 +283,7 @@ files are 0440 (group-readable through the pod's fsGroup).
 {{- $list := list -}}
 {{- if and $uses.mongodb $v.mongodb.tls.caSecret }}{{ $list = append $list (dict "name" "mongodb-ca" "dir" "tls/mongodb-ca" "secret" $v.mongodb.tls.caSecret "items" (list (dict "key" $v.mongodb.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
 {{- if and $uses.redis $v.redis.tls.caSecret }}{{ $list = append $list (dict "name" "redis-ca" "dir" "tls/redis-ca" "secret" $v.redis.tls.caSecret "items" (list (dict "key" $v.redis.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
+{{- if and $uses.bootstrapOperator $v.bootstrapOperator.email $v.bootstrapOperator.passwordSecret }}{{ $list = append $list (dict "name" "bootstrap-operator" "dir" "bootstrap-operator" "secret" $v.bootstrapOperator.passwordSecret "items" (list (dict "key" $v.bootstrapOperator.passwordSecretKey "path" "password"))) }}{{ end -}}
 {{- if $uses.kafka -}}
 {{- $k := $v.kafka -}}
 {{- if and $k.tls.enabled $k.tls.caSecret }}{{ $list = append $list (dict "name" "kafka-ca" "dir" "tls/kafka-ca" "secret" $k.tls.caSecret "items" (list (dict "key" $k.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
