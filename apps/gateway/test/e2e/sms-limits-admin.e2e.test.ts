@@ -109,6 +109,17 @@ describe('per-account SMS limits, live', () => {
     const putUnknown = await adminCall('PUT', '/accounts/no-such-account/sms_limits', { enabled: false });
     expect(putUnknown.status).toBe(404);
 
+    // The deployment's tiers in force, as a gauge on the gateway's metrics port (whatever they are now).
+    const deployment = await adminCall('GET', '/sms_limits');
+    const metricsUrl = api.stack.metrics?.gateway;
+    if (metricsUrl && deployment.json.enabled) {
+      const metrics = await (await fetch(`${metricsUrl}/metrics`)).text();
+      const [first] = deployment.json.tiers as unknown as { name: string; limit: number; window_seconds: number }[];
+      expect(metrics).toContain(
+        `sms_limits_tier_limit{tier="${first!.name}",window_seconds="${first!.window_seconds}",source="${deployment.json.source}",app="gateway"} ${first!.limit}`,
+      );
+    }
+
     const anonymous = await api.request('GET', '/admin/v1/sms_limits');
     expect(anonymous.status).toBe(401);
     const withApiToken = await api.request('GET', `/admin/v1/accounts/${other.account.id}/sms_limits`, {
