@@ -1,3 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { startRedisServer } from '@feedback/dev-stack';
 import { connectMongo, createRedis, waitForRedis, type MongoHandle, type Redis } from '@feedback/kit-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,7 +11,7 @@ import {
   type LimitsConfig,
   type RunningLiveLimits,
 } from '../src/index.js';
-import { logger, sleep, stack, uniq } from './stack.js';
+import { freePort, logger, sleep, stack, uniq } from './stack.js';
 
 const tiers = (...t: [number, number][]): LimitsConfig => ({
   enabled: true,
@@ -100,6 +103,42 @@ describe('live limits across two replicas (MongoDB store, Redis notices)', () =>
     expect(usage.tiers).toMatchObject([{ name: 't0', limit: 2, windowSeconds: 60, used: 2 }]);
     expect(usage.tiers[0]!.endsAtMs).toBeGreaterThan(Date.now());
     expect((await la.usage('acc-4')).tiers).toMatchObject([{ limit: 20, used: 0, endsAtMs: null }, {}, {}, {}]);
+  });
+
+  it('a replica whose Redis connection dropped re-reads on reconnecting: a notice it missed is not lost', async () => {
+    // A private redis-server for the notices, which this test stops and starts again.
+    const port = await freePort();
+    const start = async () => {
+      const server = startRedisServer(port);
+      const probe = createRedis({ url: `redis://127.0.0.1:${port}`, logger, name: 'probe' });
+      await waitForRedis(probe, 10_000).finally(() => probe.disconnect());
+      return server;
+    };
+    let server: ChildProcess = await start();
+    const url = `redis://127.0.0.1:${port}`;
+    const subscriber = createRedis({ url, logger, name: 'c-sub' });
+    const publisher = createRedis({ url, logger, name: 'c-pub' });
+    clients.push(subscriber, publisher);
+    await Promise.all([waitForRedis(subscriber), waitForRedis(publisher)]);
+    const c = await startLiveLimits({
+      store: mongoLimitsStore(mongo.db, logger),
+      changes: redisLimitsChanges({ publisher, subscriber, channel, logger }),
+      file: undefined,
+      logger,
+      refreshEveryMs: 3_600_000,
+    });
+    replicas.push(c);
+    try {
+      server.kill('SIGKILL');
+      await once(server, 'exit');
+      // Changed while c cannot hear of it (stored directly: no notice at all).
+      await mongoLimitsStore(mongo.db, logger).put({ kind: 'account', accountId: 'acc-missed' }, tiers([4, 40]), new Date());
+      expect(c.limits.account('acc-missed').origin).not.toBe('account');
+      server = await start();
+      expect(await within(10_000, () => c.limits.account('acc-missed').origin === 'account')).toBe(true);
+    } finally {
+      server.kill('SIGKILL');
+    }
   });
 
   it('ignores a stored document that is not valid limits, keeping the rest', async () => {
