@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./stack profile BENCH : CPU profiles (node --cpu-prof) of the gateway and the service behind one
+# ./stack profile BENCH [--connections=N] : CPU profiles (node --cpu-prof) of the gateway and the service behind one
 # benchmark while it runs (the stack must be up). Prints each process's top frames by self time
 # and keeps the .cpuprofile files (open them in Chrome DevTools or speedscope) under
 # .local/profiles/<bench>-<time>/. The apps are restarted without profiling afterwards.
@@ -22,7 +22,7 @@ for a in "${apps[@]}"; do echo "$(pid_of "$a") $a"; done >"$dir/pids.txt"
 # counts only samples inside it, so start-up (module loading, tsx compiling) stays out of the table.
 now_us() { node -p 'String(process.hrtime.bigint() / 1000n)'; }
 start_us="$(now_us)"
-(cd bench && node --import tsx src/main.ts "$bench")
+(cd bench && node --import tsx src/main.ts "$bench" "${@:2}")
 echo "$start_us $(now_us)" >"$dir/window.txt"
 for a in "${apps[@]}"; do stop_pid "$a"; done # SIGTERM: node writes each profile as it exits
 node bench/src/profile-top.mjs "$dir"
