@@ -56,6 +56,13 @@ export async function startLinkThread(entry: URL, opts: LinkThreadOptions): Prom
   // so its isolate keeps its heap. V8 reads the flag when an isolate's heap is set up: the main
   // thread's exists already, so it keeps its reducer.
   setFlagsFromString('--no-memory-reducer');
+  // A young-generation collection splits its work among V8's helper threads and waits for them.
+  // With the load on every core (a burst of taps: this thread, the clients' connections, the other
+  // services), the helpers are not scheduled at once, and the link thread stood idle at each
+  // collection: one thread's collection took a fifth less CPU per redirect and gave a fifth more
+  // redirects a second at 50 connections (docs/performance.md). Read at each collection, so it
+  // holds for the main thread too, whose young generation is as small.
+  setFlagsFromString('--no-parallel-scavenge');
   const worker = newWorker(entry);
   const waiting = new Map<number, (metrics: MetricsJson) => void>();
   // Log lines come in order on the same port as everything else, so none is lost before 'exit'.
