@@ -6,7 +6,7 @@ import { CachedTokenRepository } from './accounts/adapters/cached-token.reposito
 import { MongoAccountRepository } from './accounts/adapters/mongo/account.repository.js';
 import { MongoNodeRepository } from './accounts/adapters/mongo/node.repository.js';
 import { MongoTokenRepository } from './accounts/adapters/mongo/token.repository.js';
-import type { AccountsDeps, IdempotencyKeys } from './accounts/domain/ports.js';
+import type { AccountDirectory, AccountsDeps, IdempotencyKeys } from './accounts/domain/ports.js';
 import { MongoRetentionRepository } from './accounts/adapters/mongo/retention.repository.js';
 import type { RetentionDeps, RetentionEvents } from './accounts/domain/retention.use-cases.js';
 import { FlowViewCache } from './api/flows/flow-view.cache.js';
@@ -44,6 +44,9 @@ export function accountsDeps(infra: Infrastructure): AccountsDeps {
 }
 
 /** Accounts' retention settings, published to the services as they change (docs/api.md "Retention"). */
+/** Every account a page at a time (the operators' console). */
+export const accountDirectory = (infra: Infrastructure): AccountDirectory => new MongoAccountRepository(infra.db);
+
 export function retentionDeps(
   infra: Infrastructure,
   accounts: AccountsDeps,

@@ -1,6 +1,6 @@
-import { errors } from '@feedback/kit-core';
+import { errors, pageQueryOf, type Page, type PageRequest, type PageRule } from '@feedback/kit-core';
 import { TOKEN_KINDS, type Account, type ApiToken, type Node, type TokenKind } from './account.js';
-import type { AccountsDeps } from './ports.js';
+import type { AccountDirectory, AccountsDeps } from './ports.js';
 import { hashToken, newTokenSecret } from './token-secret.js';
 
 function requireName(name: string | undefined, field = 'name'): string {
@@ -13,6 +13,13 @@ export async function createAccount(deps: AccountsDeps, name: string): Promise<A
   const account = { id: deps.newId(), name: requireName(name), createdAt: deps.clock.now() };
   await deps.accounts.insert(account);
   return account;
+}
+
+export const ACCOUNTS_PAGE: PageRule = { list: 'accounts', default: 50, max: 200 };
+
+/** The deployment's accounts, newest first (a bad page token is 400). */
+export async function listAccounts(directory: AccountDirectory, req: Partial<PageRequest>): Promise<Page<Account>> {
+  return directory.list(pageQueryOf(req, ACCOUNTS_PAGE));
 }
 
 export async function requireAccount(deps: Pick<AccountsDeps, 'accounts'>, accountId: string): Promise<Account> {

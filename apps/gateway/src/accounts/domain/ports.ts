@@ -1,9 +1,14 @@
-import type { Clock } from '@feedback/kit-core';
+import type { Clock, Page, PageQuery } from '@feedback/kit-core';
 import type { Account, ApiToken, Node } from './account.js';
 
 export interface AccountRepository {
   insert(account: Account): Promise<void>;
   findById(id: string): Promise<Account | null>;
+}
+
+/** Every account of the deployment, a page at a time (the operators' console lists them). */
+export interface AccountDirectory {
+  list(page: PageQuery): Promise<Page<Account>>;
 }
 
 export interface TokenRepository {

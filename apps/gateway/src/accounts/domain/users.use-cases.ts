@@ -118,6 +118,38 @@ export async function deleteUser(deps: PeopleDeps, accountId: string, userId: st
   await deps.invites.deleteByUser(userId);
 }
 
+/** 409: the change would leave the account without an owner (docs/errors.md). */
+export const LAST_OWNER_CODE = 13061;
+
+/** Whether the account has an owner besides `userId` (read a page at a time: an account has few people). */
+async function anotherOwner(deps: PeopleDeps, accountId: string, userId: string): Promise<boolean> {
+  let after: string | undefined;
+  do {
+    const page = await deps.users.list(accountId, pageQueryOf({ pageSize: USERS_PAGE.max, pageToken: after ?? '' }, USERS_PAGE));
+    if (page.items.some((u) => u.role === 'owner' && u.id !== userId)) return true;
+    after = page.nextPageToken || undefined;
+  } while (after);
+  return false;
+}
+
+/**
+ * As updateUser and deleteUser, but an account always keeps an owner: the last one cannot be
+ * removed or given another role (the console's rule; someone must be left to manage the account).
+ */
+export async function changeUserKeepingAnOwner(
+  deps: PeopleDeps,
+  accountId: string,
+  userId: string,
+  change: { remove: true } | { name?: string; role?: string },
+): Promise<User | null> {
+  const user = await getUser(deps, accountId, userId);
+  const losesOwner = user.role === 'owner' && ('remove' in change || (change.role !== undefined && change.role !== 'owner'));
+  if (losesOwner && !(await anotherOwner(deps, accountId, userId)))
+    throw new AppError('conflict', 'The account would have no owner', { user_id: "is the account's last owner" }, LAST_OWNER_CODE);
+  if ('remove' in change) return deleteUser(deps, accountId, userId).then(() => null);
+  return updateUser(deps, accountId, userId, change);
+}
+
 /** A new password (checked as at creation); every session of the user ends. */
 export async function changePassword(deps: PeopleDeps, userId: string, password: string): Promise<User> {
   const user = await deps.users.findById(userId);

@@ -2,6 +2,8 @@ import type { IndexSpec } from '@feedback/kit-stores';
 
 /** Every index of the gateway's database, created at start-up (main.ts). */
 export const gatewayIndexes: IndexSpec = {
+  // The operators' console lists every account, newest first, a page at a time.
+  accounts: [{ key: { created_at: -1, _id: -1 }, name: 'created' }],
   tokens: [
     { key: { hash: 1 }, name: 'hash_unique', unique: true },
     { key: { account_id: 1, created_at: -1 }, name: 'account_created' },
