@@ -90,6 +90,16 @@ const readVars = (vars: Record<string, string | undefined>) =>
       /** The first operator, created at start while there is none (both or neither; the file holds the password). */
       BOOTSTRAP_OPERATOR_EMAIL: env.optional(),
       BOOTSTRAP_OPERATOR_PASSWORD_FILE: env.optional(),
+      // Single sign-on for the console (docs/decisions.md "Single sign-on"); all unset: passwords only.
+      /** The OpenID Connect provider's issuer (https; plain http only on this machine), with OIDC_CLIENT_ID. */
+      OIDC_ISSUER_URL: env.optional(),
+      OIDC_CLIENT_ID: env.optional(),
+      /** The client's secret, as a file (a mounted Secret); unset: a public client (PKCE alone). */
+      OIDC_CLIENT_SECRET_FILE: env.optional(),
+      /** The provider's name on the sign-in page ("Sign in with ..."). */
+      OIDC_DISPLAY_NAME: env.optional(),
+      /** The callback as registered at the provider; unset: PUBLIC_BASE_URL + /console/sso/callback. */
+      OIDC_REDIRECT_URL: env.optional(),
       /** IANA time zone of the active survey list's LastActivationDate. */
       DISPLAY_TIME_ZONE: z.string().default('UTC').refine(isTimeZone, 'must be an IANA time zone name, e.g. Europe/Istanbul'),
       LOG_LEVEL: env.logLevel(),
@@ -108,8 +118,56 @@ export const loadEnv = (vars: Record<string, string | undefined> = process.env) 
     kafka: kafkaConnection(config),
     redis: redisConnection(config),
     bootstrapOperator: bootstrapOperatorOf(config),
+    oidc: oidcOf(config),
   };
 };
+
+type OidcVars = {
+  PUBLIC_BASE_URL: string;
+  OIDC_ISSUER_URL?: string | undefined;
+  OIDC_CLIENT_ID?: string | undefined;
+  OIDC_CLIENT_SECRET_FILE?: string | undefined;
+  OIDC_DISPLAY_NAME?: string | undefined;
+  OIDC_REDIRECT_URL?: string | undefined;
+};
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const urlOf = (text: string) => {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+};
+
+/** The console's single sign-on settings (the secret file read once), or null when OIDC_ISSUER_URL is unset. */
+export function oidcOf(
+  config: OidcVars,
+  readFile?: (path: string) => string,
+): { issuerUrl: string; clientId: string; clientSecret?: string; redirectUrl: string; displayName: string } | null {
+  const checks = configChecks(readFile);
+  const { OIDC_ISSUER_URL: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET_FILE: secretFile } = config;
+  if ((issuer === undefined) !== (clientId === undefined))
+    checks.problem(issuer === undefined ? 'OIDC_ISSUER_URL' : 'OIDC_CLIENT_ID', 'is needed with the other OIDC_ setting');
+  for (const key of ['OIDC_CLIENT_SECRET_FILE', 'OIDC_DISPLAY_NAME', 'OIDC_REDIRECT_URL'] as const)
+    if (issuer === undefined && config[key] !== undefined) checks.problem(key, 'is set but OIDC_ISSUER_URL is not');
+  const issuerUrl = issuer === undefined ? null : urlOf(issuer);
+  // Tokens and the client's secret must not travel in the clear, except to a provider on this machine.
+  if (issuer !== undefined && !(issuerUrl?.protocol === 'https:' || (issuerUrl?.protocol === 'http:' && LOOPBACK.has(issuerUrl.hostname))))
+    checks.problem('OIDC_ISSUER_URL', 'must be an https URL (http only for localhost)');
+  const redirectUrl = config.OIDC_REDIRECT_URL ?? `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/console/sso/callback`;
+  if (!/^https?:$/.test(urlOf(redirectUrl)?.protocol ?? '')) checks.problem('OIDC_REDIRECT_URL', 'must be an http(s) URL');
+  const secret = secretFile === undefined ? undefined : checks.file('OIDC_CLIENT_SECRET_FILE', secretFile)?.replace(/\r?\n$/, '');
+  if (secret === '') checks.problem('OIDC_CLIENT_SECRET_FILE', `${secretFile} is empty`);
+  checks.throwIfAny();
+  if (issuer === undefined || clientId === undefined) return null;
+  return {
+    issuerUrl: issuer,
+    clientId,
+    ...(secret !== undefined && { clientSecret: secret }),
+    redirectUrl,
+    displayName: config.OIDC_DISPLAY_NAME ?? 'single sign-on',
+  };
+}
 
 /** The bootstrap operator's e-mail and password (the file's text, a final newline dropped), or null when unset. */
 function bootstrapOperatorOf(

@@ -24,6 +24,7 @@ import { smsLimitsFeature } from './api/sms-limits/sms-limits.feature.js';
 import { surveysFeature } from './api/surveys/surveys.feature.js';
 import { webhooksFeature } from './api/webhooks/webhooks.feature.js';
 import { consoleFeature } from './console/console.feature.js';
+import { oidcSignIn } from './console/oidc.client.js';
 import { loadEnv } from './env.js';
 import { connectPeers } from './grpc-peers.js';
 import { buildApi } from './http/build-api.js';
@@ -153,6 +154,8 @@ const api = await buildApi({
       publicBaseUrl: config.PUBLIC_BASE_URL,
       displayTimeZone: config.DISPLAY_TIME_ZONE,
       clock: systemClock,
+      // Single sign-on (OIDC_*): the provider is first asked at the first sign-in, so its outage never stops a start.
+      sso: config.oidc ? oidcSignIn(config.oidc, logger) : undefined,
     }),
     smsLimitsFeature({ limits: smsLimits.limits, usage: smsLimiter, accounts: accounts.accounts }),
   ],

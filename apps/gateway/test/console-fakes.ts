@@ -1,4 +1,4 @@
-import type { AcceptInviteResult, ConsoleSessions, SignInResult, Viewer } from '../src/accounts/domain/people.js';
+import type { AcceptInviteResult, ConsoleSessions, SignInResult, VerifiedSignInResult, Viewer } from '../src/accounts/domain/people.js';
 import type {
   GetCampaignReportResponse,
   GetSmsSharingResponse,
@@ -9,6 +9,7 @@ import type {
 import { errors } from '@feedback/kit-core';
 import { consoleFeature } from '../src/console/console.feature.js';
 import type { ConsoleSmsPort } from '../src/console/console.feature.js';
+import type { ConsoleSso } from '../src/console/sso.port.js';
 import { testApi } from './listeners.js';
 
 /*
@@ -59,6 +60,13 @@ export class FakeSessions implements ConsoleSessions {
     if (password.length < 12) return { ok: false, reason: 'weak_password' };
     this.invites.delete(token);
     return { ok: true, cookie: this.open(viewer), viewer };
+  }
+  /** Single sign-on: a known e-mail signs in, whatever the case; `signInVerifiedCalls` records the e-mails asked for. */
+  signInVerifiedCalls: string[] = [];
+  async signInVerified(input: { email: string; ip: string }): Promise<VerifiedSignInResult> {
+    this.signInVerifiedCalls.push(input.email);
+    const viewer = this.people.get(input.email.toLowerCase());
+    return viewer ? { ok: true, cookie: this.open(viewer), viewer } : { ok: false, reason: 'invalid' };
   }
 }
 
@@ -197,7 +205,7 @@ export class FakeSms implements ConsoleSmsPort {
 }
 
 /** The API listener with only the console, on these fakes; accounts acc-1 and acc-2 exist. */
-export function consoleApi(sessions: FakeSessions, sms: FakeSms, opts: { publicBaseUrl?: string } = {}) {
+export function consoleApi(sessions: FakeSessions, sms: FakeSms, opts: { publicBaseUrl?: string; sso?: ConsoleSso } = {}) {
   const names: Record<string, string> = { 'acc-1': 'Shop One', 'acc-2': 'Shop Two' };
   return testApi({
     features: [
@@ -208,6 +216,7 @@ export function consoleApi(sessions: FakeSessions, sms: FakeSms, opts: { publicB
         publicBaseUrl: opts.publicBaseUrl,
         displayTimeZone: 'UTC',
         clock: { now: () => new Date('2026-11-02T08:00:00.000Z') },
+        sso: opts.sso,
       }),
     ],
   });

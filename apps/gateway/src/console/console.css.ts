@@ -34,6 +34,8 @@ button:hover{background:#2f4bbf}
 button.danger{background:#b42318}
 button.danger:hover{background:#912018}
 .narrow button{width:100%;margin-top:1rem}
+.sso{margin:1.25rem 0 0;text-align:center;color:#667085}
+.sso a{display:block;margin-top:.5rem;padding:.6rem 1.2rem;border:1px solid #3a5bd9;border-radius:8px;font-weight:600;text-decoration:none}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem .75rem;align-items:flex-end}
 .filters>div{flex:1 1 100%}
 .filters label{margin:0 0 .25rem}

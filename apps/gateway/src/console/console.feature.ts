@@ -4,6 +4,7 @@ import type { AccountRepository } from '../accounts/domain/ports.js';
 import type { SmsPort } from '../api/sms/sms.port.js';
 import type { ApiFeature } from '../http/api-feature.js';
 import { consoleRoutes } from './console.routes.js';
+import type { ConsoleSso } from './sso.port.js';
 
 /** What the console's pages read and do, through the same messaging calls as the API. */
 export type ConsoleSmsPort = Pick<
@@ -21,6 +22,8 @@ export interface ConsoleDeps {
   /** DISPLAY_TIME_ZONE: the report's days and hours, and every date shown. */
   displayTimeZone: string;
   clock: Clock;
+  /** Single sign-on with the deployment's OpenID Connect provider (OIDC_*); none: passwords only. */
+  sso?: ConsoleSso;
 }
 
 /** The console at /console/ (docs/api.md "Console"): server-rendered pages for the people of an account and the operators. */

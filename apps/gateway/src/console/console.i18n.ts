@@ -100,6 +100,13 @@ const EN = {
   st_cancelled: 'cancelled',
   st_in_progress: 'in progress',
   st_completed: 'completed',
+  // Single sign-on (sso.routes.ts); {name} is OIDC_DISPLAY_NAME.
+  ssoOr: 'or',
+  ssoButton: 'Sign in with {name}',
+  ssoFailed: 'Signing in with {name} did not complete. Please try again.',
+  ssoUnavailable: '{name} cannot be reached at the moment. Please try again later, or sign in with your password.',
+  ssoNotAllowed:
+    'This {name} account cannot sign in here. Ask an owner of your account to add you as a user with the e-mail address {name} has verified for you.',
 };
 
 export type Words = typeof EN;
@@ -203,6 +210,13 @@ const TR: Words = {
   st_cancelled: 'iptal edildi',
   st_in_progress: 'sürüyor',
   st_completed: 'tamamlandı',
+  // Tek oturum açma (sso.routes.ts); {name}: OIDC_DISPLAY_NAME.
+  ssoOr: 'veya',
+  ssoButton: '{name} ile giriş yap',
+  ssoFailed: '{name} ile giriş tamamlanamadı. Lütfen yeniden deneyin.',
+  ssoUnavailable: '{name} şu anda yanıt vermiyor. Lütfen daha sonra yeniden deneyin ya da parolanızla giriş yapın.',
+  ssoNotAllowed:
+    'Bu {name} hesabıyla buraya giriş yapılamaz. Hesabınızın bir sahibinden, {name} tarafından doğrulanmış e-posta adresinizle sizi kullanıcı olarak eklemesini isteyin.',
 };
 
 export type ConsoleLang = 'en' | 'tr';

@@ -11,6 +11,7 @@ import { pageContext, sendHtml } from './console-page.js';
 import { messagePage, type MessageKind } from './layout.views.js';
 import { sharingRoutes } from './sharing.routes.js';
 import { signInRoutes } from './sign-in.routes.js';
+import { ssoRoutes } from './sso.routes.js';
 import { langCookie } from './session-cookie.js';
 
 /** The console's settings every route group shares. */
@@ -61,6 +62,7 @@ export const consoleRoutes =
     );
 
     await app.register(signInRoutes(ctx));
+    await app.register(ssoRoutes(ctx));
     await app.register(campaignsRoutes(ctx));
     await app.register(sharingRoutes(ctx));
   };

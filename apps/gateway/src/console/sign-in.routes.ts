@@ -17,7 +17,9 @@ export const signInRoutes =
   async (app) => {
     const hide = { hide: true };
 
-    app.get('/console/sign-in', { schema: hide }, async (req, reply) => sendHtml(reply, 200, signInPage(pageContext(req))));
+    app.get('/console/sign-in', { schema: hide }, async (req, reply) =>
+      sendHtml(reply, 200, signInPage(pageContext(req), { sso: ctx.sso?.displayName })),
+    );
 
     app.post('/console/sign-in', { schema: hide }, async (req, reply) => {
       // No session yet, so no CSRF token: the origin rule and SameSite keep other sites' forms out.
@@ -29,9 +31,13 @@ export const signInRoutes =
       if (result.ok) return reply.header('set-cookie', sessionCookie(result.cookie, ctx)).redirect('/console/', 303);
       if (result.reason === 'limited') {
         reply.header('retry-after', String(result.retryAfterSec));
-        return sendHtml(reply, 429, signInPage(page, { email, message: fill(page.words.limited, { n: result.retryAfterSec }) }));
+        return sendHtml(
+          reply,
+          429,
+          signInPage(page, { email, message: fill(page.words.limited, { n: result.retryAfterSec }), sso: ctx.sso?.displayName }),
+        );
       }
-      return sendHtml(reply, 400, signInPage(page, { email, message: page.words.invalidSignIn }));
+      return sendHtml(reply, 400, signInPage(page, { email, message: page.words.invalidSignIn, sso: ctx.sso?.displayName }));
     });
 
     app.post(

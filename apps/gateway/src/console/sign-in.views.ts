@@ -1,8 +1,12 @@
 import { html } from '../api/surveys/html.js';
+import { fill } from './console.i18n.js';
 import { page, type PageContext } from './layout.views.js';
 
-/** The sign-in form; `message` is the one thing a failed attempt is told (never which field was wrong). */
-export function signInPage(ctx: PageContext, opts: { email?: string; message?: string } = {}): string {
+/**
+ * The sign-in form; `message` is the one thing a failed attempt is told (never which field was wrong).
+ * `sso`: the single sign-on provider's name, when the deployment has one (a link, not a form: it only starts the round trip).
+ */
+export function signInPage(ctx: PageContext, opts: { email?: string; message?: string; sso?: string } = {}): string {
   const w = ctx.words;
   return page(
     ctx,
@@ -15,7 +19,7 @@ ${opts.message ? html`<p class="alert" role="alert">${opts.message}</p>` : ''}
 <label for="password">${w.password}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${opts.email ? html` autofocus` : ''}>
 <button type="submit">${w.signIn}</button>
-</form></div>`,
+</form>${opts.sso ? html`<p class="sso">${w.ssoOr}<br><a href="/console/sso/start">${fill(w.ssoButton, { name: opts.sso })}</a></p>` : ''}</div>`,
   );
 }
 

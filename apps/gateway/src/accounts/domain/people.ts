@@ -36,4 +36,12 @@ export interface ConsoleSessions {
   signOut(cookie: string): Promise<void>;
   /** Sets the password of an invited user (the invite link's token, single use) and signs them in. */
   acceptInvite(token: string, password: string): Promise<AcceptInviteResult>;
+  /**
+   * Signs in the user whose e-mail an identity provider the deployment trusts has verified
+   * (console single sign-on): the same session as `signIn` makes, no password asked. `invalid`
+   * when no user has that e-mail: nobody is created and no role is given here.
+   */
+  signInVerified(input: { email: string; ip: string }): Promise<VerifiedSignInResult>;
 }
+
+export type VerifiedSignInResult = { ok: true; cookie: string; viewer: Viewer } | { ok: false; reason: 'invalid' };
