@@ -32,7 +32,7 @@ import { gracefulClose } from './http/graceful-close.js';
 import { createMetrics } from './http/metrics.js';
 import { startLinkThread } from './links/link-thread.js';
 import { PEERS } from './peers.js';
-import { accountsDeps, flowViews, peopleDeps, retentionDeps, smsIdempotencyKeys } from './wiring.js';
+import { accountDirectory, accountsDeps, flowViews, peopleDeps, retentionDeps, smsIdempotencyKeys } from './wiring.js';
 
 // The one wiring place of the gateway.
 const config = loadEnv();
@@ -154,6 +154,14 @@ const api = await buildApi({
       publicBaseUrl: config.PUBLIC_BASE_URL,
       displayTimeZone: config.DISPLAY_TIME_ZONE,
       clock: systemClock,
+      admin: {
+        people,
+        accountsAdmin: accounts,
+        directory: accountDirectory(infra),
+        smsProvider: peers.ports.messaging,
+        smsLimits: smsLimits.limits,
+        smsUsage: smsLimiter,
+      },
       // Single sign-on (OIDC_*): the provider is first asked at the first sign-in, so its outage never stops a start.
       sso: config.oidc ? oidcSignIn(config.oidc, logger) : undefined,
     }),

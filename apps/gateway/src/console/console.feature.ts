@@ -1,6 +1,8 @@
 import type { Clock } from '@feedback/kit-core';
 import type { ConsoleSessions } from '../accounts/domain/people.js';
-import type { AccountRepository } from '../accounts/domain/ports.js';
+import type { PeopleDeps } from '../accounts/domain/people.ports.js';
+import type { AccountDirectory, AccountRepository, AccountsDeps } from '../accounts/domain/ports.js';
+import type { SmsLimitsPort, SmsUsagePort } from '../api/sms-limits/sms-limits.port.js';
 import type { SmsPort } from '../api/sms/sms.port.js';
 import type { ApiFeature } from '../http/api-feature.js';
 import { consoleRoutes } from './console.routes.js';
@@ -24,6 +26,18 @@ export interface ConsoleDeps {
   clock: Clock;
   /** Single sign-on with the deployment's OpenID Connect provider (OIDC_*); none: passwords only. */
   sso?: ConsoleSso;
+  /** Users, tokens, accounts, SMS provider and limits (absent: no such pages). */
+  admin?: ConsoleAdminDeps;
+}
+
+/** An account's users and tokens, the accounts, their SMS provider and the SMS limits: the admin API's own use cases and ports. */
+export interface ConsoleAdminDeps {
+  people: PeopleDeps;
+  accountsAdmin: AccountsDeps;
+  directory: AccountDirectory;
+  smsProvider: Pick<SmsPort, 'getSmsProvider'>;
+  smsLimits: SmsLimitsPort;
+  smsUsage: SmsUsagePort;
 }
 
 /** The console at /console/ (docs/api.md "Console"): server-rendered pages for the people of an account and the operators. */

@@ -4,7 +4,7 @@ import { parseForm } from '../api/surveys/survey-form.js';
 import { toAppError } from '../http/error-handler.js';
 import { decodeUtf8, hasInvalidPercentUtf8 } from '../http/strict-text.js';
 import { campaignsRoutes } from './campaigns.routes.js';
-import type { ConsoleDeps } from './console.feature.js';
+import type { ConsoleAdminDeps, ConsoleDeps } from './console.feature.js';
 import { CONSOLE_CSS, CONSOLE_CSS_PATH } from './console.css.js';
 import { consoleLang } from './console.i18n.js';
 import { pageContext, sendHtml } from './console-page.js';
@@ -13,6 +13,11 @@ import { sharingRoutes } from './sharing.routes.js';
 import { signInRoutes } from './sign-in.routes.js';
 import { ssoRoutes } from './sso.routes.js';
 import { langCookie } from './session-cookie.js';
+import { accountsRoutes } from './accounts.routes.js';
+import { smsLimitsRoutes } from './sms-limits.routes.js';
+import { smsProviderRoutes } from './sms-provider.routes.js';
+import { tokensRoutes } from './tokens.routes.js';
+import { usersRoutes } from './users.routes.js';
 
 /** The console's settings every route group shares. */
 export interface ConsoleContext extends ConsoleDeps {
@@ -21,6 +26,9 @@ export interface ConsoleContext extends ConsoleDeps {
   /** Whether cookies are Secure. */
   secure: boolean;
 }
+
+/** The owners' and operators' pages: the console's settings and the admin API's use cases. */
+export type AdminContext = ConsoleContext & ConsoleAdminDeps;
 
 const kindOf = (kind: string): MessageKind =>
   kind === 'not_found' ? 'notFound' : kind === 'permission_denied' ? 'forbidden' : kind === 'invalid' ? 'invalid' : 'error';
@@ -65,4 +73,10 @@ export const consoleRoutes =
     await app.register(ssoRoutes(ctx));
     await app.register(campaignsRoutes(ctx));
     await app.register(sharingRoutes(ctx));
+    // Users and tokens (owners), accounts, SMS provider and limits (operators).
+    if (ctx.admin) {
+      const admin = { ...ctx, ...ctx.admin };
+      for (const routes of [usersRoutes, tokensRoutes, accountsRoutes, smsProviderRoutes, smsLimitsRoutes])
+        await app.register(routes(admin));
+    }
   };

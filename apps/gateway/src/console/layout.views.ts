@@ -20,6 +20,15 @@ function withLang(here: string, lang: ConsoleLang): string {
   return `${url.pathname}${url.search}`;
 }
 
+/** Users and tokens for owners (an operator reaches an account's from its page); accounts and SMS limits for operators. */
+function adminNav(ctx: PageContext, v: Viewer): Html {
+  const w = ctx.words;
+  if (v.role === 'owner') return html`<a href="/console/users">${w.nav_users}</a><a href="/console/tokens">${w.nav_tokens}</a>`;
+  if (v.role === 'operator')
+    return html`<a href="/console/accounts">${w.nav_accounts}</a><a href="/console/sms-limits">${w.nav_smsLimits}</a>`;
+  return html``;
+}
+
 function header(ctx: PageContext): Html {
   const w = ctx.words;
   const langs = html`<nav class="langs" aria-label="${w.language}">${CONSOLE_LANGS.map(
@@ -29,7 +38,7 @@ function header(ctx: PageContext): Html {
   const v = ctx.viewer;
   return html`<header class="top">
 <a class="brand" href="/console/">${w.appName}</a>
-${v ? html`<nav aria-label="${w.appName}"><a href="/console/">${w.campaigns}</a></nav>` : ''}
+${v ? html`<nav aria-label="${w.appName}"><a href="/console/">${w.campaigns}</a>${adminNav(ctx, v)}</nav>` : ''}
 <div class="who">${langs}${
     v
       ? html`<span>${w.signedInAs}: ${v.name || v.email} (${(w as unknown as Record<string, string>)[`role_${v.role}`] ?? v.role})</span>
