@@ -164,6 +164,12 @@ const api = await buildApi({
       },
       // Single sign-on (OIDC_*): the provider is first asked at the first sign-in, so its outage never stops a start.
       sso: config.oidc ? oidcSignIn(config.oidc, logger) : undefined,
+      files: peers.ports.file,
+      maxUploadBytes: config.MAX_UPLOAD_BYTES,
+      smsData: peers.ports.messaging,
+      responses: peers.ports.survey,
+      flows: peers.ports.flow,
+      webhooks: peers.ports.webhooks,
     }),
     smsLimitsFeature({ limits: smsLimits.limits, usage: smsLimiter, accounts: accounts.accounts }),
   ],

@@ -11,6 +11,10 @@ import { pageContext, sendHtml } from './console-page.js';
 import { messagePage, type MessageKind } from './layout.views.js';
 import { sharingRoutes } from './sharing.routes.js';
 import { signInRoutes } from './sign-in.routes.js';
+import { optOutsRoutes } from './opt-outs.routes.js';
+import { responsesRoutes } from './responses.routes.js';
+import { uploadsRoutes } from './uploads.routes.js';
+import { webhooksRoutes } from './webhooks.routes.js';
 import { ssoRoutes } from './sso.routes.js';
 import { langCookie } from './session-cookie.js';
 import { accountsRoutes } from './accounts.routes.js';
@@ -73,6 +77,12 @@ export const consoleRoutes =
     await app.register(ssoRoutes(ctx));
     await app.register(campaignsRoutes(ctx));
     await app.register(sharingRoutes(ctx));
+    // Uploads, opt-outs, responses and webhooks: each where its service is wired.
+    const { files, smsData, maxUploadBytes, responses, flows, webhooks } = ctx;
+    if (files && smsData && maxUploadBytes) await app.register(uploadsRoutes({ ...ctx, files, smsData, maxUploadBytes }));
+    if (smsData) await app.register(optOutsRoutes({ ...ctx, smsData }));
+    if (responses && flows) await app.register(responsesRoutes({ ...ctx, responses, flows }));
+    if (webhooks) await app.register(webhooksRoutes({ ...ctx, webhooks }));
     // Users and tokens (owners), accounts, SMS provider and limits (operators).
     if (ctx.admin) {
       const admin = { ...ctx, ...ctx.admin };

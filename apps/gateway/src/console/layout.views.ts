@@ -29,6 +29,16 @@ function adminNav(ctx: PageContext, v: Viewer): Html {
   return html``;
 }
 
+/** Uploads, opt-outs and responses for everyone of an account; webhooks for owners and operators only (an operator's chosen account carried along). */
+function dataNav(ctx: PageContext, v: Viewer): Html {
+  const w = ctx.words;
+  const account = v.accountId === null ? new URL(ctx.here, 'http://x').searchParams.get('account') : null;
+  const to = (path: string) => (account ? `${path}?${new URLSearchParams({ account })}` : path);
+  return html`<a href="${to('/console/uploads')}">${w.nav_uploads}</a><a href="${to('/console/opt-outs')}">${w.nav_optOuts}</a><a href="${to('/console/responses')}">${w.nav_responses}</a>${
+    v.role === 'owner' || v.role === 'operator' ? html`<a href="${to('/console/webhooks')}">${w.nav_webhooks}</a>` : ''
+  }`;
+}
+
 function header(ctx: PageContext): Html {
   const w = ctx.words;
   const langs = html`<nav class="langs" aria-label="${w.language}">${CONSOLE_LANGS.map(
@@ -38,7 +48,7 @@ function header(ctx: PageContext): Html {
   const v = ctx.viewer;
   return html`<header class="top">
 <a class="brand" href="/console/">${w.appName}</a>
-${v ? html`<nav aria-label="${w.appName}"><a href="/console/">${w.campaigns}</a>${adminNav(ctx, v)}</nav>` : ''}
+${v ? html`<nav aria-label="${w.appName}"><a href="/console/">${w.campaigns}</a>${dataNav(ctx, v)}${adminNav(ctx, v)}</nav>` : ''}
 <div class="who">${langs}${
     v
       ? html`<span>${w.signedInAs}: ${v.name || v.email} (${(w as unknown as Record<string, string>)[`role_${v.role}`] ?? v.role})</span>

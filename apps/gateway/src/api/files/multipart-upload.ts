@@ -20,9 +20,18 @@ export interface UploadTarget {
  * `filename` comes first the file service checks it before any byte moves; when it comes after
  * the file, it travels as the stream's trailer. Any failure, a client disconnect included,
  * cancels the gRPC call, and the file service then aborts its S3 upload and stores nothing.
+ * `target` may be worked out from the form's fields sent before the file (the console's form:
+ * its CSRF token and chosen directory), so nothing is stored for a refused form.
  */
-export async function receiveUpload(req: FastifyRequest, files: FilesPort, target: UploadTarget, maxBytes: number): Promise<File> {
+export async function receiveUpload(
+  req: FastifyRequest,
+  files: Pick<FilesPort, 'startUpload'>,
+  target: UploadTarget | ((fields: ReadonlyMap<string, string>) => Promise<UploadTarget>),
+  maxBytes: number,
+): Promise<File> {
   let filename: string | undefined;
+  // A console form's other fields (its CSRF token, the chosen directory), read before the file's part.
+  const fields = new Map<string, string>();
   let upload: UploadStream | undefined;
   const onClose = () => {
     if (!req.raw.complete) upload?.cancel();
@@ -33,15 +42,22 @@ export async function receiveUpload(req: FastifyRequest, files: FilesPort, targe
       limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12, fieldSize: 4096, headerPairs: 50 },
     })) {
       if (part.type === 'field') {
-        if (part.fieldname !== 'filename') continue; // unknown fields are ignored, like a browser form's extras
+        if (part.fieldname !== 'filename') {
+          // Unknown fields are ignored, like a browser form's extras; the first of each is kept for a target that reads them.
+          if (typeof target === 'function' && !fields.has(part.fieldname) && !part.valueTruncated)
+            fields.set(part.fieldname, String(part.value));
+          continue;
+        }
         if (filename !== undefined) throw errors.invalid({ filename: 'must be given once' });
         if (part.valueTruncated) throw errors.invalid({ filename: 'is too long' });
         filename = String(part.value);
+        fields.set('filename', filename);
         continue;
       }
       if (part.fieldname !== 'file') throw errors.invalid({ [part.fieldname]: 'is not expected; send the file as "file"' });
+      const into = typeof target === 'function' ? await target(fields) : target;
       upload = files.startUpload({
-        ...target,
+        ...into,
         filename: filename ?? '',
         originalFilename: part.filename ?? '',
         contentType: part.mimetype ?? '',
