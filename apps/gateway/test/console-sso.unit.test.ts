@@ -116,6 +116,9 @@ describe('console single sign-on', () => {
       expect(res.body).toBe(unknown.body);
       expect(res.body).toContain('This Acme ID account cannot sign in here.');
       expect(res.body).not.toContain('example.com');
+      // Its language links go to the sign-in page, not back to the callback with the code.
+      expect(res.body).toContain('href="/console/sign-in?lang=tr"');
+      expect(res.body).not.toContain('code=');
       expect(cookies(res).some((c) => c.startsWith('fs_session='))).toBe(false);
     }
     // An unverified e-mail is never looked up.

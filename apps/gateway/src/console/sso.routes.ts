@@ -51,7 +51,8 @@ export const ssoRoutes =
   async (app) => {
     const hide = { hide: true };
     const failure = (req: FastifyRequest, reply: FastifyReply, sso: ConsoleSso, kind: Failure) => {
-      const page = pageContext(req);
+      // The sign-in page's own links (languages) lead to the sign-in page, never back to the callback with its code.
+      const page = { ...pageContext(req), here: '/console/sign-in' };
       const { status, words } = FAILURES[kind];
       return sendHtml(
         reply,

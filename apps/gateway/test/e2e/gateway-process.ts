@@ -19,7 +19,8 @@ export interface GatewayProcess {
  */
 export async function startGatewayProcess(env: Record<string, string> = {}, readyTimeoutMs = 60_000): Promise<GatewayProcess> {
   const stack = readStackFile();
-  const apiPort = await freePort();
+  // A test that must know the URL before the start (a provider's registered callback) picks API_PORT itself.
+  const apiPort = Number(env.API_PORT ?? 0) || (await freePort());
   const linkPort = await freePort();
   const gateway = startAppProcess('gateway', {
     LOG_LEVEL: 'warn',
