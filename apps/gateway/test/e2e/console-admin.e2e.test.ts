@@ -85,6 +85,15 @@ describe('console: operators and owners over HTTP', () => {
     expect(after.at(-1)!.status).toBe(200);
     const limits = await sms.admin('GET', `/accounts/${accountId}/sms_limits`);
     expect(limits.source).not.toBe('account');
+
+    // The accounts, a page at a time on the stack's database; the fresh one's page links to its limits.
+    const accounts = await consoleCall('GET', '/console/accounts', cookie);
+    expect(accounts.status).toBe(200);
+    const next = /href="(\/console\/accounts\?page=[^"]+)" rel="next"/.exec(accounts.text)?.[1];
+    if (next) expect((await consoleCall('GET', next.replace(/&amp;/g, '&'), cookie)).status).toBe(200);
+    const one = await consoleCall('GET', `/console/accounts/${accountId}`, cookie);
+    expect(one.status).toBe(200);
+    expect(one.text).toContain(`/console/sms-limits?account=${accountId}`);
   });
 
   it('an owner manages users and tokens of their own account; a member gets 403', async () => {
