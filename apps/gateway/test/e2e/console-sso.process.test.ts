@@ -89,11 +89,11 @@ describe('console single sign-on with a real OpenID Connect provider', () => {
   let issuer: string;
   let server: Server;
   let gw: GatewayProcess;
+  const secret = randomBytes(24).toString('base64url');
 
   beforeAll(async () => {
     const [gwPort, providerPort] = [await freePort(), await freePort()];
     issuer = `http://127.0.0.1:${providerPort}`;
-    const secret = randomBytes(24).toString('base64url');
     const people: Record<string, { email: string; email_verified: boolean }> = {
       ada: { email: email.toUpperCase(), email_verified: true },
       stranger: { email: `stranger-${hex()}@example.com`, email_verified: true },
@@ -117,6 +117,8 @@ describe('console single sign-on with a real OpenID Connect provider', () => {
     const secretFile = join(mkdtempSync(join(tmpdir(), 'sso-')), 'client-secret');
     writeFileSync(secretFile, `${secret}\n`);
     gw = await startGatewayProcess({
+      // Its info lines too: the refusals are logged, the e-mails and tokens never.
+      LOG_LEVEL: 'info',
       API_PORT: String(gwPort),
       PUBLIC_BASE_URL: `http://127.0.0.1:${gwPort}`,
       MONGO_DB: dbName,
@@ -139,7 +141,7 @@ describe('console single sign-on with a real OpenID Connect provider', () => {
 
   afterAll(async () => {
     await gw?.kill();
-    server?.close();
+    if (server?.listening) server.close();
     const mongo = await connectMongo({ url: stack.mongo_url, dbName, logger: createLogger('gateway-test', 'silent') });
     await mongo.db.dropDatabase().catch(() => undefined);
     await mongo.close();
@@ -186,5 +188,24 @@ describe('console single sign-on with a real OpenID Connect provider', () => {
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('Signing in with Test ID did not complete.');
     expect(browser.cookie(gw.baseUrl, 'fs_session')).toBeUndefined();
+  });
+
+  // Last: it stops the provider.
+  it('the provider gone between the start and the callback: the sign-in page says it cannot be reached (503), never a 500', async () => {
+    const browser = new Browser();
+    const start = await browser.request(`${gw.baseUrl}/console/sso/start`);
+    expect(start.status).toBe(303);
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    await new Promise((resolve) => {
+      server.close(resolve);
+      server.closeAllConnections();
+    });
+    const res = await browser.request(`${gw.baseUrl}/console/sso/callback?code=abc&state=${state}&iss=${encodeURIComponent(issuer)}`);
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain('Test ID cannot be reached at the moment.');
+    expect(browser.cookie(gw.baseUrl, 'fs_session')).toBeUndefined();
+    const logs = gw.output();
+    expect(logs).toContain('single sign-on refused');
+    for (const secretText of [email, email.toUpperCase(), 'stranger-', secret]) expect(logs).not.toContain(secretText);
   });
 });
