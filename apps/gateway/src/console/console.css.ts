@@ -36,6 +36,15 @@ button.danger:hover{background:#912018}
 .narrow button{width:100%;margin-top:1rem}
 .sso{margin:1.25rem 0 0;text-align:center;color:#667085}
 .sso a{display:block;margin-top:.5rem;padding:.6rem 1.2rem;border:1px solid #3a5bd9;border-radius:8px;font-weight:600;text-decoration:none}
+input[type=url],input[type=file],textarea{width:100%;font:inherit;padding:.55rem .7rem;border:1px solid #d0d5dd;border-radius:8px;background:#fff;color:inherit}
+textarea:focus-visible{outline:3px solid #a4bcfd;outline-offset:2px}
+.hint{color:#667085;font-size:.85rem;margin:.25rem 0 .75rem}
+fieldset{border:1px solid #d0d5dd;border-radius:8px;margin:.75rem 0;padding:.25rem .75rem .5rem}
+label.check{font-weight:400;margin:.35rem 0}
+.secret{display:block;overflow-wrap:anywhere;font-size:1rem}
+.attempts{margin:0;padding-left:1.2rem;white-space:normal}
+.pairs{display:grid;grid-template-columns:minmax(7rem,auto) 1fr;gap:.35rem 1rem;margin:0}.pairs dt{color:#667085}.pairs dd{margin:0;overflow-wrap:anywhere}
+.status.processed,.status.succeeded{background:#d1fadf;color:#05603a}.status.pending{background:#e0eaff;color:#2f4bbf}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem .75rem;align-items:flex-end}
 .filters>div{flex:1 1 100%}
 .filters label{margin:0 0 .25rem}
