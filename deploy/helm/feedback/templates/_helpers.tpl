@@ -217,6 +217,25 @@ uses, the addresses of the enabled services it calls, and its ports' URLs. Secre
 - name: BOOTSTRAP_OPERATOR_PASSWORD_FILE
   value: /etc/feedback/bootstrap-operator/password
 {{- end }}
+{{- if and $uses.sso $v.sso.issuerUrl }}
+{{- if not $v.sso.clientId }}{{ fail "sso.issuerUrl needs sso.clientId" }}{{ end }}
+- name: OIDC_ISSUER_URL
+  value: {{ $v.sso.issuerUrl | quote }}
+- name: OIDC_CLIENT_ID
+  value: {{ $v.sso.clientId | quote }}
+{{- with $v.sso.displayName }}
+- name: OIDC_DISPLAY_NAME
+  value: {{ . | quote }}
+{{- end }}
+{{- with $v.sso.redirectUrl }}
+- name: OIDC_REDIRECT_URL
+  value: {{ . | quote }}
+{{- end }}
+{{- if $v.sso.clientSecretSecret }}
+- name: OIDC_CLIENT_SECRET_FILE
+  value: /etc/feedback/sso/client-secret
+{{- end }}
+{{- end }}
 {{- range $name, $ref := $app.secretEnv }}
 {{ include "feedback.secretEnv" (dict "name" $name "secret" $appSecret "key" $ref.key "optional" $ref.optional) }}
 {{- end }}
@@ -284,6 +303,7 @@ files are 0440 (group-readable through the pod's fsGroup).
 {{- if and $uses.mongodb $v.mongodb.tls.caSecret }}{{ $list = append $list (dict "name" "mongodb-ca" "dir" "tls/mongodb-ca" "secret" $v.mongodb.tls.caSecret "items" (list (dict "key" $v.mongodb.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
 {{- if and $uses.redis $v.redis.tls.caSecret }}{{ $list = append $list (dict "name" "redis-ca" "dir" "tls/redis-ca" "secret" $v.redis.tls.caSecret "items" (list (dict "key" $v.redis.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
 {{- if and $uses.bootstrapOperator $v.bootstrapOperator.email $v.bootstrapOperator.passwordSecret }}{{ $list = append $list (dict "name" "bootstrap-operator" "dir" "bootstrap-operator" "secret" $v.bootstrapOperator.passwordSecret "items" (list (dict "key" $v.bootstrapOperator.passwordSecretKey "path" "password"))) }}{{ end -}}
+{{- if and $uses.sso $v.sso.issuerUrl $v.sso.clientSecretSecret }}{{ $list = append $list (dict "name" "sso-client" "dir" "sso" "secret" $v.sso.clientSecretSecret "items" (list (dict "key" $v.sso.clientSecretKey "path" "client-secret"))) }}{{ end -}}
 {{- if $uses.kafka -}}
 {{- $k := $v.kafka -}}
 {{- if and $k.tls.enabled $k.tls.caSecret }}{{ $list = append $list (dict "name" "kafka-ca" "dir" "tls/kafka-ca" "secret" $k.tls.caSecret "items" (list (dict "key" $k.tls.caSecretKey "path" "ca.crt"))) }}{{ end -}}
