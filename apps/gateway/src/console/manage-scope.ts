@@ -1,4 +1,5 @@
 import { AppError, errors } from '@feedback/kit-core';
+import type { FastifyReply } from 'fastify';
 import type { Viewer } from '../accounts/domain/people.js';
 import type { FormValues } from '../api/surveys/survey-form.js';
 import { html, type Html } from '../api/surveys/html.js';
@@ -12,6 +13,9 @@ export function requireManager(viewer: Viewer): void {
 export function requireOperator(viewer: Viewer): void {
   if (viewer.role !== 'operator') throw errors.permissionDenied();
 }
+
+/** An operator on an account's page without an account: the accounts, to choose one from. */
+export const chooseAccount = (reply: FastifyReply) => reply.redirect('/console/accounts', 303);
 
 /** A form's first value of a field, trimmed; '' when absent. */
 export const formField = (body: unknown, name: string): string => ((body as FormValues | undefined)?.[name]?.[0] ?? '').trim();

@@ -2,11 +2,10 @@ import { Type } from '@fastify/type-provider-typebox';
 import { AppError } from '@feedback/kit-core';
 import type { FastifyPluginAsync } from 'fastify';
 import { accountScope } from './account-scope.js';
-import { accountPickerPage } from './campaigns.views.js';
 import type { AdminContext } from './console.routes.js';
 import { pageContext, sendHtml, viewerOf } from './console-page.js';
 import { requireSession } from './console-session.js';
-import { requireOperator } from './manage-scope.js';
+import { chooseAccount, requireOperator } from './manage-scope.js';
 import { smsProviderPage } from './sms-provider.views.js';
 
 const Query = Type.Object({ account: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), lang: Type.Optional(Type.String()) });
@@ -21,7 +20,7 @@ export const smsProviderRoutes =
       const viewer = viewerOf(req);
       requireOperator(viewer);
       const scope = await accountScope(ctx.accounts, viewer, (req.query as { account?: string }).account);
-      if (!scope) return sendHtml(reply, 200, accountPickerPage(pageContext(req, viewer)));
+      if (!scope) return chooseAccount(reply);
       // The account exists (accountScope): messaging's NOT_FOUND means it has no provider of its own.
       const found = await ctx.smsProvider.getSmsProvider({ accountId: scope.accountId }).catch((err: unknown) => {
         if (err instanceof AppError && err.kind === 'not_found') return { provider: undefined };

@@ -3,11 +3,10 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenKind } from '../accounts/domain/account.js';
 import { issueToken, revokeToken } from '../accounts/domain/accounts.use-cases.js';
 import { accountScope } from './account-scope.js';
-import { accountPickerPage } from './campaigns.views.js';
 import type { AdminContext } from './console.routes.js';
 import { pageContext, scoped, sendHtml, viewerOf } from './console-page.js';
 import { requireCsrf, requireSession } from './console-session.js';
-import { fieldErrorsOf, formField, requireManager } from './manage-scope.js';
+import { chooseAccount, fieldErrorsOf, formField, requireManager } from './manage-scope.js';
 import { tokensPage } from './tokens.views.js';
 import type { Scope } from './users.views.js';
 
@@ -47,18 +46,17 @@ export const tokensRoutes =
           ...extra,
         }),
       );
-    const picker = (req: FastifyRequest, reply: FastifyReply) => sendHtml(reply, 200, accountPickerPage(pageContext(req, viewerOf(req))));
 
     app.get('/console/tokens', { schema: { hide: true, querystring: Query } }, async (req, reply) => {
       const query = req.query as { account?: string; revoked?: string };
       const s = await scopeOf(req, query.account);
-      if (!s) return picker(req, reply);
+      if (!s) return chooseAccount(reply);
       return show(req, reply, s, 200, { notice: query.revoked ? pageContext(req).words.tk_revokedNotice : undefined });
     });
 
     app.post('/console/tokens', { schema: { hide: true }, preHandler: requireCsrf(ctx.publicOrigin) }, async (req, reply) => {
       const s = await scopeOf(req, formField(req.body, 'account'));
-      if (!s) return picker(req, reply);
+      if (!s) return chooseAccount(reply);
       const values = { name: formField(req.body, 'name'), kind: formField(req.body, 'kind') };
       try {
         const { secret } = await issueToken(ctx.accountsAdmin, s.accountId, values.kind as TokenKind, values.name);
@@ -76,7 +74,7 @@ export const tokensRoutes =
       { schema: { hide: true, params: Params }, preHandler: requireCsrf(ctx.publicOrigin) },
       async (req, reply) => {
         const s = await scopeOf(req, formField(req.body, 'account'));
-        if (!s) return picker(req, reply);
+        if (!s) return chooseAccount(reply);
         // Another account's token: 404 (revokeToken checks the account).
         await revokeToken(ctx.accountsAdmin, s.accountId, (req.params as { id: string }).id);
         return reply.redirect(scoped('/console/tokens', s.viewer, s.accountId, { revoked: '1' }), 303);

@@ -10,12 +10,11 @@ import {
   listUsers,
 } from '../accounts/domain/users.use-cases.js';
 import { accountScope } from './account-scope.js';
-import { accountPickerPage } from './campaigns.views.js';
 import type { AdminContext } from './console.routes.js';
 import { fill } from './console.i18n.js';
 import { pageContext, scoped, sendHtml, viewerOf } from './console-page.js';
 import { requireCsrf, requireSession } from './console-session.js';
-import { fieldErrorsOf, formField, requireManager } from './manage-scope.js';
+import { chooseAccount, fieldErrorsOf, formField, requireManager } from './manage-scope.js';
 import { userPage, usersPage, type NewUserForm, type Scope } from './users.views.js';
 
 const PAGE_SIZE = 50;
@@ -65,7 +64,7 @@ export const usersRoutes =
     app.get('/console/users', { schema: { hide: true, querystring: ListQuery } }, async (req, reply) => {
       const query = req.query as { account?: string; page?: string; done?: 'removed' | 'saved' };
       const s = await scopeOf(req, query.account);
-      if (!s) return sendHtml(reply, 200, accountPickerPage(pageContext(req, viewerOf(req))));
+      if (!s) return chooseAccount(reply);
       const w = pageContext(req).words;
       const notice = query.done === 'removed' ? w.us_removed : query.done === 'saved' ? w.us_saved : undefined;
       return list(req, reply, s, 200, { notice }, query.page ?? '');
@@ -73,7 +72,7 @@ export const usersRoutes =
 
     app.post('/console/users', { schema: { hide: true }, preHandler: requireCsrf(ctx.publicOrigin) }, async (req, reply) => {
       const s = await scopeOf(req, formField(req.body, 'account'));
-      if (!s) return sendHtml(reply, 200, accountPickerPage(pageContext(req, viewerOf(req))));
+      if (!s) return chooseAccount(reply);
       const values = { email: formField(req.body, 'email'), name: formField(req.body, 'name'), role: formField(req.body, 'role') };
       // An empty password field: an invited user (an owner chose not to set one).
       const password = (req.body as Record<string, string[] | undefined>).password?.[0] || undefined;
@@ -96,7 +95,7 @@ export const usersRoutes =
 
     app.get('/console/users/:id', { schema: { hide: true, params: Params, querystring: UserQuery } }, async (req, reply) => {
       const s = await scopeOf(req, (req.query as { account?: string }).account);
-      if (!s) return sendHtml(reply, 200, accountPickerPage(pageContext(req, viewerOf(req))));
+      if (!s) return chooseAccount(reply);
       // Another account's user: 404 (getUser checks the account).
       const user = await getUser(ctx.people, s.accountId, (req.params as { id: string }).id);
       return sendHtml(reply, 200, userPage(pageContext(req, s.viewer), s, { user }));
@@ -105,7 +104,7 @@ export const usersRoutes =
     /** A change refused by the account-keeps-an-owner rule or bad input: the user's page again, saying why. */
     async function change(req: FastifyRequest, reply: FastifyReply, what: { remove: true } | { name: string; role: string }) {
       const s = await scopeOf(req, formField(req.body, 'account'));
-      if (!s) return sendHtml(reply, 200, accountPickerPage(pageContext(req, viewerOf(req))));
+      if (!s) return chooseAccount(reply);
       const id = (req.params as { id: string }).id;
       try {
         await changeUserKeepingAnOwner(ctx.people, s.accountId, id, what);

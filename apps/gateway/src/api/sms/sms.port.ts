@@ -31,8 +31,6 @@ import type {
   ListSmsOptOutsResponse,
   ListSmsSharingsRequest,
   ListSmsSharingsResponse,
-  ListSharingRecipientsRequest,
-  ListSharingRecipientsResponse,
   PreviewSmsMessageRequest,
   PreviewSmsMessageResponse,
   PutSmsProviderRequest,
@@ -62,5 +60,4 @@ export interface SmsPort {
   cancelSmsSharing(req: CancelSmsSharingRequest): Promise<CancelSmsSharingResponse>;
   previewSmsMessage(req: PreviewSmsMessageRequest): Promise<PreviewSmsMessageResponse>;
   getCampaignReport(req: GetCampaignReportRequest): Promise<GetCampaignReportResponse>;
-  listSharingRecipients(req: ListSharingRecipientsRequest): Promise<ListSharingRecipientsResponse>;
 }
