@@ -153,6 +153,17 @@ describe('messaging gRPC service and sms.dispatch consumer on the stack MongoDB 
       ['905321234567', 'sent'],
       ['905551112233', 'sent'],
     ]);
+    // The same recipients a page at a time, with the sharing as the lists show it.
+    const page = { accountId: 'acc-1', sharingId: res.sharingId, status: '', phone: '', pageSize: 1, pageToken: '' };
+    const firstPage = await client.listSharingRecipients(page);
+    expect(firstPage.sharing).toMatchObject({ sharingId: res.sharingId, accepted: 2 });
+    const second = await client.listSharingRecipients({ ...page, pageToken: firstPage.nextPageToken });
+    expect([...firstPage.recipients, ...second.recipients].map((r) => [r.phone, r.status]).sort()).toEqual([
+      ['905321234567', 'sent'],
+      ['905551112233', 'sent'],
+    ]);
+    expect(second.nextPageToken).toBe('');
+    await expect(client.listSharingRecipients({ ...page, accountId: 'acc-2' })).rejects.toMatchObject({ kind: 'not_found' });
     await waitFor('sms.status events', () => statuses.filter((s) => s.sharingId === res.sharingId).length === 2);
 
     // Kafka redelivers the events (here: published again): nothing is sent twice.

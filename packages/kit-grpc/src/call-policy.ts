@@ -57,6 +57,7 @@ export const CALL_POLICIES: readonly ServiceCallPolicy[] = [
     listSmsCampaigns: 'retry',
     createSmsSharing: 'once',
     getSmsSharing: 'retry',
+    listSharingRecipients: 'retry',
     listSmsMessages: 'retry',
     bindDirectory: 'once',
     listDirectoryBindings: 'retry',

@@ -9,6 +9,7 @@ import { addOptOuts, listOptOuts, removeOptOut } from '../opt-outs/domain/opt-ou
 import { listRecordedMessages } from '../status/domain/recorded-messages.use-cases.js';
 import type { MessagingFeatures } from '../features.js';
 import { getSharingStatus } from '../status/domain/sharing-status.use-cases.js';
+import { listSharingRecipients } from '../status/domain/sharing-recipients.use-cases.js';
 import { createSharing } from '../intake/domain/sharing.use-cases.js';
 import { listSharingsWithTotals } from '../reports/domain/sharing-totals.use-cases.js';
 import { getCampaignReport } from '../reports/domain/campaign-report.use-cases.js';
@@ -25,6 +26,7 @@ import {
   recordedMessagesMessage,
   rejectedMessages,
   sharingCommand,
+  sharingRecipientsMessage,
   sharingStatusMessage,
   sharingsMessage,
 } from './messaging.messages.js';
@@ -59,6 +61,9 @@ export function messagingHandlers(features: MessagingFeatures, gate: AcceptGate)
       return sharingStatusMessage(await getSharingStatus(status, req.accountId, req.sharingId));
     }),
     listSmsSharings: unary(async (req) => sharingsMessage(await listSharingsWithTotals(reportReads, req))),
+    listSharingRecipients: unary(async (req) =>
+      sharingRecipientsMessage(await listSharingRecipients({ ...status, tallies: reportReads.tallies }, req)),
+    ),
     getCampaignReport: unary(async (req) => campaignReportMessage(await getCampaignReport(reportReads, req))),
     listSmsMessages: unary(async (req) => {
       const page = await listRecordedMessages(status, req);

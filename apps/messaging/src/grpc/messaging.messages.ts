@@ -11,6 +11,9 @@ import type {
   ListSmsCampaignsResponse,
   ListSmsOptOutsResponse,
   ListSmsSharingsResponse,
+  ListSharingRecipientsResponse,
+  RecipientStatus as RecipientStatusMessage,
+  SmsSharingSummary,
   RejectedPhone as RejectedPhoneMessage,
   ReportTotals as ReportTotalsMessage,
   SmsCampaign as SmsCampaignMessage,
@@ -19,12 +22,13 @@ import type {
 } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { AccountProvider } from '../providers/domain/account-provider.js';
 import type { DirectoryBinding } from '../csv-workflow/domain/directory-binding.js';
-import type { SharingStatus } from '../status/domain/sharing-status.use-cases.js';
+import type { RecipientStatus, SharingStatus } from '../status/domain/sharing-status.use-cases.js';
+import type { SharingRecipientsPage } from '../status/domain/sharing-recipients.use-cases.js';
 import type { RejectedPhone, SmsCampaign } from '../shared/domain/sharing.js';
 import type { CreateSharingCommand } from '../intake/domain/sharing.use-cases.js';
 import type { ListedSharingTotals } from '../reports/domain/sharing-totals.use-cases.js';
 import type { CampaignReport } from '../reports/domain/campaign-report.use-cases.js';
-import type { ReportTotals } from '../reports/domain/report-totals.js';
+import { zeroTotals, type ReportTotals } from '../reports/domain/report-totals.js';
 import type { CreateCampaignCommand, UpdateCampaignCommand } from '../campaigns/domain/campaign.use-cases.js';
 import type { CampaignDeps } from '../campaigns/ports.js';
 import type { OptOutPage } from '../opt-outs/domain/opt-out.js';
@@ -95,16 +99,7 @@ export function sharingStatusMessage({ sharing, recipients, counts, segments, fu
     accepted: sharing.accepted,
     duplicate: sharing.duplicates,
     rejectedPhones: rejectedMessages(sharing.rejected),
-    recipients: recipients.map((r) => ({
-      phone: r.phone,
-      status: r.status,
-      error: r.error ?? '',
-      ...(r.deliveryError && { errorDetail: smsErrorMessage(r.deliveryError) }),
-      updatedAt: r.updatedAt?.toISOString() ?? '',
-      encoding: r.encoding ?? '',
-      segments: r.segments,
-      reminders: r.reminders.map((m) => ({ ...m, updatedAt: m.updatedAt.toISOString() })),
-    })),
+    recipients: recipients.map(recipientMessage),
     counts: {
       scheduled: counts.scheduled,
       queued: counts.queued,
@@ -120,6 +115,26 @@ export function sharingStatusMessage({ sharing, recipients, counts, segments, fu
     funnel,
     scheduledFor: sharing.scheduledFor?.toISOString() ?? '',
     cancelledAt: sharing.cancelledAt?.toISOString() ?? '',
+  };
+}
+
+const recipientMessage = (r: RecipientStatus): RecipientStatusMessage => ({
+  phone: r.phone,
+  status: r.status,
+  error: r.error ?? '',
+  ...(r.deliveryError && { errorDetail: smsErrorMessage(r.deliveryError) }),
+  updatedAt: r.updatedAt?.toISOString() ?? '',
+  encoding: r.encoding ?? '',
+  segments: r.segments,
+  reminders: r.reminders.map((m) => ({ ...m, updatedAt: m.updatedAt.toISOString() })),
+});
+
+/** A page of a sharing's recipients, with the sharing as ListSmsSharings lists it. */
+export function sharingRecipientsMessage(p: SharingRecipientsPage): ListSharingRecipientsResponse {
+  return {
+    sharing: sharingSummaryMessage({ sharing: p.sharing, status: p.state, totals: p.totals ?? zeroTotals() }),
+    recipients: p.recipients.map(recipientMessage),
+    nextPageToken: p.nextPageToken,
   };
 }
 
@@ -169,22 +184,24 @@ export function campaignsMessage(page: Page<SmsCampaign>): ListSmsCampaignsRespo
 
 export function sharingsMessage(page: Page<ListedSharingTotals>): ListSmsSharingsResponse {
   return {
-    sharings: page.items.map(({ sharing: s, status, totals }) => ({
-      sharingId: s.id,
-      campaignId: s.campaignId,
-      createdAt: s.createdAt.toISOString(),
-      status,
-      accepted: s.accepted,
-      rejected: s.rejected.length,
-      duplicate: s.duplicates,
-      scheduledFor: s.scheduledFor?.toISOString() ?? '',
-      cancelledAt: s.cancelledAt?.toISOString() ?? '',
-      completedAt: s.completedAt?.toISOString() ?? '',
-      totals: totalsMessage(totals),
-    })),
+    sharings: page.items.map(sharingSummaryMessage),
     nextPageToken: page.nextPageToken,
   };
 }
+
+const sharingSummaryMessage = ({ sharing: s, status, totals }: ListedSharingTotals): SmsSharingSummary => ({
+  sharingId: s.id,
+  campaignId: s.campaignId,
+  createdAt: s.createdAt.toISOString(),
+  status,
+  accepted: s.accepted,
+  rejected: s.rejected.length,
+  duplicate: s.duplicates,
+  scheduledFor: s.scheduledFor?.toISOString() ?? '',
+  cancelledAt: s.cancelledAt?.toISOString() ?? '',
+  completedAt: s.completedAt?.toISOString() ?? '',
+  totals: totalsMessage(totals),
+});
 
 const totalsMessage = (t: ReportTotals): ReportTotalsMessage => ({ ...t });
 

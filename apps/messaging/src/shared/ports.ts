@@ -19,6 +19,14 @@ export interface SharingRepository {
   findById(accountId: string, id: string): Promise<SmsSharing | null>;
   /** The normalized phones of a sharing's recipients, in phone order. */
   listRecipientPhones(sharingId: string): Promise<string[]>;
+  /**
+   * The phones of a sharing's `index`-th recipient document (0-based, in the order they are
+   * stored: one document holds up to 1,000), null past the last: a page of recipients reads only
+   * the documents it shows.
+   */
+  recipientPhonesAt(sharingId: string, index: number): Promise<string[] | null>;
+  /** Whether the phone (normalized) is one of the sharing's recipients. */
+  hasRecipient(sharingId: string, phone: string): Promise<boolean>;
   /** A sharing's recipients, a page (up to 1,000) at a time. */
   recipientPages(sharingId: string): AsyncIterable<Recipient[]>;
   /** Marks the account's sharing cancelled (once: a repeat keeps the first time); null when it has none. */

@@ -118,6 +118,14 @@ export class MemorySharings implements SharingRepository {
     const s = this.items.get(id)?.sharing;
     return s && s.accountId === accountId ? s : null;
   }
+  async recipientPhonesAt(sharingId: string, index: number) {
+    // As the Mongo repository: up to 1,000 recipients a document.
+    const all = this.items.get(sharingId)?.recipients ?? [];
+    return index * 1_000 < all.length ? all.slice(index * 1_000, (index + 1) * 1_000).map((r) => r.phone) : null;
+  }
+  async hasRecipient(sharingId: string, phone: string) {
+    return (this.items.get(sharingId)?.recipients ?? []).some((r) => r.phone === phone);
+  }
   async listRecipientPhones(sharingId: string) {
     return (this.items.get(sharingId)?.recipients ?? []).map((r) => r.phone).sort();
   }

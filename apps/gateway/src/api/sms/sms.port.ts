@@ -31,6 +31,8 @@ import type {
   ListSmsOptOutsResponse,
   ListSmsSharingsRequest,
   ListSmsSharingsResponse,
+  ListSharingRecipientsRequest,
+  ListSharingRecipientsResponse,
   PreviewSmsMessageRequest,
   PreviewSmsMessageResponse,
   PutSmsProviderRequest,
@@ -60,4 +62,5 @@ export interface SmsPort {
   cancelSmsSharing(req: CancelSmsSharingRequest): Promise<CancelSmsSharingResponse>;
   previewSmsMessage(req: PreviewSmsMessageRequest): Promise<PreviewSmsMessageResponse>;
   getCampaignReport(req: GetCampaignReportRequest): Promise<GetCampaignReportResponse>;
+  listSharingRecipients(req: ListSharingRecipientsRequest): Promise<ListSharingRecipientsResponse>;
 }

@@ -87,26 +87,8 @@ export async function getSharingStatus(deps: Deps, accountId: string, sharingId:
     else reminders.set(m.phone, [...(reminders.get(m.phone) ?? []), m]);
   }
 
-  const waiting: WaitingStatus =
-    sharing.scheduledFor && !sharing.cancelledAt && sharing.scheduledFor.getTime() > deps.clock.now().getTime() ? 'scheduled' : 'queued';
-  const recipients = phones.map((phone): RecipientStatus => {
-    const m = firsts.get(phone);
-    const sent = (reminders.get(phone) ?? [])
-      .map((r) => ({ reminder: r.reminder!, status: r.status, segments: r.segments ?? 0, updatedAt: r.updatedAt }))
-      .sort((a, b) => a.reminder - b.reminder);
-    return m
-      ? {
-          phone,
-          status: m.status,
-          error: m.error,
-          ...(m.deliveryError && { deliveryError: m.deliveryError }),
-          updatedAt: m.updatedAt,
-          encoding: m.encoding ?? null,
-          segments: m.segments ?? 0,
-          reminders: sent,
-        }
-      : { phone, status: waiting, error: null, updatedAt: null, encoding: null, segments: 0, reminders: sent };
-  });
+  const waiting = waitingStatusOf(sharing, deps.clock.now());
+  const recipients = phones.map((phone) => recipientStatusOf(phone, firsts.get(phone), reminders.get(phone) ?? [], waiting));
 
   const counts = Object.fromEntries([...COUNTED, 'other'].map((k) => [k, 0])) as SharingCounts;
   for (const r of recipients) counts[(COUNTED as readonly string[]).includes(r.status) ? (r.status as keyof SharingCounts) : 'other']++;
@@ -136,6 +118,35 @@ export async function getSharingStatus(deps: Deps, accountId: string, sharingId:
     segments: messages.reduce((sum, m) => sum + (m.segments ?? 0), 0),
     funnel: { clicked, answered: states.filter((s) => s === 'answered').length },
   };
+}
+
+/** What a recipient without a message record waits for: the sharing's send time, else the dispatcher. */
+export function waitingStatusOf(sharing: SmsSharing, now: Date): WaitingStatus {
+  return sharing.scheduledFor && !sharing.cancelledAt && sharing.scheduledFor.getTime() > now.getTime() ? 'scheduled' : 'queued';
+}
+
+/** A recipient's status from its first message's record (none yet: `waiting`) and its reminders' records. */
+export function recipientStatusOf(
+  phone: string,
+  first: SmsMessage | undefined,
+  reminders: SmsMessage[],
+  waiting: WaitingStatus,
+): RecipientStatus {
+  const sent = reminders
+    .map((r) => ({ reminder: r.reminder!, status: r.status, segments: r.segments ?? 0, updatedAt: r.updatedAt }))
+    .sort((a, b) => a.reminder - b.reminder);
+  return first
+    ? {
+        phone,
+        status: first.status,
+        error: first.error,
+        ...(first.deliveryError && { deliveryError: first.deliveryError }),
+        updatedAt: first.updatedAt,
+        encoding: first.encoding ?? null,
+        segments: first.segments ?? 0,
+        reminders: sent,
+      }
+    : { phone, status: waiting, error: null, updatedAt: null, encoding: null, segments: 0, reminders: sent };
 }
 
 /** A short link's code: the last segment of its path (https://<domain>/<code>). */

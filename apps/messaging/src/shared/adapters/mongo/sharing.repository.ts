@@ -248,6 +248,24 @@ export class MongoSharingRepository implements SharingRepository {
     return { items: items.map(toSharing), nextPageToken };
   }
 
+  async recipientPhonesAt(sharingId: string, index: number): Promise<string[] | null> {
+    // By its id (`<sharing>.<n>`), phones only: no sort a planner could serve by walking the
+    // collection in _id order, and a chunk's attributes (sealed ones too) stay in the database.
+    const d = await this.recipients.findOne({ _id: `${sharingId}.${index}` }, { projection: { 'recipients.phone': 1 } });
+    if (d) return d.recipients?.map((r) => r.phone) ?? [];
+    if (index > 0) return null;
+    // A sharing stored before chunks (one document per recipient) reads as one document.
+    const earlier = await this.recipients.find({ sharing_id: sharingId, phone: { $exists: true } }, { projection: { phone: 1 } }).toArray();
+    return earlier.length > 0 ? earlier.map((e) => e.phone!) : null;
+  }
+
+  async hasRecipient(sharingId: string, phone: string): Promise<boolean> {
+    // The sharing's few documents by index sharing_phone, phones only, looked through here: a
+    // condition on `recipients.phone` makes the local server's planner walk the collection.
+    const docs = await this.recipients.find({ sharing_id: sharingId }, { projection: { 'recipients.phone': 1, phone: 1 } }).toArray();
+    return docs.some((d) => d.phone === phone || (d.recipients?.some((r) => r.phone === phone) ?? false));
+  }
+
   async listRecipientPhones(sharingId: string): Promise<string[]> {
     const docs = await this.recipients.find({ sharing_id: sharingId }).toArray();
     return docs.flatMap((d) => d.recipients?.map((r) => r.phone) ?? (d.phone ? [d.phone] : [])).sort();

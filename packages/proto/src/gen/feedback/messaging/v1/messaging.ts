@@ -648,6 +648,26 @@ export interface GetCampaignReportResponse {
   timeZone: string;
 }
 
+export interface ListSharingRecipientsRequest {
+  accountId: string;
+  sharingId: string;
+  /** A RecipientStatus status; empty: any. */
+  status: string;
+  /** Any notation; empty: every recipient. */
+  phone: string;
+  /** 1-500; 0 means 50. */
+  pageSize: number;
+  /** next_page_token of the previous page; empty for the first page. */
+  pageToken: string;
+}
+
+export interface ListSharingRecipientsResponse {
+  sharing?: SmsSharingSummary | undefined;
+  recipients: RecipientStatus[];
+  /** Empty on the last page. */
+  nextPageToken: string;
+}
+
 function createBaseSendWindow(): SendWindow {
   return { start: "", end: "", timeZone: "", days: [] };
 }
@@ -9262,6 +9282,282 @@ export const GetCampaignReportResponse: MessageFns<GetCampaignReportResponse> = 
   },
 };
 
+function createBaseListSharingRecipientsRequest(): ListSharingRecipientsRequest {
+  return { accountId: "", sharingId: "", status: "", phone: "", pageSize: 0, pageToken: "" };
+}
+
+export const ListSharingRecipientsRequest: MessageFns<ListSharingRecipientsRequest> = {
+  encode(message: ListSharingRecipientsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.sharingId !== "") {
+      writer.uint32(18).string(message.sharingId);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.phone !== "") {
+      writer.uint32(34).string(message.phone);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(40).uint32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(50).string(message.pageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSharingRecipientsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSharingRecipientsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sharingId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSharingRecipientsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+      sharingId: isSet(object.sharingId)
+        ? globalThis.String(object.sharingId)
+        : isSet(object.sharing_id)
+        ? globalThis.String(object.sharing_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      phone: isSet(object.phone) ? globalThis.String(object.phone) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListSharingRecipientsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.sharingId !== "") {
+      obj.sharingId = message.sharingId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.phone !== "") {
+      obj.phone = message.phone;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSharingRecipientsRequest>, I>>(base?: I): ListSharingRecipientsRequest {
+    return ListSharingRecipientsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSharingRecipientsRequest>, I>>(object: I): ListSharingRecipientsRequest {
+    const message = createBaseListSharingRecipientsRequest();
+    message.accountId = object.accountId ?? "";
+    message.sharingId = object.sharingId ?? "";
+    message.status = object.status ?? "";
+    message.phone = object.phone ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseListSharingRecipientsResponse(): ListSharingRecipientsResponse {
+  return { sharing: undefined, recipients: [], nextPageToken: "" };
+}
+
+export const ListSharingRecipientsResponse: MessageFns<ListSharingRecipientsResponse> = {
+  encode(message: ListSharingRecipientsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sharing !== undefined) {
+      SmsSharingSummary.encode(message.sharing, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.recipients) {
+      RecipientStatus.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(26).string(message.nextPageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSharingRecipientsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSharingRecipientsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sharing = SmsSharingSummary.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.recipients.push(RecipientStatus.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSharingRecipientsResponse {
+    return {
+      sharing: isSet(object.sharing) ? SmsSharingSummary.fromJSON(object.sharing) : undefined,
+      recipients: globalThis.Array.isArray(object?.recipients)
+        ? object.recipients.map((e: any) => RecipientStatus.fromJSON(e))
+        : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListSharingRecipientsResponse): unknown {
+    const obj: any = {};
+    if (message.sharing !== undefined) {
+      obj.sharing = SmsSharingSummary.toJSON(message.sharing);
+    }
+    if (message.recipients?.length) {
+      obj.recipients = message.recipients.map((e) => RecipientStatus.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSharingRecipientsResponse>, I>>(base?: I): ListSharingRecipientsResponse {
+    return ListSharingRecipientsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSharingRecipientsResponse>, I>>(
+    object: I,
+  ): ListSharingRecipientsResponse {
+    const message = createBaseListSharingRecipientsResponse();
+    message.sharing = (object.sharing !== undefined && object.sharing !== null)
+      ? SmsSharingSummary.fromPartial(object.sharing)
+      : undefined;
+    message.recipients = object.recipients?.map((e) => RecipientStatus.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
+    return message;
+  },
+};
+
 /**
  * SMS campaigns and sharings: phones normalized and de-duplicated, one sms.dispatch event per
  * recipient, each (sharing, phone) handed to the SMS provider at most once. Owned by
@@ -9557,6 +9853,25 @@ export const MessagingServiceService = {
       Buffer.from(GetCampaignReportResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetCampaignReportResponse => GetCampaignReportResponse.decode(value),
   },
+  /**
+   * One page of a sharing's recipients, each as GetSmsSharing gives it, in the order they were
+   * stored, with the sharing as ListSmsSharings lists it (its status and counters): what a page
+   * of a console shows without reading every recipient. Optionally only one status (of the first
+   * message) or one phone. A page reads its recipients' records only; a status filter reads down
+   * the sharing until the page is full. INVALID_ARGUMENT (status, phone, page_token); NOT_FOUND
+   * (sharing_id).
+   */
+  listSharingRecipients: {
+    path: "/feedback.messaging.v1.MessagingService/ListSharingRecipients" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSharingRecipientsRequest): Buffer =>
+      Buffer.from(ListSharingRecipientsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSharingRecipientsRequest => ListSharingRecipientsRequest.decode(value),
+    responseSerialize: (value: ListSharingRecipientsResponse): Buffer =>
+      Buffer.from(ListSharingRecipientsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSharingRecipientsResponse => ListSharingRecipientsResponse.decode(value),
+  },
 } as const;
 
 export interface MessagingServiceServer extends UntypedServiceImplementation {
@@ -9660,6 +9975,15 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
    * (campaign_id).
    */
   getCampaignReport: handleUnaryCall<GetCampaignReportRequest, GetCampaignReportResponse>;
+  /**
+   * One page of a sharing's recipients, each as GetSmsSharing gives it, in the order they were
+   * stored, with the sharing as ListSmsSharings lists it (its status and counters): what a page
+   * of a console shows without reading every recipient. Optionally only one status (of the first
+   * message) or one phone. A page reads its recipients' records only; a status filter reads down
+   * the sharing until the page is full. INVALID_ARGUMENT (status, phone, page_token); NOT_FOUND
+   * (sharing_id).
+   */
+  listSharingRecipients: handleUnaryCall<ListSharingRecipientsRequest, ListSharingRecipientsResponse>;
 }
 
 export interface MessagingServiceClient extends Client {
@@ -10028,6 +10352,29 @@ export interface MessagingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetCampaignReportResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One page of a sharing's recipients, each as GetSmsSharing gives it, in the order they were
+   * stored, with the sharing as ListSmsSharings lists it (its status and counters): what a page
+   * of a console shows without reading every recipient. Optionally only one status (of the first
+   * message) or one phone. A page reads its recipients' records only; a status filter reads down
+   * the sharing until the page is full. INVALID_ARGUMENT (status, phone, page_token); NOT_FOUND
+   * (sharing_id).
+   */
+  listSharingRecipients(
+    request: ListSharingRecipientsRequest,
+    callback: (error: ServiceError | null, response: ListSharingRecipientsResponse) => void,
+  ): ClientUnaryCall;
+  listSharingRecipients(
+    request: ListSharingRecipientsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSharingRecipientsResponse) => void,
+  ): ClientUnaryCall;
+  listSharingRecipients(
+    request: ListSharingRecipientsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSharingRecipientsResponse) => void,
   ): ClientUnaryCall;
 }
 
