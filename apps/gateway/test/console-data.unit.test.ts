@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { campaignOf, FakeSessions, FakeSms, viewerOf } from './console-fakes.js';
+import { dayStart } from '../src/console/responses.routes.js';
 import { consoleDataApi, FakeFiles, FakeResponses, FakeSmsData, FakeWebhooks, responseOf } from './console-data-fakes.js';
 
 // The console's upload, opt-out, response and webhook pages on fakes: who may see and do what,
@@ -213,10 +214,21 @@ describe('console data pages', () => {
   });
 
   describe('responses', () => {
+    it('reads the days in the display time zone, its offset on each day', () => {
+      expect(dayStart('2026-11-01', 'Europe/Istanbul')).toBe('2026-11-01T00:00:00+03:00');
+      expect(dayStart('2026-07-01', 'Europe/Berlin')).toBe('2026-07-01T00:00:00+02:00');
+      expect(dayStart('2026-12-01', 'Europe/Berlin')).toBe('2026-12-01T00:00:00+01:00');
+      expect(dayStart('2026-12-01', 'UTC')).toBe('2026-12-01T00:00:00+00:00');
+    });
+
     it('filters by campaign (its channel) and days, the last day included', async () => {
       const page = await get('/console/responses?campaign=c-1&from=2026-11-01&to=2026-11-02', 'viewer');
       expect(page.statusCode).toBe(200);
-      expect(responses.requests.at(-1)).toMatchObject({ channelId: 'ch-1', since: '2026-11-01', until: '2026-11-03' });
+      expect(responses.requests.at(-1)).toMatchObject({
+        channelId: 'ch-1',
+        since: '2026-11-01T00:00:00+00:00',
+        until: '2026-11-03T00:00:00+00:00',
+      });
       expect(page.body).toContain('href="/console/responses/r-1"');
       expect(page.body).not.toContain('r-2');
       expect(page.body).toContain('href="/console/responses/export.csv?campaign=c-1&amp;from=2026-11-01&amp;to=2026-11-02"');

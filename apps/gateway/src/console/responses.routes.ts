@@ -37,6 +37,15 @@ type FilterQuery = { account?: string; campaign?: string; from?: string; to?: st
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
+/** The start of a day in the display time zone, as the survey service reads an instant (its offset that day). */
+export function dayStart(day: string, timeZone: string): string {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+    .formatToParts(new Date(`${day}T12:00:00Z`))
+    .find((p) => p.type === 'timeZoneName')?.value;
+  const offset = name && name !== 'GMT' ? name.slice(3) : '+00:00';
+  return `${day}T00:00:00${offset}`;
+}
+
 /**
  * The account's survey responses: filtered by campaign and days (the API's GET /v1/responses
  * filters), one response with its answers and context, and the API's CSV export of a campaign.
@@ -57,9 +66,9 @@ export const responsesRoutes =
         flowId: '',
         channelId: campaign?.channelId ?? '',
         customerExternalId: '',
-        since: q.from ?? '',
-        // The form's `to` is a whole day, included.
-        until: q.to ? nextDay(q.to) : '',
+        // Days in DISPLAY_TIME_ZONE, as every date the console shows; the form's `to` is a whole day, included.
+        since: q.from ? dayStart(q.from, tz) : '',
+        until: q.to ? dayStart(nextDay(q.to), tz) : '',
         campaign,
       };
     };

@@ -101,7 +101,10 @@ describe('console: uploading a CSV into a bound directory', { timeout: 90_000 },
     expect(added.headers.get('location')).toBe('/console/opt-outs?added=1&already=0');
     const found = await fetch(`${sms.baseUrl}/console/opt-outs?phone=${encodeURIComponent(phone)}`, { headers: headers(cookie) });
     expect(await found.text()).toContain(`<th scope="row">${phone}</th>`);
-    expect((await fetch(`${sms.baseUrl}/console/responses?campaign=${s.campaignId}`, { headers: headers(cookie) })).status).toBe(200);
+    expect(
+      (await fetch(`${sms.baseUrl}/console/responses?campaign=${s.campaignId}&from=2026-01-01&to=2026-12-31`, { headers: headers(cookie) }))
+        .status,
+    ).toBe(200);
     expect((await fetch(`${sms.baseUrl}/console/webhooks`, { headers: headers(cookie) })).status).toBe(403);
   });
 });
