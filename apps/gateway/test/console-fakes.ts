@@ -171,21 +171,7 @@ export class FakeSms implements ConsoleSmsPort {
   }
   async listSmsSharings(req: { accountId: string; campaignId: string }) {
     this.campaign(req.accountId, req.campaignId);
-    const sharings: SmsSharingSummary[] = this.sharings
-      .filter((s) => s.campaignId === req.campaignId)
-      .map((s) => ({
-        sharingId: s.sharingId,
-        campaignId: s.campaignId,
-        createdAt: s.createdAt,
-        status: s.cancelledAt ? 'cancelled' : 'completed',
-        accepted: s.accepted,
-        rejected: 0,
-        duplicate: 0,
-        scheduledFor: s.scheduledFor,
-        cancelledAt: s.cancelledAt,
-        completedAt: '',
-        totals: totals(s.accepted),
-      }));
+    const sharings: SmsSharingSummary[] = this.sharings.filter((s) => s.campaignId === req.campaignId).map((s) => this.summaryOf(s));
     return { sharings, nextPageToken: '' };
   }
   private sharing(accountId: string, id: string) {
@@ -193,8 +179,42 @@ export class FakeSms implements ConsoleSmsPort {
     if (!s || !this.campaigns.some((c) => c.id === s.campaignId && c.accountId === accountId)) throw errors.notFound('sharing_id', id);
     return s;
   }
-  async getSmsSharing(req: { accountId: string; sharingId: string }) {
-    return this.sharing(req.accountId, req.sharingId);
+  /** As messaging: a page of the sharing's recipients (the token: where the next page starts), with the sharing's summary. */
+  async listSharingRecipients(req: {
+    accountId: string;
+    sharingId: string;
+    status: string;
+    phone: string;
+    pageSize: number;
+    pageToken: string;
+  }) {
+    const s = this.sharing(req.accountId, req.sharingId);
+    const phone = req.phone.replace(/\D/g, '').replace(/^00/, '');
+    if (req.pageToken && !/^\d+$/.test(req.pageToken)) throw errors.invalid({ page_token: 'is not a page token of this list' });
+    const matching = s.recipients.filter((r) => (!req.status || r.status === req.status) && (!phone || r.phone === phone));
+    const from = Number(req.pageToken || 0);
+    const next = from + req.pageSize;
+    return {
+      sharing: this.summaryOf(s),
+      recipients: matching.slice(from, next),
+      nextPageToken: next < matching.length ? String(next) : '',
+    };
+  }
+  private summaryOf(s: GetSmsSharingResponse): SmsSharingSummary {
+    const scheduled = !s.cancelledAt && s.scheduledFor !== '' && s.scheduledFor > '2026-11-02T08:00:00.000Z';
+    return {
+      sharingId: s.sharingId,
+      campaignId: s.campaignId,
+      createdAt: s.createdAt,
+      status: s.cancelledAt ? 'cancelled' : scheduled ? 'scheduled' : 'completed',
+      accepted: s.accepted,
+      rejected: 0,
+      duplicate: 0,
+      scheduledFor: s.scheduledFor,
+      cancelledAt: s.cancelledAt,
+      completedAt: '',
+      totals: totals(s.accepted),
+    };
   }
   async cancelSmsSharing(req: { accountId: string; sharingId: string }) {
     const s = this.sharing(req.accountId, req.sharingId);

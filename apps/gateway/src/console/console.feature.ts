@@ -14,7 +14,7 @@ import type { ConsoleSso } from './sso.port.js';
 /** What the console's pages read and do, through the same messaging calls as the API. */
 export type ConsoleSmsPort = Pick<
   SmsPort,
-  'listSmsCampaigns' | 'getCampaignReport' | 'listSmsSharings' | 'getSmsSharing' | 'cancelSmsSharing'
+  'listSmsCampaigns' | 'getCampaignReport' | 'listSmsSharings' | 'listSharingRecipients' | 'cancelSmsSharing'
 >;
 
 export interface ConsoleDeps {

@@ -15,15 +15,12 @@ const Query = Type.Object({
   account: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   status: Type.Optional(Type.Union([Type.Literal(''), ...RECIPIENT_STATUSES.map((s) => Type.Literal(s))])),
   phone: Type.Optional(Type.String({ maxLength: 40 })),
-  page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  page: Type.Optional(Type.String({ maxLength: 1024 })),
   cancelled: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$' })),
   lang: Type.Optional(Type.String()),
 });
 
-/** A phone as recipients are stored (E.164 digits, no "+"): what a person types, with spaces, dashes, "+" or "00". */
-export const phoneDigits = (typed: string) => typed.replace(/\D/g, '').replace(/^00/, '');
-
-/** A sharing's recipients (filtered by status, searched by phone, paginated) and cancelling a scheduled one. */
+/** A sharing's recipients (filtered by status, found by phone, a page at a time) and cancelling a scheduled one. */
 export const sharingRoutes =
   (ctx: ConsoleContext): FastifyPluginAsync =>
   async (app) => {
@@ -37,13 +34,15 @@ export const sharingRoutes =
       const page = pageContext(req, viewer);
       const scope = await accountScope(ctx.accounts, viewer, query.account);
       if (!scope) return sendHtml(reply, 200, accountPickerPage(page));
-      const sharing = await ctx.sms.getSmsSharing({ accountId: scope.accountId, sharingId: id });
-      const status = query.status ?? '';
-      const phone = phoneDigits(query.phone ?? '');
-      const matching = sharing.recipients.filter((r) => (!status || r.status === status) && (!phone || r.phone === phone));
-      const pageNo = Math.min(Number(query.page ?? 1), Math.max(1, Math.ceil(matching.length / PAGE_SIZE)));
-      const offset = (pageNo - 1) * PAGE_SIZE;
-      const now = ctx.clock.now().getTime();
+      // One page of recipients, never all of them: messaging reads only what the page shows.
+      const found = await ctx.sms.listSharingRecipients({
+        accountId: scope.accountId,
+        sharingId: id,
+        status: query.status ?? '',
+        phone: query.phone?.trim() ?? '',
+        pageSize: PAGE_SIZE,
+        pageToken: query.page ?? '',
+      });
       return sendHtml(
         reply,
         200,
@@ -52,15 +51,12 @@ export const sharingRoutes =
           {
             viewer,
             accountId: scope.accountId,
-            sharing,
-            recipients: matching.slice(offset, offset + PAGE_SIZE),
-            matching: matching.length,
-            offset,
-            page: pageNo,
-            pageSize: PAGE_SIZE,
-            status,
+            sharing: found.sharing!,
+            recipients: found.recipients,
+            nextPageToken: found.nextPageToken,
+            firstPage: !query.page,
+            status: query.status ?? '',
             phone: query.phone ?? '',
-            scheduled: !sharing.cancelledAt && sharing.scheduledFor !== '' && Date.parse(sharing.scheduledFor) > now,
             cancelled: query.cancelled === undefined ? undefined : Number(query.cancelled),
           },
           tz,

@@ -1,4 +1,4 @@
-import type { GetSmsSharingResponse, RecipientStatus } from '@feedback/proto/feedback/messaging/v1/messaging';
+import type { RecipientStatus, SmsSharingSummary } from '@feedback/proto/feedback/messaging/v1/messaging';
 import type { Viewer } from '../accounts/domain/people.js';
 import { html } from '../api/surveys/html.js';
 import { fill, formatters, statusWord } from './console.i18n.js';
@@ -22,36 +22,27 @@ export const RECIPIENT_STATUSES = [
 export interface SharingPage {
   viewer: Viewer;
   accountId: string;
-  sharing: GetSmsSharingResponse;
+  /** The sharing as the lists show it: its status and counters. */
+  sharing: SmsSharingSummary;
   /** This page's recipients, after the filter. */
   recipients: RecipientStatus[];
-  /** How many match the filter, and where this page starts (0-based). */
-  matching: number;
-  offset: number;
-  page: number;
-  pageSize: number;
+  nextPageToken: string;
+  firstPage: boolean;
   status: string;
   phone: string;
-  /** Whether its first messages are still due (cancel makes sense). */
-  scheduled: boolean;
   /** Set after a cancel: how many will not be texted. */
   cancelled?: number;
 }
 
-/** A sharing: its counts, its recipients (filtered, a page at a time), and the cancel button for a scheduled one. */
+/** A sharing: its counters, its recipients (filtered, a page at a time), and the cancel button for a scheduled one. */
 export function sharingPage(ctx: PageContext, p: SharingPage, timeZone: string): string {
   const w = ctx.words;
   const f = formatters(ctx.lang, timeZone);
   const s = p.sharing;
+  const t = s.totals;
   const id = encodeURIComponent(s.sharingId);
-  const link = (pageNo: number) =>
-    scoped(`/console/sharings/${id}`, p.viewer, p.accountId, {
-      status: p.status,
-      phone: p.phone,
-      page: pageNo > 1 ? String(pageNo) : undefined,
-    });
-  const last = Math.max(1, Math.ceil(p.matching / p.pageSize));
-  const state = s.cancelledAt ? 'cancelled' : p.scheduled ? 'scheduled' : '';
+  const link = (page: string | undefined) =>
+    scoped(`/console/sharings/${id}`, p.viewer, p.accountId, { status: p.status, phone: p.phone, page });
   const rows = p.recipients.map(
     (r) => html`<tr>
 <th scope="row">+${r.phone}</th>
@@ -62,25 +53,21 @@ export function sharingPage(ctx: PageContext, p: SharingPage, timeZone: string):
 <td>${f.dateTime(r.updatedAt)}</td>
 </tr>`,
   );
+  const stat = (label: string, n: number | undefined) => html`<div><dt>${label}</dt><dd>${f.int(n ?? 0)}</dd></div>`;
   return page(
     ctx,
     `${w.sharing} ${f.dateTime(s.createdAt)}`,
     html`<p><a href="${scoped(`/console/campaigns/${encodeURIComponent(s.campaignId)}`, p.viewer, p.accountId)}">${w.backToCampaign}</a></p>
-<h1>${w.sharing} ${f.dateTime(s.createdAt)}${state ? html` <span class="status ${state}">${statusWord(w, state)}</span>` : ''}</h1>
+<h1>${w.sharing} ${f.dateTime(s.createdAt)} <span class="status ${s.status}">${statusWord(w, s.status)}</span></h1>
 ${p.cancelled !== undefined ? html`<p class="notice" role="status">${fill(w.cancelledNotice, { n: f.int(p.cancelled) })}</p>` : ''}
 <dl class="stats">
-<div><dt>${w.accepted}</dt><dd>${f.int(s.accepted)}</dd></div>
-<div><dt>${w.rejected}</dt><dd>${f.int(s.rejectedPhones.length)}</dd></div>
-<div><dt>${w.duplicate}</dt><dd>${f.int(s.duplicate)}</dd></div>
-<div><dt>${w.delivered}</dt><dd>${f.int(s.counts?.delivered ?? 0)}</dd></div>
-<div><dt>${w.failed}</dt><dd>${f.int(s.counts?.failed ?? 0)}</dd></div>
-<div><dt>${w.clicked}</dt><dd>${f.int(s.funnel?.clicked ?? 0)}</dd></div>
-<div><dt>${w.answered}</dt><dd>${f.int(s.funnel?.answered ?? 0)}</dd></div>
-<div><dt>${w.segments}</dt><dd>${f.int(s.segments)}</dd></div>
+${stat(w.accepted, s.accepted)}${stat(w.rejected, s.rejected)}${stat(w.duplicate, s.duplicate)}${stat(w.sent, t?.sent)}
+${stat(w.delivered, t?.delivered)}${stat(w.failed, t?.failed)}${stat(w.clicked, t?.clicked)}${stat(w.answered, t?.answered)}
+${stat(w.segments, t?.segments)}
 ${s.scheduledFor ? html`<div><dt>${w.scheduledFor}</dt><dd>${f.dateTime(s.scheduledFor)}</dd></div>` : ''}
 </dl>
 ${
-  p.scheduled && !s.cancelledAt && canAct(p.viewer.role)
+  s.status === 'scheduled' && canAct(p.viewer.role)
     ? html`<form method="post" class="card" action="/console/sharings/${id}/cancel">${csrfField(p.viewer)}${
         p.viewer.accountId === null ? html`<input type="hidden" name="account" value="${p.accountId}">` : ''
       }<p>${w.cancelHint}</p><button type="submit" class="danger">${w.cancelSharing}</button></form>`
@@ -100,12 +87,12 @@ ${
   p.recipients.length === 0
     ? html`<p class="card">${w.noRecipients}</p>`
     : html`<div class="table-wrap"><table>
-<caption>${fill(w.showing, { a: f.int(p.offset + 1), b: f.int(p.offset + p.recipients.length), n: f.int(p.matching) })}</caption>
+<caption>${w.recipients}${p.status ? html` · ${statusWord(w, p.status)}` : ''}</caption>
 <thead><tr><th scope="col">${w.phone}</th><th scope="col">${w.status}</th><th scope="col">${w.error}</th><th scope="col">${w.encoding}</th><th scope="col" class="num">${w.segments}</th><th scope="col">${w.updated}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`
 }
-<nav class="pager" aria-label="${w.recipients}">${p.page > 1 ? html`<a rel="prev" href="${link(p.page - 1)}">${w.previousPage}</a>` : ''}${
-      p.page < last ? html`<a rel="next" href="${link(p.page + 1)}">${w.nextPage}</a>` : ''
+<nav class="pager" aria-label="${w.recipients}">${p.firstPage ? '' : html`<a href="${link(undefined)}">${w.firstPage}</a>`}${
+      p.nextPageToken ? html`<a rel="next" href="${link(p.nextPageToken)}">${w.nextPage}</a>` : ''
     }</nav>`,
   );
 }
