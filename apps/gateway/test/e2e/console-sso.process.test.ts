@@ -204,7 +204,11 @@ describe('console single sign-on with a real OpenID Connect provider', () => {
     expect(res.status).toBe(503);
     expect(await res.text()).toContain('Test ID cannot be reached at the moment.');
     expect(browser.cookie(gw.baseUrl, 'fs_session')).toBeUndefined();
+    // The process writes its lines in batches: wait (10 s at most) for this last one.
+    for (const until = Date.now() + 10_000; !gw.output().includes('the callback failed') && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 100));
     const logs = gw.output();
+    expect(logs).toContain('single sign-on: the callback failed');
     expect(logs).toContain('single sign-on refused');
     for (const secretText of [email, email.toUpperCase(), 'stranger-', secret]) expect(logs).not.toContain(secretText);
   });
