@@ -1,7 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readStackFile } from '@feedback/dev-stack';
+import { readStackFile, startSmsOperator } from '@feedback/dev-stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, call } from './api.js';
 import { receiver, verifyAll } from './receiver.js';
@@ -23,38 +21,15 @@ const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KH
 const PREVIEW = 'facebookexternalhit/1.1 Facebot Twitterbot/1.0';
 const CRAWLER = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
-/** The operator: answers every send, then calls the report URL back, failing the phones it is told to. */
-async function smsOperator(failing: Set<string>) {
-  let reports = 0;
-  const texts = new Map<string, string>();
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://operator');
-    const to = url.searchParams.get('to') ?? '';
-    texts.set(to, url.searchParams.get('text') ?? '');
-    const dlr = url.searchParams.get('dlr') ?? '';
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
-    const stat = failing.has(to) ? 'UNDELIV&err=EC_ABSENT_SUBSCRIBER' : 'DELIVRD';
-    void fetch(`${dlr}&stat=${stat}`).then(() => void reports++);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    reports: () => reports,
-    /** The text last sent to a phone (as the provider was given it: with or without the plus). */
-    textTo: (phone: string) => texts.get(phone) ?? texts.get(`+${phone}`),
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 describe('the whole funnel, connected', () => {
   const rx = receiver();
   let origin: string;
-  let operator: Awaited<ReturnType<typeof smsOperator>>;
+  let operator: Awaited<ReturnType<typeof startSmsOperator>>;
   const [answered, clickedTwice, previewed, failed] = [phone(), phone(), phone(), phone()];
 
   beforeAll(async () => {
     origin = await rx.start();
-    operator = await smsOperator(new Set([failed]));
+    operator = await startSmsOperator(new Set([failed]));
   });
   afterAll(async () => {
     await operator?.close();
@@ -80,13 +55,7 @@ describe('the whole funnel, connected', () => {
         flow_id: flow.id,
         message_template: 'Hello {{name}} {{link}}',
       });
-      await admin('PUT', `/accounts/${account.id}/sms_provider`, {
-        url: `${operator.url}/send`,
-        method: 'GET',
-        sender: 'ACME',
-        query: { to: '{to}', text: '{text}', dlr: '{dlr_url}' },
-        dlr: { status_param: 'stat', delivered: ['DELIVRD'], failed: ['UNDELIV'], error_param: 'err' },
-      });
+      await admin('PUT', `/accounts/${account.id}/sms_provider`, operator.providerSettings());
       const ep = await call('POST', '/v1/webhook_endpoints', {
         token,
         body: { url: `${origin}/funnel`, events: ['file.processed', 'sms.delivered', 'sms.failed', 'survey.answered'], description: 'e2e' },

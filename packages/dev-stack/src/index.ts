@@ -5,3 +5,4 @@ export { makeTestCertificates, type TestCertificates } from './test-certificates
 export { startAppProcess, type AppName, type AppProcess, type LogLine } from './app-process.js';
 export { repoPath } from './repo-root.js';
 export { explainFinds, queryPlan } from './query-plan.js';
+export { startSmsOperator } from './sms-operator.js';
