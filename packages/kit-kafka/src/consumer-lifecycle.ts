@@ -157,7 +157,10 @@ export async function startConsumerLifecycle(
       await consumer.connect();
       await consumer.subscribe({ topics: opts.topics, fromBeginning: opts.fromBeginning ?? false });
       const config = run({ log, deadLetters, deadLetterTopic, signal: abort.signal, metrics });
-      await consumer.run({ ...config, ...(config.eachBatch && { eachBatch: withKeepAlive(withLag(config.eachBatch, metrics), heartbeatInterval, log) }) });
+      await consumer.run({
+        ...config,
+        ...(config.eachBatch && { eachBatch: withKeepAlive(withLag(config.eachBatch, metrics), heartbeatInterval, log) }),
+      });
     } catch (err) {
       await stop().catch(() => undefined);
       throw err;
