@@ -105,6 +105,20 @@ describe('tenancy matrix over /openapi.json', () => {
     expect(operations.length).toBeGreaterThan(20);
   });
 
+  // The admin routes without an id (operators, the deployment's SMS limits...): no account token reaches them.
+  it.each(
+    operations
+      .filter((o) => o.params.length === 0 && kindsOf(o.op).includes('adminToken'))
+      .map((o) => [`${o.method} ${o.path}`, o] as const),
+  )('%s: an admin route without ids refuses every account token and no token (401)', { timeout: 30_000 }, async (_, o) => {
+    for (const who of identities.filter((i) => i.kind !== 'adminToken')) {
+      const res = await call(o.method, o.path, o.op, who);
+      const what = `${o.method} ${o.path} as ${who.name} → ${res.status} ${res.text.slice(0, 300)}`;
+      expect(res.status, what).toBe(401);
+      expect(Object.keys(JSON.parse(res.text) as object).sort(), what).toEqual(ERROR_KEYS);
+    }
+  });
+
   it.each(withIds.map((o) => [`${o.method} ${o.path}`, o] as const))(
     '%s: refused to every other identity, without data',
     { timeout: 60_000 },
