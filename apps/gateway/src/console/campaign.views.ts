@@ -82,7 +82,7 @@ ${p.viewer.accountId === null ? html`<input type="hidden" name="account" value="
 function sharings(w: Words, f: Formatters, p: CampaignPage) {
   if (p.sharings.length === 0) return html`<p class="card">${w.noSharings}</p>`;
   return html`<div class="table-wrap"><table>
-<thead><tr><th scope="col">${w.created}</th><th scope="col">${w.status}</th><th scope="col" class="num">${w.accepted}</th><th scope="col" class="num">${w.sent}</th><th scope="col" class="num">${w.delivered}</th><th scope="col" class="num">${w.clicked}</th><th scope="col" class="num">${w.answered}</th><th scope="col">${w.scheduledFor}</th></tr></thead>
+<thead><tr><th scope="col">${w.created}</th><th scope="col">${w.status}</th><th scope="col" class="num">${w.accepted}</th><th scope="col" class="num">${w.sent}</th><th scope="col" class="num">${w.delivered}</th><th scope="col" class="num">${w.failed}</th><th scope="col" class="num">${w.clicked}</th><th scope="col" class="num">${w.answered}</th><th scope="col">${w.scheduledFor}</th></tr></thead>
 <tbody>${p.sharings.map(
     (s) => html`<tr>
 <th scope="row"><a href="${scoped(`/console/sharings/${encodeURIComponent(s.sharingId)}`, p.viewer, p.accountId)}">${f.dateTime(s.createdAt)}</a></th>
@@ -90,6 +90,7 @@ function sharings(w: Words, f: Formatters, p: CampaignPage) {
 <td class="num">${f.int(s.accepted)}</td>
 <td class="num">${f.int(s.totals?.sent ?? 0)}</td>
 <td class="num">${f.int(s.totals?.delivered ?? 0)}</td>
+<td class="num">${f.int(s.totals?.failed ?? 0)}</td>
 <td class="num">${f.int(s.totals?.clicked ?? 0)}</td>
 <td class="num">${f.int(s.totals?.answered ?? 0)}</td>
 <td>${f.dateTime(s.scheduledFor)}</td>

@@ -34,6 +34,10 @@ export interface SharingPage {
   cancelled?: number;
 }
 
+/** Our reason, then the provider's report as it came (status, error code, description): the code is what an operator looks up. */
+const errorText = (r: RecipientStatus) =>
+  [...new Set([r.error, r.errorDetail?.status, r.errorDetail?.code, r.errorDetail?.description].filter(Boolean))].join(' · ');
+
 /** A sharing: its counters, its recipients (filtered, a page at a time), and the cancel button for a scheduled one. */
 export function sharingPage(ctx: PageContext, p: SharingPage, timeZone: string): string {
   const w = ctx.words;
@@ -47,7 +51,7 @@ export function sharingPage(ctx: PageContext, p: SharingPage, timeZone: string):
     (r) => html`<tr>
 <th scope="row">+${r.phone}</th>
 <td><span class="status ${r.status}">${statusWord(w, r.status)}</span></td>
-<td>${[r.error, r.errorDetail?.description].filter(Boolean).join(' · ')}</td>
+<td>${errorText(r)}</td>
 <td>${r.encoding}</td>
 <td class="num">${r.segments ? f.int(r.segments) : ''}</td>
 <td>${f.dateTime(r.updatedAt)}</td>
