@@ -1,9 +1,10 @@
 import type { SmsSharingSummary } from '@feedback/proto/feedback/messaging/v1/messaging';
 import { describe, expect, it } from 'vitest';
+import { CONSOLE_ICON_PATH } from '../src/console/console-icon.js';
 import { campaignPage } from '../src/console/campaign.views.js';
 import { wordsFor } from '../src/console/console.i18n.js';
 import { sharingPage } from '../src/console/sharing.views.js';
-import { recipient, reportOf, viewerOf } from './console-fakes.js';
+import { consoleApi, FakeSessions, FakeSms, recipient, reportOf, viewerOf } from './console-fakes.js';
 
 // What the browser test of the console found missing on the campaign and sharing pages.
 const ctx = { lang: 'en' as const, words: wordsFor('en'), viewer: viewerOf('owner'), here: '/console/' };
@@ -63,5 +64,17 @@ describe('console views', () => {
       'UTC',
     );
     expect(html).toContain('<td>UNDELIV · EC_ABSENT_SUBSCRIBER</td>');
+  });
+
+  it('every page names its icon, served as a file the CSP admits (no browser asks for /favicon.ico)', async () => {
+    const app = await consoleApi(new FakeSessions(), new FakeSms());
+    const signIn = await app.inject('/console/sign-in');
+    expect(signIn.body).toContain(`<link rel="icon" href="${CONSOLE_ICON_PATH}" type="image/svg+xml">`);
+    const icon = await app.inject(CONSOLE_ICON_PATH);
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    expect(icon.headers['cache-control']).toContain('immutable');
+    expect(icon.body).toMatch(/^<svg /);
+    await app.close();
   });
 });

@@ -6,6 +6,7 @@ import { decodeUtf8, hasInvalidPercentUtf8 } from '../http/strict-text.js';
 import { campaignsRoutes } from './campaigns.routes.js';
 import type { ConsoleAdminDeps, ConsoleDeps } from './console.feature.js';
 import { CONSOLE_CSS, CONSOLE_CSS_PATH } from './console.css.js';
+import { CONSOLE_ICON, CONSOLE_ICON_PATH } from './console-icon.js';
 import { consoleLang } from './console.i18n.js';
 import { pageContext, sendHtml } from './console-page.js';
 import { messagePage, type MessageKind } from './layout.views.js';
@@ -71,6 +72,9 @@ export const consoleRoutes =
 
     app.get(CONSOLE_CSS_PATH, { schema: { hide: true } }, async (_req, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').send(CONSOLE_CSS),
+    );
+    app.get(CONSOLE_ICON_PATH, { schema: { hide: true } }, async (_req, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=31536000, immutable').send(CONSOLE_ICON),
     );
 
     await app.register(signInRoutes(ctx));

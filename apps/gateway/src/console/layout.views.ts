@@ -1,6 +1,7 @@
 import type { Viewer } from '../accounts/domain/people.js';
 import { html, type Html } from '../api/surveys/html.js';
 import { CONSOLE_CSS_PATH } from './console.css.js';
+import { CONSOLE_ICON_PATH } from './console-icon.js';
 import { CONSOLE_LANGS, wordsFor, type ConsoleLang, type Words } from './console.i18n.js';
 
 /** What every page's frame needs: the language, who is signed in (none on sign-in), the page's own URL for the language links. */
@@ -67,6 +68,7 @@ export function page(ctx: PageContext, title: string, content: Html): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${ctx.words.appName}</title>
 <link rel="stylesheet" href="${CONSOLE_CSS_PATH}">
+<link rel="icon" href="${CONSOLE_ICON_PATH}" type="image/svg+xml">
 </head>
 <body>
 <a class="skip" href="#main">${ctx.words.skip}</a>
