@@ -539,8 +539,9 @@ export const CONSOLE_LANGS: readonly ConsoleLang[] = ['en', 'tr'];
 const WORDS: Record<ConsoleLang, Words> = { en: EN, tr: TR };
 
 /** A language tag as the console speaks it, or undefined. */
-export function consoleLang(tag: string | undefined): ConsoleLang | undefined {
-  const primary = tag?.toLowerCase().split('-')[0];
+export function consoleLang(tag: unknown): ConsoleLang | undefined {
+  // A repeated ?lang= arrives as an array: not a language.
+  const primary = typeof tag === 'string' ? tag.toLowerCase().split('-')[0] : undefined;
   return CONSOLE_LANGS.find((l) => l === primary);
 }
 

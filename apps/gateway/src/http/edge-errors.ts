@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import { AppError, ERROR_TABLE, errorBody, errors } from '@feedback/kit-core';
 import { META, newRequestId } from '@feedback/kit-core/runtime';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageContext, sendHtml } from '../console/console-page.js';
+import { messagePage } from '../console/layout.views.js';
 import { sendError } from './error-handler.js';
 
 /**
@@ -12,8 +14,24 @@ import { sendError } from './error-handler.js';
  */
 export function frameworkError(err: Error & { code?: string }, req: FastifyRequest, reply: FastifyReply) {
   reply.header(META.requestId, req.id);
-  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, new AppError('uri_too_long', undefined, { url: 'is too long' }));
-  if (err.code === 'FST_ERR_BAD_URL') return sendError(reply, errors.invalid({ url: 'is malformed' }));
+  const refusal =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError('uri_too_long', undefined, { url: 'is too long' })
+      : err.code === 'FST_ERR_BAD_URL'
+        ? errors.invalid({ url: 'is malformed' })
+        : undefined;
+  // A person reads the console's answers: its refusals are console pages, as its routes' own.
+  if (refusal && req.url.startsWith('/console/'))
+    return sendHtml(
+      reply,
+      ERROR_TABLE[refusal.kind].http,
+      messagePage(
+        pageContext(req),
+        'invalid',
+        Object.entries(refusal.fields).map(([k, v]) => `${k}: ${v}`),
+      ),
+    );
+  if (refusal) return sendError(reply, refusal);
   // The code only: fastify's router quotes the URL's parts in its messages.
   req.log.error({ code: err.code ?? null }, 'framework error');
   return sendError(reply, errors.internal());
