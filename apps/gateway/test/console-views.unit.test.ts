@@ -64,6 +64,9 @@ describe('console views', () => {
       'UTC',
     );
     expect(html).toContain('<td>UNDELIV · EC_ABSENT_SUBSCRIBER</td>');
+    // On a phone the table scrolls sideways: its wrap takes the keyboard focus so it can be scrolled.
+    expect(html).toContain('<div class="table-wrap" tabindex="0"><table>');
+    expect(html).not.toContain('<div class="table-wrap">');
   });
 
   it('every page names its icon, served as a file the CSP admits (no browser asks for /favicon.ico)', async () => {

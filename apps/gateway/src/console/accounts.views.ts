@@ -33,7 +33,7 @@ export function accountsPage(
 ${
   opts.accounts.length === 0
     ? html`<p class="card">${w.ac_none}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.ac_title}</caption>
 <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.accountId}</th><th scope="col">${w.created}</th></tr></thead>
 <tbody>${rows}</tbody>

@@ -45,7 +45,7 @@ function overTime(w: Words, f: Formatters, report: GetCampaignReportResponse) {
   });
   return html`${chart}
 <ul class="legend" aria-hidden="true">${STEPS.map((s) => html`<li class="s-${s}">${w[s]}</li>`)}</ul>
-<div class="table-wrap"><table>
+<div class="table-wrap" tabindex="0"><table>
 <caption>${w.chartTable}</caption>
 <thead><tr><th scope="col">${w.start}</th>${STEPS.map((s) => html`<th scope="col" class="num">${w[s]}</th>`)}</tr></thead>
 <tbody>${report.series.map(
@@ -81,7 +81,7 @@ ${p.viewer.accountId === null ? html`<input type="hidden" name="account" value="
 
 function sharings(w: Words, f: Formatters, p: CampaignPage) {
   if (p.sharings.length === 0) return html`<p class="card">${w.noSharings}</p>`;
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap" tabindex="0"><table>
 <thead><tr><th scope="col">${w.created}</th><th scope="col">${w.status}</th><th scope="col" class="num">${w.accepted}</th><th scope="col" class="num">${w.sent}</th><th scope="col" class="num">${w.delivered}</th><th scope="col" class="num">${w.failed}</th><th scope="col" class="num">${w.clicked}</th><th scope="col" class="num">${w.answered}</th><th scope="col">${w.scheduledFor}</th></tr></thead>
 <tbody>${p.sharings.map(
     (s) => html`<tr>

@@ -67,7 +67,7 @@ ${opts.viewer.accountId === null ? html`<p class="muted">${w.account}: ${opts.ac
 ${
   opts.rows.length === 0
     ? html`<p class="card">${w.noCampaigns}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.campaigns} · ${w.last30}</caption>
 <thead><tr><th scope="col">${w.name}</th><th scope="col" class="num">${w.sent}</th><th scope="col" class="num">${w.delivered}</th><th scope="col" class="num">${w.clicked}</th><th scope="col" class="num">${w.answered}</th><th scope="col" class="num">${w.nps}</th><th scope="col">${w.created}</th></tr></thead>
 <tbody>${rows}</tbody>

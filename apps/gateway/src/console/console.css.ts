@@ -4,12 +4,14 @@ import { createHash } from 'node:crypto';
  * The console's one style sheet, served as a file (/console/assets/console-<hash>.css) so the
  * Content-Security-Policy needs no inline style; the hash in its name lets browsers keep it for a year.
  * Mobile first (390 px), a wider grid from 48rem; focus always visible.
+ * A wide table scrolls sideways in its .table-wrap on a phone: the views give the wrap tabindex="0"
+ * (no script can tell which overflow), so a keyboard reaches it and scrolls it with the arrows.
  */
 export const CONSOLE_CSS = `
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;background:#f4f5f7;color:#1d2430;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 a{color:#2f4bbf}
-a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid #a4bcfd;outline-offset:2px}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible,.table-wrap:focus-visible{outline:3px solid #a4bcfd;outline-offset:2px}
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem;z-index:2}
 .skip:focus{left:.5rem}
 header.top{background:#1d2430;color:#fff;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between}

@@ -52,7 +52,7 @@ ${account}
 ${
   p.optOuts.length === 0
     ? html`<p class="card">${p.phone ? w.oo_noMatch : w.oo_none}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.oo_title}</caption>
 <thead><tr><th scope="col">${w.phone}</th><th scope="col">${w.oo_source}</th><th scope="col">${w.created}</th>${may ? html`<th scope="col">${w.oo_remove}</th>` : ''}</tr></thead>
 <tbody>${rows}</tbody></table></div>`

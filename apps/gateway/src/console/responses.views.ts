@@ -63,7 +63,7 @@ ${p.campaigns.map((c) => html`<option value="${c.id}"${c.id === p.campaignId ? h
 ${
   p.responses.length === 0
     ? html`<p class="card">${w.rs_none}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.rs_title}</caption>
 <thead><tr><th scope="col">${w.rs_answered}</th><th scope="col">${w.up_campaign}</th><th scope="col">${w.rs_answers}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`
@@ -88,7 +88,7 @@ export function responsePage(
     html`<dl class="pairs">${pairs.filter(([, v]) => v !== '' && v !== undefined).map(([k, v]) => html`<dt>${k}</dt><dd>${v as string}</dd>`)}</dl>`;
   const table = (caption: string, entries: Array<[string, string]>, head: [string, string]) =>
     entries.length
-      ? html`<div class="table-wrap"><table><caption>${caption}</caption>
+      ? html`<div class="table-wrap" tabindex="0"><table><caption>${caption}</caption>
 <thead><tr><th scope="col">${head[0]}</th><th scope="col">${head[1]}</th></tr></thead>
 <tbody>${entries.map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${v}</td></tr>`)}</tbody></table></div>`
       : '';

@@ -90,7 +90,7 @@ ${RECIPIENT_STATUSES.map((st) => html`<option value="${st}"${st === p.status ? h
 ${
   p.recipients.length === 0
     ? html`<p class="card">${w.noRecipients}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.recipients}${p.status ? html` · ${statusWord(w, p.status)}` : ''}</caption>
 <thead><tr><th scope="col">${w.phone}</th><th scope="col">${w.status}</th><th scope="col">${w.error}</th><th scope="col">${w.encoding}</th><th scope="col" class="num">${w.segments}</th><th scope="col">${w.updated}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`

@@ -45,14 +45,14 @@ function limitsForm(
 ${csrfField(viewer)}${o.account ? html`<input type="hidden" name="account" value="${o.account}">` : ''}
 <label><input type="checkbox" name="enabled" value="on"${o.form.enabled ? html` checked` : ''}> ${w.sl_enabled}</label>
 ${e.tiers ? html`<p class="alert" role="alert">${e.tiers}</p>` : ''}
-<div class="table-wrap"><table><tbody>${rows}</tbody></table></div>
+<div class="table-wrap" tabindex="0"><table><tbody>${rows}</tbody></table></div>
 <p><button type="submit">${o.button}</button></p>
 </form>`;
 }
 
 function tiersTable(w: Words, inForce: LimitsInForce): Html {
   if (!inForce.config.enabled) return html`<p class="card">${w.sl_off}</p>`;
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap" tabindex="0"><table>
 <thead><tr><th scope="col">${w.sl_tier}</th><th scope="col" class="num">${w.sl_limit}</th><th scope="col" class="num">${w.sl_window}</th></tr></thead>
 <tbody>${inForce.config.tiers.map((t) => html`<tr><th scope="row">${t.name}</th><td class="num">${t.limit}</td><td class="num">${t.windowSeconds}</td></tr>`)}</tbody>
 </table></div>`;
@@ -85,7 +85,7 @@ export function smsLimitsPage(
 <p>${w.sl_source}: ${sourceWord(w, a.inForce.origin)}${a.inForce.updatedAt ? html` · ${w.updated}: ${f.dateTime(a.inForce.updatedAt.toISOString())}` : ''}</p>
 ${
   a.inForce.config.enabled
-    ? html`<div class="table-wrap"><table>
+    ? html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.sl_forAccount}</caption>
 <thead><tr><th scope="col">${w.sl_tier}</th><th scope="col" class="num">${w.sl_used}</th><th scope="col" class="num">${w.sl_limit}</th><th scope="col" class="num">${w.sl_window}</th><th scope="col">${w.sl_resetsAt}</th></tr></thead>
 <tbody>${a.usage.tiers.map(

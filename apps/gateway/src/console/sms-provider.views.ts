@@ -36,7 +36,7 @@ export function smsProviderPage(
 <h1>${w.sp_title}</h1>
 ${
   opts.provider
-    ? html`<div class="table-wrap"><table>
+    ? html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.sp_title} · ${w.updated}: ${formatters(ctx.lang, opts.timeZone).dateTime(opts.provider.updatedAt)}</caption>
 <thead><tr><th scope="col">${w.sp_setting}</th><th scope="col">${w.sp_value}</th></tr></thead>
 <tbody>${rows.map(([k, v]) => html`<tr><th scope="row"><code>${k}</code></th><td>${v}</td></tr>`)}</tbody>

@@ -46,7 +46,7 @@ ${opts.secret ? html`<div class="card" role="status"><p>${w.tk_secretOnce}</p><p
 ${
   opts.tokens.length === 0
     ? html`<p class="card">${w.tk_none}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.tk_title}</caption>
 <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.tk_kind}</th><th scope="col">${w.created}</th><th scope="col">${w.status}</th><th scope="col"><span class="skip">${w.tk_revoke}</span></th></tr></thead>
 <tbody>${rows}</tbody>

@@ -103,7 +103,7 @@ ${
 }
 ${
   pr && pr.errors.length
-    ? html`<div class="table-wrap"><table>
+    ? html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.up_refused}</caption>
 <thead><tr><th scope="col" class="num">${w.up_row}</th><th scope="col">${w.up_reason}</th></tr></thead>
 <tbody>${pr.errors.map((e) => html`<tr><td class="num">${f.int(e.row)}</td><td>${e.reason}</td></tr>`)}</tbody></table></div>`

@@ -71,7 +71,7 @@ ${
 ${
   opts.users.length === 0
     ? html`<p class="card">${w.us_none}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.us_title}</caption>
 <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.email}</th><th scope="col">${w.us_role}</th><th scope="col">${w.created}</th><th scope="col"><span class="skip">${w.us_edit}</span></th></tr></thead>
 <tbody>${rows}</tbody>

@@ -33,7 +33,7 @@ export function webhooksPage(
 ${
   p.endpoints.length === 0
     ? html`<p class="card">${w.wh_none}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.wh_title}</caption>
 <thead><tr><th scope="col">${w.wh_url}</th><th scope="col">${w.wh_description}</th><th scope="col">${w.wh_events}</th><th scope="col">${w.status}</th><th scope="col">${w.created}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`
@@ -111,7 +111,7 @@ ${e.disabledReason ? html`<div><dt>${w.wh_disabled}</dt><dd>${e.disabledReason}<
 ${
   p.deliveries.length === 0
     ? html`<p class="card">${w.wh_noDeliveries}</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0"><table>
 <caption>${w.wh_deliveries}</caption>
 <thead><tr><th scope="col">${w.created}</th><th scope="col">${w.wh_event}</th><th scope="col">${w.status}</th><th scope="col">${w.wh_attempts}</th><th scope="col">${w.wh_nextAttempt}</th><th scope="col">${w.wh_replay}</th></tr></thead>
 <tbody>${p.deliveries.map(delivery)}</tbody></table></div>`
