@@ -264,6 +264,17 @@ const EN = {
   sl_accountsWithOwn: 'Accounts with limits of their own: {n}',
   sl_savedNotice: 'Saved: in force on every gateway within 5 seconds.',
   sl_noWindow: 'no window open',
+  // Your own password (password.routes.ts; the notice on sign-in after a change).
+  nav_password: 'Password',
+  pw_title: 'Change your password',
+  pw_intro: 'Every session of yours ends, this one too: sign in again with the new password.',
+  pw_current: 'Current password',
+  pw_new: 'New password',
+  pw_again: 'New password again',
+  pw_submit: 'Change password',
+  pw_wrongCurrent: 'The current password is not right.',
+  pw_weak: 'At least {n} characters, and not your e-mail address.',
+  pw_changed: 'Password changed; sign in with the new one.',
 };
 
 export type Words = typeof EN;
@@ -532,6 +543,17 @@ const TR: Words = {
   sl_accountsWithOwn: 'Kendi sınırları olan hesaplar: {n}',
   sl_savedNotice: 'Kaydedildi: 5 saniye içinde her ağ geçidinde geçerli.',
   sl_noWindow: 'açık pencere yok',
+  // Kendi parolanız (password.routes.ts; değişiklikten sonra giriş sayfasındaki bildirim).
+  nav_password: 'Parola',
+  pw_title: 'Parolanızı değiştirin',
+  pw_intro: 'Bu oturum da dahil tüm oturumlarınız kapanır: yeni parolayla yeniden giriş yapın.',
+  pw_current: 'Şu anki parola',
+  pw_new: 'Yeni parola',
+  pw_again: 'Yeni parola (tekrar)',
+  pw_submit: 'Parolayı değiştir',
+  pw_wrongCurrent: 'Şu anki parola doğru değil.',
+  pw_weak: 'En az {n} karakter olmalı ve e-posta adresiniz olmamalı.',
+  pw_changed: 'Parola değişti; yeni parolayla giriş yapın.',
 };
 
 export type ConsoleLang = 'en' | 'tr';

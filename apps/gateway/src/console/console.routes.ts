@@ -23,6 +23,7 @@ import { smsLimitsRoutes } from './sms-limits.routes.js';
 import { smsProviderRoutes } from './sms-provider.routes.js';
 import { tokensRoutes } from './tokens.routes.js';
 import { usersRoutes } from './users.routes.js';
+import { passwordRoutes } from './password.routes.js';
 
 /** The console's settings every route group shares. */
 export interface ConsoleContext extends ConsoleDeps {
@@ -93,4 +94,6 @@ export const consoleRoutes =
       for (const routes of [usersRoutes, tokensRoutes, accountsRoutes, smsProviderRoutes, smsLimitsRoutes])
         await app.register(routes(admin));
     }
+    // Everyone's own password (any role): the admin API's people use cases.
+    if (ctx.admin) await app.register(passwordRoutes({ ...ctx, people: ctx.admin.people }));
   };

@@ -53,6 +53,7 @@ ${v ? html`<nav aria-label="${w.appName}"><a href="/console/">${w.campaigns}</a>
 <div class="who">${langs}${
     v
       ? html`<span>${w.signedInAs}: ${v.name || v.email} (${(w as unknown as Record<string, string>)[`role_${v.role}`] ?? v.role})</span>
+<a href="/console/password">${w.nav_password}</a>
 <form method="post" action="/console/sign-out"><input type="hidden" name="_csrf" value="${v.csrfToken}"><button type="submit">${w.signOut}</button></form>`
       : ''
   }</div>

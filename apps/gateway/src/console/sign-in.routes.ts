@@ -17,9 +17,12 @@ export const signInRoutes =
   async (app) => {
     const hide = { hide: true };
 
-    app.get('/console/sign-in', { schema: hide }, async (req, reply) =>
-      sendHtml(reply, 200, signInPage(pageContext(req), { sso: ctx.sso?.displayName })),
-    );
+    app.get('/console/sign-in', { schema: hide }, async (req, reply) => {
+      const page = pageContext(req);
+      // ?changed=1: the password change's redirect (password.routes.ts) says it worked.
+      const notice = (req.query as { changed?: unknown } | undefined)?.changed === '1' ? page.words.pw_changed : undefined;
+      return sendHtml(reply, 200, signInPage(page, { notice, sso: ctx.sso?.displayName }));
+    });
 
     app.post('/console/sign-in', { schema: hide }, async (req, reply) => {
       // No session yet, so no CSRF token: the origin rule and SameSite keep other sites' forms out.

@@ -6,13 +6,13 @@ import { page, type PageContext } from './layout.views.js';
  * The sign-in form; `message` is the one thing a failed attempt is told (never which field was wrong).
  * `sso`: the single sign-on provider's name, when the deployment has one (a link, not a form: it only starts the round trip).
  */
-export function signInPage(ctx: PageContext, opts: { email?: string; message?: string; sso?: string } = {}): string {
+export function signInPage(ctx: PageContext, opts: { email?: string; message?: string; notice?: string; sso?: string } = {}): string {
   const w = ctx.words;
   return page(
     ctx,
     w.signIn,
     html`<div class="card narrow"><h1>${w.signIn}</h1>
-${opts.message ? html`<p class="alert" role="alert">${opts.message}</p>` : ''}
+${opts.message ? html`<p class="alert" role="alert">${opts.message}</p>` : ''}${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ''}
 <form method="post" action="/console/sign-in">
 <label for="email">${w.email}</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${opts.email ?? ''}"${opts.email ? '' : html` autofocus`}>

@@ -41,6 +41,17 @@ const ROUTES: Record<string, Route> = {
     foreign: true,
   },
   'POST /console/sign-out': { who: 'any', path: () => '/console/sign-out', form: () => ({}) },
+  'GET /console/password': { who: 'any', path: () => '/console/password' },
+  // A wrong current password: were it ever accepted, the test's people would lose their sessions.
+  'POST /console/password': {
+    who: 'any',
+    path: () => '/console/password',
+    form: () => ({
+      current_password: 'not the password',
+      new_password: 'a new long enough secret',
+      new_password2: 'a new long enough secret',
+    }),
+  },
   'GET /console/uploads': { who: 'any', path: (i) => `/console/uploads?campaign=${q(i.campaign_id!)}`, foreign: true },
   'POST /console/uploads': { who: 'writer', path: () => '/console/uploads', multipart: true, foreign: true },
   'GET /console/uploads/:directory/files/:file': {
@@ -141,6 +152,9 @@ const PUBLIC = new Set([
   'GET /console/sso/start',
   'GET /console/sso/callback',
 ]);
+
+/** POSTs about the signed-in person, not the account's data: any role, a viewer too. */
+const OWN_POSTS = new Set(['POST /console/sign-out', 'POST /console/password']);
 
 const CONSOLE_SRC = new URL('../../src/console/', import.meta.url);
 /** Every `app.get('/console/...')` / `app.post(...)` of the console's route files. */
@@ -269,8 +283,8 @@ describe('console tenancy matrix over apps/gateway/src/console/*.routes.ts', () 
       ['member', member],
       ['viewer', viewer],
     ] as const) {
-      // Signing out is no write: a viewer may.
-      if (allowed(route.who, role) && !(post && role === 'viewer' && key !== 'POST /console/sign-out')) continue;
+      // Signing out and one's own password are no writes to the account: a viewer may.
+      if (allowed(route.who, role) && !(post && role === 'viewer' && !OWN_POSTS.has(key))) continue;
       const res = await call(who, A.ids);
       expect(res.status, what(role, res)).toBe(403);
       expect(res.text, what(role, res)).toMatch(/^<!doctype html>/i);
