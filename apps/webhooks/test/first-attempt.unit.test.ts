@@ -58,6 +58,14 @@ describe('first attempts before the store', () => {
     expect(t.finishes()).toBe(0);
   });
 
+  it('an event twice in one batch (published at least once) is attempted and stored once', async () => {
+    const t = await setup(async () => answer(204));
+    expect(await recordEvents(t.deps, [event('e1'), event('e2'), event('e1')], t.sender)).toBe(2);
+    expect(t.sent.map((s) => s.webhookId).sort()).toEqual([...new Set(t.sent.map((s) => s.webhookId))].sort());
+    expect(t.sent).toHaveLength(2);
+    expect([...t.deliveries.values()]).toHaveLength(2);
+  });
+
   it('a failed first attempt is stored pending its retry', async () => {
     const t = await setup(async () => answer(503));
     await recordEvents(t.deps, [event('e1')], t.sender);

@@ -41,7 +41,9 @@ export async function recordEvents(deps: Deps, events: WebhookEvent[], handoff?:
       return endpoints.map((e) => newDelivery(e, event.id, event.type, body, now));
     }),
   );
-  const deliveries = perEvent.flat();
+  // One delivery per id: an event published twice (at least once) can come twice in one batch,
+  // and both copies would be attempted before the store drops the second.
+  const deliveries = [...new Map(perEvent.flat().map((d) => [d.id, d] as const)).values()];
   if (deliveries.length === 0) return 0;
   const handed = deliveries.slice(0, Math.min(handoff?.room() ?? 0, deliveries.length));
   const rest = deliveries.slice(handed.length);
