@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { activeSurveysBench } from './active-surveys.bench.js';
 import { campaignReportBench } from './campaign-report.bench.js';
+import { consolePagesBench } from './console-pages.bench.js';
 import { flowDetailsBench } from './flow-details.bench.js';
 import { linkStatsBench } from './link-stats.bench.js';
 import { mongoLookupsBench } from './mongo-lookups.bench.js';
@@ -21,6 +22,7 @@ import { webhooksBench } from './webhooks.bench.js';
 const BENCHES: Record<string, (o: BenchOptions) => Promise<unknown>> = {
   'active-surveys': activeSurveysBench,
   'campaign-report': campaignReportBench,
+  'console-pages': consolePagesBench,
   'flow-details': flowDetailsBench,
   'link-stats': linkStatsBench,
   'mongo-lookups': mongoLookupsBench,
