@@ -1,5 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { freePort, readStackFile, s3Settings, startAppProcess, type AppName, type AppProcess } from '@feedback/dev-stack';
+import {
+  freePort,
+  privateErasureAndRetention,
+  readStackFile,
+  s3Settings,
+  startAppProcess,
+  type AppName,
+  type AppProcess,
+} from '@feedback/dev-stack';
 import { AppError } from '@feedback/kit-core';
 import { createLogger } from '@feedback/kit-core/runtime';
 import { createGrpcClient, type GrpcClient, type GrpcClientConstructor } from '@feedback/kit-grpc';
@@ -106,7 +114,19 @@ async function grpcListeners(extra: Record<string, string> = {}) {
 
 // One personal data key for every replica of a round, as a deployment's Secret gives them.
 const personalDataKey = randomBytes(32).toString('base64');
-const common = () => ({ MONGO_URL: stack.mongo_url, KAFKA_BROKERS: stack.kafka_brokers.join(','), PERSONAL_DATA_KEY: personalDataKey });
+const common = () => ({
+  MONGO_URL: stack.mongo_url,
+  KAFKA_BROKERS: stack.kafka_brokers.join(','),
+  PERSONAL_DATA_KEY: personalDataKey,
+  ...ownErasureAndRetention(),
+});
+
+/** Each round's own erasure and retention topics and groups (dev-stack privateErasureAndRetention), removed after the run. */
+function ownErasureAndRetention(): Record<string, string> {
+  const { env, topics } = privateErasureAndRetention();
+  for (const t of topics) topicsMade.add(t);
+  return env;
+}
 
 /** A flow in the stack's flow service, for the survey and messaging calls (they ask it through the stack's survey). */
 async function stackFlow(accountId: string): Promise<string> {

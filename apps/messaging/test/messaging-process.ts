@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { privateErasureAndRetention } from '@feedback/dev-stack';
 import { createGrpcClient, type GrpcClient } from '@feedback/kit-grpc';
 import { FlowServiceClient } from '@feedback/proto/feedback/flow/v1/flow';
 import { MessagingServiceClient } from '@feedback/proto/feedback/messaging/v1/messaging';
@@ -45,6 +46,8 @@ export function processEnv(dbName: string): Record<string, string> {
     CLICK_FACTS_GROUP: uniq('click-facts'),
     SURVEY_ANSWERED_TOPIC: uniq('survey.answered'),
     ANSWER_FACTS_GROUP: uniq('answer-facts'),
+    // And of the erasure and retention consumers: a killed one would stall the stack's erasures.
+    ...privateErasureAndRetention().env,
     FLOW_GRPC_ADDR: stack.grpc.flow,
     SMS_PROVIDER: 'outbox',
     SURVEY_GRPC_ADDR: stack.grpc.survey,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '@feedback/kit-core/runtime';
-import { freePort, readStackFile, startAppProcess, type AppProcess } from '@feedback/dev-stack';
+import { freePort, privateErasureAndRetention, readStackFile, startAppProcess, type AppProcess } from '@feedback/dev-stack';
 import { AppError } from '@feedback/kit-core';
 import { createGrpcClient } from '@feedback/kit-grpc';
 import { createKafka } from '@feedback/kit-kafka';
@@ -39,6 +39,7 @@ export async function startShortener(env: Record<string, string>): Promise<Short
     METRICS_PORT: String(await freePort()),
     MONGO_URL: stack.mongo_url,
     KAFKA_BROKERS: stack.kafka_brokers.join(','),
+    ...privateErasureAndRetention().env,
     ...env,
   });
   return Object.assign(proc, { address: `127.0.0.1:${port}` });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { freePort, startAppProcess, type AppProcess } from '@feedback/dev-stack';
+import { freePort, privateErasureAndRetention, startAppProcess, type AppProcess } from '@feedback/dev-stack';
 import { createGrpcClient } from '@feedback/kit-grpc';
 import { createProducer, ensureTopics, type Producer } from '@feedback/kit-kafka';
 import { SurveyAnswered } from '@feedback/proto/feedback/survey/v1/survey';
@@ -63,6 +63,7 @@ describe('webhooks service killed mid-delivery', () => {
       MONGO_DB: db,
       KAFKA_BROKERS: stack.kafka_brokers.join(','),
       ...topics,
+      ...privateErasureAndRetention().env,
       WEBHOOKS_EVENTS_GROUP: group,
       WEBHOOKS_SECRET_KEY: key,
       // Required since webhooks keys the subject hashes of its deliveries with it.

@@ -6,3 +6,4 @@ export { startAppProcess, type AppName, type AppProcess, type LogLine } from './
 export { repoPath } from './repo-root.js';
 export { explainFinds, queryPlan } from './query-plan.js';
 export { startSmsOperator } from './sms-operator.js';
+export { privateErasureAndRetention } from './private-topics.js';
