@@ -66,6 +66,15 @@ describe('first attempts before the store', () => {
     expect([...t.deliveries.values()]).toHaveLength(2);
   });
 
+  it('an event published twice, its copy in a later batch, is attempted once', async () => {
+    const t = await setup(async () => answer(204));
+    expect(await recordEvents(t.deps, [event('e1')], t.sender)).toBe(1);
+    expect(await recordEvents(t.deps, [event('e1'), event('e2')], t.sender)).toBe(1);
+    expect(t.sent).toHaveLength(2);
+    expect(new Set(t.sent.map((s) => s.webhookId)).size).toBe(2);
+    expect([...t.deliveries.values()]).toHaveLength(2);
+  });
+
   it('a failed first attempt is stored pending its retry', async () => {
     const t = await setup(async () => answer(503));
     await recordEvents(t.deps, [event('e1')], t.sender);

@@ -45,8 +45,11 @@ export async function recordEvents(deps: Deps, events: WebhookEvent[], handoff?:
   // and both copies would be attempted before the store drops the second.
   const deliveries = [...new Map(perEvent.flat().map((d) => [d.id, d] as const)).values()];
   if (deliveries.length === 0) return 0;
-  const handed = deliveries.slice(0, Math.min(handoff?.room() ?? 0, deliveries.length));
-  const rest = deliveries.slice(handed.length);
+  // A copy of an event already attempted here (published twice) is stored only: the first copy's
+  // delivery exists by then (a partition's batches come one after the other), so it adds nothing.
+  const fresh = handoff?.attemptedLately ? deliveries.filter((d) => !handoff.attemptedLately!(d.id)) : deliveries;
+  const handed = fresh.slice(0, Math.min(handoff?.room() ?? 0, fresh.length));
+  const rest = handed.length === deliveries.length ? [] : deliveries.filter((d) => !handed.includes(d));
   if (handed.length === 0) return storeDue(deps, rest, handoff);
 
   const claim = { claimId: deps.newId(), heldUntil: new Date(now.getTime() + deps.settings.leaseMs) };

@@ -84,6 +84,12 @@ export interface DeliveryHandoff {
   attemptNew(deliveries: Delivery[], claim: { claimId: string; heldUntil: Date }): NewAttempts;
   /** Deliveries were stored due now without a claim: look for them now. */
   wake(): void;
+  /**
+   * Whether this delivery was handed to attemptNew lately (an event published twice: its second
+   * copy arrives in a later batch, after the first is stored): it goes to the store only, where
+   * the existing delivery makes it nothing.
+   */
+  attemptedLately?(deliveryId: string): boolean;
 }
 
 /** First attempts of new deliveries, as the events consumer waits for them. */

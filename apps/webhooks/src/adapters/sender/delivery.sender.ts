@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@feedback/kit-core';
 import { startPeriodicJob } from '@feedback/kit-stores';
+import { LRUCache } from 'lru-cache';
 import { attemptDelivery, claimDue, tryDelivery } from '../../domain/delivery.use-cases.js';
 import type { AttemptOutcome, Claim, DeliveryHandoff, NewAttempts, WebhooksDeps } from '../../domain/ports.js';
 import type { Delivery } from '../../domain/webhook.js';
@@ -121,6 +122,8 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
     const stalled = queue.length > 0 && Date.now() - queue[0]!.queuedAt > STALLED_MS;
     return Math.max(0, (stalled ? 3 * concurrency : MAX_HELD) - inFlight.size - queue.length);
   };
+  // The deliveries handed to attemptNew in the last 10 minutes (attemptedLately).
+  const attempted = new LRUCache<string, true>({ max: 100_000, ttl: 600_000 });
   const take = (claim: Claim) => {
     const heldUntil = claim.heldUntil.getTime();
     const queuedAt = Date.now();
@@ -128,6 +131,7 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
     pump();
   };
   const attemptNew = (deliveries: Delivery[], claim: { claimId: string; heldUntil: Date }): NewAttempts => {
+    for (const d of deliveries) attempted.set(d.id, true);
     const outcomes: (AttemptOutcome | null)[] = deliveries.map(() => null);
     let waiting = true;
     let stored!: (ok: boolean) => void;
@@ -152,7 +156,11 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
         waiting = false;
         return [...outcomes];
       }),
-      stored,
+      stored: (ok) => {
+        // Not stored: the event comes again (its offset was not committed) and is a first attempt again.
+        if (!ok) for (const d of deliveries) attempted.delete(d.id);
+        stored(ok);
+      },
     };
   };
   // Claims in batches of at least `concurrency` (a claim per delivery would cost a claim's
@@ -178,6 +186,7 @@ export function startDeliverySender(opts: DeliverySenderOptions) {
     name: 'webhook-sender',
     room,
     attemptNew,
+    attemptedLately: (id: string) => attempted.has(id),
     /** Deliveries were stored due now: look for them now rather than after the idle wait. */
     wake: () => claimer.wake(),
     async close() {
