@@ -1,12 +1,28 @@
 import { AppError, errors } from '@feedback/kit-core';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Viewer } from '../accounts/domain/people.js';
+import type { AccountRepository } from '../accounts/domain/ports.js';
 import type { FormValues } from '../api/surveys/survey-form.js';
 import { html, type Html } from '../api/surveys/html.js';
+import { accountScope } from './account-scope.js';
+import { viewerOf } from './console-page.js';
+import type { Scope } from './users.views.js';
 
 /** An account's users and tokens: its owners, and operators on a chosen account; members and viewers get 403. */
 export function requireManager(viewer: Viewer): void {
   if (viewer.role !== 'owner' && viewer.role !== 'operator') throw errors.permissionDenied();
+}
+
+/** The viewer's account (an operator's chosen one), once their role may manage it; null: an operator has not chosen. */
+export async function managedScope(
+  accounts: Pick<AccountRepository, 'findById'>,
+  req: FastifyRequest,
+  requested: string | undefined,
+): Promise<Scope | null> {
+  const viewer = viewerOf(req);
+  requireManager(viewer);
+  const scope = await accountScope(accounts, viewer, requested);
+  return scope && { viewer, ...scope };
 }
 
 /** The deployment's accounts, SMS providers and limits: operators only. */

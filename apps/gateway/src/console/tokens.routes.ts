@@ -2,11 +2,10 @@ import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenKind } from '../accounts/domain/account.js';
 import { issueToken, revokeToken } from '../accounts/domain/accounts.use-cases.js';
-import { accountScope } from './account-scope.js';
 import type { AdminContext } from './console.routes.js';
-import { pageContext, scoped, sendHtml, viewerOf } from './console-page.js';
+import { pageContext, scoped, sendHtml } from './console-page.js';
 import { requireCsrf, requireSession } from './console-session.js';
-import { chooseAccount, fieldErrorsOf, formField, requireManager } from './manage-scope.js';
+import { chooseAccount, fieldErrorsOf, formField, managedScope } from './manage-scope.js';
 import { tokensPage } from './tokens.views.js';
 import type { Scope } from './users.views.js';
 
@@ -23,12 +22,7 @@ export const tokensRoutes =
   async (app) => {
     app.addHook('onRequest', requireSession(ctx.sessions));
 
-    async function scopeOf(req: FastifyRequest, requested: string | undefined): Promise<Scope | null> {
-      const viewer = viewerOf(req);
-      requireManager(viewer);
-      const scope = await accountScope(ctx.accounts, viewer, requested);
-      return scope && { viewer, ...scope };
-    }
+    const scopeOf = (req: FastifyRequest, requested: string | undefined) => managedScope(ctx.accounts, req, requested);
     const show = async (
       req: FastifyRequest,
       reply: FastifyReply,

@@ -9,12 +9,11 @@ import {
   LAST_OWNER_CODE,
   listUsers,
 } from '../accounts/domain/users.use-cases.js';
-import { accountScope } from './account-scope.js';
 import type { AdminContext } from './console.routes.js';
 import { fill } from './console.i18n.js';
-import { pageContext, scoped, sendHtml, viewerOf } from './console-page.js';
+import { pageContext, scoped, sendHtml } from './console-page.js';
 import { requireCsrf, requireSession } from './console-session.js';
-import { chooseAccount, fieldErrorsOf, formField, requireManager } from './manage-scope.js';
+import { chooseAccount, fieldErrorsOf, formField, managedScope } from './manage-scope.js';
 import { userPage, usersPage, type NewUserForm, type Scope } from './users.views.js';
 
 const PAGE_SIZE = 50;
@@ -38,13 +37,7 @@ export const usersRoutes =
   async (app) => {
     app.addHook('onRequest', requireSession(ctx.sessions));
 
-    /** The viewer's account (an operator's chosen one), once their role may manage it; null: an operator has not chosen. */
-    async function scopeOf(req: FastifyRequest, requested: string | undefined): Promise<Scope | null> {
-      const viewer = viewerOf(req);
-      requireManager(viewer);
-      const scope = await accountScope(ctx.accounts, viewer, requested);
-      return scope && { viewer, ...scope };
-    }
+    const scopeOf = (req: FastifyRequest, requested: string | undefined) => managedScope(ctx.accounts, req, requested);
 
     async function list(req: FastifyRequest, reply: FastifyReply, s: Scope, status: number, extra: Partial<UsersPageOpts>, pageToken = '') {
       const found = await listUsers(ctx.people, s.accountId, { pageSize: PAGE_SIZE, pageToken });
