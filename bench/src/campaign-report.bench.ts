@@ -4,7 +4,7 @@ import { startBareServer } from './bare-server.js';
 import { alternate, report } from './compare.js';
 import { runLoad } from './load.js';
 import { cpuPerRequest, formatCpuPerRequest } from './process-stats.js';
-import { adminPost } from './stack-api.js';
+import { adminPost, benchCampaign } from './stack-api.js';
 
 const RECIPIENTS = 1_000_000;
 const DAYS = 90;
@@ -74,17 +74,7 @@ export async function campaignReportBench(opts: { durationSec: number; rounds: n
   const admin = adminPost(stack.base_url!, stack.admin_token!);
   const account = await admin('/accounts', { name: 'bench campaign report' });
   const token = (await admin(`/accounts/${account.id}/tokens`, { kind: 'api', name: 'bench' })).token!;
-  const node = await admin(`/accounts/${account.id}/nodes`, { name: 'bench node' });
-  const flow = await admin(`/accounts/${account.id}/flows`, {
-    name: 'bench flow',
-    questions: [{ key: 'nps', body: { en: 'Would you recommend us?' }, style: 'nps' }],
-  });
-  const campaign = await admin(`/accounts/${account.id}/sms_campaigns`, {
-    name: 'bench campaign',
-    node_id: node.id,
-    flow_id: flow.id,
-    message_template: 'Hi {{link}}',
-  });
+  const campaign = await benchCampaign(admin, account.id!);
   const mongo = new MongoClient(stack.mongo_url, { maxPoolSize: 16 });
   await mongo.connect();
   const counters = mongo.db(MESSAGING_DB).collection<Record<string, unknown> & { _id: string }>('campaign_tallies');

@@ -7,7 +7,7 @@ import { MongoClient } from 'mongodb';
 import { startBareServer } from './bare-server.js';
 import { alternate, report } from './compare.js';
 import { runLoad } from './load.js';
-import { adminPost } from './stack-api.js';
+import { adminPost, benchCampaign } from './stack-api.js';
 
 const RECIPIENTS = 100_000;
 /** messaging's chunk size (shared/adapters/mongo/sharing.repository.ts CHUNK). */
@@ -40,17 +40,7 @@ export async function consolePagesBench(opts: { durationSec: number; rounds: num
   const base = stack.base_url!;
   const admin = adminPost(base, stack.admin_token!);
   const account = await admin('/accounts', { name: 'bench console pages' });
-  const node = await admin(`/accounts/${account.id}/nodes`, { name: 'bench node' });
-  const flow = await admin(`/accounts/${account.id}/flows`, {
-    name: 'bench flow',
-    questions: [{ key: 'nps', body: { en: 'Would you recommend us?' }, style: 'nps' }],
-  });
-  const campaign = await admin(`/accounts/${account.id}/sms_campaigns`, {
-    name: 'bench campaign',
-    node_id: node.id,
-    flow_id: flow.id,
-    message_template: 'Hi {{link}}',
-  });
+  const campaign = await benchCampaign(admin, account.id!);
   const email = `bench-console-${randomUUID().slice(0, 8)}@example.com`;
   await admin(`/accounts/${account.id}/users`, { email, name: 'Bench owner', role: 'owner', password: PASSWORD });
 

@@ -25,3 +25,18 @@ export const adminPost =
   (baseUrl: string, adminToken: string) =>
   <T = Record<string, string>>(path: string, body: unknown) =>
     callJson<T>('POST', `${baseUrl}/admin/v1${path}`, { headers: { authorization: `Bearer ${adminToken}` }, body });
+
+/** An SMS campaign of the account, with the node and the one-question NPS flow it needs: the benchmarks' fixture. */
+export async function benchCampaign(admin: ReturnType<typeof adminPost>, accountId: string) {
+  const node = await admin(`/accounts/${accountId}/nodes`, { name: 'bench node' });
+  const flow = await admin(`/accounts/${accountId}/flows`, {
+    name: 'bench flow',
+    questions: [{ key: 'nps', body: { en: 'Would you recommend us?' }, style: 'nps' }],
+  });
+  return admin(`/accounts/${accountId}/sms_campaigns`, {
+    name: 'bench campaign',
+    node_id: node.id,
+    flow_id: flow.id,
+    message_template: 'Hi {{link}}',
+  });
+}
