@@ -18,7 +18,8 @@ export interface Summary extends LoadResult {
   label: string;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+/** The middle value (the upper one of an even count); 0 for none. */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** One side of a comparison over its rounds: the median round's rates, the totals of counts. */
 export function summarize(name: string, label: string, runs: LoadResult[]): Summary {

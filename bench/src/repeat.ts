@@ -1,3 +1,5 @@
+import { median } from './compare.js';
+
 /** What every benchmark is given (bench/src/main.ts). */
 export interface BenchOptions {
   durationSec: number;
@@ -13,8 +15,6 @@ export interface BenchResult {
   baseline?: { rps: number };
   cpuPerRequestMs?: Record<string, number>;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** `--repeat=N`'s summary: the median of N whole comparisons, and each of them. */
 export function medianLine(name: string, runs: BenchResult[]): string {
