@@ -49,7 +49,8 @@ export async function recordEvents(deps: Deps, events: WebhookEvent[], handoff?:
   // delivery exists by then (a partition's batches come one after the other), so it adds nothing.
   const fresh = handoff?.attemptedLately ? deliveries.filter((d) => !handoff.attemptedLately!(d.id)) : deliveries;
   const handed = fresh.slice(0, Math.min(handoff?.room() ?? 0, fresh.length));
-  const rest = handed.length === deliveries.length ? [] : deliveries.filter((d) => !handed.includes(d));
+  const first = new Set(handed);
+  const rest = deliveries.filter((d) => !first.has(d));
   if (handed.length === 0) return storeDue(deps, rest, handoff);
 
   const claim = { claimId: deps.newId(), heldUntil: new Date(now.getTime() + deps.settings.leaseMs) };
