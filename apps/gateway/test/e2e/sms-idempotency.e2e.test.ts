@@ -121,7 +121,37 @@ describe('SMS sharing Idempotency-Key', () => {
         );
       }
     }
-    expect(all.some((r) => r.status === 409)).toBe(true);
+    // Whether any of them lands while the first still runs depends on the machine's load; the
+    // next test holds a first request's claim to see the 409 every time.
+  }, 30_000);
+
+  it('answers 409 / 13031 while the first request with the key has not answered (its claim held)', async () => {
+    const k = key();
+    // An account of its own: the file's account has nearly used its 20 sharings in 5 s.
+    const own = await sms.newCampaign();
+    const body = { phone_numbers: [randomPhone()] };
+    const first = await sms.share(own.account.apiToken, own.campaignId, body, { 'idempotency-key': k });
+    expect(first.status).toBe(200);
+    // The record as it is between the first request's claim and its answer (or as a gateway that
+    // died mid-request leaves it, until the lease ends): in flight, locked a minute ahead.
+    const mongo = new MongoClient(readStackFile().mongo_url);
+    const records = mongo.db('gateway').collection('idempotency_keys');
+    const id = { _id: `${own.account.id}:sms_sharings:${k}` } as never;
+    try {
+      const held = await records.updateOne(id, { $set: { state: 'in_flight', locked_until: new Date(Date.now() + 60_000) } });
+      expect(held.modifiedCount).toBe(1);
+      const retry = await sms.share(own.account.apiToken, own.campaignId, body, { 'idempotency-key': k });
+      expect(retry.status).toBe(409);
+      expect(retry.json).toEqual(
+        publicError('A request with this idempotency key is still in progress', 13031, { 'idempotency-key': expect.any(String) }),
+      );
+      // Another request under the key is still 422, held or not.
+      const other = await sms.share(own.account.apiToken, own.campaignId, { phone_numbers: [randomPhone()] }, { 'idempotency-key': k });
+      expect(other.status).toBe(422);
+    } finally {
+      await records.deleteOne(id);
+      await mongo.close();
+    }
   }, 30_000);
 
   it('refuses a malformed key (400 naming the header)', async () => {
