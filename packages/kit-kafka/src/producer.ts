@@ -18,7 +18,12 @@ export interface OutgoingMessage {
 
 export interface Producer {
   connect(): Promise<void>;
-  /** Sends all messages in one request; resolves with their event ids, in order, once every in-sync replica has them. */
+  /**
+   * Sends the messages, in order, in as few requests as the broker's message size allows (sendChunks);
+   * resolves with their event ids, in order, once every in-sync replica has them. A failure may
+   * leave the earlier chunks sent: a retry sends them again (at least once; consumers de-duplicate
+   * by event id).
+   */
   publish(topic: string, messages: OutgoingMessage[]): Promise<string[]>;
   disconnect(): Promise<void>;
 }
@@ -58,7 +63,7 @@ export function createProducer(kafka: Kafka, opts: CreateProducerOptions): Produ
       });
       const started = performance.now();
       try {
-        await producer.send({ topic, acks: -1, messages: prepared });
+        for (const chunk of sendChunks(prepared)) await producer.send({ topic, acks: -1, messages: chunk });
       } catch (err) {
         recordPublish(topic, prepared.length, false, (performance.now() - started) / 1000);
         throw err;
@@ -73,4 +78,45 @@ export function createProducer(kafka: Kafka, opts: CreateProducerOptions): Produ
       return disconnecting;
     },
   };
+}
+
+/**
+ * What one produce request may carry: a partition's record batch above the broker's
+ * `message.max.bytes` (1 MiB by default, and on most managed Kafkas) is refused whole, so
+ * cancelling a sharing of 10,000 recipients (10,000 status events) failed. Half of it leaves room
+ * for the batch's own framing.
+ */
+export const MAX_SEND_BYTES = 512 * 1024;
+
+interface Sized {
+  key: string | null;
+  value: Buffer | string;
+  headers: Record<string, string>;
+}
+
+/** Splits messages, in order, into runs of at most MAX_SEND_BYTES (a larger message goes alone). */
+export function sendChunks<T extends Sized>(messages: T[], maxBytes = MAX_SEND_BYTES): T[][] {
+  const chunks: T[][] = [];
+  let chunk: T[] = [];
+  let bytes = 0;
+  for (const m of messages) {
+    const size = sizeOf(m);
+    if (chunk.length > 0 && bytes + size > maxBytes) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(m);
+    bytes += size;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/** A record's bytes on the wire, nearly: its key, value and headers, and about 20 bytes of framing each. */
+function sizeOf(m: Sized): number {
+  let size =
+    20 + (m.key === null ? 0 : Buffer.byteLength(m.key)) + (typeof m.value === 'string' ? Buffer.byteLength(m.value) : m.value.length);
+  for (const k in m.headers) size += 4 + k.length + Buffer.byteLength(m.headers[k]!);
+  return size;
 }

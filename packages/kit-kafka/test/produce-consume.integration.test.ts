@@ -55,6 +55,22 @@ describe('produce and consume', () => {
     expect(third!.contextRequestId).toBe(third!.msg.headers['x-request-id']);
   });
 
+  it('sends more than a produce request may carry (the broker refuses a batch over 1 MiB) in order, every message once', async () => {
+    const topic = await freshTopic();
+    const received: string[] = [];
+    await startConsumer({ groupId: uniq('g'), topics: [topic], handler: async (msg) => void received.push(msg.value.toString()) });
+    const producer = await startProducer();
+    // 3,000 messages of 1 KiB under one key: one partition, 3 MiB.
+    const values = Array.from({ length: 3_000 }, (_, i) => `${String(i).padStart(6, '0')}${'x'.repeat(1_018)}`);
+    const ids = await producer.publish(
+      topic,
+      values.map((value) => ({ key: 'one-sharing', value })),
+    );
+    expect(ids).toHaveLength(3_000);
+    await waitFor('3,000 messages', () => received.length >= 3_000, 60_000);
+    expect(received).toEqual(values);
+  }, 90_000);
+
   it('ensureTopics creates missing topics once and leaves existing ones alone', async () => {
     const topic = uniq('t');
     await ensureTopics(kafka, [{ topic, numPartitions: 3 }]);
