@@ -8,7 +8,8 @@
 #   PrometheusRule CRD    from the Prometheus Operator's Go module (`go mod download`), for the chart's alerts
 #   infra/k8s-tools.sh provision   install them (idempotent)
 #   infra/k8s-tools.sh bin NAME    print the path of helm | kubernetes-validate | hadolint | promtool (provisions first)
-#   infra/k8s-tools.sh check       helm lint, helm template (defaults and ci/*-values.yaml) validated with
+#   infra/k8s-tools.sh check       helm lint, helm template (defaults and ci/*-values.yaml; the monitoring CRDs
+#                                  taken as served, MONITORING_APIS) validated with
 #                                  kubernetes-validate --strict for every version in K8S_VERSIONS, hadolint
 #   infra/k8s-tools.sh rules       the chart's PrometheusRule (rendered with it on) validated against the CRD,
 #                                  through promtool check rules, and its alert unit tests
@@ -33,6 +34,9 @@ K8S_VERSIONS=(1.29.0 1.37.0)
 HELM="$CACHE_DIR/bin/helm-$HELM_VERSION"
 VENV="$CACHE_DIR/k8s-tools-$KUBERNETES_VALIDATE_VERSION-$HADOLINT_VERSION"
 CHART="$REPO_ROOT/deploy/helm/feedback"
+# The chart renders its CRD-backed parts only where the cluster serves their API; `helm template` has no
+# cluster, so the checks say these are served, and validate those objects too.
+MONITORING_APIS=(--api-versions monitoring.coreos.com/v1/PodMonitor --api-versions monitoring.coreos.com/v1/PrometheusRule)
 
 PROMTOOL="$CACHE_DIR/bin/promtool-$PROMETHEUS_MODULE_VERSION"
 PROMETHEUSRULE_CRD="$CACHE_DIR/prometheus-operator-$PROMETHEUS_OPERATOR_VERSION/monitoring.coreos.com_prometheusrules.yaml"
@@ -156,7 +160,7 @@ rules() {
     name="${values:+$(basename "$values" .yaml)}"; name="${name:-defaults}"
     mkdir -p "$out/$name"
     log "PrometheusRule ($name): the CRD's schema, promtool check rules"
-    if ! "$HELM" template feedback "$CHART" --namespace feedback --set metrics.prometheusRule.enabled=true \
+    if ! "$HELM" template feedback "$CHART" --namespace feedback --set metrics.prometheusRule.enabled=true "${MONITORING_APIS[@]}" \
       ${values:+--values "$values"} --show-only templates/prometheusrule.yaml >"$out/$name.yaml" 2>"$out/err.txt"; then
       cat "$out/err.txt" >&2; failed=1; continue
     fi
@@ -184,7 +188,7 @@ check() {
     "$HELM" lint --strict "$CHART" "${args[@]}" >"$out/lint.txt" 2>&1 || { cat "$out/lint.txt" >&2; failed=1; }
     for version in "${K8S_VERSIONS[@]}"; do
       log "helm template ($name, Kubernetes $version) | kubernetes-validate --strict"
-      if ! "$HELM" template feedback "$CHART" --namespace feedback --kube-version "$version" "${args[@]}" \
+      if ! "$HELM" template feedback "$CHART" --namespace feedback --kube-version "$version" "${MONITORING_APIS[@]}" "${args[@]}" \
         >"$out/$name-$version.yaml" 2>"$out/err.txt"; then
         cat "$out/err.txt" >&2; failed=1; continue
       fi

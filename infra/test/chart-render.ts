@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import * as yaml from 'yaml';
 import { kafkaSecurityEnv } from '@feedback/kit-kafka';
 import { mongoSecurityEnv, redisSecurityEnv } from '@feedback/kit-stores';
@@ -45,10 +46,49 @@ export function render(helm: string, args: string[] = []): K8sObject[] {
 
 export const valuesFile = (name: string) => ['--values', resolve(CHART, 'ci', name)];
 
-/** The helm binary and the chart's objects with its defaults and with ci/full-values.yaml; for a beforeAll. */
+/**
+ * `helm template` has no cluster: the CRD-backed parts (PodMonitor, PrometheusRule), which render only
+ * where the cluster serves their API, need these to be rendered (infra/k8s-tools.sh passes the same).
+ */
+export const MONITORING_APIS = [
+  '--api-versions',
+  'monitoring.coreos.com/v1/PodMonitor',
+  '--api-versions',
+  'monitoring.coreos.com/v1/PrometheusRule',
+];
+
+/** The helm binary and the chart's objects with its defaults and with ci/full-values.yaml (monitoring APIs served); for a beforeAll. */
 export function renderChart(): { helm: string; defaults: K8sObject[]; full: K8sObject[] } {
   const helm = helmBin();
-  return { helm, defaults: render(helm), full: render(helm, valuesFile('full-values.yaml')) };
+  return { helm, defaults: render(helm), full: render(helm, [...valuesFile('full-values.yaml'), ...MONITORING_APIS]) };
+}
+
+/**
+ * The chart's NOTES.txt as `helm install` would print it. Helm renders NOTES only on install, which needs a
+ * cluster: a copy of the chart renders the real NOTES.txt through `tpl` into a ConfigMap instead.
+ */
+export function renderNotes(helm: string, args: string[] = []): string {
+  const dir = mkdtempSync(join(tmpdir(), 'chart-notes-'));
+  try {
+    const chart = join(dir, 'feedback');
+    cpSync(CHART, chart, { recursive: true });
+    cpSync(join(chart, 'templates/NOTES.txt'), join(chart, 'notes.tpl'));
+    writeFileSync(
+      join(chart, 'templates/zz-notes.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: notes }\ndata:\n  notes: {{ tpl (.Files.Get "notes.tpl") . | toJson }}\n',
+    );
+    const res = spawnSync(
+      helm,
+      ['template', 'feedback', chart, '--namespace', 'feedback', '--show-only', 'templates/zz-notes.yaml', ...args],
+      {
+        encoding: 'utf8',
+      },
+    );
+    if (res.status !== 0) throw new Error(`helm template (NOTES) ${args.join(' ')} failed: ${res.stderr}`);
+    return (yaml.parse(res.stdout) as K8sObject).data.notes as string;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export const byKind = (objects: K8sObject[], kind: string): K8sObject[] => objects.filter((o) => o.kind === kind);
