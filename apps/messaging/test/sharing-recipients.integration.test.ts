@@ -112,4 +112,36 @@ describe('a page of recipients on the stack MongoDB', () => {
       await client.close();
     }
   });
+
+  it('reads a status’s first messages in phone order by index sharing_status_id, a narrow range at a time', async () => {
+    const s = await stored(1_200);
+    const statusOf = (i: number) => (i % 40 === 7 ? 'failed' : 'delivered');
+    const records = Array.from({ length: 1_200 }, (_, i) => ({ ...record(s, phoneOf(i)), status: statusOf(i) }) as SmsMessage);
+    // A failed reminder of a delivered recipient is no failed recipient.
+    await messages.recordMany([...records, { ...record(s, phoneOf(8), 2), status: 'failed' }]);
+    const failed = Array.from({ length: 1_200 }, (_, i) => i)
+      .filter((i) => statusOf(i) === 'failed')
+      .map(phoneOf);
+    expect(await messages.firstsWithStatus({ sharingId: s.id, status: 'failed', after: '', limit: 100, near: phoneOf(500) })).toEqual(
+      failed,
+    );
+    expect(await messages.firstsWithStatus({ sharingId: s.id, status: 'failed', after: phoneOf(7), limit: 3 })).toEqual(failed.slice(1, 4));
+    expect(await messages.firstsWithStatus({ sharingId: s.id, status: 'cancelled', after: '', limit: 10 })).toEqual([]);
+
+    const client = await MongoClient.connect(stack.mongo_url, { monitorCommands: true });
+    try {
+      const monitored = new MongoMessageRepository(client.db(mongo.db.databaseName));
+      let found: string[] = [];
+      const plans = await explainFinds(client, async () => {
+        found = await monitored.firstsWithStatus({ sharingId: s.id, status: 'delivered', after: phoneOf(100), limit: 20 });
+      });
+      expect(found).toHaveLength(20);
+      // The first range (the next hundred phones) holds the page: it read those, not the status's 1,000 others.
+      expect(plans).toHaveLength(1);
+      expect(plans[0]!.indexes).toEqual(['sharing_status_id']);
+      expect(plans[0]!.docsExamined).toBeLessThanOrEqual(100);
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -12,7 +12,10 @@ import { MemoryMessages, MemorySharings } from './fakes/memory-deps.js';
 const NOW = new Date('2026-11-23T10:00:00Z');
 const phoneOf = (i: number) => `90532${String(i).padStart(7, '0')}`;
 
-async function setup(count: number, opts: Partial<SmsSharing> = {}) {
+/** Every third recipient failed, the others delivered. */
+const everyThirdFailed = (i: number): MessageStatus => (i % 3 === 0 ? 'failed' : 'delivered');
+
+async function setup(count: number, opts: Partial<SmsSharing> = {}, statusAt = everyThirdFailed) {
   const sharings = new MemorySharings();
   const messages = new MemoryMessages();
   const sharing: SmsSharing = {
@@ -54,9 +57,9 @@ async function setup(count: number, opts: Partial<SmsSharing> = {}) {
     encoding: 'gsm7',
     segments: 1,
   });
-  // Every third recipient failed, the others delivered, the last ten not claimed yet; one reminder.
+  // Each as `statusAt` says, the last ten not claimed yet; one reminder.
   for (let i = 0; i < count - 10; i++) {
-    const m = record(i, i % 3 === 0 ? 'failed' : 'delivered');
+    const m = record(i, statusAt(i));
     messages.items.set(m.id, m);
   }
   const reminder = record(1, 'sent', 1);
@@ -70,7 +73,7 @@ async function setup(count: number, opts: Partial<SmsSharing> = {}) {
   };
   const list = (q: { status?: string; phone?: string; pageSize?: number; pageToken?: string; accountId?: string; sharingId?: string }) =>
     listSharingRecipients(deps, { accountId: 'acc', sharingId: sharing.id, status: '', phone: '', ...q });
-  return { list, sharing };
+  return { list, sharing, messages };
 }
 
 describe('ListSharingRecipients', () => {
@@ -142,5 +145,53 @@ describe('ListSharingRecipients', () => {
     await expect(list({ pageToken: ofOther })).rejects.toMatchObject({ kind: 'invalid', fields: { page_token: expect.any(String) } });
     const ofThis = encodePageToken('sharing_recipients', { at: new Date(1), id: 'sh-1/0' });
     expect((await list({ pageToken: ofThis, pageSize: 1 })).recipients.map((r) => r.phone)).toEqual([phoneOf(1_000)]);
+  });
+
+  it('pages a rare status through every match once, in phone order, from the records of that status', async () => {
+    // 1 in 97 failed, spread over 3 recipient documents.
+    const { list, messages } = await setup(2_600, {}, (i) => (i % 97 === 5 ? 'failed' : 'delivered'));
+    let read = 0;
+    const findMany = messages.findMany.bind(messages);
+    messages.findMany = (ids) => ((read += ids.length), findMany(ids));
+    const failed: string[] = [];
+    let token = '';
+    let pages = 0;
+    do {
+      const page = await list({ status: 'failed', pageSize: 7, pageToken: token });
+      expect(page.recipients.every((r) => r.status === 'failed')).toBe(true);
+      failed.push(...page.recipients.map((r) => r.phone));
+      token = page.nextPageToken;
+      pages++;
+    } while (token && pages < 10);
+    const expected = Array.from({ length: 2_590 }, (_, i) => i).filter((i) => i % 97 === 5);
+    expect(failed).toEqual(expected.map(phoneOf));
+    expect(pages).toBe(Math.ceil(expected.length / 7));
+    // Only the listed recipients' records (a first message and three reminders each), not every recipient's.
+    expect(read).toBe(expected.length * 4);
+    expect((await list({ status: 'cancelled' })).recipients).toEqual([]);
+  });
+
+  it('lists a recipient by its first message’s status, not a reminder’s', async () => {
+    const { list, messages } = await setup(30);
+    // Recipient 1's reminder is sent, its first message delivered; recipient 4's first message sent.
+    const first = messages.items.get(messageId('sh-1', phoneOf(4)))!;
+    messages.items.set(first.id, { ...first, status: 'sent' });
+    const sent = await list({ status: 'sent' });
+    expect(sent.recipients.map((r) => [r.phone, r.status])).toEqual([[phoneOf(4), 'sent']]);
+    expect((await list({ status: 'delivered' })).recipients.map((r) => r.phone)).toContain(phoneOf(1));
+  });
+
+  it('refuses a status page’s token on another status, another sharing or the unfiltered list', async () => {
+    const { list } = await setup(40);
+    const first = await list({ status: 'failed', pageSize: 2 });
+    expect(first.nextPageToken).not.toBe('');
+    const second = await list({ status: 'failed', pageSize: 2, pageToken: first.nextPageToken });
+    expect(second.recipients.map((r) => r.phone)).toEqual([phoneOf(6), phoneOf(9)]);
+    const refused = { kind: 'invalid', fields: { page_token: expect.any(String) } };
+    await expect(list({ status: 'delivered', pageToken: first.nextPageToken })).rejects.toMatchObject(refused);
+    await expect(list({ pageToken: first.nextPageToken })).rejects.toMatchObject(refused);
+    await expect(list({ status: 'failed', pageToken: (await list({ pageSize: 2 })).nextPageToken })).rejects.toMatchObject(refused);
+    const ofOther = encodePageToken('sharing_recipients_by_status', { at: new Date(0), id: `sh-2/failed/${phoneOf(3)}` });
+    await expect(list({ status: 'failed', pageToken: ofOther })).rejects.toMatchObject(refused);
   });
 });

@@ -132,6 +132,14 @@ export interface MessageRepository {
   cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }): Promise<void>;
   /** The sharing's first messages (not reminders) by status, in one pass over its index; statuses without one are absent. */
   firstsByStatus(sharingId: string): Promise<Partial<Record<MessageStatus, number>>>;
+  /**
+   * The phones of the sharing's first messages (not reminders) whose record has `status`, in
+   * phone order after `after` ('' from the first), at most `limit`: a page of its recipients of
+   * that status (index sharing_status_id). `near`, any of its phones, is where a read from the
+   * first starts looking (a recipient near the lowest makes it cheap); the answer is the same
+   * whatever it is.
+   */
+  firstsWithStatus(q: { sharingId: string; status: MessageStatus; after: string; limit: number; near?: string }): Promise<string[]>;
 }
 
 /** What a recipient's survey link is made of. */

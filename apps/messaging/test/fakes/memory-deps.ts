@@ -313,6 +313,13 @@ export class MemoryMessages implements MessageRepository {
     for (const m of this.items.values()) if (m.sharingId === sharingId && !m.reminder) counts[m.status] = (counts[m.status] ?? 0) + 1;
     return counts;
   }
+  async firstsWithStatus(q: { sharingId: string; status: MessageStatus; after: string; limit: number }) {
+    return [...this.items.values()]
+      .filter((m) => m.sharingId === q.sharingId && !m.reminder && m.status === q.status && m.phone > q.after)
+      .map((m) => m.phone)
+      .sort()
+      .slice(0, q.limit);
+  }
 }
 
 /** sms.status events of delivery reports as published, repeats included, by event id as the Kafka adapter names them; `failNext` makes that many publishes throw. */

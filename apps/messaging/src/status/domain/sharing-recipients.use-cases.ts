@@ -3,7 +3,7 @@ import type { ReportTotals } from '../../reports/domain/report-totals.js';
 import type { TallyReader } from '../../reports/report-reads.ports.js';
 import { phoneOf } from '../../shared/domain/phone-page.js';
 import { sharingState, type SharingState, type SmsSharing } from '../../shared/domain/sharing.js';
-import { messageId, type SmsMessage } from '../../shared/domain/sms-message.js';
+import { messageId, type MessageStatus, type SmsMessage } from '../../shared/domain/sms-message.js';
 import type { StatusDeps } from '../ports.js';
 import { recipientStatusOf, waitingStatusOf, type RecipientStatus, type WaitingStatus } from './sharing-status.use-cases.js';
 
@@ -28,6 +28,9 @@ export const RECIPIENT_STATUSES = [
   'opted_out',
   'cancelled',
 ] as const;
+
+/** The statuses a first message's record holds (a recipient's status is its first message's): read by index. */
+const STORED: readonly (MessageStatus | string)[] = RECIPIENT_STATUSES.filter((s) => s !== 'scheduled' && s !== 'queued');
 
 export interface SharingRecipientsRequest {
   accountId: string;
@@ -70,26 +73,49 @@ function positionOf(sharingId: string, token: string): Position {
   return { doc, at: Number(at) };
 }
 
+// A page of one stored status: its own list in the token (a page of another list, or of the
+// unfiltered one, is refused), the sharing and the status as its id, the page's last phone after them.
+const STATUS_LIST = `${SHARING_RECIPIENTS_PAGE.list}_by_status`;
+const statusTokenOf = (sharingId: string, status: string, phone: string) =>
+  encodePageToken(STATUS_LIST, { at: new Date(0), id: `${sharingId}/${status}/${phone}` });
+
+function phoneAfter(sharingId: string, status: string, token: string): string {
+  if (!token) return '';
+  const { id } = decodePageToken(STATUS_LIST, token);
+  const prefix = `${sharingId}/${status}/`;
+  const phone = id.startsWith(prefix) ? id.slice(prefix.length) : '';
+  if (!/^\d{1,20}$/.test(phone)) throw errors.invalid({ page_token: 'is not a page token of this list' });
+  return phone;
+}
+
 /**
  * A page of a sharing's recipients, each with where its SMS stands, and the sharing with its
  * counters: what GetSmsSharing answers for every recipient at once, a page at a time. A page
  * reads its recipient documents' phones and its recipients' message records (by phone), so its
- * cost does not grow with the sharing. A status filter reads a document's recipients at a time
- * until the page is full; one phone is one lookup.
+ * cost does not grow with the sharing. A status a first message's record holds (all but the
+ * waiting ones) is read from the records of that status, in phone order, so a rare one costs
+ * what a common one does; a waiting status reads a document's recipients at a time until the
+ * page is full; one phone is one lookup.
  */
 export async function listSharingRecipients(deps: Deps, q: SharingRecipientsRequest): Promise<SharingRecipientsPage> {
   const status = q.status ? (RECIPIENT_STATUSES.find((s) => s === q.status) ?? null) : undefined;
   if (status === null) throw errors.invalid({ status: `must be one of ${RECIPIENT_STATUSES.join(', ')}` });
   const phone = q.phone ? phoneOf(q.phone, deps.settings.defaultRegion) : undefined;
   const size = pageSizeOf(q.pageSize, SHARING_RECIPIENTS_PAGE);
-  const start = positionOf(q.sharingId, q.pageToken ?? '');
+  const stored = phone === undefined && status !== undefined && STORED.includes(status) ? (status as MessageStatus) : undefined;
+  const after = stored ? phoneAfter(q.sharingId, stored, q.pageToken ?? '') : '';
+  const start = stored ? { doc: 0, at: 0 } : positionOf(q.sharingId, q.pageToken ?? '');
   const sharing = await deps.sharings.findById(q.accountId, q.sharingId);
   if (!sharing) throw errors.notFound('sharing_id', q.sharingId);
   const now = deps.clock.now();
   const reader = { deps, accountId: q.accountId, sharingId: sharing.id, waiting: waitingStatusOf(sharing, now) };
   const [totals, page] = await Promise.all([
     deps.tallies.sharingTotals(q.accountId, [sharing.id]).then((m) => m.get(sharing.id) ?? null),
-    phone === undefined ? readPage(reader, status, size, start) : onePhone(reader, phone, status),
+    phone !== undefined
+      ? onePhone(reader, phone, status)
+      : stored
+        ? storedStatusPage(reader, stored, size, after)
+        : readPage(reader, status, size, start),
   ]);
   return { sharing, state: sharingState(sharing, now), totals, ...page };
 }
@@ -144,4 +170,15 @@ async function readPage(r: Reader, status: string | undefined, size: number, sta
     }
   }
   return { recipients: out, nextPageToken: phones ? tokenOf(r.sharingId, pos) : '' };
+}
+
+async function storedStatusPage(r: Reader, status: MessageStatus, size: number, after: string): Promise<Found> {
+  // The first page starts looking at the lowest phone of the first recipient document (a hint;
+  // the records decide). One more than the page says whether another follows.
+  const near = after ? undefined : (await r.deps.sharings.recipientPhonesAt(r.sharingId, 0))?.reduce((a, b) => (b < a ? b : a));
+  const phones = await r.deps.messages.firstsWithStatus({ sharingId: r.sharingId, status, after, limit: size + 1, ...(near && { near }) });
+  const page = phones.slice(0, size);
+  // The records decide: one whose status changed since it was found is left out.
+  const recipients = (await statusesOf(r, page)).filter((row) => row.status === status);
+  return { recipients, nextPageToken: phones.length > size ? statusTokenOf(r.sharingId, status, page.at(-1)!) : '' };
 }

@@ -21,6 +21,8 @@ export const messagingIndexes: IndexSpec = {
   sharing_recipients: [{ key: { sharing_id: 1, phone: 1 }, name: 'sharing_phone' }],
   sms_messages: [
     { key: { sharing_id: 1 }, name: 'sharing' },
+    // A sharing's recipients of one status (ListSharingRecipients' filter), in phone order: `_id` is `<sharing>.<phone>`.
+    { key: { sharing_id: 1, status: 1, _id: 1 }, name: 'sharing_status_id' },
     // An inbound STOP finds the accounts that texted its sender.
     { key: { phone: 1, account_id: 1 }, name: 'phone_account' },
     // The retention sweep: an account's pass, the default's.

@@ -12,6 +12,7 @@ import {
   type SmsMessage,
 } from '../../domain/sms-message.js';
 import { finishedFacts, insertedFacts, reportedFacts, type FactFields } from './message-facts.js';
+import { phoneWindows } from './phone-windows.js';
 
 /** With the campaign report's facts (message-facts.ts). */
 interface MessageDoc extends FactFields {
@@ -184,6 +185,26 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
     const counts: Partial<Record<MessageStatus, number>> = {};
     for (const g of groups) if (!g._id.reminder) counts[g._id.status] = (counts[g._id.status] ?? 0) + g.n;
     return counts;
+  }
+
+  async firstsWithStatus(q: { sharingId: string; status: MessageStatus; after: string; limit: number; near?: string }): Promise<string[]> {
+    // Index `sharing_status_id`: the equalities, then one `_id` range (`<sharing>.<phone>`, phone
+    // order) per window (phone-windows.ts), widening until the page is found. Reminders' records
+    // (`<sharing>.<phone>.r<n>`) share the ranges and are left out here.
+    const found: string[] = [];
+    for (const w of phoneWindows(q.after, q.near)) {
+      const range = {
+        [w.inclusive ? '$gte' : '$gt']: `${q.sharingId}.${w.from}`,
+        $lt: w.to === null ? `${q.sharingId}/` : `${q.sharingId}.${w.to}`,
+      };
+      const docs = await this.docs
+        .find({ sharing_id: q.sharingId, status: q.status, _id: range } as Filter<MessageDoc>, { projection: { phone: 1, reminder: 1 } })
+        .sort({ _id: 1 })
+        .toArray();
+      for (const d of docs) if (!d.reminder) found.push(d.phone);
+      if (found.length >= q.limit) break;
+    }
+    return found.slice(0, q.limit);
   }
 
   async listBySharing(sharingId: string): Promise<SmsMessage[]> {
