@@ -68,6 +68,12 @@ const readVars = (vars: Record<string, string | undefined>) =>
        * which the fault tests count as a hang past 30 s: raise it with care.
        */
       SMS_SHARING_DEADLINE_MS: env.int(5_000, 1000),
+      /**
+       * Deadline of cancelling a sharing, which writes a "cancelled" record and a status event per
+       * recipient not yet sent: 10,000 of them took past 5 s on the local database. A repeat
+       * answers the same counts, so a 503 past it is safe to retry.
+       */
+      SMS_CANCEL_DEADLINE_MS: env.int(20_000, 1000),
       /** Accounts whose SMS sharing the operator has stopped (403 / 13013), comma-separated ids. */
       SMS_DISABLED_ACCOUNTS: env.list(''),
       /** How long an Idempotency-Key is remembered. */

@@ -135,6 +135,7 @@ const api = await buildApi({
       maxPhones: config.SMS_MAX_PHONES_PER_SHARING,
       bodyLimitBytes: config.SMS_SHARING_BODY_LIMIT_BYTES,
       sharingDeadlineMs: config.SMS_SHARING_DEADLINE_MS,
+      cancelDeadlineMs: config.SMS_CANCEL_DEADLINE_MS,
       disabledAccounts: config.SMS_DISABLED_ACCOUNTS,
     }),
     webhooksFeature({ webhooks: peers.ports.webhooks, accounts: accounts.accounts }),
@@ -153,6 +154,7 @@ const api = await buildApi({
       accounts: accounts.accounts,
       publicBaseUrl: config.PUBLIC_BASE_URL,
       displayTimeZone: config.DISPLAY_TIME_ZONE,
+      cancelDeadlineMs: config.SMS_CANCEL_DEADLINE_MS,
       clock: systemClock,
       admin: {
         people,

@@ -32,6 +32,7 @@ export async function openApiListeners(opts: { publicUrl?: string; shortenerUrl?
         maxPhones: 10,
         bodyLimitBytes: 1024,
         sharingDeadlineMs: 1000,
+        cancelDeadlineMs: 1000,
       }),
       webhooksFeature({ webhooks: port(), accounts: port() }),
       responsesFeature({ surveys: port(), flows: port(), accounts: port(), campaigns: port() }),

@@ -26,6 +26,8 @@ export interface ConsoleDeps {
   publicBaseUrl?: string;
   /** DISPLAY_TIME_ZONE: the report's days and hours, and every date shown. */
   displayTimeZone: string;
+  /** SMS_CANCEL_DEADLINE_MS, as the API's cancel. */
+  cancelDeadlineMs?: number;
   clock: Clock;
   /** Uploads: the file service's upload path and a bound file's outcome (absent: no upload pages). */
   files?: ConsoleFilesPort;

@@ -73,7 +73,7 @@ export const sharingRoutes =
         const { id } = req.params as { id: string };
         const scope = await accountScope(ctx.accounts, viewer, (req.body as FormValues | undefined)?.account?.[0]);
         if (!scope) return sendHtml(reply, 200, accountPickerPage(pageContext(req, viewer)));
-        const result = await ctx.sms.cancelSmsSharing({ accountId: scope.accountId, sharingId: id });
+        const result = await ctx.sms.cancelSmsSharing({ accountId: scope.accountId, sharingId: id }, { deadlineMs: ctx.cancelDeadlineMs });
         return reply.redirect(
           scoped(`/console/sharings/${encodeURIComponent(id)}`, viewer, scope.accountId, { cancelled: String(result.cancelled) }),
           303,

@@ -21,6 +21,8 @@ export interface SharingsRoutesDeps {
   bodyLimitBytes: number;
   /** Deadline of the create-sharing call: a large sharing on a busy database outlasts the default. */
   sharingDeadlineMs: number;
+  /** Deadline of the cancel call, which writes a record per recipient not yet sent. */
+  cancelDeadlineMs: number;
   disabledAccounts: ReadonlySet<string>;
 }
 
@@ -112,6 +114,11 @@ export const sharingsRoutes =
         },
       },
       async (req) =>
-        sharingCancelledView(await deps.sms.cancelSmsSharing({ accountId: principalOf(req).accountId, sharingId: req.params.sharing_id })),
+        sharingCancelledView(
+          await deps.sms.cancelSmsSharing(
+            { accountId: principalOf(req).accountId, sharingId: req.params.sharing_id },
+            { deadlineMs: deps.cancelDeadlineMs },
+          ),
+        ),
     );
   };

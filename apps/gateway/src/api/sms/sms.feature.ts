@@ -18,7 +18,10 @@ import type { SmsPort } from './sms.port.js';
 import { smsSchemas } from './sms.schemas.js';
 
 /** What the sharing routes take as they are (the limiter: kit-limits' four-tier TierLimiter). */
-type SharingSettings = Pick<SharingsRoutesDeps, 'limiter' | 'idempotency' | 'clock' | 'maxPhones' | 'bodyLimitBytes' | 'sharingDeadlineMs'>;
+type SharingSettings = Pick<
+  SharingsRoutesDeps,
+  'limiter' | 'idempotency' | 'clock' | 'maxPhones' | 'bodyLimitBytes' | 'sharingDeadlineMs' | 'cancelDeadlineMs'
+>;
 
 /** The sharing routes' settings, and the ports of both sides. */
 export interface SmsFeatureDeps extends SharingSettings {

@@ -59,7 +59,8 @@ export interface SmsPort {
   listSmsOptOuts(req: ListSmsOptOutsRequest): Promise<ListSmsOptOutsResponse>;
   deleteSmsOptOut(req: DeleteSmsOptOutRequest): Promise<DeleteSmsOptOutResponse>;
   updateSmsCampaign(req: UpdateSmsCampaignRequest): Promise<UpdateSmsCampaignResponse>;
-  cancelSmsSharing(req: CancelSmsSharingRequest): Promise<CancelSmsSharingResponse>;
+  /** Writes a record per unsent recipient: a large sharing needs a longer deadline than a read (SMS_CANCEL_DEADLINE_MS). */
+  cancelSmsSharing(req: CancelSmsSharingRequest, opts?: { deadlineMs?: number }): Promise<CancelSmsSharingResponse>;
   previewSmsMessage(req: PreviewSmsMessageRequest): Promise<PreviewSmsMessageResponse>;
   getCampaignReport(req: GetCampaignReportRequest): Promise<GetCampaignReportResponse>;
   listSharingRecipients(req: ListSharingRecipientsRequest): Promise<ListSharingRecipientsResponse>;
