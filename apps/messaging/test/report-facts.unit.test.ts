@@ -77,9 +77,16 @@ describe('clicks → the clicked fact', () => {
 
   it('takes no fact from a record of excluded redirects only (bots, previews, HEAD), and only the clicks of a mixed one', () => {
     const excluded = (clickedAtMs: number[]) =>
-      Buffer.from(LinkClicked.encode({ code: 'Ab3dE6g', clickedAtMs, details: [], excludedAtMs: [1_764_324_000_000] }).finish());
+      Buffer.from(
+        LinkClicked.encode(LinkClicked.fromPartial({ code: 'Ab3dE6g', clickedAtMs, excludedAtMs: [1_764_324_000_000] })).finish(),
+      );
     expect(decodeLinkClicked(excluded([]))).toBeNull();
     expect(decodeLinkClicked(excluded([1_764_324_000_500]))).toEqual({ code: 'Ab3dE6g', clickedAtMs: [1_764_324_000_500] });
+  });
+
+  it('takes no fact from a record of excluded redirects counted per second only (gateways since excluded_seconds)', () => {
+    const perSecond = LinkClicked.fromPartial({ code: 'Ab3dE6g', excludedSeconds: [{ secondMs: 1_764_324_000_000, count: 35_000 }] });
+    expect(decodeLinkClicked(Buffer.from(LinkClicked.encode(perSecond).finish()))).toBeNull();
   });
 });
 

@@ -52,7 +52,9 @@ describe('link hour counters', () => {
         code,
         clickedAtMs: Array.from({ length: clicks }, () => at),
         details: Array.from({ length: clicks }, () => phone),
-        excludedAtMs: Array.from({ length: excluded }, () => at),
+        // Half as the times older gateways send, the rest as a count per second.
+        excludedAtMs: Array.from({ length: Math.floor(excluded / 2) }, () => at),
+        excludedSeconds: excluded > 0 ? [{ secondMs: at - (at % 1000), count: excluded - Math.floor(excluded / 2) }] : [],
       }).finish(),
     ),
   });

@@ -59,6 +59,20 @@ describe('countClickHours', () => {
     });
   });
 
+  it('adds excluded redirects counted per second to their hours, with those sent one time each', async () => {
+    const { hours, deps } = setup();
+    const perSecond: ClickRecord = {
+      ...rec(7, [], [T0 + 10]),
+      excludedSeconds: [
+        { secondMs: T0 + H - 1000, count: 30_000 },
+        { secondMs: T0 + H, count: 5 },
+      ],
+    };
+    expect(await countClickHours(deps, 0, [perSecond])).toEqual({ clicks: 0, botsExcluded: 30_006 });
+    expect(hours.items.get(`Code123|${new Date(T0).toISOString()}`)).toMatchObject({ clicks: 0, botsExcluded: 30_001 });
+    expect(hours.items.get(`Code123|${new Date(T0 + H).toISOString()}`)).toMatchObject({ clicks: 0, botsExcluded: 5 });
+  });
+
   it('adds nothing for a redelivered batch, and only the new records of an overlapping one', async () => {
     const { hours, deps } = setup();
     const batch = [rec(1, [[T0, phone]]), rec(2, [[T0 + 5, desk]], [T0 + 6])];

@@ -19,11 +19,17 @@ const MAX_CLICKS_PER_RECORD = 1000;
 /** Records per produce request. */
 const MAX_RECORDS_PER_SEND = 1000;
 
-/** One link's waiting clicks (times and details, in step) and excluded redirects. */
+/**
+ * One link's waiting clicks (times and details, in step) and excluded redirects as counts per
+ * second (`seconds[i]` had `counts[i]`): one phone tapping again and again is tens of thousands
+ * of excluded redirects a second, and a time each cost the link thread an array growing by a
+ * number per redirect, Kafka a flush per thousand and the consumer a loop over every one of them.
+ */
 interface LinkBatch {
   times: number[];
   details: ClickDetails[];
-  excluded: number[];
+  seconds: number[];
+  counts: number[];
 }
 
 type Pending = Map<string, LinkBatch>;
@@ -32,8 +38,8 @@ const NO_DETAILS: ClickDetails = { device: '', os: '', browser: '', referrerHost
 
 /**
  * Records `link.clicked` events off the redirect path: `record` only notes the time and details
- * under its code (`exclude` the time of a redirect that is no click); a timer sends what
- * gathered, one record per link (its click times, details and excluded times), through the
+ * under its code (`exclude` counts a redirect that is no click in its second); a timer sends what
+ * gathered, one record per link (its click times, details and excluded counts), through the
  * idempotent producer, one send at a time. Encoding and sending a Kafka record per click cost
  * as much CPU as the redirect itself; per link and interval it is nearly free, and the count is
  * the same. A failed send keeps its clicks for the next one. Clicks wait in memory, so a crash
@@ -69,16 +75,30 @@ export class ClickPublisher {
     this.added();
   }
 
-  /** A redirect that is no click (click-filter.ts), sent along for its link's `bots_excluded`. */
+  /**
+   * A redirect that is no click (click-filter.ts), sent along for its link's `bots_excluded`. Only
+   * a second not counted yet takes a place in the buffer (and toward `batchSize`): further
+   * redirects of that second add one to its count.
+   */
   exclude(code: string, at = Date.now()): void {
+    const second = at - (at % 1000);
+    const batch = this.pending.get(code);
+    const last = batch ? batch.seconds.length - 1 : -1;
+    // Taps come in time order but for the few that waited on Redis: those may open a second again.
+    if (last >= 0 && batch!.seconds[last] === second) {
+      batch!.counts[last]!++;
+      return;
+    }
     if (this.size >= this.opts.maxBuffered) return this.drop();
-    this.batchOf(code).excluded.push(at);
+    const b = batch ?? this.batchOf(code);
+    b.seconds.push(second);
+    b.counts.push(1);
     this.added();
   }
 
   private batchOf(code: string): LinkBatch {
     let batch = this.pending.get(code);
-    if (!batch) this.pending.set(code, (batch = { times: [], details: [], excluded: [] }));
+    if (!batch) this.pending.set(code, (batch = { times: [], details: [], seconds: [], counts: [] }));
     return batch;
   }
 
@@ -87,7 +107,7 @@ export class ClickPublisher {
     if (this.size >= this.opts.batchSize && !this.sending) void this.flush();
   }
 
-  /** Clicks not sent yet. */
+  /** Clicks and seconds of excluded redirects not sent yet. */
   get waiting(): number {
     return this.size;
   }
@@ -134,9 +154,10 @@ export class ClickPublisher {
     this.pending.set(code, {
       times: sent.times.concat(later?.times ?? []),
       details: sent.details.concat(later?.details ?? []),
-      excluded: sent.excluded.concat(later?.excluded ?? []),
+      seconds: sent.seconds.concat(later?.seconds ?? []),
+      counts: sent.counts.concat(later?.counts ?? []),
     });
-    this.size += sent.times.length + sent.excluded.length;
+    this.size += sent.times.length + sent.seconds.length;
   }
 
   private connect(): Promise<void> {
@@ -164,16 +185,23 @@ type LinkRecord = LinkBatch & { code: string };
 function toRecords(pending: Pending): LinkRecord[] {
   const records: LinkRecord[] = [];
   for (const [code, b] of pending) {
-    const n = Math.max(b.times.length, b.excluded.length);
+    const n = Math.max(b.times.length, b.seconds.length);
     for (let i = 0; i < n; i += MAX_CLICKS_PER_RECORD) {
       const end = i + MAX_CLICKS_PER_RECORD;
-      records.push({ code, times: b.times.slice(i, end), details: b.details.slice(i, end), excluded: b.excluded.slice(i, end) });
+      const [times, details, seconds, counts] = [b.times, b.details, b.seconds, b.counts].map((a) => a.slice(i, end)) as [
+        number[],
+        ClickDetails[],
+        number[],
+        number[],
+      ];
+      records.push({ code, times, details, seconds, counts });
     }
   }
   return records;
 }
 
 function toMessage(r: LinkRecord): OutgoingMessage {
-  const bytes = LinkClicked.encode({ code: r.code, clickedAtMs: r.times, details: r.details, excludedAtMs: r.excluded }).finish();
+  const excludedSeconds = r.seconds.map((secondMs, i) => ({ secondMs, count: r.counts[i]! }));
+  const bytes = LinkClicked.encode({ code: r.code, clickedAtMs: r.times, details: r.details, excludedAtMs: [], excludedSeconds }).finish();
   return { key: r.code, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
 }

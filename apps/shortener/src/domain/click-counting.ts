@@ -19,6 +19,8 @@ export interface ClickRecord {
   details?: ClickDetail[];
   /** Redirects that are no clicks (bots, previews, HEAD, repeats): counted apart, never as clicks. */
   excludedAtMs?: number[];
+  /** The same as counts per second (gateways since `excluded_seconds`); a record may carry both. */
+  excludedSeconds?: Array<{ secondMs: number; count: number }>;
 }
 
 /**

@@ -56,6 +56,7 @@ function byHour(records: ClickRecord[]): Map<string, HourParts> {
       for (const list of CLICK_LISTS) add(c[list], NAME_OF[list](r.details?.[i]), 1);
     });
     for (const ms of r.excludedAtMs ?? []) at(ms).botsExcluded++;
+    for (const s of r.excludedSeconds ?? []) at(s.secondMs).botsExcluded += s.count;
     for (const [start, counts] of mine) {
       const key = hourKey(r.code, new Date(start));
       let h = hours.get(key);

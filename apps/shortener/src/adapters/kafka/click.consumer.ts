@@ -44,21 +44,24 @@ export function runClickConsumer(opts: ClickConsumerOptions): Promise<ConsumerHa
     maxWaitTimeInMs: 500,
     onCrash: opts.onCrash,
     handler: async ({ partition, messages }, { deadLetter }) => {
-      const { records, poison } = decode(messages);
+      const { records, poison } = decodeClickRecords(messages);
       await deadLetter(poison, new PoisonMessageError('undecodable LinkClicked'));
       await opts.onClicks(partition, records);
     },
   });
 }
 
-function decode(messages: ConsumedMessage[]): { records: ClickRecord[]; poison: ConsumedMessage[] } {
+/** A batch's `link.clicked` records as the domain counts them; what is no click record is poison. */
+export function decodeClickRecords<M extends Pick<ConsumedMessage, 'value' | 'offset'>>(
+  messages: M[],
+): { records: ClickRecord[]; poison: M[] } {
   const records: ClickRecord[] = [];
-  const poison: ConsumedMessage[] = [];
+  const poison: M[] = [];
   for (const m of messages) {
     try {
       const event = LinkClicked.decode(m.value);
-      if (!LINK_LIMITS.codePattern.test(event.code) || event.clickedAtMs.length + event.excludedAtMs.length === 0)
-        throw new Error('not a click record');
+      const excluded = event.excludedAtMs.length + event.excludedSeconds.length;
+      if (!LINK_LIMITS.codePattern.test(event.code) || event.clickedAtMs.length + excluded === 0) throw new Error('not a click record');
       records.push({
         code: event.code,
         offset: Number(m.offset),
@@ -66,7 +69,9 @@ function decode(messages: ConsumedMessage[]): { records: ClickRecord[]; poison: 
         clickedAtMs: event.clickedAtMs,
         // Details in step with the clicks, or none (a gateway that predates them).
         ...(event.details.length === event.clickedAtMs.length && { details: event.details }),
+        // Older gateways sent a time per excluded redirect, newer ones counts per second.
         excludedAtMs: event.excludedAtMs,
+        excludedSeconds: event.excludedSeconds,
       });
     } catch {
       poison.push(m);

@@ -15,7 +15,7 @@ const CODE = /^[A-Za-z0-9]{4,32}$/;
 export function decodeLinkClicked(value: Buffer): LinkClicks | null {
   const event = LinkClicked.decode(value);
   if (!CODE.test(event.code)) throw new Error('link.clicked without a short code');
-  if (event.clickedAtMs.length === 0 && event.excludedAtMs.length > 0) return null;
+  if (event.clickedAtMs.length === 0 && event.excludedAtMs.length + event.excludedSeconds.length > 0) return null;
   if (event.clickedAtMs.length === 0 || !event.clickedAtMs.every((ms) => Number.isSafeInteger(ms) && ms > 0))
     throw new Error('link.clicked without valid click times');
   return { code: event.code, clickedAtMs: event.clickedAtMs };

@@ -232,9 +232,22 @@ export interface LinkClicked {
   /**
    * Redirects the gateway answered that are no clicks (bots, link previews, tools, HEAD, a
    * client's repeat within the minute): when each was answered. Never counted as a click; a record
-   * may carry only these (clicked_at_ms empty).
+   * may carry only these (clicked_at_ms empty). Sent by gateways that predate excluded_seconds;
+   * a consumer counts both.
    */
   excludedAtMs: number[];
+  /**
+   * The same redirects as counts per second (one phone tapping again and again is thousands a
+   * second: one entry, not one time each). A record may carry only these.
+   */
+  excludedSeconds: ExcludedSecond[];
+}
+
+/** How many redirects that are no clicks a link answered in one second. */
+export interface ExcludedSecond {
+  /** The second's start, in milliseconds since the Unix epoch (a multiple of 1000). */
+  secondMs: number;
+  count: number;
 }
 
 /** Empty strings where unknown. Never the full referrer or the client's address. */
@@ -2691,7 +2704,7 @@ export const UpdateLinkResponse: MessageFns<UpdateLinkResponse> = {
 };
 
 function createBaseLinkClicked(): LinkClicked {
-  return { code: "", clickedAtMs: [], details: [], excludedAtMs: [] };
+  return { code: "", clickedAtMs: [], details: [], excludedAtMs: [], excludedSeconds: [] };
 }
 
 export const LinkClicked: MessageFns<LinkClicked> = {
@@ -2715,6 +2728,9 @@ export const LinkClicked: MessageFns<LinkClicked> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    for (const v of message.excludedSeconds) {
+      ExcludedSecond.encode(v!, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -2784,6 +2800,14 @@ export const LinkClicked: MessageFns<LinkClicked> = {
 
             break;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.excludedSeconds.push(ExcludedSecond.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2812,6 +2836,11 @@ export const LinkClicked: MessageFns<LinkClicked> = {
         : globalThis.Array.isArray(object?.excluded_at_ms)
         ? object.excluded_at_ms.map((e: any) => globalThis.Number(e))
         : [],
+      excludedSeconds: globalThis.Array.isArray(object?.excludedSeconds)
+        ? object.excludedSeconds.map((e: any) => ExcludedSecond.fromJSON(e))
+        : globalThis.Array.isArray(object?.excluded_seconds)
+        ? object.excluded_seconds.map((e: any) => ExcludedSecond.fromJSON(e))
+        : [],
     };
   },
 
@@ -2829,6 +2858,9 @@ export const LinkClicked: MessageFns<LinkClicked> = {
     if (message.excludedAtMs?.length) {
       obj.excludedAtMs = message.excludedAtMs.map((e) => Math.round(e));
     }
+    if (message.excludedSeconds?.length) {
+      obj.excludedSeconds = message.excludedSeconds.map((e) => ExcludedSecond.toJSON(e));
+    }
     return obj;
   },
 
@@ -2841,6 +2873,96 @@ export const LinkClicked: MessageFns<LinkClicked> = {
     message.clickedAtMs = object.clickedAtMs?.map((e) => e) || [];
     message.details = object.details?.map((e) => ClickDetails.fromPartial(e)) || [];
     message.excludedAtMs = object.excludedAtMs?.map((e) => e) || [];
+    message.excludedSeconds = object.excludedSeconds?.map((e) => ExcludedSecond.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseExcludedSecond(): ExcludedSecond {
+  return { secondMs: 0, count: 0 };
+}
+
+export const ExcludedSecond: MessageFns<ExcludedSecond> = {
+  encode(message: ExcludedSecond, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secondMs !== 0) {
+      writer.uint32(8).int64(message.secondMs);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).uint32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExcludedSecond {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExcludedSecond();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.secondMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExcludedSecond {
+    return {
+      secondMs: isSet(object.secondMs)
+        ? globalThis.Number(object.secondMs)
+        : isSet(object.second_ms)
+        ? globalThis.Number(object.second_ms)
+        : 0,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+    };
+  },
+
+  toJSON(message: ExcludedSecond): unknown {
+    const obj: any = {};
+    if (message.secondMs !== 0) {
+      obj.secondMs = Math.round(message.secondMs);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExcludedSecond>, I>>(base?: I): ExcludedSecond {
+    return ExcludedSecond.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExcludedSecond>, I>>(object: I): ExcludedSecond {
+    const message = createBaseExcludedSecond();
+    message.secondMs = object.secondMs ?? 0;
+    message.count = object.count ?? 0;
     return message;
   },
 };
