@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   APPS,
@@ -35,7 +35,10 @@ const grpcCallers = (objects: K8sObject[], app: string): string[] => {
   const rule = find(objects, 'NetworkPolicy', `feedback-${app}`).spec.ingress.find((r: K8sObject) =>
     r.ports.some((p: { port: string }) => p.port === 'grpc'),
   );
-  return (rule?.from ?? []).map((peer: K8sObject) => peer.podSelector.matchLabels['app.kubernetes.io/component']);
+  // The `helm test` Pod (component test) is admitted too: it is no caller of the table.
+  return (rule?.from ?? [])
+    .map((peer: K8sObject) => peer.podSelector.matchLabels['app.kubernetes.io/component'])
+    .filter((c: string) => c !== 'test');
 };
 
 describe('the templates name no app', () => {
@@ -44,7 +47,8 @@ describe('the templates name no app', () => {
     expect(Object.keys(table).sort()).toEqual([...APPS].sort());
     const dir = resolve(CHART, 'templates');
     const found: string[] = [];
-    for (const file of readdirSync(dir)) {
+    const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    for (const file of files.map((f) => relative(dir, resolve(f.parentPath, f.name)))) {
       const lines = read(`deploy/helm/feedback/templates/${file}`).split('\n');
       lines.forEach((line, i) => {
         // The one exception: the key names of the apps' Secret (webhooks-secret-key, ...), which operators' own
@@ -73,11 +77,19 @@ describe('an app switched off', () => {
 
   it('a service whose every caller is off admits no one to its gRPC port (no rule, never a rule without `from`)', () => {
     const objects = render(helm, ['--set', 'apps.gateway.enabled=false']);
-    // The gateway was the only caller of messaging and webhooks.
+    const withoutTests = render(helm, ['--set', 'apps.gateway.enabled=false', '--set', 'tests.enabled=false']);
+    const grpcRules = (from: K8sObject[], app: string) =>
+      find(from, 'NetworkPolicy', `feedback-${app}`).spec.ingress.filter((r: K8sObject) =>
+        r.ports.some((p: { port: string }) => p.port === 'grpc'),
+      );
+    // The gateway was the only caller of messaging and webhooks: the `helm test` Pod alone remains, or no rule.
     for (const app of ['messaging', 'webhooks']) {
-      const rules = find(objects, 'NetworkPolicy', `feedback-${app}`).spec.ingress;
-      expect(rules.filter((r: K8sObject) => r.ports.some((p: { port: string }) => p.port === 'grpc'))).toEqual([]);
-      expect(rules.every((r: K8sObject) => r.from !== undefined || r.ports.every((p: { port: string }) => p.port !== 'grpc'))).toBe(true);
+      const rules = grpcRules(objects, app);
+      expect(rules).toHaveLength(1);
+      expect(rules[0].from.map((peer: K8sObject) => peer.podSelector.matchLabels['app.kubernetes.io/component'])).toEqual(['test']);
+      expect(grpcRules(withoutTests, app)).toEqual([]);
+      const all = find(objects, 'NetworkPolicy', `feedback-${app}`).spec.ingress;
+      expect(all.every((r: K8sObject) => r.from !== undefined || r.ports.every((p: { port: string }) => p.port !== 'grpc'))).toBe(true);
     }
     expect(grpcCallers(objects, 'survey')).toEqual(['messaging']);
     // No Ingress without the app whose ports they route to, and the SMS limits go with their only reader.

@@ -53,6 +53,8 @@ describe('the chart renders one Deployment per app and what each needs', () => {
         // Each app's own settings, nothing of the others'.
         ...APPS.map((a) => `ConfigMap/feedback-${a}-config`),
         'ConfigMap/feedback-sms-limits',
+        // The `helm test` hook (templates/tests/checks.yaml).
+        'Pod/feedback-test',
       ].sort(),
     );
   });
@@ -242,6 +244,19 @@ describe('availability and scaling', () => {
 
 describe('network policies: each gRPC service takes calls from its callers only', () => {
   const podLabels = (objects: K8sObject[], app: string) => find(objects, 'Deployment', `feedback-${app}`).spec.selector.matchLabels;
+  // The `helm test` Pod (tests.enabled, the default) is admitted besides the callers, by its own labels.
+  const testPod = (objects: K8sObject[]) => {
+    const pod = find(objects, 'Pod', 'feedback-test');
+    expect(pod.metadata.labels['app.kubernetes.io/component']).toBe('test');
+    const {
+      'helm.sh/chart': _chart,
+      'app.kubernetes.io/version': _v,
+      'app.kubernetes.io/part-of': _p,
+      'app.kubernetes.io/managed-by': _m,
+      ...selector
+    } = pod.metadata.labels;
+    return { podSelector: { matchLabels: selector } };
+  };
 
   it.each(SERVICES)('%s', (app) => {
     for (const [, objects] of renderings()) {
@@ -251,7 +266,10 @@ describe('network policies: each gRPC service takes calls from its callers only'
       const grpc = policy.spec.ingress.filter((r: { ports: { port: string }[] }) => r.ports.some((p) => p.port === 'grpc'));
       expect(grpc).toHaveLength(1);
       expect(grpc[0].ports).toEqual([{ port: 'grpc', protocol: 'TCP' }]);
-      expect(grpc[0].from).toEqual(CALLERS[app].map((caller) => ({ podSelector: { matchLabels: podLabels(objects, caller) } })));
+      expect(grpc[0].from).toEqual([
+        ...CALLERS[app].map((caller) => ({ podSelector: { matchLabels: podLabels(objects, caller) } })),
+        testPod(objects),
+      ]);
       // No rule admits anyone else to the gRPC port (a rule without `from` would admit every pod).
       const others = policy.spec.ingress.filter((r: K8sObject) => r !== grpc[0]);
       expect(others.every((r: { ports: { port: string }[] }) => r.ports.every((p) => p.port !== 'grpc'))).toBe(true);
@@ -264,7 +282,7 @@ describe('network policies: each gRPC service takes calls from its callers only'
         (r: { ports: { port: string }[] }) => r.ports[0]!.port === 'dlr',
       );
     expect(dlr(defaults)).toEqual({ ports: [{ port: 'dlr', protocol: 'TCP' }] });
-    expect(dlr(full).from).toEqual([{ ipBlock: { cidr: '203.0.113.0/24' } }]);
+    expect(dlr(full).from).toEqual([{ ipBlock: { cidr: '203.0.113.0/24' } }, testPod(full)]);
   });
 
   it('gateway: its listeners from the ingress controller (full values); the metrics port from the monitoring namespace', () => {
@@ -275,7 +293,7 @@ describe('network policies: each gRPC service takes calls from its callers only'
           { port: 'api', protocol: 'TCP' },
           { port: 'links', protocol: 'TCP' },
         ],
-        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }, testPod(full)],
       },
       {
         ports: [{ port: 'metrics', protocol: 'TCP' }],
