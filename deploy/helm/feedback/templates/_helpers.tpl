@@ -331,3 +331,27 @@ files are 0440 (group-readable through the pod's fsGroup).
 {{- end }}
 {{- end }}
 {{- end -}}
+
+{{/*
+The restricted Pod Security profile the chart promises (README.md "Restricted profile"), checked again here:
+values.schema.json refuses the same, but a renderer may skip the schema (--skip-schema-validation), and the
+namespace's admission would then refuse the pods only at ReplicaSet level, long after `helm upgrade` returned.
+*/}}
+{{- define "feedback.restricted" -}}
+{{- $why := "is refused: the chart's pods run under Kubernetes' restricted Pod Security profile" -}}
+{{- $pod := .Values.podSecurityContext | default dict -}}
+{{- $c := .Values.containerSecurityContext | default dict -}}
+{{- if eq (toString (get $pod "runAsNonRoot")) "false" }}{{ fail (printf "podSecurityContext.runAsNonRoot: false %s" $why) }}{{ end -}}
+{{- if and (hasKey $pod "runAsUser") (not (kindIs "invalid" $pod.runAsUser)) (eq (int $pod.runAsUser) 0) }}{{ fail (printf "podSecurityContext.runAsUser: 0 (root) %s" $why) }}{{ end -}}
+{{- with ($pod.seccompProfile | default dict).type }}{{ if not (has . (list "RuntimeDefault" "Localhost")) }}{{ fail (printf "podSecurityContext.seccompProfile.type: %s %s (RuntimeDefault or Localhost)" . $why) }}{{ end }}{{ end -}}
+{{- if ne (toString (get $c "allowPrivilegeEscalation")) "false" }}{{ fail (printf "containerSecurityContext.allowPrivilegeEscalation: %v %s (it must be false)" (get $c "allowPrivilegeEscalation" | default "unset") $why) }}{{ end -}}
+{{- if eq (toString (get $c "privileged")) "true" }}{{ fail (printf "containerSecurityContext.privileged: true %s" $why) }}{{ end -}}
+{{- if ne (toString (get $c "runAsNonRoot")) "true" }}{{ fail (printf "containerSecurityContext.runAsNonRoot: %v %s (it must be true)" (get $c "runAsNonRoot") $why) }}{{ end -}}
+{{- if and (hasKey $c "runAsUser") (not (kindIs "invalid" $c.runAsUser)) (eq (int $c.runAsUser) 0) }}{{ fail (printf "containerSecurityContext.runAsUser: 0 (root) %s" $why) }}{{ end -}}
+{{- $caps := $c.capabilities | default dict -}}
+{{- if not (has "ALL" ($caps.drop | default list)) }}{{ fail (printf "containerSecurityContext.capabilities.drop: %v %s (it must drop ALL)" ($caps.drop | default list) $why) }}{{ end -}}
+{{- range ($caps.add | default list) }}{{ if ne . "NET_BIND_SERVICE" }}{{ fail (printf "containerSecurityContext.capabilities.add: %s %s (NET_BIND_SERVICE is the only one it allows)" . $why) }}{{ end }}{{ end -}}
+{{- $seccomp := ($c.seccompProfile | default dict).type | default "" -}}
+{{- if not (has $seccomp (list "RuntimeDefault" "Localhost")) }}{{ fail (printf "containerSecurityContext.seccompProfile.type: %q %s (RuntimeDefault or Localhost)" $seccomp $why) }}{{ end -}}
+{{- with $c.procMount }}{{ if ne . "Default" }}{{ fail (printf "containerSecurityContext.procMount: %s %s" . $why) }}{{ end }}{{ end -}}
+{{- end -}}
