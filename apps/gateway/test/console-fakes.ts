@@ -100,6 +100,7 @@ export function reportOf(campaignId: string, series: Array<[number, number, numb
   const sum = (i: number) => series.reduce((s, b) => s + b[i]!, 0);
   return {
     campaignId,
+    campaignName: '',
     totals: { ...totals(sum(0)), delivered: sum(1), clicked: sum(2), answered: sum(3) },
     rates: { delivery: 0.9, click: 0.5, response: 0.25 },
     nps: { score: 37, promoters: 5, passives: 2, detractors: 1, total: 8 },
@@ -165,9 +166,9 @@ export class FakeSms implements ConsoleSmsPort {
     return { campaigns: page, nextPageToken: start + req.pageSize < mine.length ? String(start + req.pageSize) : '' };
   }
   async getCampaignReport(req: { accountId: string; campaignId: string; from: string; to: string; interval: string }) {
-    this.campaign(req.accountId, req.campaignId);
+    const { name } = this.campaign(req.accountId, req.campaignId);
     this.reportRequests.push({ from: req.from, to: req.to, interval: req.interval });
-    return this.reports.get(req.campaignId) ?? reportOf(req.campaignId, [[0, 0, 0, 0]]);
+    return { ...(this.reports.get(req.campaignId) ?? reportOf(req.campaignId, [[0, 0, 0, 0]])), campaignName: name };
   }
   async listSmsSharings(req: { accountId: string; campaignId: string }) {
     this.campaign(req.accountId, req.campaignId);

@@ -123,6 +123,9 @@ describe('console pages', () => {
     const res = await get('/console/campaigns/c-1?from=2026-11-01&to=2026-11-03&interval=day', 'owner');
     expect(res.statusCode).toBe(200);
     expect(sms.reportRequests.at(-1)).toEqual({ from: '2026-11-01', to: '2026-11-04', interval: 'day' });
+    // The name comes with the report (messaging reads the campaign for it), escaped.
+    expect(res.body).toContain('Spring &lt;script&gt;');
+    expect(res.body).not.toContain(`Spring ${XSS}`);
     const points = (key: string) => {
       const m = new RegExp(`data-series="${key}"[^>]*points="([^"]*)"`).exec(res.body);
       return m![1]!.split(' ').map((p) => p.split(',').map(Number) as [number, number]);

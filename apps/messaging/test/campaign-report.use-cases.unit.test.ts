@@ -12,7 +12,7 @@ const NOW = new Date('2026-11-23T10:07:00Z');
 
 async function setup() {
   const campaigns = new MemoryCampaigns();
-  await campaigns.insert(campaignOf({ id: CAMPAIGN, accountId: 'acc' }));
+  await campaigns.insert(campaignOf({ id: CAMPAIGN, accountId: 'acc', name: 'Kasım mağaza anketi' }));
   await campaigns.insert(campaignOf({ id: FOREIGN, accountId: 'other' }));
   const tallies = new MemoryTallies();
   const deps = { campaigns, sharings: new MemorySharings(), tallies, clock: { now: () => NOW } };
@@ -59,6 +59,7 @@ describe('the campaign report', () => {
 
     const r = await getCampaignReport(deps, query({ from: '2026-11-21', to: '2026-11-24' }));
 
+    expect(r.campaignName).toBe('Kasım mağaza anketi');
     expect(r.totals).toEqual({ recipients: 10, sent: 8, delivered: 7, failed: 2, optedOut: 1, clicked: 4, answered: 3, segments: 12 });
     expect(r.rates).toEqual({ delivery: 0.875, click: 0.5, response: 0.375 });
     // One promoter, one passive, one detractor: 33% - 33% = 0.

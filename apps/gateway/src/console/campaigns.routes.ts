@@ -8,8 +8,6 @@ import { pageContext, sendHtml, viewerOf } from './console-page.js';
 import { requireSession } from './console-session.js';
 
 const PAGE_SIZE = 20;
-/** Enough to find a campaign's name among an account's campaigns in one read (messaging's list has no get). */
-const NAME_LOOKUP = 200;
 const Token = Type.String({ maxLength: 500 });
 const Account = Type.String({ minLength: 1, maxLength: 100 });
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
@@ -77,7 +75,7 @@ export const campaignsRoutes =
       if (!scope) return sendHtml(reply, 200, accountPickerPage(page));
       const { accountId } = scope;
       // Another account's campaign: messaging answers NOT_FOUND, the error handler the 404 page.
-      const [report, sharings, names] = await Promise.all([
+      const [report, sharings] = await Promise.all([
         ctx.sms.getCampaignReport({
           accountId,
           campaignId: id,
@@ -96,9 +94,8 @@ export const campaignsRoutes =
           pageSize: PAGE_SIZE,
           pageToken: query.sharings_page ?? '',
         }),
-        ctx.sms.listSmsCampaigns({ accountId, pageSize: NAME_LOOKUP, pageToken: '' }),
       ]);
-      const name = names.campaigns.find((c) => c.id === id)?.name ?? id;
+      const name = report.campaignName || id;
       return sendHtml(
         reply,
         200,

@@ -210,6 +210,7 @@ export function campaignReportMessage(r: CampaignReport): GetCampaignReportRespo
   const { score, ...nps } = r.nps;
   return {
     campaignId: r.campaignId,
+    campaignName: r.campaignName,
     totals: totalsMessage(r.totals),
     rates: {
       ...(r.rates.delivery !== null && { delivery: r.rates.delivery }),

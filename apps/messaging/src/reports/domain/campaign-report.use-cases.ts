@@ -23,6 +23,7 @@ export interface ReportRates {
 
 export interface CampaignReport {
   campaignId: string;
+  campaignName: string;
   from: Date;
   to: Date;
   interval: ReportInterval;
@@ -111,11 +112,13 @@ export async function getCampaignReport(deps: ReportReadDeps, q: CampaignReportQ
   const range = checkRange(q, deps.clock.now());
   const starts = bucketStarts(range.from, range.to, range.interval, range.timeZone, MAX_BUCKETS[range.interval]);
   if (!starts) throw errors.internal(`more ${range.interval}s than a report's range can hold in ${range.timeZone}`);
-  if (!(await deps.campaigns.findById(q.accountId, q.campaignId))) throw errors.notFound('campaign_id', q.campaignId);
+  const campaign = await deps.campaigns.findById(q.accountId, q.campaignId);
+  if (!campaign) throw errors.notFound('campaign_id', q.campaignId);
   const rows = await deps.tallies.campaignBuckets(q.accountId, q.campaignId, range.from, range.to);
   const { totals, nps } = sums(rows);
   return {
     campaignId: q.campaignId,
+    campaignName: campaign.name,
     ...range,
     totals,
     rates: {

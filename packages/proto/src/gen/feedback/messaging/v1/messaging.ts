@@ -646,6 +646,8 @@ export interface GetCampaignReportResponse {
   to: string;
   interval: string;
   timeZone: string;
+  /** The campaign's name, as ListSmsCampaigns shows it. */
+  campaignName: string;
 }
 
 export interface ListSharingRecipientsRequest {
@@ -9070,6 +9072,7 @@ function createBaseGetCampaignReportResponse(): GetCampaignReportResponse {
     to: "",
     interval: "",
     timeZone: "",
+    campaignName: "",
   };
 }
 
@@ -9101,6 +9104,9 @@ export const GetCampaignReportResponse: MessageFns<GetCampaignReportResponse> = 
     }
     if (message.timeZone !== "") {
       writer.uint32(74).string(message.timeZone);
+    }
+    if (message.campaignName !== "") {
+      writer.uint32(82).string(message.campaignName);
     }
     return writer;
   },
@@ -9190,6 +9196,14 @@ export const GetCampaignReportResponse: MessageFns<GetCampaignReportResponse> = 
             message.timeZone = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.campaignName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -9223,6 +9237,11 @@ export const GetCampaignReportResponse: MessageFns<GetCampaignReportResponse> = 
         : isSet(object.time_zone)
         ? globalThis.String(object.time_zone)
         : "",
+      campaignName: isSet(object.campaignName)
+        ? globalThis.String(object.campaignName)
+        : isSet(object.campaign_name)
+        ? globalThis.String(object.campaign_name)
+        : "",
     };
   },
 
@@ -9255,6 +9274,9 @@ export const GetCampaignReportResponse: MessageFns<GetCampaignReportResponse> = 
     if (message.timeZone !== "") {
       obj.timeZone = message.timeZone;
     }
+    if (message.campaignName !== "") {
+      obj.campaignName = message.campaignName;
+    }
     return obj;
   },
 
@@ -9278,6 +9300,7 @@ export const GetCampaignReportResponse: MessageFns<GetCampaignReportResponse> = 
     message.to = object.to ?? "";
     message.interval = object.interval ?? "";
     message.timeZone = object.timeZone ?? "";
+    message.campaignName = object.campaignName ?? "";
     return message;
   },
 };
