@@ -10,7 +10,8 @@
 #   infra/k8s-tools.sh bin NAME    print the path of helm | kubernetes-validate | hadolint | promtool (provisions first)
 #   infra/k8s-tools.sh check       helm lint, helm template (defaults and ci/*-values.yaml; the monitoring CRDs
 #                                  taken as served, MONITORING_APIS) validated with
-#                                  kubernetes-validate --strict for every version in K8S_VERSIONS, hadolint
+#                                  kubernetes-validate --strict for every version in K8S_VERSIONS, hadolint,
+#                                  the chart's version against the last release (infra/chart-version.ts)
 #   infra/k8s-tools.sh rules       the chart's PrometheusRule (rendered with it on) validated against the CRD,
 #                                  through promtool check rules, and its alert unit tests
 #                                  (infra/test/prometheus/*.test.yaml) through promtool test rules; part of check
@@ -196,6 +197,8 @@ check() {
     done
   done
   rules || failed=1
+  log "chart version: compared with the last release (deploy/helm/releases), CHANGELOG.md entry, image tag = appVersion"
+  (cd "$REPO_ROOT" && node --import tsx infra/chart-version.ts) || failed=1
   log "values.schema.json: its Kubernetes and SMS provider parts are generated and up to date"
   schema --check || failed=1
   log "hadolint deploy/Dockerfile"
