@@ -9,7 +9,7 @@ export interface PhoneWindow {
 
 /**
  * The ranges a read of a sharing's records by phone order walks, one query each, from after
- * `after` (or from the first phone when it is ''), each about ten times wider than the one before;
+ * `after` (or from the first phone when it is ''), each about three times wider than the one before;
  * together they cover every phone string above the start exactly once, in order. The local
  * MongoDB server (SecantusDB) decodes every document of a query's index range before it sorts and
  * limits, so "the next 51 of a status" over one open range reads all of that status above the
@@ -32,15 +32,22 @@ export function* phoneWindows(after: string, near?: string): Generator<PhoneWind
     return;
   }
   let from = anchor;
-  for (let keep = anchor.length - 2; keep > 0; keep--) {
-    const to = nextPrefix(anchor.slice(0, keep));
-    if (to === null) break;
-    if (to <= from) continue;
-    yield { from, inclusive, to };
-    from = to;
-    inclusive = true;
-  }
+  for (let keep = anchor.length - 2; keep > 0; keep--)
+    // Three digits on in place `keep`, then past every phone that starts like the anchor up to
+    // it: each range about three times the one before.
+    for (const to of [bumped(anchor.slice(0, keep + 1), 3), nextPrefix(anchor.slice(0, keep))]) {
+      if (to === null || to <= from) continue;
+      yield { from, inclusive, to };
+      from = to;
+      inclusive = true;
+    }
   yield { from, inclusive, to: null };
+}
+
+/** `prefix` with its last digit `by` higher (null when that is past 9). */
+function bumped(prefix: string, by: number): string | null {
+  const digit = Number(prefix.at(-1)) + by;
+  return digit > 9 ? null : prefix.slice(0, -1) + String(digit);
 }
 
 /** The lowest digit string above every string that starts with `prefix` (null: none, it is all nines). */
