@@ -8,7 +8,7 @@
 #   PrometheusRule CRD    from the Prometheus Operator's Go module (`go mod download`), for the chart's alerts
 #   infra/k8s-tools.sh provision   install them (idempotent)
 #   infra/k8s-tools.sh bin NAME    print the path of helm | kubernetes-validate | hadolint | promtool (provisions first)
-#   infra/k8s-tools.sh check       helm lint, helm template (defaults and ci/*-values.yaml; the monitoring CRDs
+#   infra/k8s-tools.sh check       helm lint, helm template (defaults, ci/*-values.yaml, examples/*-values.yaml; the monitoring CRDs
 #                                  taken as served, MONITORING_APIS) validated with
 #                                  kubernetes-validate --strict for every version in K8S_VERSIONS, hadolint,
 #                                  the chart's version against the last release (infra/chart-version.ts)
@@ -182,7 +182,8 @@ check() {
   out="$(mktemp -d)"
   # shellcheck disable=SC2064 # expand now: $out is local
   trap "rm -rf '$out'" RETURN
-  for values in "" "$CHART"/ci/*-values.yaml; do
+  # The chart's CI values and the operator's guide's examples (docs/operations.md), each as an operator would use it.
+  for values in "" "$CHART"/ci/*-values.yaml "$CHART"/examples/*-values.yaml; do
     name="${values:+$(basename "$values" .yaml)}"; name="${name:-defaults}"
     args=(); [ -z "$values" ] || args=(--values "$values")
     log "helm lint --strict ($name)"
