@@ -1,7 +1,7 @@
 import { exposition } from '@feedback/kit-metrics';
 import { Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { createMetrics } from '../src/http/metrics.js';
+import { createMetrics, requestObserver } from '../src/http/metrics.js';
 
 /** The request count of the series with exactly these labels (in whatever order the text has them). */
 function requestCount(text: string, labels: Record<string, string>): number | undefined {
@@ -37,6 +37,28 @@ describe('gateway metrics', () => {
     const text = await exposition();
     expect(requestCount(text, api)).toBe(before + 1);
     expect(text).toMatch(/^process_resident_memory_bytes\{app="gateway"\} \d+$/m);
+  });
+
+  it('count through requestObserver exactly what prom-client’s own observe counts, also after a reset', async () => {
+    const main = createMetrics('gateway');
+    const ours = { listener: 'link', method: 'HEAD', route: '/:code', status: '302' };
+    const theirs = { ...ours, status: '301' };
+    const observe = requestObserver(main, ours);
+    const values = [0.0004, 0.001, 0.0011, 0.03, 12, 0.0001];
+    for (const v of values) {
+      observe(v);
+      main.requests.labels(theirs).observe(v);
+    }
+    const series = async (status: string) => {
+      const found = (await main.requests.get()).values.filter((v) => v.labels.status === status && v.labels.method === 'HEAD');
+      return found.map((v) => ({ name: v.metricName, le: (v.labels as Record<string, unknown>).le, value: v.value }));
+    };
+    expect(await series('302')).toEqual(await series('301'));
+    expect((await series('302')).find((v) => v.name?.endsWith('_count'))?.value).toBe(values.length);
+    main.requests.reset();
+    observe(0.002);
+    observe(0.002);
+    expect((await series('302')).filter((v) => v.name?.endsWith('_count') || v.le === 0.0025).map((v) => v.value)).toEqual([2, 2]);
   });
 
   it('merge the link thread’s request series under one metric, with the process metrics once', async () => {
