@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { createLogger } from '@feedback/kit-core/runtime';
 import { describe, expect, it } from 'vitest';
 import { clickDetailsOf, type ClickDetails } from '../src/links/click-details.js';
-import { ClickFilter, isPersonsTap, type ClickFilterDeps } from '../src/links/click-filter.js';
+import { ClickFilter, isPersonsTap, personsAgent, type ClickFilterDeps } from '../src/links/click-filter.js';
 import { clientIpOf } from '../src/links/client-ip.js';
 import { RecentClicks } from '../src/links/recent-clicks.js';
 
@@ -60,6 +60,15 @@ describe('isPersonsTap', () => {
   it.each(Object.entries(people))('%s is a click', (_name, ua) => {
     expect(isPersonsTap('GET', ua)).toBe(true);
     expect(isPersonsTap('GET', ua)).toBe(true); // the remembered verdict too
+  });
+
+  it("names a person's user agent by a short name of its own, the same at each tap", () => {
+    const names = Object.values(people).map((ua) => personsAgent('GET', ua));
+    expect(names.every((n) => /^#\d+$/.test(n!))).toBe(true);
+    expect(new Set(names).size).toBe(names.length);
+    expect(Object.values(people).map((ua) => personsAgent('GET', ua))).toEqual(names);
+    expect(personsAgent('GET', notPeople.Googlebot)).toBeUndefined();
+    expect(personsAgent('HEAD', people.Firefox)).toBeUndefined();
   });
 
   it('counts GET only, and never a request without a user agent', () => {
@@ -150,6 +159,14 @@ describe('ClickFilter', () => {
     expect(published.map((p) => p.code)).toEqual(['Code1234']);
     expect(excluded).toEqual(['Code1234']);
     await filter.drained(); // nothing in flight: at once
+  });
+
+  it('asks about a client by its address and user agent, remembered by its address and the short name', () => {
+    const asked: string[][] = [];
+    const recent = { firstInWindow: (...args: [string, string, string?]) => (asked.push(args.map(String)), true) };
+    const { filter } = filterOf(false, '', recent);
+    filter.record('Code1234', request(people.Firefox));
+    expect(asked).toEqual([['Code1234', `203.0.113.7 ${people.Firefox}`, `203.0.113.7 ${personsAgent('GET', people.Firefox)}`]]);
   });
 
   it('tells clients behind a trusted proxy apart by X-Forwarded-For, and ignores it otherwise', () => {

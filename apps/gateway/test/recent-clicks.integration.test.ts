@@ -32,6 +32,16 @@ describe('RecentClicks', () => {
     expect(keys.some((k) => k.includes('203.0.113.7') || k.includes(c))).toBe(false);
   });
 
+  it('remembers a client by its alias in process, and asks Redis by the client itself', async () => {
+    const c = code();
+    const replicaA = new RecentClicks(redis, { windowMs: 60_000, maxChars: 100_000, logger });
+    const replicaB = new RecentClicks(redis, { windowMs: 60_000, maxChars: 100_000, logger });
+    expect(await replicaA.firstInWindow(c, client, '203.0.113.7 #1')).toBe(true);
+    expect(await replicaA.firstInWindow(c, `${client} other`, '203.0.113.7 #1')).toBe(false);
+    // Another replica names the user agent otherwise: Redis still knows the client.
+    expect(await replicaB.firstInWindow(c, client, '203.0.113.7 #9')).toBe(false);
+  });
+
   it('counts a burst of concurrent taps on two replicas once', async () => {
     const c = code();
     const replicas = [0, 1].map(() => new RecentClicks(redis, { windowMs: 60_000, maxChars: 100_000, logger }));

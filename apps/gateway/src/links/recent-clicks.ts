@@ -39,9 +39,13 @@ export class RecentClicks {
     this.local = new LRUCache<string, true>({ maxSize: opts.maxChars, sizeCalculation: (_v, key) => key.length, ttl: opts.windowMs });
   }
 
-  /** True for the first tap of `code` by `client` in a window; answers at once when it can. */
-  firstInWindow(code: string, client: string): boolean | Promise<boolean> {
-    const key = `${code} ${client}`;
+  /**
+   * True for the first tap of `code` by `client` in a window; answers at once when it can. `alias`
+   * names the same client in this process's memory, shorter (click-filter.ts `personsAgent`);
+   * Redis, which other replicas ask too, gets the digest of `client` itself.
+   */
+  firstInWindow(code: string, client: string, alias = client): boolean | Promise<boolean> {
+    const key = `${code} ${alias}`;
     if (this.local.has(key)) return false;
     // Noted before Redis answers: this replica's further taps meanwhile are repeats either way.
     const until = Date.now() + this.opts.windowMs;
