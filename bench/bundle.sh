@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/bundle.sh BENCH [--profile] [--tree DIR] : one benchmark against the container bundles (dist/main.js from
+# bench/bundle.sh BENCH [--profile] [--tree DIR] [--connections=N] [--repeat=N] : one benchmark against the container bundles (dist/main.js from
 # scripts/build-app.mjs, as the images run them) of the gateway and the service behind it, started
 # by hand next to the running stack: each bundle gets the environment of its running tsx twin
 # (/proc/PID/environ) with its own ports (gateway 18080/18081, service 50152), so it uses the same
@@ -7,18 +7,20 @@
 # points at the bundles (FEEDBACK_STACK_FILE) and measures their CPU (BENCH_PIDS). --profile adds
 # node --cpu-prof and prints the top frames as ./stack profile does. --tree DIR builds and runs the
 # bundles of another copy of the repository (an A/B of two versions against the same stack; DIR
-# needs node_modules, e.g. a symlink to this one's). The gateway is waited for on /health, not
+# needs node_modules, e.g. a symlink to this one's). --connections and --repeat go to the benchmark as
+# with ./stack bench. The gateway is waited for on /health, not
 # /health/dependencies, so a peer the benchmark does not use may be away. Run it under the bench lock:
 #   flock /tmp/bench.lock bench/bundle.sh flow-details
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source infra/lib.sh
 bench="${1:-}"; shift || true
-profile="" tree="$PWD"
+profile="" tree="$PWD" pass=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --profile) profile=--profile ;;
     --tree) tree="$(cd "$2" && pwd)"; shift ;;
+    --connections=* | --repeat=*) pass+=("$1") ;;
     *) die "unknown option $1" ;;
   esac
   shift
@@ -68,7 +70,7 @@ node -e '
 ' "$LOCAL_DIR/stack.json" "$dir/stack.json" "http://127.0.0.1:$API" "http://127.0.0.1:$LINK"
 now_us() { node -p 'String(process.hrtime.bigint() / 1000n)'; }
 start_us="$(now_us)"
-(cd bench && FEEDBACK_STACK_FILE="$dir/stack.json" BENCH_PIDS="gateway=${pids[1]},$svc=${pids[0]}" node --import tsx src/main.ts "$bench")
+(cd bench && FEEDBACK_STACK_FILE="$dir/stack.json" BENCH_PIDS="gateway=${pids[1]},$svc=${pids[0]}" node --import tsx src/main.ts "$bench" "${pass[@]}")
 echo "$start_us $(now_us)" >"$dir/window.txt"
 cleanup; pids=()
 [ "$profile" = "--profile" ] && node bench/src/profile-top.mjs "$dir"
