@@ -21,8 +21,9 @@ const PASSWORD = 'a long enough secret for the console benchmark';
 
 /** The recipient at `i`'s phone (E.164 digits, as messaging keeps them) and where its SMS stands. */
 const phoneAt = (i: number) => `90532${String(i).padStart(7, '0')}`;
-// Mostly delivered, 3% failed (the status filter's page reads 1,700 recipients to find 50), a few
-// sent or opted out: settled statuses only, so no sweep of the stack takes these records up.
+// Mostly delivered, 3% failed (the status filter's page reads the failed records by messaging's
+// index sharing_status_id, which these records' fields fill as the dispatcher's do), a few sent or
+// opted out: settled statuses only, so no sweep of the stack takes these records up.
 const statusAt = (i: number) => (i % 100 < 3 ? 'failed' : i % 100 < 5 ? 'sent' : i % 100 < 6 ? 'opted_out' : 'delivered');
 
 /**
