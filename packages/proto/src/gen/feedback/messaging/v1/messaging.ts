@@ -9880,9 +9880,10 @@ export const MessagingServiceService = {
    * One page of a sharing's recipients, each as GetSmsSharing gives it, in the order they were
    * stored, with the sharing as ListSmsSharings lists it (its status and counters): what a page
    * of a console shows without reading every recipient. Optionally only one status (of the first
-   * message) or one phone. A page reads its recipients' records only; a status filter reads down
-   * the sharing until the page is full. INVALID_ARGUMENT (status, phone, page_token); NOT_FOUND
-   * (sharing_id).
+   * message) or one phone. A page reads its recipients' records only; a status a message record
+   * holds (all but queued and scheduled) is read from the records of that status, in phone order;
+   * queued and scheduled read down the sharing until the page is full. INVALID_ARGUMENT (status,
+   * phone, page_token); NOT_FOUND (sharing_id).
    */
   listSharingRecipients: {
     path: "/feedback.messaging.v1.MessagingService/ListSharingRecipients" as const,
@@ -10002,9 +10003,10 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
    * One page of a sharing's recipients, each as GetSmsSharing gives it, in the order they were
    * stored, with the sharing as ListSmsSharings lists it (its status and counters): what a page
    * of a console shows without reading every recipient. Optionally only one status (of the first
-   * message) or one phone. A page reads its recipients' records only; a status filter reads down
-   * the sharing until the page is full. INVALID_ARGUMENT (status, phone, page_token); NOT_FOUND
-   * (sharing_id).
+   * message) or one phone. A page reads its recipients' records only; a status a message record
+   * holds (all but queued and scheduled) is read from the records of that status, in phone order;
+   * queued and scheduled read down the sharing until the page is full. INVALID_ARGUMENT (status,
+   * phone, page_token); NOT_FOUND (sharing_id).
    */
   listSharingRecipients: handleUnaryCall<ListSharingRecipientsRequest, ListSharingRecipientsResponse>;
 }
@@ -10380,9 +10382,10 @@ export interface MessagingServiceClient extends Client {
    * One page of a sharing's recipients, each as GetSmsSharing gives it, in the order they were
    * stored, with the sharing as ListSmsSharings lists it (its status and counters): what a page
    * of a console shows without reading every recipient. Optionally only one status (of the first
-   * message) or one phone. A page reads its recipients' records only; a status filter reads down
-   * the sharing until the page is full. INVALID_ARGUMENT (status, phone, page_token); NOT_FOUND
-   * (sharing_id).
+   * message) or one phone. A page reads its recipients' records only; a status a message record
+   * holds (all but queued and scheduled) is read from the records of that status, in phone order;
+   * queued and scheduled read down the sharing until the page is full. INVALID_ARGUMENT (status,
+   * phone, page_token); NOT_FOUND (sharing_id).
    */
   listSharingRecipients(
     request: ListSharingRecipientsRequest,
