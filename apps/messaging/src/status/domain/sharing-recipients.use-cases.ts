@@ -109,7 +109,13 @@ export async function listSharingRecipients(deps: Deps, q: SharingRecipientsRequ
   const sharing = await deps.sharings.findById(q.accountId, q.sharingId);
   if (!sharing) throw errors.notFound('sharing_id', q.sharingId);
   const now = deps.clock.now();
-  const reader = { deps, accountId: q.accountId, sharingId: sharing.id, waiting: waitingStatusOf(sharing, now) };
+  const reader = {
+    deps,
+    accountId: q.accountId,
+    sharingId: sharing.id,
+    accepted: sharing.accepted,
+    waiting: waitingStatusOf(sharing, now),
+  };
   const [totals, page] = await Promise.all([
     deps.tallies.sharingTotals(q.accountId, [sharing.id]).then((m) => m.get(sharing.id) ?? null),
     phone !== undefined
@@ -125,6 +131,8 @@ interface Reader {
   deps: Deps;
   accountId: string;
   sharingId: string;
+  /** Its recipients. */
+  accepted: number;
   waiting: WaitingStatus;
 }
 
@@ -173,18 +181,23 @@ async function readPage(r: Reader, status: string | undefined, size: number, sta
   return { recipients: out, nextPageToken: phones ? tokenOf(r.sharingId, pos) : '' };
 }
 
+/** Recipients a recipient document holds at most (shared/adapters/mongo/sharing.repository.ts). */
+const PER_DOCUMENT = 1_000;
+
 /**
- * Where a sharing's first status page starts looking: the lowest phone of its first recipient
- * document (a hint; the records decide). Kept, as a sharing's recipients do not change once it
- * can be read: that document's read was a third of a page's time.
+ * Where a sharing's first status page starts looking: the lowest phone of its first and its last
+ * recipient document, the lowest of the sharing when its list was sorted either way (a hint; the
+ * records decide, but every record of the status below it is read for the first page). Kept, as
+ * a sharing's recipients do not change once it can be read: those reads were a third of a page's time.
  */
 const nearPhones = new LRUCache<string, string>({ max: 10_000, ttl: 3_600_000 });
 
 async function nearPhoneOf(r: Reader): Promise<string | undefined> {
   const kept = nearPhones.get(r.sharingId);
   if (kept !== undefined) return kept || undefined;
-  const phones = await r.deps.sharings.recipientPhonesAt(r.sharingId, 0);
-  const near = phones?.reduce((a, b) => (b < a ? b : a), phones[0] ?? '') ?? '';
+  const last = Math.max(0, Math.ceil(r.accepted / PER_DOCUMENT) - 1);
+  const docs = await Promise.all([...new Set([0, last])].map((n) => r.deps.sharings.recipientPhonesAt(r.sharingId, n)));
+  const near = docs.flatMap((phones) => phones ?? []).reduce((a, b) => (!a || b < a ? b : a), '');
   nearPhones.set(r.sharingId, near);
   return near || undefined;
 }
