@@ -73,7 +73,7 @@ async function setup(count: number, opts: Partial<SmsSharing> = {}, statusAt = e
   };
   const list = (q: { status?: string; phone?: string; pageSize?: number; pageToken?: string; accountId?: string; sharingId?: string }) =>
     listSharingRecipients(deps, { accountId: 'acc', sharingId: sharing.id, status: '', phone: '', ...q });
-  return { list, sharing, messages };
+  return { list, sharing, messages, sharings };
 }
 
 describe('ListSharingRecipients', () => {
@@ -193,5 +193,20 @@ describe('ListSharingRecipients', () => {
     await expect(list({ status: 'failed', pageToken: (await list({ pageSize: 2 })).nextPageToken })).rejects.toMatchObject(refused);
     const ofOther = encodePageToken('sharing_recipients_by_status', { at: new Date(0), id: `sh-2/failed/${phoneOf(3)}` });
     await expect(list({ status: 'failed', pageToken: ofOther })).rejects.toMatchObject(refused);
+  });
+
+  it('starts a first status page at the lowest phone of the first and last recipient documents, read once a sharing', async () => {
+    const { list, messages, sharings } = await setup(2_345, { id: 'sh-near' });
+    const docs: number[] = [];
+    // The lowest phone in the last document (a list sorted high to low).
+    sharings.recipientPhonesAt = async (_id, n) => (docs.push(n), n === 0 ? [phoneOf(900), phoneOf(500)] : [phoneOf(2_200), phoneOf(100)]);
+    const nears: (string | undefined)[] = [];
+    const firstsWithStatus = messages.firstsWithStatus.bind(messages);
+    messages.firstsWithStatus = (q) => (nears.push(q.near), firstsWithStatus(q));
+    const first = await list({ status: 'failed' });
+    await list({ status: 'failed' });
+    await list({ status: 'failed', pageToken: first.nextPageToken });
+    expect(docs.sort()).toEqual([0, 2]);
+    expect(nears).toEqual([phoneOf(100), phoneOf(100), undefined]);
   });
 });
