@@ -313,7 +313,7 @@ export class MemoryMessages implements MessageRepository {
     for (const m of this.items.values()) if (m.sharingId === sharingId && !m.reminder) counts[m.status] = (counts[m.status] ?? 0) + 1;
     return counts;
   }
-  async firstsWithStatus(q: { sharingId: string; status: MessageStatus; after: string; limit: number }) {
+  async firstsWithStatus(q: { sharingId: string; status: MessageStatus; after: string; limit: number; near?: string }) {
     return [...this.items.values()]
       .filter((m) => m.sharingId === q.sharingId && !m.reminder && m.status === q.status && m.phone > q.after)
       .map((m) => m.phone)
