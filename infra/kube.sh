@@ -266,7 +266,7 @@ start_daemon() {
         --listen-peer-urls "http://127.0.0.1:$KUBE_ETCD_PEER_PORT" \
         --initial-advertise-peer-urls "http://127.0.0.1:$KUBE_ETCD_PEER_PORT" \
         --initial-cluster "kube=http://127.0.0.1:$KUBE_ETCD_PEER_PORT" --unsafe-no-fsync --log-level warn
-      wait_for kube-etcd 30 curl -fs -o /dev/null "http://127.0.0.1:$KUBE_ETCD_PORT/health"
+      wait_for kube-etcd 30 port_open "$KUBE_ETCD_PORT"
       ;;
     kube-apiserver)
       # PodSecurity is among the default admission plugins: namespaces choose their level by label.
