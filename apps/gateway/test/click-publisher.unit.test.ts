@@ -62,3 +62,34 @@ describe('ClickPublisher: excluded redirects', () => {
     ]);
   });
 });
+
+describe('ClickPublisher: sending', () => {
+  it('sends once per flush what gathered until then; what comes meanwhile waits for the next flush', async () => {
+    const sends: string[][] = [];
+    let arrive: () => void = () => {};
+    const producer: Producer = {
+      connect: async () => {},
+      disconnect: async () => {},
+      publish: async (_topic, messages) => {
+        sends.push(messages.map((m) => LinkClicked.decode(m.value as Buffer).code));
+        await new Promise<void>((resolve) => (arrive = resolve));
+        return messages.map((_, i) => String(i));
+      },
+    };
+    const clicks = new ClickPublisher(producer, { topic: 'clicks', batchSize: 100, flushIntervalMs: 60_000, maxBuffered: 100, logger });
+    clicks.start();
+    await clicks.flush(); // connects
+    clicks.exclude('first');
+    const sending = clicks.flush();
+    clicks.exclude('during');
+    arrive();
+    await sending;
+    expect(sends).toEqual([['first']]);
+    expect(clicks.waiting).toBe(1);
+    const closing = clicks.close();
+    await new Promise((r) => setTimeout(r, 10));
+    arrive();
+    await closing;
+    expect(sends).toEqual([['first'], ['during']]);
+  });
+});
