@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,6 +54,16 @@ async function ok(cmd: string, args: string[], input?: string): Promise<Run> {
   const res = await run(cmd, args, input);
   if (res.code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${res.code}:\n${res.stdout}\n${res.stderr}`);
   return res;
+}
+
+/** infra/kube.sh ARGS...: what it prints (its log lines go to the test's stderr); async, as the first up may build for minutes. */
+function kubeSh(...args: string[]): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn('bash', [KUBE, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', (code) => (code === 0 ? done(out.trim()) : fail(new Error(`infra/kube.sh ${args.join(' ')} exited ${code}`))));
+  });
 }
 
 const k = (args: string[], input?: string) => ok(kubectl, args, input);
@@ -163,15 +173,14 @@ const history = async (ns: string): Promise<K8sObject[]> =>
 describe('the chart on a real control plane (infra/kube.sh)', () => {
   beforeAll(async () => {
     helm = helmBin();
-    startedCluster = !execFileSync('bash', [KUBE, 'status'], { encoding: 'utf8' }).includes('kube-apiserver: up');
+    startedCluster = !(await kubeSh('status')).includes('kube-apiserver: up');
     // Builds Kubernetes first on a fresh cache (./stack test starts that build in the background early).
-    const out = execFileSync('bash', [KUBE, 'up'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    kubeconfig = out.trim().split('\n').at(-1)!;
-    kubectl = execFileSync('bash', [KUBE, 'bin', 'kubectl'], { encoding: 'utf8' }).trim();
+    kubeconfig = (await kubeSh('up')).split('\n').at(-1)!;
+    kubectl = await kubeSh('bin', 'kubectl');
   }, 1_800_000);
 
   afterAll(async () => {
-    if (startedCluster) execFileSync('bash', [KUBE, 'down'], { stdio: 'inherit' });
+    if (startedCluster) await kubeSh('down');
     else if (kubectl && namespaces.length > 0) await run(kubectl, ['delete', 'namespace', '--wait=false', ...namespaces]);
     rmSync(home, { recursive: true, force: true });
   }, 120_000);
@@ -270,7 +279,7 @@ describe('the chart on a real control plane (infra/kube.sh)', () => {
       expect(without.stdout).toMatch(/PodMonitor/);
       expect(without.stdout).toMatch(/PrometheusRule/);
 
-      await k(['apply', '--server-side', '-f', execFileSync('bash', [KUBE, 'bin', 'monitoring-crds'], { encoding: 'utf8' }).trim()]);
+      await k(['apply', '--server-side', '-f', await kubeSh('bin', 'monitoring-crds')]);
       await k([
         'wait',
         '--for=condition=Established',
