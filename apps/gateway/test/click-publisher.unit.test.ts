@@ -92,4 +92,23 @@ describe('ClickPublisher: sending', () => {
     await closing;
     expect(sends).toEqual([['first'], ['during']]);
   });
+
+  it('tries a failed send once more at close, not again and again', async () => {
+    let sends = 0;
+    const producer: Producer = {
+      connect: async () => {},
+      disconnect: async () => {},
+      publish: async () => {
+        sends++;
+        throw new Error('broker away');
+      },
+    };
+    const clicks = new ClickPublisher(producer, { topic: 'clicks', batchSize: 100, flushIntervalMs: 60_000, maxBuffered: 100, logger });
+    clicks.start();
+    await clicks.flush(); // connects
+    clicks.exclude('a');
+    await clicks.close();
+    expect(sends).toBe(1);
+    expect(clicks.waiting).toBe(1);
+  });
 });

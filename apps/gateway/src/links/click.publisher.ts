@@ -53,6 +53,7 @@ export class ClickPublisher {
   private connecting: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private dropped = 0;
+  private lastSendFailed = false;
   private lastDropWarning = 0;
 
   constructor(
@@ -128,8 +129,8 @@ export class ClickPublisher {
     clearTimeout(timer);
     await this.sending;
     // A flush sends what had gathered when it started: again for what came meanwhile, a few times
-    // at most (Kafka failing keeps the rest).
-    for (let i = 0; i < 3 && this.connected && this.size > 0; i++) await this.flush();
+    // at most, and not after a send failed (Kafka away: shutdown would wait for each attempt).
+    for (let i = 0; i < 3 && this.connected && this.size > 0 && !this.lastSendFailed; i++) await this.flush();
     if (this.size > 0) this.opts.logger.warn({ lost: this.size }, 'clicks not sent before shutdown');
   }
 
@@ -140,6 +141,7 @@ export class ClickPublisher {
    * Kafka's and as many encodes and sends on the link thread (docs/performance.md).
    */
   private async sendAll() {
+    this.lastSendFailed = false;
     const records = toRecords(this.pending);
     this.pending = new Map();
     this.size = 0;
@@ -149,6 +151,7 @@ export class ClickPublisher {
         await this.producer.publish(this.opts.topic, slice.map(toMessage));
       } catch (err) {
         for (const r of records.slice(i)) this.putBack(r.code, r);
+        this.lastSendFailed = true;
         this.opts.logger.warn({ err, waiting: this.size }, 'sending clicks failed; will retry');
         return;
       }
