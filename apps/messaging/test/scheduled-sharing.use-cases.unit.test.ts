@@ -3,6 +3,7 @@ import { AppError } from '@feedback/kit-core';
 import { dispatchSms } from '../src/dispatch/domain/dispatch.use-cases.js';
 import type { MessagingSettings, SurveyLinkState } from '../src/shared/ports.js';
 import type { SendWindow } from '../src/shared/domain/send-window.js';
+import type { SmsMessage } from '../src/shared/domain/sms-message.js';
 import { runDueSteps } from '../src/scheduling/domain/scheduled-steps.use-cases.js';
 import { cancelSharing } from '../src/intake/domain/sharing-cancel.use-cases.js';
 import type { CampaignReminder, SmsCampaign } from '../src/shared/domain/sharing.js';
@@ -45,7 +46,7 @@ async function setup(campaign: Partial<SmsCampaign> = {}, states: Record<string,
     },
     shortener: { shortenMany: async (urls: string[]) => urls.map((u) => `https://s.io/${u.slice(-4)}`), countClicked: noClicks },
     providers: oneProvider(provider),
-    statusEvents: { changedMany: async () => undefined },
+    statusEvents: { changed: [] as SmsMessage[], changedMany: async (m: SmsMessage[]) => void deps.statusEvents.changed.push(...m) },
     completions: new MemoryCompletions(),
     clock: { now: () => now },
     newId: () => 'sh-1',
@@ -184,7 +185,14 @@ describe('cancelling a sharing', () => {
     await share(t.deps);
     const events = t.deps.dispatch.events.splice(0);
     expect(await dispatchSms(t.deps, events.slice(0, 1))).toEqual(['sent']);
+    t.deps.statusEvents.changed.length = 0;
     expect(await cancelSharing(t.deps, 'acc', 'sh-1')).toEqual({ cancelled: 2, alreadySent: 1 });
+    // A status event for each one cancelled, none for the one sent; a repeat publishes none again.
+    const cancelledEvents = t.deps.statusEvents.changed.map((m) => `${m.phone}:${m.status}`);
+    expect(cancelledEvents).toHaveLength(2);
+    expect(cancelledEvents.every((e) => e.endsWith(':cancelled'))).toBe(true);
+    expect(await cancelSharing(t.deps, 'acc', 'sh-1')).toEqual({ cancelled: 2, alreadySent: 1 });
+    expect(t.deps.statusEvents.changed).toHaveLength(2);
     expect(await dispatchSms(t.deps, events)).toEqual(['already_handled', 'already_handled', 'already_handled']);
     expect(t.provider.calls).toHaveLength(1);
   });

@@ -127,9 +127,10 @@ export interface MessageRepository {
   listBySharing(sharingId: string): Promise<SmsMessage[]>;
   /**
    * A cancelled sharing: a "cancelled" record for each phone that has none yet (a later claim
-   * finds it taken), and every retryable one cancelled.
+   * finds it taken), and every retryable one cancelled. Answers the records it wrote (a phone a
+   * dispatcher claimed first is not among them).
    */
-  cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }): Promise<void>;
+  cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }): Promise<SmsMessage[]>;
   /** The sharing's first messages (not reminders) by status, in one pass over its index; statuses without one are absent. */
   firstsByStatus(sharingId: string): Promise<Partial<Record<MessageStatus, number>>>;
   /**

@@ -301,12 +301,16 @@ export class MemoryMessages implements MessageRepository {
     return [...this.items.values()].filter((m) => m.sharingId === sharingId);
   }
   async cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }) {
+    const written: SmsMessage[] = [];
     for (const phone of c.phones) {
       const record = unsentRecord({ ...c, phone, status: 'cancelled' });
-      if (!this.items.has(record.id)) this.items.set(record.id, record);
+      if (this.items.has(record.id)) continue;
+      this.items.set(record.id, record);
+      written.push({ ...record });
     }
     for (const m of this.items.values())
       if (m.sharingId === c.sharingId && m.status === 'retryable') Object.assign(m, { status: 'cancelled', updatedAt: c.at });
+    return written;
   }
   async firstsByStatus(sharingId: string) {
     const counts: Partial<Record<MessageStatus, number>> = {};

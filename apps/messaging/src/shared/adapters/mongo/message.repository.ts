@@ -157,15 +157,19 @@ export class MongoMessageRepository implements MessageRepository, TextedPhones {
     return doc ? toMessage(doc) : null;
   }
 
-  async cancelUnclaimed(c: { accountId: string; sharingId: string; campaignId: string; phones: string[]; at: Date }): Promise<void> {
-    if (c.phones.length === 0) return;
+  async cancelUnclaimed(c: {
+    accountId: string;
+    sharingId: string;
+    campaignId: string;
+    phones: string[];
+    at: Date;
+  }): Promise<SmsMessage[]> {
     // A record in place of each one not yet claimed: a later claim finds it taken.
-    await insertManyOnce(
-      this.docs,
-      c.phones.map((phone) => toDoc(unsentRecord({ ...c, phone, status: 'cancelled' }))),
-    );
+    const records = c.phones.map((phone) => unsentRecord({ ...c, phone, status: 'cancelled' }));
+    const inserted = await insertManyOnce(this.docs, records.map(toDoc));
     // One whose attempt certainly did not send is not tried again.
     await this.docs.updateMany({ sharing_id: c.sharingId, status: 'retryable' }, { $set: { status: 'cancelled', updated_at: c.at } });
+    return records.filter((_, k) => inserted[k]);
   }
 
   async accountsThatTexted(phone: string): Promise<string[]> {
