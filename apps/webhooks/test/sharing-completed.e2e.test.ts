@@ -96,7 +96,11 @@ describe('sharing.completed end to end', () => {
 
     // Exactly one webhook-id for the sharing: the delivery log holds one delivery for it, and every
     // request the receiver got for it (a retried attempt repeats its id) carries that one.
-    const log = await call('GET', `/v1/webhook_endpoints/${ep.json.endpoint.id}/deliveries`, { token });
+    // The sender writes an attempt to the log once the receiver has answered: the second one may
+    // not be there at the moment the receiver has it.
+    const deliveries = () => call('GET', `/v1/webhook_endpoints/${ep.json.endpoint.id}/deliveries`, { token });
+    await waitFor('both deliveries in the log', async () => (await deliveries()).json.data.length >= 2, 30_000);
+    const log = await deliveries();
     const first = log.json.data.filter((d: { event_id: string }) => d.event_id === `sharing.completed:${sharingId}`);
     expect(log.json.data).toHaveLength(2);
     expect(first).toHaveLength(1);
