@@ -7,7 +7,8 @@
 #   promtool              Prometheus' own rule checker, built from the Go module proxy (`go install`, a few minutes)
 #   PrometheusRule CRD    from the Prometheus Operator's Go module (`go mod download`), for the chart's alerts
 #   infra/k8s-tools.sh provision   install them (idempotent)
-#   infra/k8s-tools.sh bin NAME    print the path of helm | kubernetes-validate | hadolint | promtool (provisions first)
+#   infra/k8s-tools.sh bin NAME    print the path of helm | kubernetes-validate | hadolint | promtool (provisions first),
+#                                  or of monitoring-crds (the PodMonitor and PrometheusRule CRDs, a directory)
 #   infra/k8s-tools.sh check       helm lint, helm template (defaults, ci/*-values.yaml, examples/*-values.yaml; the monitoring CRDs
 #                                  taken as served, MONITORING_APIS) validated with
 #                                  kubernetes-validate --strict for every version in K8S_VERSIONS, hadolint,
@@ -40,7 +41,11 @@ CHART="$REPO_ROOT/deploy/helm/feedback"
 MONITORING_APIS=(--api-versions monitoring.coreos.com/v1/PodMonitor --api-versions monitoring.coreos.com/v1/PrometheusRule)
 
 PROMTOOL="$CACHE_DIR/bin/promtool-$PROMETHEUS_MODULE_VERSION"
-PROMETHEUSRULE_CRD="$CACHE_DIR/prometheus-operator-$PROMETHEUS_OPERATOR_VERSION/monitoring.coreos.com_prometheusrules.yaml"
+# The Operator's CRDs of the kinds the chart makes, alone in their directory (infra/kube.sh's live check
+# applies it whole).
+MONITORING_CRDS="$CACHE_DIR/prometheus-operator-$PROMETHEUS_OPERATOR_VERSION"
+MONITORING_KINDS=(podmonitors prometheusrules)
+PROMETHEUSRULE_CRD="$MONITORING_CRDS/monitoring.coreos.com_prometheusrules.yaml"
 
 helm_ok() { [ -x "$HELM" ] && [ "$("$HELM" version --template '{{.Version}}' 2>/dev/null)" = "$HELM_VERSION" ]; }
 
@@ -50,9 +55,7 @@ helm_ok() { [ -x "$HELM" ] && [ "$("$HELM" version --template '{{.Version}}' 2>/
 go_install() {
   local name="$1" package="$2" ldflags="$3" dest="$4" tmp start="$EPOCHREALTIME"
   tmp="$(mktemp -d "$CACHE_DIR/$name-build.XXXXXX")"
-  if ! env GOPATH="$tmp/gopath" GOCACHE="$tmp/gocache" GOBIN="$tmp/bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 \
-    XDG_CONFIG_HOME="$tmp/config" GOENV=off \
-    go install -ldflags "$ldflags" "$package" >"$LOG_DIR/$name-build.log" 2>&1; then
+  if ! go_env "$tmp" GOBIN="$tmp/bin" go install -ldflags "$ldflags" "$package" >"$LOG_DIR/$name-build.log" 2>&1; then
     tail -n 20 "$LOG_DIR/$name-build.log" >&2
     chmod -R u+w "$tmp"; rm -rf "$tmp"
     die "go install $package failed (log: $LOG_DIR/$name-build.log)"
@@ -84,22 +87,23 @@ provision_promtool() {
   promtool_ok || die "promtool built but '$PROMTOOL --version' fails"
 }
 
+crds_fetched() { local kind; for kind in "${MONITORING_KINDS[@]}"; do [ -f "$MONITORING_CRDS/monitoring.coreos.com_$kind.yaml" ] || return 1; done; }
+
 provision_crd() {
-  [ -f "$PROMETHEUSRULE_CRD" ] && return 0
+  crds_fetched && return 0
   require go "Install Go 1.26+ (https://go.dev/dl)."
-  log "fetching the PrometheusRule CRD of the Prometheus Operator $PROMETHEUS_OPERATOR_VERSION (its Go module, once)"
-  local tmp dir; tmp="$(mktemp -d "$CACHE_DIR/prometheus-operator.XXXXXX")"
-  if ! dir="$(cd "$tmp" && env GOMODCACHE="$tmp/gomod" GOCACHE="$tmp/gocache" GOFLAGS=-mod=mod GOTOOLCHAIN=local \
-    XDG_CONFIG_HOME="$tmp/config" GOENV=off \
-    go mod download -json "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" \
-    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')" || [ ! -f "$dir/example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml" ]; then
-    chmod -R u+w "$tmp"; rm -rf "$tmp"
-    die "go mod download github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION gave no PrometheusRule CRD"
-  fi
-  mkdir -p "$(dirname "$PROMETHEUSRULE_CRD")"
-  cp "$dir/example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml" "$PROMETHEUSRULE_CRD"
-  chmod u+w "$PROMETHEUSRULE_CRD"
-  chmod -R u+w "$tmp"; rm -rf "$tmp" # the module cache is read-only
+  log "fetching the PodMonitor and PrometheusRule CRDs of the Prometheus Operator $PROMETHEUS_OPERATOR_VERSION (its Go module, once)"
+  local tmp dir kind; tmp="$(mktemp -d "$CACHE_DIR/prometheus-operator.XXXXXX")"
+  dir="$(cd "$tmp" && go_env "$tmp" go mod download -json "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" \
+    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')" || true
+  mkdir -p "$MONITORING_CRDS"
+  for kind in "${MONITORING_KINDS[@]}"; do
+    cp "$dir/example/prometheus-operator-crd/monitoring.coreos.com_$kind.yaml" "$MONITORING_CRDS/" 2>/dev/null || {
+      chmod -R u+w "$tmp"; rm -rf "$tmp"
+      die "go mod download github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION gave no $kind CRD"
+    }
+  done
+  chmod -R u+w "$tmp" "$MONITORING_CRDS"; rm -rf "$tmp" # the module cache is read-only
 }
 
 provision_venv() {
@@ -123,18 +127,23 @@ provision() {
 
 # promtool and the CRD: a lock of their own, so that the others are not held up by promtool's build.
 provision_rules() {
-  promtool_ok && [ -f "$PROMETHEUSRULE_CRD" ] && return 0
+  promtool_ok && crds_fetched && return 0
   require flock "It is in util-linux."
   { flock 9; provision_promtool; provision_crd; } 9>"$CACHE_DIR/k8s-tools-promtool.lock"
 }
 
 bin() {
+  if [ "${1:-}" = monitoring-crds ]; then # only the CRDs (infra/kube.sh): no helm or promtool build for them
+    { flock 9; provision_crd; } 9>"$CACHE_DIR/k8s-tools-promtool.lock" >&2
+    echo "$MONITORING_CRDS"
+    return
+  fi
   provision >&2
   case "${1:-}" in
     helm) echo "$HELM" ;;
     kubernetes-validate | hadolint) echo "$VENV/bin/$1" ;;
     promtool) provision_rules >&2; echo "$PROMTOOL" ;;
-    *) die "usage: infra/k8s-tools.sh bin helm|kubernetes-validate|hadolint|promtool" ;;
+    *) die "usage: infra/k8s-tools.sh bin helm|kubernetes-validate|hadolint|promtool|monitoring-crds" ;;
   esac
 }
 

@@ -30,14 +30,6 @@ KUBECONFIG_ADMIN="$KUBE_DIR/admin.kubeconfig"
 
 k8s_built() { [ -f "$K8S_BIN_DIR/.complete" ]; }
 
-# go_env TMP CMD...: go with GOPATH, GOCACHE and its settings in the scratch directory TMP of the cache
-# (nothing read from or left in HOME), as infra/k8s-tools.sh's go_install does.
-go_env() {
-  local tmp="$1"; shift
-  env GOPATH="$tmp/gopath" GOMODCACHE="$tmp/gopath/pkg/mod" GOCACHE="$tmp/gocache" GOFLAGS=-mod=mod \
-    GOTOOLCHAIN=local CGO_ENABLED=0 XDG_CONFIG_HOME="$tmp/config" GOENV=off "$@"
-}
-
 # The Go builds' scratch directory (module cache, build cache, sources: gigabytes), removed afterwards
 # whether they succeed or not (die exits: a trap on EXIT).
 BUILD_TMP=""
@@ -110,33 +102,7 @@ provision_etcd() {
   touch "$ETCD_VENV/.complete"
 }
 
-# The Prometheus Operator's CRDs of the kinds the chart makes (PodMonitor, PrometheusRule), from its Go
-# module (the version infra/k8s-tools.sh validates the chart's PrometheusRule against): the live check
-# installs the chart without them and again after applying them.
-PROMETHEUS_OPERATOR_VERSION="$(sed -n 's/^PROMETHEUS_OPERATOR_VERSION=//p' "$REPO_ROOT/infra/k8s-tools.sh")"
-MONITORING_CRDS="$CACHE_DIR/prometheus-operator-$PROMETHEUS_OPERATOR_VERSION-crds"
-
-provision_monitoring_crds() {
-  [ -f "$MONITORING_CRDS/.complete" ] && return 0
-  require go "Install Go 1.24+ (https://go.dev/dl)."
-  log "fetching the PodMonitor and PrometheusRule CRDs of the Prometheus Operator $PROMETHEUS_OPERATOR_VERSION (its Go module, once)"
-  local tmp dir kind
-  tmp="$(mktemp -d "$CACHE_DIR/prometheus-operator-crds.XXXXXX")"
-  dir="$(cd "$tmp" && go_env "$tmp" go mod download -json "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" \
-    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')" || true
-  rm -rf "$MONITORING_CRDS"
-  mkdir -p "$MONITORING_CRDS"
-  for kind in podmonitors prometheusrules; do
-    cp "$dir/example/prometheus-operator-crd/monitoring.coreos.com_$kind.yaml" "$MONITORING_CRDS/" 2>/dev/null || {
-      chmod -R u+w "$tmp"; rm -rf "$tmp"
-      die "go mod download github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION gave no $kind CRD"
-    }
-  done
-  chmod -R u+w "$tmp" "$MONITORING_CRDS"; rm -rf "$tmp" # the module cache is read-only
-  touch "$MONITORING_CRDS/.complete"
-}
-
-provisioned() { k8s_built && kwok_ok && [ -f "$ETCD_VENV/.complete" ] && [ -f "$MONITORING_CRDS/.complete" ]; }
+provisioned() { k8s_built && kwok_ok && [ -f "$ETCD_VENV/.complete" ]; }
 
 # One provisioning at a time (flock): two callers would otherwise build Kubernetes twice.
 provision() {
@@ -162,7 +128,6 @@ provision() {
       remove_build_tmp
       trap - EXIT
     fi
-    provision_monitoring_crds
   } 9>"$CACHE_DIR/kube.lock"
 }
 
@@ -172,7 +137,8 @@ bin() {
     kube-apiserver | kube-controller-manager | kube-scheduler | kubectl) echo "$K8S_BIN_DIR/$1" ;;
     kwok) echo "$KWOK" ;;
     etcd) etcd_bin ;;
-    monitoring-crds) echo "$MONITORING_CRDS" ;; # a directory: kubectl apply -f DIR
+    # The CRDs infra/k8s-tools.sh fetches from the Prometheus Operator's Go module (a directory: kubectl apply -f DIR).
+    monitoring-crds) "$REPO_ROOT/infra/k8s-tools.sh" bin monitoring-crds ;;
     *) die "usage: infra/kube.sh bin kubectl|kube-apiserver|kube-controller-manager|kube-scheduler|kwok|etcd|monitoring-crds" ;;
   esac
 }

@@ -72,6 +72,14 @@ require_python310() { # require_python310 WHAT : python3 3.10 or newer with venv
     || die "$1 needs Python 3.10+ (found $(python3 --version 2>&1))."
 }
 
+# go_env TMP CMD...: go with GOPATH, GOCACHE and its settings in the scratch directory TMP of the cache:
+# nothing is read from or left in HOME (go keeps its telemetry under XDG_CONFIG_HOME; GOENV=off).
+go_env() {
+  local tmp="$1"; shift
+  env GOPATH="$tmp/gopath" GOMODCACHE="$tmp/gopath/pkg/mod" GOCACHE="$tmp/gocache" GOFLAGS=-mod=mod \
+    GOTOOLCHAIN=local CGO_ENABLED=0 XDG_CONFIG_HOME="$tmp/config" GOENV=off "$@"
+}
+
 fresh_venv() { # fresh_venv DIR LOG_NAME PACKAGE==VERSION... : a new virtual environment in DIR with these packages (pip's output in $LOG_DIR/LOG_NAME.log)
   local venv="$1" pip_log="$LOG_DIR/$2.log" start="$EPOCHREALTIME"
   shift 2
