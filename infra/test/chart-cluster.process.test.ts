@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newestRelease, RELEASES_DIR } from '../chart-version.js';
 import { CHART, ROOT, helmBin, read, render, valuesFile, yaml, type K8sObject } from './chart-render.js';
 
 /*
@@ -15,7 +16,6 @@ import { CHART, ROOT, helmBin, read, render, valuesFile, yaml, type K8sObject } 
  */
 
 const KUBE = resolve(ROOT, 'infra/kube.sh');
-const RELEASES = resolve(ROOT, 'deploy/helm/releases');
 const STEP_MS = 300_000;
 
 let helm = '';
@@ -158,13 +158,9 @@ const chartVersion = (yaml.parse(read('deploy/helm/feedback/Chart.yaml')) as K8s
 
 /** The newest packaged release (deploy/helm/releases/feedback-<version>.tgz): what upgrades start from. */
 function lastRelease(): { file: string; version: string } {
-  const versions = readdirSync(RELEASES)
-    .map((f) => /^feedback-(\d+)\.(\d+)\.(\d+)\.tgz$/.exec(f))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .sort((a, b) => Number(a[1]) - Number(b[1]) || Number(a[2]) - Number(b[2]) || Number(a[3]) - Number(b[3]));
-  const newest = versions.at(-1);
-  if (!newest) throw new Error(`no feedback-*.tgz in ${RELEASES}`);
-  return { file: join(RELEASES, newest[0]), version: `${newest[1]}.${newest[2]}.${newest[3]}` };
+  const newest = newestRelease(readdirSync(RELEASES_DIR));
+  if (!newest) throw new Error(`no feedback-*.tgz in ${RELEASES_DIR}`);
+  return { file: join(RELEASES_DIR, newest.file), version: newest.version };
 }
 
 const history = async (ns: string): Promise<K8sObject[]> =>
