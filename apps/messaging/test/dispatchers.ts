@@ -175,6 +175,28 @@ export async function settled(mongo: MongoHandle, sharingId: string, phones: num
 }
 
 /**
+ * Where a dispatch stands, for a failure message: the sharing's records per status and, for each
+ * process, the dispatch partitions it reports lag for (kit-kafka's kafka_consumer_lag).
+ */
+export async function dispatchSnapshot(mongo: MongoHandle, sharingId: string, topic: string, procs: MessagingProcess[]): Promise<string> {
+  const statuses = await mongo.db
+    .collection('sms_messages')
+    .aggregate<{ _id: string; n: number }>([{ $match: { sharing_id: sharingId } }, { $group: { _id: '$status', n: { $sum: 1 } } }])
+    .toArray()
+    .catch((err: Error) => [{ _id: `unreadable: ${err.message}`, n: 0 }]);
+  const lags = await Promise.all(
+    procs.map(async (p, i) => {
+      const text = await fetch(p.metricsUrl, { signal: AbortSignal.timeout(1_000) })
+        .then((r) => r.text())
+        .catch((err: Error) => `unanswered: ${err.message}`);
+      const lines = text.split('\n').filter((l) => l.startsWith('kafka_consumer_lag{') && l.includes(`topic="${topic}"`));
+      return `process ${i}: ${lines.map((l) => l.replace(/^kafka_consumer_lag\{[^}]*partition="(\d+)"[^}]*\}/, 'p$1')).join(', ') || text.slice(0, 80)}`;
+    }),
+  );
+  return `records by status: ${statuses.map((s) => `${s._id} ${s.n}`).join(', ')}; dispatch lag: ${lags.join('; ')}`;
+}
+
+/**
  * What fakesmsc got for the sharing's phones, checked against the records: no phone twice, every
  * phone recorded sent (or delivered) there exactly once, the others only "sending" (claimed by a
  * dispatcher that died or was cut off before the answer) or "unknown" (a timeout after the request

@@ -10,6 +10,7 @@ import {
   handled,
   claimsInFlight,
   dispatcherSuite,
+  dispatchSnapshot,
   kannelProvider,
   partitionsAt,
   phoneBlock,
@@ -140,8 +141,10 @@ describe('two dispatchers, one cut off by a network partition mid-dispatch, then
     ).catch((err: Error) => {
       throw new Error(`${err.message}\n${b.output()}`);
     });
-    await settled(mongo, sharingId, phones.length, 150_000).catch((err: Error) => {
-      throw new Error(`${err.message}\n${a.output()}\n${b.output()}`);
+    await settled(mongo, sharingId, phones.length, 150_000).catch(async (err: Error) => {
+      const snapshot = await dispatchSnapshot(mongo, sharingId, d.topic, [a, b]);
+      // The output first and the figures last: a truncated log keeps a failure message's end.
+      throw new Error(`${err.message}\n${a.output()}\n${b.output()}\n${err.message}\n${snapshot}`);
     });
     const total = Date.now() - t0 - 3_000; // settled() waits 3 s of quiet
 

@@ -9,6 +9,7 @@ import {
   handled,
   claimsInFlight,
   dispatcherSuite,
+  dispatchSnapshot,
   kannelProvider,
   phoneBlock,
   privateDispatch,
@@ -76,8 +77,10 @@ describe('two dispatchers, one killed with SIGKILL mid-dispatch', () => {
 
     const { groupMs, firstBatchMs } = await takeover(admin, d, survivor, victimPartitions, tKill);
 
-    await settled(mongo, sharingId, phones.length, 150_000).catch((err: Error) => {
-      throw new Error(`${err.message}\n${survivor.output()}`);
+    await settled(mongo, sharingId, phones.length, 150_000).catch(async (err: Error) => {
+      const snapshot = await dispatchSnapshot(mongo, sharingId, d.topic, [survivor]);
+      // The output first and the figures last: a truncated log keeps a failure message's end.
+      throw new Error(`${err.message}\n${survivor.output()}\n${err.message}\n${snapshot}`);
     });
     const total = Date.now() - t0 - 3_000; // settled() waits 3 s of quiet
     const took =
