@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodedForm, untilAnswered } from './refused-upload.js';
 import { stackClient } from './stack-client.js';
 import { populatedAccount, type TenantFixture } from './tenant-fixture.js';
 
@@ -186,21 +187,16 @@ async function send(method: string, path: string, who: Person | null, form?: Rec
       const f = new FormData();
       for (const [k, v] of Object.entries(form ?? {})) f.append(k, v);
       f.append('file', new Blob(['phone\n+905321234567\n']), 'tenancy.csv');
-      // In one piece: a refused upload is answered before its body is read, and the connection
-      // closed; a body still being streamed then fails on the client's side (EPIPE).
-      const encoded = new Response(f);
-      headers['content-type'] = encoded.headers.get('content-type')!;
-      body = new Uint8Array(await encoded.arrayBuffer());
+      const encoded = await encodedForm(f);
+      headers['content-type'] = encoded.contentType;
+      body = encoded.body;
     } else {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(form ?? {}).toString();
     }
   }
-  const res = await fetch(api.baseUrl + path, { method, headers, body, redirect: 'manual' }).catch((err: Error) => {
-    // The same race with the body in one piece, rarely: a refused upload stores nothing, so once more.
-    if (!multipart || !/EPIPE|ECONNRESET/.test(String((err.cause as Error | undefined)?.message ?? err.message))) throw err;
-    return fetch(api.baseUrl + path, { method, headers, body, redirect: 'manual' });
-  });
+  const post = () => fetch(api.baseUrl + path, { method, headers, body, redirect: 'manual' });
+  const res = multipart ? await untilAnswered(post) : await post();
   return { status: res.status, location: res.headers.get('location'), text: await res.text() };
 }
 

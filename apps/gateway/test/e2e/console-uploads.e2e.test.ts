@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileClient } from './file-client.js';
+import { encodedForm, untilAnswered } from './refused-upload.js';
 import { randomPhone, smsClient, waitFor } from './sms-client.js';
 
 const sms = smsClient();
@@ -82,14 +83,15 @@ describe('console: uploading a CSV into a bound directory', { timeout: 90_000 },
     const listed = async () =>
       (await sms.request('GET', `/v2/file_service/directory/${directoryId}/files`, { headers: files.auth(s.account.apiToken) })).json;
     const before = await listed();
-    // A refused upload is answered before its body is read and the connection closed: a body still
-    // being written then fails on the client's side (EPIPE) on a loaded machine. It stored nothing,
-    // so once more, as console-tenancy does.
-    const post = () => fetch(`${sms.baseUrl}/console/uploads`, { method: 'POST', redirect: 'manual', headers: headers(cookie), body });
-    const res = await post().catch((err: Error) => {
-      if (!/EPIPE|ECONNRESET/.test(String((err.cause as Error | undefined)?.message ?? err.message))) throw err;
-      return post();
-    });
+    const form = await encodedForm(body);
+    const res = await untilAnswered(() =>
+      fetch(`${sms.baseUrl}/console/uploads`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...headers(cookie), 'content-type': form.contentType },
+        body: form.body,
+      }),
+    );
     expect(res.status).toBe(403);
     expect(await listed()).toEqual(before);
   });
