@@ -63,23 +63,28 @@ export async function createDispatchTopic(admin: Admin, topic: string): Promise<
 }
 
 /**
- * The dispatch partitions a process works on, from its metrics: kit-kafka reports a partition's
- * lag once the process got a batch of it, and drops it when a rebalance gives it away. Empty when
- * the endpoint does not answer (a killed or cut-off process).
+ * A process's dispatch lag per partition, from its metrics: kit-kafka reports a partition's lag
+ * once the process got a batch of it, and drops it when a rebalance gives it away. Null when the
+ * endpoint does not answer (a killed or cut-off process).
  */
-export async function partitionsAt(metricsUrl: string, topic: string): Promise<Set<number>> {
+async function lagsAt(metricsUrl: string, topic: string): Promise<Map<number, number> | null> {
   try {
     const res = await fetch(metricsUrl, { signal: AbortSignal.timeout(1_000) });
     const text = await res.text();
-    const found = new Set<number>();
+    const found = new Map<number, number>();
     for (const line of text.split('\n')) {
-      const m = /^kafka_consumer_lag\{([^}]*)\}/.exec(line);
-      if (m && m[1]!.includes(`topic="${topic}"`)) found.add(Number(/partition="(\d+)"/.exec(m[1]!)![1]));
+      const m = /^kafka_consumer_lag\{([^}]*)\} (\S+)$/.exec(line);
+      if (m && m[1]!.includes(`topic="${topic}"`)) found.set(Number(/partition="(\d+)"/.exec(m[1]!)![1]), Number(m[2]));
     }
     return found;
   } catch {
-    return new Set();
+    return null;
   }
+}
+
+/** The dispatch partitions a process works on (lagsAt); empty when it does not answer. */
+export async function partitionsAt(metricsUrl: string, topic: string): Promise<Set<number>> {
+  return new Set((await lagsAt(metricsUrl, topic))?.keys());
 }
 
 /** A counter of a process's metrics (summed over the series whose labels include `labels`), or null when it does not answer. */
@@ -186,11 +191,8 @@ export async function dispatchSnapshot(mongo: MongoHandle, sharingId: string, to
     .catch((err: Error) => [{ _id: `unreadable: ${err.message}`, n: 0 }]);
   const lags = await Promise.all(
     procs.map(async (p, i) => {
-      const text = await fetch(p.metricsUrl, { signal: AbortSignal.timeout(1_000) })
-        .then((r) => r.text())
-        .catch((err: Error) => `unanswered: ${err.message}`);
-      const lines = text.split('\n').filter((l) => l.startsWith('kafka_consumer_lag{') && l.includes(`topic="${topic}"`));
-      return `process ${i}: ${lines.map((l) => l.replace(/^kafka_consumer_lag\{[^}]*partition="(\d+)"[^}]*\}/, 'p$1')).join(', ') || text.slice(0, 80)}`;
+      const lag = await lagsAt(p.metricsUrl, topic);
+      return `process ${i}: ${lag ? [...lag].map(([partition, n]) => `p${partition} ${n}`).join(', ') || 'no partition' : 'unanswered'}`;
     }),
   );
   return `records by status: ${statuses.map((s) => `${s._id} ${s.n}`).join(', ')}; dispatch lag: ${lags.join('; ')}`;
